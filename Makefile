@@ -1,0 +1,102 @@
+# epi: energy per instruction. Plain Makefile; see README.md.
+# make            library and commands into bin/
+# make check      all tests (unit tests under ASan/UBSan, end-to-end tests)
+# make demo       predict the RR-8416 example programs with the reference table
+# make bench      benchmark figures
+# make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/epi
+
+LLVM_DIR ?= /usr/lib/llvm-19
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L
+PKGS = libxml-2.0 jansson gmp
+DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
+DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_DATADIR='"$(DATADIR)"' -MMD -MP
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+# Debian packages the build and the tests need; installed by `make deps` when missing.
+DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
+           libflint-dev libgmp-dev libjansson-dev
+BENCH_PKGS = clang-19
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
+          predict/sym.c predict/counts.c predict/cfront.c predict/report.c
+CMDS = epi-predict
+
+OBJ = $(LIB_SRC:%.c=build/obj/%.o)
+SOBJ = $(LIB_SRC:%.c=build/san/%.o)
+BINS = $(CMDS:%=bin/%)
+
+TESTS = test_sym test_freq test_table test_count test_report
+TEST_BINS = $(TESTS:%=build/tests/%)
+
+.PHONY: all deps check demo bench install clean unit e2e
+all: deps $(BINS)
+
+deps:
+	$(Q)sh scripts/deps.sh $(DEB_PKGS)
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC-SAN  $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+
+build/libepi.a: $(OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/libepi-san.a: $(SOBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+bin/%: build/obj/cmd/%.o build/libepi.a
+	@mkdir -p bin
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEPLIBS)
+
+build/san/bin/%: build/san/cmd/%.o build/libepi-san.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS)
+
+build/tests/%: build/san/tests/%.o build/libepi-san.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
+
+check: deps $(BINS) $(TEST_BINS) build/san/bin/epi-predict
+	$(Q)sh tests/run.sh $(TEST_BINS)
+
+demo: deps $(BINS)
+	$(Q)sh scripts/demo.sh
+
+bench: deps $(BINS)
+	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
+	$(Q)sh benchmarks/predict-bench.sh
+
+install: $(BINS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 data/*.xml data/*.xsd $(DESTDIR)$(DATADIR)/
+	install -m 644 data/examples/*.c $(DESTDIR)$(DATADIR)/examples/
+
+clean:
+	rm -rf build bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,1257 @@
+/* sym: piecewise polynomial counts, summation over affine ranges, and the
+ * Fourier-Motzkin feasibility test that prunes impossible pieces.  See sym.h. */
+#include "predict/sym.h"
+
+#include <flint/arith.h>
+#include <flint/fmpq_mpoly_factor.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CTX (s->ctx)
+
+static void seterr(sym_ctx *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	va_end(ap);
+}
+
+int sym_init(sym_ctx *s)
+{
+	memset(s, 0, sizeof *s);
+	fmpq_mpoly_ctx_init(s->ctx, SYM_MAXVARS, ORD_LEX);
+	for (int k = 0; k < SYM_MAXVARS; k++) {
+		fmpq_mpoly_init(&s->gen[k], CTX);
+		fmpq_mpoly_gen(&s->gen[k], k, CTX);
+		fmpq_mpoly_init(&s->atom_num[k], CTX);
+		fmpz_init(&s->atom_den[k]);
+	}
+	return 0;
+}
+
+void sym_free(sym_ctx *s)
+{
+	for (int k = 0; k < SYM_MAXVARS; k++) {
+		fmpq_mpoly_clear(&s->gen[k], CTX);
+		fmpq_mpoly_clear(&s->atom_num[k], CTX);
+		fmpz_clear(&s->atom_den[k]);
+		free(s->name[k]);
+	}
+	for (int k = 0; k < s->nfaul; k++)
+		fmpq_poly_clear(&s->faul[k]);
+	free(s->faul);
+	fmpq_mpoly_ctx_clear(s->ctx);
+}
+
+int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
+{
+	for (int k = 0; k < s->nvars; k++)
+		if (s->kind[k] != SYM_ATOM && strcmp(s->name[k], name) == 0) {
+			if (kind == SYM_PARAM)
+				s->kind[k] = SYM_PARAM;
+			return k;
+		}
+	if (s->nvars == SYM_MAXVARS) {
+		seterr(s, "more than %d symbols in one analysis", SYM_MAXVARS);
+		return -1;
+	}
+	s->name[s->nvars] = strdup(name);
+	s->kind[s->nvars] = kind;
+	return s->nvars++;
+}
+
+char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
+{
+	const char *names[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		names[k] = k < s->nvars ? s->name[k] : "?";
+	char *f = fmpq_mpoly_get_str_pretty(p, names, CTX);
+	char *r = strdup(f);
+	flint_free(f);
+	return r;
+}
+
+/* The constant term of P. */
+static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
+{
+	ulong e[SYM_MAXVARS] = {0};
+	fmpq_mpoly_get_coeff_fmpq_ui(c, p, e, CTX);
+}
+
+int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den_in)
+{
+	fmpz_t den, q, r, g;
+	fmpq_t c;
+	fmpq_mpoly_t Q, R;
+	ulong e[SYM_MAXVARS];
+	int ret = 0;
+	fmpz_init_set(den, den_in);
+	fmpz_init(q); fmpz_init(r); fmpz_init(g);
+	fmpq_init(c);
+	fmpq_mpoly_init(Q, CTX); fmpq_mpoly_init(R, CTX);
+	fmpq_mpoly_set(R, num, CTX);
+	if (fmpz_sgn(den) < 0) {
+		fmpz_neg(den, den);
+		fmpq_mpoly_neg(R, R, CTX);
+	}
+	/* Rational coefficients: floor(R/den) = floor(R*m / (den*m)). */
+	fmpq_mpoly_get_denominator(g, R, CTX);
+	if (!fmpz_is_one(g)) {
+		fmpq_mpoly_scalar_mul_fmpz(R, R, g, CTX);
+		fmpz_mul(den, den, g);
+	}
+	/* Split each integer coefficient into den*q + r with 0 <= r < den. */
+	fmpq_mpoly_t Rr;
+	fmpq_mpoly_init(Rr, CTX);
+	fmpz_zero(g);
+	for (slong i = 0; i < fmpq_mpoly_length(R, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, R, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, R, i, CTX);
+		fmpz_fdiv_qr(q, r, fmpq_numref(c), den);
+		fmpz_set(fmpq_numref(c), q);
+		fmpq_mpoly_set_coeff_fmpq_ui(Q, c, e, CTX);
+		fmpz_set(fmpq_numref(c), r);
+		fmpq_mpoly_set_coeff_fmpq_ui(Rr, c, e, CTX);
+		fmpz_gcd(g, g, r);
+	}
+	if (!fmpq_mpoly_is_zero(Rr, CTX)) {
+		/* divide by the common factor of the remainder and den */
+		fmpz_gcd(g, g, den);
+		if (!fmpz_is_one(g)) {
+			fmpq_mpoly_scalar_div_fmpz(Rr, Rr, g, CTX);
+			fmpz_divexact(den, den, g);
+		}
+		if (fmpz_is_one(den)) {
+			fmpq_mpoly_add(Q, Q, Rr, CTX);
+		} else if (fmpq_mpoly_is_fmpq(Rr, CTX)) {
+			/* 0 <= constant < den: floor is 0 */
+		} else {
+			int k;
+			for (k = 0; k < s->nvars; k++)
+				if (s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) &&
+				    fmpq_mpoly_equal(&s->atom_num[k], Rr, CTX))
+					break;
+			if (k == s->nvars) {
+				if (s->nvars == SYM_MAXVARS) {
+					seterr(s, "more than %d symbols in one analysis", SYM_MAXVARS);
+					ret = -1;
+					goto out;
+				}
+				char *ns = sym_poly_str(s, Rr);
+				char *ds = fmpz_get_str(NULL, 10, den);
+				size_t len = strlen(ns) + strlen(ds) + 16;
+				s->name[k] = malloc(len);
+				snprintf(s->name[k], len, "floor((%s)/%s)", ns, ds);
+				free(ns);
+				flint_free(ds);
+				s->kind[k] = SYM_ATOM;
+				fmpq_mpoly_set(&s->atom_num[k], Rr, CTX);
+				fmpz_set(&s->atom_den[k], den);
+				s->nvars++;
+			}
+			fmpq_mpoly_add(Q, Q, &s->gen[k], CTX);
+		}
+	}
+	fmpq_mpoly_swap(p, Q, CTX);
+out:
+	fmpq_mpoly_clear(Rr, CTX);
+	fmpq_mpoly_clear(Q, CTX); fmpq_mpoly_clear(R, CTX);
+	fmpq_clear(c);
+	fmpz_clear(den); fmpz_clear(q); fmpz_clear(r); fmpz_clear(g);
+	return ret;
+}
+
+/* ---- constraints and guards ------------------------------------------ */
+
+/* Normalizes c >= 0 to integer coefficients with the variable part primitive,
+ * tightening the constant (valid since all variables are integers).
+ * Returns 1 if always true, -1 if never, 0 otherwise. */
+static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
+{
+	if (fmpq_mpoly_is_fmpq(c, CTX)) {
+		fmpq_t k;
+		fmpq_init(k);
+		fmpq_mpoly_get_fmpq(k, c, CTX);
+		int r = fmpq_sgn(k) >= 0 ? 1 : -1;
+		fmpq_clear(k);
+		return r;
+	}
+	fmpz_t d, g;
+	fmpq_t k, t;
+	fmpz_init(d); fmpz_init(g);
+	fmpq_init(k); fmpq_init(t);
+	fmpq_mpoly_get_denominator(d, c, CTX);
+	fmpq_mpoly_scalar_mul_fmpz(c, c, d, CTX);
+	const_term(s, k, c);
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
+		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
+		int isconst = 1;
+		for (int v = 0; v < SYM_MAXVARS; v++)
+			if (e[v]) { isconst = 0; break; }
+		if (isconst)
+			continue;
+		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
+		fmpz_gcd(g, g, fmpq_numref(t));
+	}
+	if (!fmpz_is_one(g)) {
+		fmpq_mpoly_sub_fmpq(c, c, k, CTX);
+		fmpq_mpoly_scalar_div_fmpz(c, c, g, CTX);
+		fmpz_fdiv_q(fmpq_numref(k), fmpq_numref(k), g);
+		fmpq_mpoly_add_fmpq(c, c, k, CTX);
+	}
+	fmpz_clear(d); fmpz_clear(g);
+	fmpq_clear(k); fmpq_clear(t);
+	return 0;
+}
+
+static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
+
+static void guard_clear(sym_ctx *s, sym_guard *g)
+{
+	for (int i = 0; i < g->n; i++)
+		fmpq_mpoly_clear(&g->c[i], CTX);
+	free(g->c);
+	guard_init(g);
+}
+
+/* Adds c >= 0 to G, kept sorted and without duplicates.
+ * Returns -1 when the constraint can never hold. */
+static int guard_add(sym_ctx *s, sym_guard *g, const fmpq_mpoly_t c_in)
+{
+	fmpq_mpoly_t c;
+	fmpq_mpoly_init(c, CTX);
+	fmpq_mpoly_set(c, c_in, CTX);
+	int r = cons_norm(s, c);
+	if (r != 0) {
+		fmpq_mpoly_clear(c, CTX);
+		return r > 0 ? 0 : -1;
+	}
+	int pos = 0;
+	while (pos < g->n) {
+		int cmp = fmpq_mpoly_cmp(&g->c[pos], c, CTX);
+		if (cmp == 0) {
+			fmpq_mpoly_clear(c, CTX);
+			return 0;
+		}
+		if (cmp > 0)
+			break;
+		pos++;
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 4;
+		g->c = realloc(g->c, g->cap * sizeof *g->c);
+	}
+	memmove(&g->c[pos + 1], &g->c[pos], (g->n - pos) * sizeof *g->c);
+	g->c[pos] = *c; /* moves ownership */
+	g->n++;
+	return 0;
+}
+
+static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
+{
+	guard_init(dst);
+	dst->cap = dst->n = src->n;
+	dst->c = src->n ? malloc(src->n * sizeof *dst->c) : NULL;
+	for (int i = 0; i < src->n; i++) {
+		fmpq_mpoly_init(&dst->c[i], CTX);
+		fmpq_mpoly_set(&dst->c[i], &src->c[i], CTX);
+	}
+}
+
+static int guard_equal(sym_ctx *s, const sym_guard *a, const sym_guard *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (!fmpq_mpoly_equal(&a->c[i], &b->c[i], CTX))
+			return 0;
+	return 1;
+}
+
+/* ---- Fourier-Motzkin -------------------------------------------------- */
+
+#define FM_MAXROWS 400
+
+typedef struct fm_sys {
+	int nv;        /* columns 0..nv-1 variables, nv = constant */
+	int n, cap;
+	fmpz **row;
+} fm_sys;
+
+static void fm_push(fm_sys *m, fmpz *r)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->row = realloc(m->row, m->cap * sizeof *m->row);
+	}
+	m->row[m->n++] = r;
+}
+
+/* Adds the affine constraint P >= 0 as a row; nonlinear ones are skipped
+ * (treating them as true keeps the test sound). */
+static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p_in)
+{
+	if (fmpq_mpoly_total_degree_si(p_in, CTX) > 1)
+		return;
+	fmpq_mpoly_t p;
+	fmpq_mpoly_init(p, CTX);
+	fmpq_mpoly_set(p, p_in, CTX);
+	fmpz_t d;
+	fmpz_init(d);
+	fmpq_mpoly_get_denominator(d, p, CTX);
+	fmpq_mpoly_scalar_mul_fmpz(p, p, d, CTX);
+	fmpz *r = _fmpz_vec_init(m->nv + 1);
+	fmpq_t c;
+	fmpq_init(c);
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
+		int col = m->nv;
+		for (int v = 0; v < m->nv; v++)
+			if (e[v]) { col = v; break; }
+		fmpz_set(&r[col], fmpq_numref(c));
+	}
+	fm_push(m, r);
+	fmpq_clear(c);
+	fmpz_clear(d);
+	fmpq_mpoly_clear(p, CTX);
+}
+
+/* Divides the variable part by its gcd, flooring the constant. */
+static void fm_tighten(fmpz *r, int nv)
+{
+	fmpz_t g;
+	fmpz_init(g);
+	_fmpz_vec_content(g, r, nv);
+	if (!fmpz_is_zero(g) && !fmpz_is_one(g)) {
+		for (int v = 0; v < nv; v++)
+			fmpz_divexact(&r[v], &r[v], g);
+		fmpz_fdiv_q(&r[nv], &r[nv], g);
+	}
+	fmpz_clear(g);
+}
+
+static int fm_solve(fm_sys *m)
+{
+	int nv = m->nv;
+	for (;;) {
+		/* drop constant rows; a negative one proves infeasibility */
+		int w = 0;
+		for (int i = 0; i < m->n; i++) {
+			if (_fmpz_vec_is_zero(m->row[i], nv)) {
+				int neg = fmpz_sgn(&m->row[i][nv]) < 0;
+				_fmpz_vec_clear(m->row[i], nv + 1);
+				if (neg) {
+					for (int j = i + 1; j < m->n; j++)
+						m->row[w++] = m->row[j];
+					m->n = w;
+					return 0;
+				}
+				continue;
+			}
+			m->row[w++] = m->row[i];
+		}
+		m->n = w;
+		int best = -1;
+		long bestcost = 0;
+		for (int v = 0; v < nv; v++) {
+			long pos = 0, neg = 0;
+			for (int i = 0; i < m->n; i++) {
+				int sg = fmpz_sgn(&m->row[i][v]);
+				pos += sg > 0;
+				neg += sg < 0;
+			}
+			if (pos + neg == 0)
+				continue;
+			long cost = pos * neg - pos - neg;
+			if (best < 0 || cost < bestcost) {
+				best = v;
+				bestcost = cost;
+			}
+		}
+		if (best < 0)
+			return 1;
+		int v = best;
+		fm_sys nm = {.nv = nv};
+		for (int i = 0; i < m->n; i++) {
+			if (fmpz_is_zero(&m->row[i][v])) {
+				fmpz *r = _fmpz_vec_init(nv + 1);
+				_fmpz_vec_set(r, m->row[i], nv + 1);
+				fm_push(&nm, r);
+			}
+		}
+		fmpz_t a, b;
+		fmpz_init(a); fmpz_init(b);
+		for (int i = 0; i < m->n && nm.n <= FM_MAXROWS; i++) {
+			if (fmpz_sgn(&m->row[i][v]) <= 0)
+				continue;
+			for (int j = 0; j < m->n; j++) {
+				if (fmpz_sgn(&m->row[j][v]) >= 0)
+					continue;
+				fmpz *r = _fmpz_vec_init(nv + 1);
+				fmpz_neg(a, &m->row[j][v]);
+				fmpz_set(b, &m->row[i][v]);
+				_fmpz_vec_scalar_mul_fmpz(r, m->row[i], nv + 1, a);
+				_fmpz_vec_scalar_addmul_fmpz(r, m->row[j], nv + 1, b);
+				fm_tighten(r, nv);
+				fm_push(&nm, r);
+			}
+		}
+		fmpz_clear(a); fmpz_clear(b);
+		for (int i = 0; i < m->n; i++)
+			_fmpz_vec_clear(m->row[i], nv + 1);
+		free(m->row);
+		*m = nm;
+		if (m->n > FM_MAXROWS)
+			return 1; /* too large to decide: assume feasible */
+	}
+}
+
+/* Marks the variables P uses, and those the atoms among them use. */
+static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
+{
+	int u[SYM_MAXVARS];
+	fmpq_mpoly_used_vars(u, p, CTX);
+	for (int k = SYM_MAXVARS - 1; k >= 0; k--) {
+		if (!u[k] || used[k])
+			continue;
+		used[k] = 1;
+		if (k < s->nvars && s->kind[k] == SYM_ATOM)
+			used_closure(s, &s->atom_num[k], used);
+	}
+}
+
+int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
+{
+	fm_sys m = {.nv = s->nvars};
+	int used[SYM_MAXVARS] = {0};
+	for (int i = 0; i < n; i++) {
+		fm_add_poly(s, &m, &c[i]);
+		used_closure(s, &c[i], used);
+	}
+	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
+	fmpq_mpoly_t t;
+	fmpq_mpoly_init(t, CTX);
+	for (int k = 0; k < s->nvars; k++) {
+		if (!used[k] || s->kind[k] != SYM_ATOM)
+			continue;
+		fmpq_mpoly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
+		fmpq_mpoly_sub(t, &s->atom_num[k], t, CTX);
+		fm_add_poly(s, &m, t);
+		fmpq_mpoly_neg(t, t, CTX);
+		fmpq_mpoly_add_fmpz(t, t, &s->atom_den[k], CTX);
+		fmpq_mpoly_sub_ui(t, t, 1, CTX);
+		fm_add_poly(s, &m, t);
+	}
+	fmpq_mpoly_clear(t, CTX);
+	int r = fm_solve(&m);
+	for (int i = 0; i < m.n; i++)
+		_fmpz_vec_clear(m.row[i], m.nv + 1);
+	free(m.row);
+	return r;
+}
+
+/* Drops the constraints of G implied by the others. */
+static void guard_reduce(sym_ctx *s, sym_guard *g)
+{
+	for (int i = 0; i < g->n;) {
+		/* test: others and c <= -1 */
+		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
+		fmpq_mpoly_sub_ui(&g->c[i], &g->c[i], 1, CTX);
+		int redundant = !sym_feasible(s, g->c, g->n);
+		fmpq_mpoly_add_ui(&g->c[i], &g->c[i], 1, CTX);
+		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
+		if (redundant) {
+			fmpq_mpoly_clear(&g->c[i], CTX);
+			memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
+			g->n--;
+		} else {
+			i++;
+		}
+	}
+}
+
+/* ---- piecewise -------------------------------------------------------- */
+
+void sym_pw_init(sym_pw *w) { memset(w, 0, sizeof *w); }
+
+void sym_pw_clear(sym_ctx *s, sym_pw *w)
+{
+	for (int i = 0; i < w->n; i++) {
+		guard_clear(s, &w->p[i].g);
+		fmpq_mpoly_clear(w->p[i].v, CTX);
+	}
+	free(w->p);
+	sym_pw_init(w);
+}
+
+int sym_pw_is_zero(const sym_pw *w) { return w->n == 0; }
+
+/* Adds the piece [g] * v (copies both) to W, merging equal guards. */
+static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
+{
+	if (fmpq_mpoly_is_zero(v, CTX))
+		return;
+	for (int i = 0; i < w->n; i++) {
+		if (guard_equal(s, &w->p[i].g, g)) {
+			fmpq_mpoly_add(w->p[i].v, w->p[i].v, v, CTX);
+			if (fmpq_mpoly_is_zero(w->p[i].v, CTX)) {
+				guard_clear(s, &w->p[i].g);
+				fmpq_mpoly_clear(w->p[i].v, CTX);
+				w->p[i] = w->p[--w->n];
+			}
+			return;
+		}
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 4;
+		w->p = realloc(w->p, w->cap * sizeof *w->p);
+	}
+	sym_piece *p = &w->p[w->n++];
+	guard_copy(s, &p->g, g);
+	fmpq_mpoly_init(p->v, CTX);
+	fmpq_mpoly_set(p->v, v, CTX);
+}
+
+void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
+{
+	if (dst == src)
+		return;
+	sym_pw_clear(s, dst);
+	for (int i = 0; i < src->n; i++)
+		pw_push(s, dst, &src->p[i].g, src->p[i].v);
+}
+
+void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v)
+{
+	sym_guard g;
+	guard_init(&g);
+	sym_pw_clear(s, w);
+	pw_push(s, w, &g, v);
+}
+
+void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v)
+{
+	fmpq_mpoly_t p;
+	fmpq_mpoly_init(p, CTX);
+	fmpq_mpoly_set_si(p, v, CTX);
+	sym_pw_set_poly(s, w, p);
+	fmpq_mpoly_clear(p, CTX);
+}
+
+void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)
+{
+	if (dst == a) {
+		for (int i = 0; i < dst->n; i++)
+			fmpq_mpoly_scalar_mul_ui(dst->p[i].v, dst->p[i].v, 2, CTX);
+		return;
+	}
+	for (int i = 0; i < a->n; i++)
+		pw_push(s, dst, &a->p[i].g, a->p[i].v);
+}
+
+void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
+{
+	sym_pw tmp;
+	sym_pw_init(&tmp);
+	sym_pw_set(s, &tmp, a);
+	for (int i = 0; i < tmp.n; i++)
+		fmpq_mpoly_scalar_mul_fmpq(tmp.p[i].v, tmp.p[i].v, k, CTX);
+	if (!fmpq_is_zero(k))
+		sym_pw_add(s, dst, &tmp);
+	sym_pw_clear(s, &tmp);
+}
+
+void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p)
+{
+	for (int i = 0; i < w->n; i++)
+		fmpq_mpoly_mul(w->p[i].v, w->p[i].v, p, CTX);
+	if (fmpq_mpoly_is_zero(p, CTX))
+		sym_pw_clear(s, w);
+}
+
+void sym_pw_restrict(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t c)
+{
+	sym_pw out;
+	sym_pw_init(&out);
+	for (int i = 0; i < w->n; i++) {
+		sym_guard g;
+		guard_copy(s, &g, &w->p[i].g);
+		if (guard_add(s, &g, c) == 0 && sym_feasible(s, g.c, g.n)) {
+			guard_reduce(s, &g);
+			pw_push(s, &out, &g, w->p[i].v);
+		}
+		guard_clear(s, &g);
+	}
+	sym_pw_clear(s, w);
+	*w = out;
+}
+
+/* ---- summation -------------------------------------------------------- */
+
+/* faul[k](x) = sum_{t=0}^{x-1} t^k = (B_{k+1}(x) - B_{k+1}(0)) / (k+1) */
+static const fmpq_poly_struct *faulhaber(sym_ctx *s, int k)
+{
+	while (s->nfaul <= k) {
+		int j = s->nfaul;
+		s->faul = realloc(s->faul, (j + 1) * sizeof *s->faul);
+		fmpq_poly_struct *f = &s->faul[j];
+		fmpq_poly_init(f);
+		arith_bernoulli_polynomial(f, j + 1);
+		fmpq_poly_set_coeff_si(f, 0, 0);
+		fmpq_poly_scalar_div_si(f, f, j + 1);
+		s->nfaul++;
+	}
+	return &s->faul[k];
+}
+
+/* out = f(x) for a univariate f and a multivariate x (Horner). */
+static void horner(sym_ctx *s, fmpq_mpoly_t out, const fmpq_poly_struct *f, const fmpq_mpoly_t x)
+{
+	fmpq_t c;
+	fmpq_init(c);
+	fmpq_mpoly_zero(out, CTX);
+	for (slong i = fmpq_poly_degree(f); i >= 0; i--) {
+		fmpq_mpoly_mul(out, out, x, CTX);
+		fmpq_poly_get_coeff_fmpq(c, f, i);
+		fmpq_mpoly_add_fmpq(out, out, c, CTX);
+	}
+	fmpq_clear(c);
+}
+
+/* out = sum_{var=lo}^{hi} v, as a polynomial identity valid for hi >= lo - 1. */
+static void faul_sum(sym_ctx *s, fmpq_mpoly_t out, const fmpq_mpoly_t v, int var,
+		     const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+{
+	fmpq_mpoly_t ck, a, b, hi1;
+	fmpq_mpoly_init(ck, CTX); fmpq_mpoly_init(a, CTX);
+	fmpq_mpoly_init(b, CTX); fmpq_mpoly_init(hi1, CTX);
+	fmpq_mpoly_add_ui(hi1, hi, 1, CTX);
+	fmpq_mpoly_zero(out, CTX);
+	slong deg = fmpq_mpoly_degree_si(v, var, CTX);
+	for (slong k = 0; k <= deg; k++) {
+		slong vars[1] = {var};
+		ulong exps[1] = {(ulong)k};
+		fmpq_mpoly_get_coeff_vars_ui(ck, v, vars, exps, 1, CTX);
+		if (fmpq_mpoly_is_zero(ck, CTX))
+			continue;
+		const fmpq_poly_struct *f = faulhaber(s, (int)k);
+		horner(s, a, f, hi1);
+		horner(s, b, f, lo);
+		fmpq_mpoly_sub(a, a, b, CTX);
+		fmpq_mpoly_mul(a, a, ck, CTX);
+		fmpq_mpoly_add(out, out, a, CTX);
+	}
+	fmpq_mpoly_clear(ck, CTX); fmpq_mpoly_clear(a, CTX);
+	fmpq_mpoly_clear(b, CTX); fmpq_mpoly_clear(hi1, CTX);
+}
+
+/* The least common multiple of the denominators of atoms in W (or in LO, HI)
+ * whose numerator depends on VAR; -1 if one depends on it non-linearly. */
+static long atom_period(sym_ctx *s, const sym_pw *w, int var)
+{
+	int used[SYM_MAXVARS] = {0};
+	for (int i = 0; i < w->n; i++) {
+		used_closure(s, w->p[i].v, used);
+		for (int j = 0; j < w->p[i].g.n; j++)
+			used_closure(s, &w->p[i].g.c[j], used);
+	}
+	fmpz_t l;
+	fmpz_init_set_ui(l, 1);
+	long r = 1;
+	for (int k = 0; k < s->nvars; k++) {
+		if (!used[k] || s->kind[k] != SYM_ATOM)
+			continue;
+		slong d = fmpq_mpoly_degree_si(&s->atom_num[k], var, CTX);
+		if (d <= 0)
+			continue;
+		if (d > 1) {
+			r = -1;
+			break;
+		}
+		fmpz_lcm(l, l, &s->atom_den[k]);
+	}
+	if (r > 0)
+		r = fmpz_fits_si(l) ? fmpz_get_si(l) : -1;
+	fmpz_clear(l);
+	return r;
+}
+
+typedef struct bound {
+	int n, cap;
+	fmpq_mpoly_struct *b;
+} bound;
+
+static void bound_add(sym_ctx *s, bound *b, const fmpq_mpoly_t p)
+{
+	for (int i = 0; i < b->n; i++)
+		if (fmpq_mpoly_equal(&b->b[i], p, CTX))
+			return;
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 4;
+		b->b = realloc(b->b, b->cap * sizeof *b->b);
+	}
+	fmpq_mpoly_init(&b->b[b->n], CTX);
+	fmpq_mpoly_set(&b->b[b->n], p, CTX);
+	b->n++;
+}
+
+static void bound_clear(sym_ctx *s, bound *b)
+{
+	for (int i = 0; i < b->n; i++)
+		fmpq_mpoly_clear(&b->b[i], CTX);
+	free(b->b);
+	memset(b, 0, sizeof *b);
+}
+
+/* Sums one piece: [guard and lo <= var <= hi] * v over var into OUT. */
+static int sum_piece(sym_ctx *s, sym_pw *out, const sym_piece *pc, int var,
+		     const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+{
+	int ret = 0;
+	bound L = {0}, U = {0};
+	sym_guard rest;
+	guard_init(&rest);
+	fmpq_mpoly_t c, a, e, b;
+	fmpq_t av;
+	fmpz_t az;
+	fmpq_mpoly_init(c, CTX); fmpq_mpoly_init(a, CTX);
+	fmpq_mpoly_init(e, CTX); fmpq_mpoly_init(b, CTX);
+	fmpq_init(av);
+	fmpz_init(az);
+	int ncons = pc->g.n + 2;
+	for (int i = 0; i < ncons; i++) {
+		if (i < pc->g.n) {
+			fmpq_mpoly_set(c, &pc->g.c[i], CTX);
+		} else if (i == pc->g.n) {
+			fmpq_mpoly_sub(c, &s->gen[var], lo, CTX);
+		} else {
+			fmpq_mpoly_sub(c, hi, &s->gen[var], CTX);
+		}
+		slong d = fmpq_mpoly_degree_si(c, var, CTX);
+		if (d <= 0) {
+			if (guard_add(s, &rest, c) < 0)
+				goto out; /* empty */
+			continue;
+		}
+		slong vars[1] = {var};
+		ulong one[1] = {1};
+		fmpq_mpoly_get_coeff_vars_ui(a, c, vars, one, 1, CTX);
+		if (d > 1 || !fmpq_mpoly_is_fmpq(a, CTX)) {
+			seterr(s, "a bound on '%s' is not affine in it", s->name[var]);
+			ret = -1;
+			goto out;
+		}
+		fmpq_mpoly_get_fmpq(av, a, CTX);
+		/* c = a*var + e >= 0 */
+		fmpq_mpoly_scalar_mul_fmpq(a, &s->gen[var], av, CTX);
+		fmpq_mpoly_sub(e, c, a, CTX);
+		/* make a an integer: scale e and a by a's denominator */
+		fmpq_mpoly_scalar_mul_fmpz(e, e, fmpq_denref(av), CTX);
+		fmpz_set(az, fmpq_numref(av));
+		if (fmpz_sgn(az) > 0) {
+			/* var >= -e/a = -floor(e/a) */
+			if (sym_floor(s, b, e, az) < 0) { ret = -1; goto out; }
+			fmpq_mpoly_neg(b, b, CTX);
+			bound_add(s, &L, b);
+		} else {
+			fmpz_neg(az, az);
+			if (sym_floor(s, b, e, az) < 0) { ret = -1; goto out; }
+			bound_add(s, &U, b);
+		}
+	}
+	for (int i = 0; i < L.n; i++) {
+		for (int j = 0; j < U.n; j++) {
+			sym_guard g;
+			guard_copy(s, &g, &rest);
+			int dead = 0;
+			for (int k = 0; k < L.n && !dead; k++) {
+				if (k == i)
+					continue;
+				fmpq_mpoly_sub(c, &L.b[i], &L.b[k], CTX);
+				if (k < i)
+					fmpq_mpoly_sub_ui(c, c, 1, CTX);
+				dead = guard_add(s, &g, c) < 0;
+			}
+			for (int k = 0; k < U.n && !dead; k++) {
+				if (k == j)
+					continue;
+				fmpq_mpoly_sub(c, &U.b[k], &U.b[j], CTX);
+				if (k < j)
+					fmpq_mpoly_sub_ui(c, c, 1, CTX);
+				dead = guard_add(s, &g, c) < 0;
+			}
+			if (!dead) {
+				fmpq_mpoly_sub(c, &U.b[j], &L.b[i], CTX);
+				dead = guard_add(s, &g, c) < 0;
+			}
+			if (!dead && sym_feasible(s, g.c, g.n)) {
+				guard_reduce(s, &g);
+				faul_sum(s, b, pc->v, var, &L.b[i], &U.b[j]);
+				pw_push(s, out, &g, b);
+			}
+			guard_clear(s, &g);
+		}
+	}
+out:
+	bound_clear(s, &L);
+	bound_clear(s, &U);
+	guard_clear(s, &rest);
+	fmpq_mpoly_clear(c, CTX); fmpq_mpoly_clear(a, CTX);
+	fmpq_mpoly_clear(e, CTX); fmpq_mpoly_clear(b, CTX);
+	fmpq_clear(av);
+	fmpz_clear(az);
+	return ret;
+}
+
+int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
+	       const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+{
+	sym_pw res;
+	sym_pw_init(&res);
+	int ret = 0;
+	long period = atom_period(s, a, var);
+	if (period < 0) {
+		seterr(s, "a floor term depends non-linearly on '%s'", s->name[var]);
+		return -1;
+	}
+	if (period > 1) {
+		/* var = period*t + r: every floor term becomes affine in t plus a
+		 * floor of the other variables alone */
+		char tname[128];
+		snprintf(tname, sizeof tname, "%s'", s->name[var]);
+		int t = sym_var(s, tname, SYM_LOOP);
+		if (t < 0)
+			return -1;
+		fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+		fmpq_mpoly_t x, tlo, thi, num;
+		fmpz_t P;
+		fmpq_mpoly_init(x, CTX); fmpq_mpoly_init(tlo, CTX);
+		fmpq_mpoly_init(thi, CTX); fmpq_mpoly_init(num, CTX);
+		fmpz_init_set_si(P, period);
+		sym_pw ar, part;
+		sym_pw_init(&ar);
+		sym_pw_init(&part);
+		for (long r = 0; r < period && ret == 0; r++) {
+			fmpq_mpoly_scalar_mul_si(x, &s->gen[t], period, CTX);
+			fmpq_mpoly_add_si(x, x, r, CTX);
+			sub[var] = x;
+			sym_pw_set(s, &ar, a);
+			if (sym_pw_compose(s, &ar, sub) < 0) { ret = -1; break; }
+			/* lo <= P t + r <= hi: t >= ceil((lo - r)/P) = -floor((r - lo)/P) */
+			fmpq_mpoly_neg(num, lo, CTX);
+			fmpq_mpoly_add_si(num, num, r, CTX);
+			if (sym_floor(s, tlo, num, P) < 0) { ret = -1; break; }
+			fmpq_mpoly_neg(tlo, tlo, CTX);
+			fmpq_mpoly_sub_si(num, hi, r, CTX);
+			if (sym_floor(s, thi, num, P) < 0) { ret = -1; break; }
+			sym_pw_clear(s, &part);
+			if (sym_pw_sum(s, &part, &ar, t, tlo, thi) < 0) { ret = -1; break; }
+			sym_pw_add(s, &res, &part);
+		}
+		sym_pw_clear(s, &ar);
+		sym_pw_clear(s, &part);
+		fmpq_mpoly_clear(x, CTX); fmpq_mpoly_clear(tlo, CTX);
+		fmpq_mpoly_clear(thi, CTX); fmpq_mpoly_clear(num, CTX);
+		fmpz_clear(P);
+	} else {
+		for (int i = 0; i < a->n && ret == 0; i++)
+			ret = sum_piece(s, &res, &a->p[i], var, lo, hi);
+	}
+	if (ret == 0) {
+		sym_pw_clear(s, dst);
+		*dst = res;
+	} else {
+		sym_pw_clear(s, &res);
+	}
+	return ret;
+}
+
+/* ---- substitution ----------------------------------------------------- */
+
+int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
+{
+	fmpq_mpoly_struct *vec[SYM_MAXVARS];
+	fmpq_mpoly_struct own[SYM_MAXVARS];
+	char changed[SYM_MAXVARS] = {0}, owned[SYM_MAXVARS] = {0};
+	int nv0 = s->nvars, ret = 0;
+	for (int k = 0; k < SYM_MAXVARS; k++) {
+		vec[k] = (k < nv0 && sub_in[k]) ? sub_in[k] : &s->gen[k];
+		changed[k] = k < nv0 && sub_in[k] != NULL;
+	}
+	/* atoms over substituted variables become new floors */
+	for (int k = 0; k < nv0; k++) {
+		if (s->kind[k] != SYM_ATOM || changed[k])
+			continue;
+		int u[SYM_MAXVARS];
+		fmpq_mpoly_used_vars(u, &s->atom_num[k], CTX);
+		int dep = 0;
+		for (int j = 0; j < k; j++)
+			dep |= u[j] && changed[j];
+		if (!dep)
+			continue;
+		fmpq_mpoly_t num;
+		fmpq_mpoly_init(num, CTX);
+		fmpq_mpoly_compose_fmpq_mpoly(num, &s->atom_num[k], vec, CTX, CTX);
+		fmpq_mpoly_init(&own[k], CTX);
+		owned[k] = 1;
+		if (sym_floor(s, &own[k], num, &s->atom_den[k]) < 0)
+			ret = -1;
+		fmpq_mpoly_clear(num, CTX);
+		vec[k] = &own[k];
+		changed[k] = 1;
+	}
+	if (ret == 0) {
+		sym_pw out;
+		sym_pw_init(&out);
+		fmpq_mpoly_t v, c;
+		fmpq_mpoly_init(v, CTX);
+		fmpq_mpoly_init(c, CTX);
+		for (int i = 0; i < w->n; i++) {
+			sym_guard g;
+			guard_init(&g);
+			int dead = 0;
+			for (int j = 0; j < w->p[i].g.n && !dead; j++) {
+				fmpq_mpoly_compose_fmpq_mpoly(c, &w->p[i].g.c[j], vec, CTX, CTX);
+				dead = guard_add(s, &g, c) < 0;
+			}
+			if (!dead) {
+				fmpq_mpoly_compose_fmpq_mpoly(v, w->p[i].v, vec, CTX, CTX);
+				pw_push(s, &out, &g, v);
+			}
+			guard_clear(s, &g);
+		}
+		fmpq_mpoly_clear(v, CTX);
+		fmpq_mpoly_clear(c, CTX);
+		sym_pw_clear(s, w);
+		*w = out;
+	}
+	for (int k = 0; k < nv0; k++)
+		if (owned[k])
+			fmpq_mpoly_clear(&own[k], CTX);
+	return ret;
+}
+
+/* ---- min and max ------------------------------------------------------ */
+
+int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b)
+{
+	sym_pw d, la, lb;
+	sym_pw_init(&d); sym_pw_init(&la); sym_pw_init(&lb);
+	fmpq_t m1;
+	fmpq_init(m1);
+	fmpq_set_si(m1, -1, 1);
+	sym_pw_set(s, &d, a);
+	sym_pw_addmul_fmpq(s, &d, b, m1);
+	int exact = 1;
+	const sym_pw *small = NULL, *large = NULL;
+	if (d.n == 0 || sym_pw_is_zero(b)) {
+		small = b; large = a; /* counts are never negative */
+	} else if (sym_pw_is_zero(a)) {
+		small = a; large = b;
+	} else if (d.n == 1 && d.p[0].g.n == 0 && fmpq_mpoly_is_fmpq(d.p[0].v, CTX)) {
+		fmpq_t k;
+		fmpq_init(k);
+		fmpq_mpoly_get_fmpq(k, d.p[0].v, CTX);
+		if (fmpq_sgn(k) <= 0) { small = a; large = b; }
+		else { small = b; large = a; }
+		fmpq_clear(k);
+	}
+	if (small) {
+		sym_pw_set(s, &la, small);
+		sym_pw_set(s, &lb, large);
+	} else if (d.n == 1 && d.p[0].g.n == 0 && fmpq_mpoly_total_degree_si(d.p[0].v, CTX) <= 1) {
+		/* a - b affine: split on its sign */
+		fmpq_mpoly_t c;
+		fmpq_mpoly_init(c, CTX);
+		sym_pw t;
+		sym_pw_init(&t);
+		fmpq_mpoly_neg(c, d.p[0].v, CTX); /* a <= b */
+		sym_pw_set(s, &t, a); sym_pw_restrict(s, &t, c); sym_pw_add(s, &la, &t);
+		sym_pw_set(s, &t, b); sym_pw_restrict(s, &t, c); sym_pw_add(s, &lb, &t);
+		fmpq_mpoly_neg(c, c, CTX);
+		fmpq_mpoly_sub_ui(c, c, 1, CTX); /* a > b */
+		sym_pw_set(s, &t, b); sym_pw_restrict(s, &t, c); sym_pw_add(s, &la, &t);
+		sym_pw_set(s, &t, a); sym_pw_restrict(s, &t, c); sym_pw_add(s, &lb, &t);
+		sym_pw_clear(s, &t);
+		fmpq_mpoly_clear(c, CTX);
+	} else {
+		exact = 0;
+		sym_pw_set(s, &lb, a);
+		sym_pw_add(s, &lb, b);
+	}
+	sym_pw_clear(s, lo);
+	sym_pw_clear(s, hi);
+	*lo = la;
+	*hi = lb;
+	sym_pw_clear(s, &d);
+	fmpq_clear(m1);
+	return exact;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+void sym_env_init(sym_env *e)
+{
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		fmpq_init(&e->val[k]);
+	memset(e->bound, 0, sizeof e->bound);
+}
+
+void sym_env_clear(sym_env *e)
+{
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		fmpq_clear(&e->val[k]);
+}
+
+static void pw_used(sym_ctx *s, const sym_pw *w, int *used)
+{
+	for (int i = 0; i < w->n; i++) {
+		used_closure(s, w->p[i].v, used);
+		for (int j = 0; j < w->p[i].g.n; j++)
+			used_closure(s, &w->p[i].g.c[j], used);
+	}
+}
+
+void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
+{
+	int u[SYM_MAXVARS] = {0};
+	pw_used(s, w, u);
+	for (int k = 0; k < s->nvars; k++)
+		if (u[k] && s->kind[k] != SYM_ATOM)
+			used[k] = 1;
+}
+
+/* Fills VALS for the variables W uses: parameters from E, atoms computed. */
+static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq *vals, int *missing)
+{
+	int used[SYM_MAXVARS] = {0};
+	pw_used(s, w, used);
+	fmpq *ptr[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		ptr[k] = &vals[k];
+	for (int k = 0; k < s->nvars; k++) {
+		if (!used[k])
+			continue;
+		if (s->kind[k] == SYM_ATOM) {
+			fmpq_t q;
+			fmpq_init(q);
+			fmpq_mpoly_evaluate_all_fmpq(q, &s->atom_num[k], ptr, CTX);
+			fmpz_mul(fmpq_denref(q), fmpq_denref(q), &s->atom_den[k]);
+			fmpz_fdiv_q(fmpq_numref(&vals[k]), fmpq_numref(q), fmpq_denref(q));
+			fmpz_one(fmpq_denref(&vals[k]));
+			fmpq_clear(q);
+		} else if (e && e->bound[k]) {
+			fmpq_set(&vals[k], &e->val[k]);
+		} else {
+			*missing = k;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
+{
+	fmpq_t q;
+	fmpq_init(q);
+	int ok = 1;
+	for (int j = 0; j < g->n && ok; j++) {
+		fmpq_mpoly_evaluate_all_fmpq(q, &g->c[j], ptr, CTX);
+		ok = fmpq_sgn(q) >= 0;
+	}
+	fmpq_clear(q);
+	return ok;
+}
+
+int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing)
+{
+	fmpq vals[SYM_MAXVARS];
+	fmpq *ptr[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++) {
+		fmpq_init(&vals[k]);
+		ptr[k] = &vals[k];
+	}
+	int ret = env_fill(s, w, e, vals, missing);
+	fmpq_zero(out);
+	if (ret == 0) {
+		fmpq_t q;
+		fmpq_init(q);
+		for (int i = 0; i < w->n; i++) {
+			if (!guard_holds(s, &w->p[i].g, ptr))
+				continue;
+			fmpq_mpoly_evaluate_all_fmpq(q, w->p[i].v, ptr, CTX);
+			fmpq_add(out, out, q);
+		}
+		fmpq_clear(q);
+	}
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		fmpq_clear(&vals[k]);
+	return ret;
+}
+
+/* ---- formatting ------------------------------------------------------- */
+
+/* "n*(n - 1)/2" style: the factored form of P. */
+static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
+{
+	if (fmpq_mpoly_is_fmpq(p, CTX) || fmpq_mpoly_length(p, CTX) > 12)
+		return sym_poly_str(s, p);
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, CTX);
+	if (!fmpq_mpoly_factor(f, p, CTX) || f->num <= 1) {
+		fmpq_mpoly_factor_clear(f, CTX);
+		return sym_poly_str(s, p);
+	}
+	size_t cap = 256, len = 0;
+	char *buf = malloc(cap);
+	buf[0] = 0;
+	int sign = fmpq_sgn(f->constant) < 0;
+	fmpz_t num;
+	fmpz_init(num);
+	fmpz_abs(num, fmpq_numref(f->constant));
+	if (sign)
+		len += snprintf(buf, cap, "-");
+	int first = 1;
+	if (!fmpz_is_one(num)) {
+		char *c = fmpz_get_str(NULL, 10, num);
+		len += snprintf(buf + len, cap - len, "%s", c);
+		flint_free(c);
+		first = 0;
+	}
+	for (slong i = 0; i < f->num; i++) {
+		char *t = sym_poly_str(s, &f->poly[i]);
+		int paren = fmpq_mpoly_length(&f->poly[i], CTX) > 1;
+		size_t need = strlen(t) + 32;
+		if (len + need >= cap) {
+			cap = 2 * (len + need);
+			buf = realloc(buf, cap);
+		}
+		len += snprintf(buf + len, cap - len, "%s%s%s%s", first ? "" : "*",
+				paren ? "(" : "", t, paren ? ")" : "");
+		if (!fmpz_is_one(&f->exp[i]))
+			len += snprintf(buf + len, cap - len, "^%ld", fmpz_get_si(&f->exp[i]));
+		first = 0;
+		free(t);
+	}
+	if (!fmpz_is_one(fmpq_denref(f->constant))) {
+		char *c = fmpz_get_str(NULL, 10, fmpq_denref(f->constant));
+		if (len + strlen(c) + 4 >= cap) {
+			cap = 2 * (len + strlen(c) + 4);
+			buf = realloc(buf, cap);
+		}
+		len += snprintf(buf + len, cap - len, "/%s", c);
+		flint_free(c);
+	}
+	fmpz_clear(num);
+	fmpq_mpoly_factor_clear(f, CTX);
+	return buf;
+}
+
+/* "n >= 2" for the constraint n - 2 >= 0. */
+static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
+{
+	fmpq_t k;
+	fmpq_init(k);
+	const_term(s, k, c);
+	fmpq_mpoly_t lin;
+	fmpq_mpoly_init(lin, CTX);
+	fmpq_mpoly_sub_fmpq(lin, c, k, CTX);
+	fmpq_neg(k, k);
+	const char *op = ">=";
+	/* a single negated term reads better as "n <= 5" */
+	if (fmpq_mpoly_length(lin, CTX) == 1) {
+		fmpq_t t;
+		fmpq_init(t);
+		fmpq_mpoly_get_term_coeff_fmpq(t, lin, 0, CTX);
+		if (fmpq_sgn(t) < 0) {
+			fmpq_mpoly_neg(lin, lin, CTX);
+			fmpq_neg(k, k);
+			op = "<=";
+		}
+		fmpq_clear(t);
+	}
+	char *l = sym_poly_str(s, lin);
+	char *r = fmpq_get_str(NULL, 10, k);
+	size_t len = strlen(l) + strlen(r) + 8;
+	char *out = malloc(len);
+	snprintf(out, len, "%s %s %s", l, op, r);
+	free(l);
+	flint_free(r);
+	fmpq_mpoly_clear(lin, CTX);
+	fmpq_clear(k);
+	return out;
+}
+
+void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
+{
+	fmpq vals[SYM_MAXVARS];
+	fmpq *ptr[SYM_MAXVARS];
+	sym_env e;
+	sym_env_init(&e);
+	/* a generic point: every parameter large, and distinct */
+	for (int k = 0; k < s->nvars; k++) {
+		e.bound[k] = 1;
+		fmpq_set_si(&e.val[k], (1L << 30) + ((long)k << 20), 1);
+	}
+	for (int k = 0; k < SYM_MAXVARS; k++) {
+		fmpq_init(&vals[k]);
+		ptr[k] = &vals[k];
+	}
+	int missing;
+	env_fill(s, w, &e, vals, &missing);
+	fmpq_mpoly_t sum;
+	fmpq_mpoly_init(sum, CTX);
+	sym_guard all;
+	guard_init(&all);
+	char *active = calloc(w->n + 1, 1);
+	for (int i = 0; i < w->n; i++) {
+		if (!guard_holds(s, &w->p[i].g, ptr))
+			continue;
+		active[i] = 1;
+		fmpq_mpoly_add(sum, sum, w->p[i].v, CTX);
+		for (int j = 0; j < w->p[i].g.n; j++)
+			guard_add(s, &all, &w->p[i].g.c[j]);
+	}
+	guard_reduce(s, &all);
+	int overlap = 0;
+	for (int i = 0; i < w->n && !overlap; i++) {
+		if (active[i])
+			continue;
+		sym_guard g;
+		guard_copy(s, &g, &all);
+		for (int j = 0; j < w->p[i].g.n; j++)
+			guard_add(s, &g, &w->p[i].g.c[j]);
+		overlap = sym_feasible(s, g.c, g.n);
+		guard_clear(s, &g);
+	}
+	*formula = poly_factored(s, sum);
+	size_t cap = 64, len = 0;
+	char *c = malloc(cap);
+	c[0] = 0;
+	if (overlap) {
+		snprintf(c, cap, "for large parameters");
+	} else {
+		for (int j = 0; j < all.n; j++) {
+			char *t = cons_str(s, &all.c[j]);
+			if (len + strlen(t) + 8 >= cap) {
+				cap = 2 * (len + strlen(t) + 8);
+				c = realloc(c, cap);
+			}
+			len += snprintf(c + len, cap - len, "%s%s", j ? " and " : "", t);
+			free(t);
+		}
+	}
+	*cond = c;
+	free(active);
+	guard_clear(s, &all);
+	fmpq_mpoly_clear(sum, CTX);
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		fmpq_clear(&vals[k]);
+	sym_env_clear(&e);
+}

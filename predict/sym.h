@@ -1,0 +1,107 @@
+/* sym: exact symbolic counts as piecewise polynomials over the rationals.
+ *
+ * A count is a sum of pieces [guard] * value, where the value is a polynomial
+ * with rational coefficients (FLINT fmpq_mpoly) in the parameters, and the
+ * guard a conjunction of affine constraints c >= 0 with integer coefficients.
+ * Variables are parameters, loop variables (summed away), or floor atoms
+ * floor(num/den) that stand for the integer quotients non-unit strides and
+ * bounds bring.  sym_pw_sum() sums a piecewise count over an integer
+ * variable between affine bounds, splitting where the number of iterations
+ * would go negative (the max(0, .) of trip counts), so counts stay exact for
+ * triangular nests and for bounds such as j < i - 5.
+ */
+#ifndef EPI_SYM_H
+#define EPI_SYM_H
+
+#include <flint/fmpq_mpoly.h>
+#include <flint/fmpq_poly.h>
+
+#define SYM_MAXVARS 48
+
+enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM };
+
+typedef struct sym_ctx {
+	fmpq_mpoly_ctx_t ctx;
+	int nvars;
+	char *name[SYM_MAXVARS];
+	enum sym_kind kind[SYM_MAXVARS];
+	fmpq_mpoly_struct atom_num[SYM_MAXVARS]; /* atoms: floor(num / den) */
+	fmpz atom_den[SYM_MAXVARS];
+	fmpq_mpoly_struct gen[SYM_MAXVARS];     /* x_k itself, for substitutions */
+	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
+	int nfaul;
+	char err[256];                           /* last error, for the caller */
+} sym_ctx;
+
+typedef struct sym_guard {
+	int n, cap;
+	fmpq_mpoly_struct *c; /* each c[i] >= 0 */
+} sym_guard;
+
+typedef struct sym_piece {
+	sym_guard g;
+	fmpq_mpoly_t v;
+} sym_piece;
+
+typedef struct sym_pw {
+	int n, cap;
+	sym_piece *p;
+} sym_pw;
+
+int sym_init(sym_ctx *s);
+void sym_free(sym_ctx *s);
+/* Returns the index of the variable NAME of KIND, creating it; -1 when full. */
+int sym_var(sym_ctx *s, const char *name, enum sym_kind kind);
+/* Sets P to floor(num / den) (den != 0), as a polynomial plus at most one atom;
+ * returns 0, or -1 when the symbol table is full. */
+int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den);
+
+void sym_pw_init(sym_pw *w);
+void sym_pw_clear(sym_ctx *s, sym_pw *w);
+void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src);
+void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v);
+void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v);
+int sym_pw_is_zero(const sym_pw *w);
+/* dst += a */
+void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
+/* dst += k * a (k rational) */
+void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k);
+/* w *= p */
+void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p);
+/* Restricts every piece to c >= 0 (c affine). */
+void sym_pw_restrict(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t c);
+/* dst = sum over integer var from lo to hi (inclusive) of a; returns 0 or -1
+ * with s->err set (a bound or guard not affine in var). */
+int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
+	       const fmpq_mpoly_t lo, const fmpq_mpoly_t hi);
+/* Substitutes simultaneously: variable k becomes sub[k] where sub[k] != NULL. */
+int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub);
+/* Sets *lo and *hi to the pointwise min and max of a and b; returns 1 when
+ * exact, 0 when only bounds could be given (lo = 0, hi = a + b). */
+int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b);
+
+/* Bindings of parameters to exact values, for evaluation. */
+typedef struct sym_env {
+	fmpq val[SYM_MAXVARS];
+	char bound[SYM_MAXVARS];
+} sym_env;
+void sym_env_init(sym_env *e);
+void sym_env_clear(sym_env *e);
+/* Evaluates W exactly; returns 0, or -1 with *missing set to the index of a
+ * parameter that is needed but unbound. */
+int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing);
+/* Marks in USED (SYM_MAXVARS ints) the parameters W depends on, through atoms too. */
+void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used);
+
+/* A human formula for W: the polynomial that holds for large parameters,
+ * factored, with the condition under which it holds ("n >= 2").  Returns
+ * malloc'd strings; *cond is "" when the formula holds everywhere. */
+void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond);
+/* A polynomial as text in the variables' names (malloc'd). */
+char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p);
+
+/* Feasibility over the rationals (Fourier-Motzkin with integer tightening)
+ * of the constraints c[i] >= 0; returns 0 only when surely infeasible. */
+int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n);
+
+#endif

@@ -1,0 +1,308 @@
+/* Unit tests for the symbolic engine: every summation rule is checked
+ * against brute-force enumeration of the same iteration space. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "predict/sym.h"
+
+static sym_ctx S;
+static int vn, vm, vi, vj, vk;
+
+static int setup(void **st)
+{
+	sym_init(&S);
+	vn = sym_var(&S, "n", SYM_PARAM);
+	vm = sym_var(&S, "m", SYM_PARAM);
+	vi = sym_var(&S, "i", SYM_LOOP);
+	vj = sym_var(&S, "j", SYM_LOOP);
+	vk = sym_var(&S, "k", SYM_LOOP);
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	sym_free(&S);
+	return 0;
+}
+
+/* A polynomial parsed from text in the variables' names. */
+static fmpq_mpoly_struct *P(const char *text)
+{
+	static fmpq_mpoly_struct pool[64];
+	static int next, inited;
+	if (!inited) {
+		for (int i = 0; i < 64; i++)
+			fmpq_mpoly_init(&pool[i], S.ctx);
+		inited = 1;
+	}
+	fmpq_mpoly_struct *p = &pool[next++ % 64];
+	const char *names[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		names[k] = k < S.nvars ? S.name[k] : "zz";
+	assert_int_equal(fmpq_mpoly_set_str_pretty(p, text, names, S.ctx), 0);
+	return p;
+}
+
+static long eval2(const sym_pw *w, long n, long m)
+{
+	sym_env e;
+	sym_env_init(&e);
+	fmpq_set_si(&e.val[vn], n, 1);
+	fmpq_set_si(&e.val[vm], m, 1);
+	e.bound[vn] = e.bound[vm] = 1;
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	assert_int_equal(sym_pw_eval(&S, w, &e, q, &missing), 0);
+	assert_true(fmpz_is_one(fmpq_denref(q)));
+	long r = fmpz_get_si(fmpq_numref(q));
+	fmpq_clear(q);
+	sym_env_clear(&e);
+	return r;
+}
+
+/* sum_{v=lo}^{hi} body */
+static void sum(sym_pw *out, const sym_pw *body, int v, const char *lo, const char *hi)
+{
+	sym_pw r;
+	sym_pw_init(&r);
+	assert_int_equal(sym_pw_sum(&S, &r, body, v, P(lo), P(hi)), 0);
+	sym_pw_clear(&S, out);
+	*out = r;
+}
+
+static void test_faulhaber(void **st)
+{
+	for (int k = 0; k <= 6; k++) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "i^%d", k);
+		sym_pw w, r;
+		sym_pw_init(&w);
+		sym_pw_init(&r);
+		sym_pw_set_poly(&S, &w, P(buf));
+		sum(&r, &w, vi, "0", "n - 1");
+		for (long n = -3; n <= 15; n++) {
+			long ref = 0, p;
+			for (long i = 0; i < n; i++) {
+				p = 1;
+				for (int e = 0; e < k; e++)
+					p *= i;
+				ref += p;
+			}
+			assert_int_equal(eval2(&r, n, 0), ref);
+		}
+		sym_pw_clear(&S, &w);
+		sym_pw_clear(&S, &r);
+	}
+}
+
+static void test_triangular(void **st)
+{
+	/* for i in [0, n) for j in [i+1, n): 1 */
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_si(&S, &w, 1);
+	sum(&w, &w, vj, "i + 1", "n - 1");
+	sum(&w, &w, vi, "0", "n - 1");
+	for (long n = -4; n <= 20; n++) {
+		long ref = 0;
+		for (long i = 0; i < n; i++)
+			for (long j = i + 1; j < n; j++)
+				ref++;
+		assert_int_equal(eval2(&w, n, 0), ref);
+	}
+	char *f, *c;
+	sym_pw_format(&S, &w, &f, &c);
+	assert_string_equal(f, "n*(n - 1)/2");
+	assert_string_equal(c, "n >= 2");
+	free(f);
+	free(c);
+	sym_pw_clear(&S, &w);
+}
+
+static void test_negative_inner(void **st)
+{
+	/* for i in [0, n) for j in [0, i - 5): j runs 0 times for i <= 5 */
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_poly(&S, &w, P("j + 1"));
+	sum(&w, &w, vj, "0", "i - 6");
+	sum(&w, &w, vi, "0", "n - 1");
+	for (long n = -2; n <= 25; n++) {
+		long ref = 0;
+		for (long i = 0; i < n; i++)
+			for (long j = 0; j < i - 5; j++)
+				ref += j + 1;
+		assert_int_equal(eval2(&w, n, 0), ref);
+	}
+	char *f, *c;
+	sym_pw_format(&S, &w, &f, &c);
+	assert_string_equal(c, "n >= 7");
+	free(f);
+	free(c);
+	sym_pw_clear(&S, &w);
+}
+
+static void test_three_deep_two_params(void **st)
+{
+	/* for i < n, for j <= i, for k in [j, m) */
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_si(&S, &w, 1);
+	sum(&w, &w, vk, "j", "m - 1");
+	sum(&w, &w, vj, "0", "i");
+	sum(&w, &w, vi, "0", "n - 1");
+	for (long n = -2; n <= 9; n++)
+		for (long m = -2; m <= 9; m++) {
+			long ref = 0;
+			for (long i = 0; i < n; i++)
+				for (long j = 0; j <= i; j++)
+					for (long k = j; k < m; k++)
+						ref++;
+			assert_int_equal(eval2(&w, n, m), ref);
+		}
+	sym_pw_clear(&S, &w);
+}
+
+static void test_strides(void **st)
+{
+	/* for (i = 0; i < n; i += 3) for (j = i; j < n; j += 2): i + j
+	 * as i = 3t, j = i + 2u */
+	int vt = sym_var(&S, "t", SYM_LOOP), vu = sym_var(&S, "u", SYM_LOOP);
+	(void)vt;
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_poly(&S, &w, P("i + i + 2*u"));
+	fmpz_t two, three;
+	fmpz_init_set_ui(two, 2);
+	fmpz_init_set_ui(three, 3);
+	fmpq_mpoly_t hi;
+	fmpq_mpoly_init(hi, S.ctx);
+	assert_int_equal(sym_floor(&S, hi, P("n - i - 1"), two), 0);
+	sym_pw r;
+	sym_pw_init(&r);
+	assert_int_equal(sym_pw_sum(&S, &r, &w, vu, P("0"), hi), 0);
+	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+	sub[vi] = P("3*t");
+	assert_int_equal(sym_pw_compose(&S, &r, sub), 0);
+	assert_int_equal(sym_floor(&S, hi, P("n - 1"), three), 0);
+	assert_int_equal(sym_pw_sum(&S, &w, &r, vt, P("0"), hi), 0);
+	for (long n = -3; n <= 30; n++) {
+		long ref = 0;
+		for (long i = 0; i < n; i += 3)
+			for (long j = i; j < n; j += 2)
+				ref += i + j;
+		assert_int_equal(eval2(&w, n, 0), ref);
+	}
+	fmpq_mpoly_clear(hi, S.ctx);
+	fmpz_clear(two);
+	fmpz_clear(three);
+	sym_pw_clear(&S, &w);
+	sym_pw_clear(&S, &r);
+}
+
+static void test_compose_params(void **st)
+{
+	/* count n*m, then (n, m) := (m, 2n + 1) simultaneously */
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_si(&S, &w, 1);
+	sum(&w, &w, vi, "0", "n - 1");
+	sum(&w, &w, vj, "1", "m");
+	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+	sub[vn] = P("m");
+	sub[vm] = P("2*n + 1");
+	assert_int_equal(sym_pw_compose(&S, &w, sub), 0);
+	for (long n = -2; n <= 6; n++)
+		for (long m = -2; m <= 6; m++) {
+			long a = m > 0 ? m : 0, b = 2 * n + 1 > 0 ? 2 * n + 1 : 0;
+			assert_int_equal(eval2(&w, n, m), a * b);
+		}
+	sym_pw_clear(&S, &w);
+}
+
+static void test_minmax(void **st)
+{
+	sym_pw a, b, lo, hi;
+	sym_pw_init(&a); sym_pw_init(&b); sym_pw_init(&lo); sym_pw_init(&hi);
+	sym_pw_set_poly(&S, &a, P("n + 3"));
+	sym_pw_set_poly(&S, &b, P("n + 1"));
+	assert_int_equal(sym_pw_minmax(&S, &lo, &hi, &a, &b), 1);
+	assert_int_equal(eval2(&lo, 10, 0), 11);
+	assert_int_equal(eval2(&hi, 10, 0), 13);
+	/* affine difference: min(n, 7) */
+	sym_pw_set_poly(&S, &a, P("n"));
+	sym_pw_set_si(&S, &b, 7);
+	assert_int_equal(sym_pw_minmax(&S, &lo, &hi, &a, &b), 1);
+	for (long n = 0; n < 15; n++) {
+		assert_int_equal(eval2(&lo, n, 0), n < 7 ? n : 7);
+		assert_int_equal(eval2(&hi, n, 0), n > 7 ? n : 7);
+	}
+	/* nonlinear difference: only bounds */
+	sym_pw_set_poly(&S, &a, P("n^2"));
+	sym_pw_set_poly(&S, &b, P("3*n"));
+	assert_int_equal(sym_pw_minmax(&S, &lo, &hi, &a, &b), 0);
+	assert_int_equal(eval2(&lo, 5, 0), 0);
+	assert_int_equal(eval2(&hi, 5, 0), 40);
+	sym_pw_clear(&S, &a); sym_pw_clear(&S, &b);
+	sym_pw_clear(&S, &lo); sym_pw_clear(&S, &hi);
+}
+
+static void test_missing_param(void **st)
+{
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_poly(&S, &w, P("n*m"));
+	sym_env e;
+	sym_env_init(&e);
+	fmpq_set_si(&e.val[vn], 4, 1);
+	e.bound[vn] = 1;
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	assert_int_equal(sym_pw_eval(&S, &w, &e, q, &missing), -1);
+	assert_int_equal(missing, vm);
+	fmpq_clear(q);
+	sym_env_clear(&e);
+	sym_pw_clear(&S, &w);
+}
+
+static void test_feasible(void **st)
+{
+	/* n - 2 >= 0 and 1 - n >= 0 is empty; 2n - 1 >= 0 and -2n >= 0 has no integer point */
+	fmpq_mpoly_struct c[2];
+	fmpq_mpoly_init(&c[0], S.ctx);
+	fmpq_mpoly_init(&c[1], S.ctx);
+	fmpq_mpoly_set(&c[0], P("n - 2"), S.ctx);
+	fmpq_mpoly_set(&c[1], P("1 - n"), S.ctx);
+	assert_int_equal(sym_feasible(&S, c, 2), 0);
+	fmpq_mpoly_set(&c[1], P("5 - n"), S.ctx);
+	assert_int_equal(sym_feasible(&S, c, 2), 1);
+	fmpq_mpoly_set(&c[0], P("2*n + 2*m - 1"), S.ctx);
+	fmpq_mpoly_set(&c[1], P("-2*n - 2*m"), S.ctx);
+	assert_int_equal(sym_feasible(&S, c, 2), 0);
+	fmpq_mpoly_clear(&c[0], S.ctx);
+	fmpq_mpoly_clear(&c[1], S.ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_faulhaber),
+		cmocka_unit_test(test_triangular),
+		cmocka_unit_test(test_negative_inner),
+		cmocka_unit_test(test_three_deep_two_params),
+		cmocka_unit_test(test_strides),
+		cmocka_unit_test(test_compose_params),
+		cmocka_unit_test(test_minmax),
+		cmocka_unit_test(test_missing_param),
+		cmocka_unit_test(test_feasible),
+	};
+	return cmocka_run_group_tests_name("sym", tests, setup, teardown);
+}
