@@ -14,11 +14,12 @@ DATADIR = $(PREFIX)/share/epi
 LLVM_DIR ?= /usr/lib/llvm-19
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L
+WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_DEFAULT_SOURCE
 PKGS = libxml-2.0 jansson gmp
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_DATADIR='"$(DATADIR)"' -MMD -MP
+VERSION = 0.1.0
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_VERSION='"$(VERSION)"' -MMD -MP
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
@@ -36,8 +37,9 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           predict/sym.c predict/counts.c predict/cfront.c predict/report.c
 CMDS = epi-predict
 
-OBJ = $(LIB_SRC:%.c=build/obj/%.o)
-SOBJ = $(LIB_SRC:%.c=build/san/%.o)
+GEN_SRC = build/gen/costtable_xsd.c
+OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
+SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
 TESTS = test_sym test_freq test_table test_count test_report
@@ -48,6 +50,18 @@ all: deps $(BINS)
 
 deps:
 	$(Q)sh scripts/deps.sh $(DEB_PKGS)
+
+build/gen/costtable_xsd.c: data/costtable.xsd scripts/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/embed.sh epi_costtable_xsd $< > $@
+
+build/obj/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/san/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,0 +1,284 @@
+/* epi-predict: counts the basic operations of a C file's loop nests exactly
+ * and prices them with a cost table, E(f) = sum_i N_i e_i(f). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/freq.h"
+#include "model/table.h"
+#include "model/util.h"
+#include "predict/cfront.h"
+#include "predict/report.h"
+
+static const char usage[] =
+	"usage: epi-predict [options] FILE.c [-- COMPILER-FLAGS...]\n"
+	"\n"
+	"Counts the basic operations (add, mul, div, cmp, load, store, memcpy, malloc,\n"
+	"print, iter, ...) of each loop nest and function of FILE.c exactly, as formulas\n"
+	"of the loop bounds, and prices them with a cost table.\n"
+	"\n"
+	"  -t, --table FILE        cost table (default: $EPI_TABLE, else this machine's\n"
+	"                          calibrated table, else counts only)\n"
+	"  -f, --freq F|all        frequency to price at (2.4GHz, 2400MHz, 2400000kHz),\n"
+	"                          or all calibrated ones (default: all)\n"
+	"  -P, --param NAME=VALUE  bind a parameter (repeatable), e.g. --param n=100000\n"
+	"  -b, --branch-prob P     probability that an if's then-branch runs (default 0.5)\n"
+	"      --trip [FILE:]LINE=EXPR\n"
+	"                          trip count of the loop at LINE (repeatable)\n"
+	"  -p DIR                  read compiler flags from DIR/compile_commands.json\n"
+	"  -F, --format table|csv|json\n"
+	"                          output format (default table)\n"
+	"  -o, --output FILE       write the report to FILE (atomically)\n"
+	"  -h, --help              this help\n"
+	"      --version           version\n"
+	"\n"
+	"Exit status: 0 success, 1 error, 2 usage error. See epi-predict(1).\n";
+
+static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "epi-predict: %s: ", code == 2 ? "usage" : "error");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	if (code == 2)
+		fprintf(stderr, "try 'epi-predict --help'\n");
+	exit(code);
+}
+
+/* This machine's calibrated table, if epi-calibrate wrote one. */
+static char *default_table(void)
+{
+	const char *e = getenv("EPI_TABLE");
+	if (e && *e)
+		return strdup(e);
+	char path[4096];
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(path, sizeof path, "%s/epi/costtable.xml", xdg);
+	else if (home && *home)
+		snprintf(path, sizeof path, "%s/.local/share/epi/costtable.xml", home);
+	else
+		return NULL;
+	return access(path, R_OK) == 0 ? strdup(path) : NULL;
+}
+
+typedef struct param {
+	char *name;
+	fmpz_t v;
+	const char *spec;
+} param;
+
+static void parse_param(param *p, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || eq[1] == 0)
+		die(2, "invalid --param '%s': expected NAME=VALUE", spec);
+	p->name = strndup(spec, (size_t)(eq - spec));
+	for (const char *c = p->name; *c; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (c > p->name && *c >= '0' && *c <= '9')))
+			die(2, "invalid --param '%s': '%s' is not a C identifier", spec, p->name);
+	fmpz_init(p->v);
+	p->spec = spec;
+	const char *v = eq + 1;
+	if (fmpz_set_str(p->v, v[0] == '+' ? v + 1 : v, 10) == 0)
+		return;
+	/* 1e6, 2.5e5: accepted when the value is an integer */
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (*end || errno || d != floor(d) || fabs(d) > 9007199254740992.0)
+		die(2, "invalid --param '%s': '%s' is not an integer", spec, v);
+	fmpz_set_d(p->v, d);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"table", required_argument, 0, 't'},
+		{"freq", required_argument, 0, 'f'},
+		{"param", required_argument, 0, 'P'},
+		{"branch-prob", required_argument, 0, 'b'},
+		{"trip", required_argument, 0, 'T'},
+		{"format", required_argument, 0, 'F'},
+		{"output", required_argument, 0, 'o'},
+		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, 'V'},
+		{0, 0, 0, 0},
+	};
+	char err[EPI_ERRLEN];
+	char *table_path = NULL, *compdb = NULL, *output = NULL;
+	const char *freq = NULL;
+	enum epi_format format = EPI_FMT_TABLE;
+	param *params = NULL;
+	int nparams = 0;
+	epi_front_opts fo;
+	epi_front_opts_init(&fo);
+	/* compiler flags follow "--"; options and the file may come in any order before it */
+	int dashdash = argc;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dashdash = i;
+			break;
+		}
+	int c;
+	opterr = 0;
+	while ((c = getopt_long(dashdash, argv, "t:f:P:b:p:F:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': table_path = strdup(optarg); break;
+		case 'f': freq = optarg; break;
+		case 'P':
+			params = realloc(params, (nparams + 1) * sizeof *params);
+			parse_param(&params[nparams++], optarg);
+			break;
+		case 'b': {
+			char *end;
+			double p = strtod(optarg, &end);
+			if (*end || !(p >= 0 && p <= 1))
+				die(2, "invalid --branch-prob '%s': expected a probability from 0 to 1", optarg);
+			fmpq_set_si(fo.branch_prob, (slong)llround(p * 1e9), 1000000000UL);
+			break;
+		}
+		case 'T':
+			fo.trips = realloc(fo.trips, (fo.ntrips + 1) * sizeof *fo.trips);
+			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
+				die(2, "%s", err);
+			fo.ntrips++;
+			break;
+		case 'p': compdb = optarg; break;
+		case 'F':
+			if (!strcmp(optarg, "table")) format = EPI_FMT_TABLE;
+			else if (!strcmp(optarg, "csv")) format = EPI_FMT_CSV;
+			else if (!strcmp(optarg, "json")) format = EPI_FMT_JSON;
+			else die(2, "invalid --format '%s': expected table, csv or json", optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': puts("epi-predict " EPI_VERSION); return 0;
+		case ':': die(2, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				die(2, "unknown option '-%c'", optopt);
+			die(2, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= dashdash)
+		die(2, "no C file given");
+	const char *file = argv[optind++];
+	if (optind < dashdash)
+		die(2, "unexpected argument '%s' (one C file; compiler flags go after '--')", argv[optind]);
+	optind = dashdash < argc ? dashdash + 1 : argc;
+	char **dbargs = NULL;
+	int ndb = 0;
+	if (compdb) {
+		dbargs = epi_compdb_args(compdb, file, &ndb, err);
+		if (!dbargs)
+			die(1, "%s", err);
+	}
+	int nflags = ndb + (argc - optind);
+	const char **flags = calloc(nflags + 1, sizeof *flags);
+	for (int i = 0; i < ndb; i++)
+		flags[i] = dbargs[i];
+	for (int i = optind; i < argc; i++)
+		flags[ndb + i - optind] = argv[i];
+	fo.clang_args = flags;
+	fo.nclang_args = nflags;
+
+	/* the table and frequencies first: a bad one fails before the parse */
+	epi_table table;
+	int have_table = 0;
+	if (!table_path)
+		table_path = default_table();
+	if (table_path) {
+		if (epi_table_load(&table, table_path, err) < 0)
+			die(1, "%s", err);
+		have_table = 1;
+	} else if (freq) {
+		die(1, "--freq '%s' needs a cost table: give --table FILE or set EPI_TABLE", freq);
+	}
+	long *khz = NULL;
+	int nkhz = 0;
+	if (have_table) {
+		if (!freq || !strcmp(freq, "all")) {
+			nkhz = table.nf;
+			khz = malloc(nkhz * sizeof *khz);
+			for (int i = 0; i < nkhz; i++)
+				khz[i] = table.f[i].khz;
+		} else {
+			khz = malloc(sizeof *khz);
+			if (epi_freq_parse(freq, &khz[0], err) < 0)
+				die(1, "%s", err);
+			nkhz = 1;
+			epi_fcol col;
+			if (epi_table_at(&table, khz[0], &col, err) < 0)
+				die(1, "%s", err);
+			epi_fcol_free(&col);
+		}
+	}
+
+	epi_analysis a;
+	if (epi_analyze(&a, file, &fo, err) < 0)
+		die(1, "%s", err);
+	sym_env env;
+	sym_env_init(&env);
+	for (int i = 0; i < nparams; i++) {
+		int v = -1;
+		for (int k = 0; k < a.sym.nvars; k++)
+			if (a.sym.kind[k] == SYM_PARAM && strcmp(a.sym.name[k], params[i].name) == 0)
+				v = k;
+		if (v < 0) {
+			char known[256] = "";
+			size_t kl = 0;
+			for (int k = 0; k < a.sym.nvars && kl < sizeof known - 40; k++)
+				if (a.sym.kind[k] == SYM_PARAM)
+					kl += snprintf(known + kl, sizeof known - kl, "%s%s", kl ? ", " : "", a.sym.name[k]);
+			die(1, "--param '%s': '%s' is not a parameter of '%s' (its parameters: %s)", params[i].spec,
+			    params[i].name, file, kl ? known : "none");
+		}
+		fmpz_set(fmpq_numref(&env.val[v]), params[i].v);
+		fmpz_one(fmpq_denref(&env.val[v]));
+		env.bound[v] = 1;
+	}
+	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format};
+	FILE *out = stdout;
+	char *buf = NULL;
+	size_t blen = 0;
+	if (output)
+		out = open_memstream(&buf, &blen);
+	if (epi_report(out, &a, &ro, err) < 0)
+		die(1, "%s", err);
+	if (output) {
+		fclose(out);
+		if (epi_write_atomic(output, buf, blen, err) < 0)
+			die(1, "%s", err);
+		free(buf);
+	} else if (fflush(stdout) != 0 || ferror(stdout)) {
+		die(1, "cannot write the report: %s", strerror(errno));
+	}
+	/* orderly cleanup keeps the sanitizers' leak check meaningful */
+	sym_env_clear(&env);
+	epi_analysis_free(&a);
+	if (have_table)
+		epi_table_free(&table);
+	free(khz);
+	for (int i = 0; i < nparams; i++) {
+		free(params[i].name);
+		fmpz_clear(params[i].v);
+	}
+	free(params);
+	for (int i = 0; i < ndb; i++)
+		free(dbargs[i]);
+	free(dbargs);
+	free(flags);
+	free(table_path);
+	epi_front_opts_clear(&fo);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* ops: names, classes and units of the counted operations. */
+#include "model/ops.h"
+
+#include <string.h>
+
+static const char *const names[EPI_OP_COUNT] = {
+	"add", "mul", "div", "cmp", "bit", "load", "store", "memcpy", "malloc", "print", "iter",
+};
+
+const char *epi_op_name(enum epi_op op)
+{
+	return (unsigned)op < EPI_OP_COUNT ? names[op] : "?";
+}
+
+int epi_op_class(const char *key)
+{
+	size_t n = strcspn(key, ".");
+	for (int i = 0; i < EPI_OP_COUNT; i++)
+		if (strlen(names[i]) == n && strncmp(names[i], key, n) == 0)
+			return i;
+	return -1;
+}
+
+int epi_op_counts_bytes(enum epi_op op)
+{
+	return op == EPI_OP_MEMCPY || op == EPI_OP_MALLOC;
+}
+
+static const char *const units[] = {"op", "B", "MiB"};
+
+const char *epi_unit_name(enum epi_unit u) { return units[u]; }
+
+int epi_unit_parse(const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, units[i]) == 0)
+			return i;
+	return -1;
+}
+
+double epi_unit_factor(enum epi_op op, enum epi_unit u)
+{
+	if (epi_op_counts_bytes(op))
+		return u == EPI_UNIT_BYTE ? 1.0 : u == EPI_UNIT_MIB ? 1.0 / 1048576.0 : -1;
+	return u == EPI_UNIT_OP ? 1.0 : -1;
+}

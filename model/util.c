@@ -1,0 +1,106 @@
+/* util: error buffers, atomic writes, whole-file reads, round-trip doubles. */
+#include "model/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int epi_error(char *err, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, EPI_ERRLEN, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int epi_write_atomic(const char *path, const void *data, size_t len, char *err)
+{
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return epi_error(err, "out of memory");
+	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return epi_error(err, "cannot write '%s': %s", path, strerror(e));
+	}
+	const char *p = data;
+	size_t left = len;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (fsync(fd) < 0 || fchmod(fd, 0644) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	free(tmp);
+	return 0;
+fail:;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return epi_error(err, "cannot write '%s': %s", path, strerror(e));
+}
+
+char *epi_read_file(const char *path, size_t *len, char *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		epi_error(err, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (n + 1 >= cap)
+			buf = realloc(buf, cap *= 2);
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		epi_error(err, "cannot read '%s'", path);
+		return NULL;
+	}
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+void epi_fmt_double(char *buf, size_t n, double v)
+{
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}

@@ -1,0 +1,1807 @@
+/* cfront: walks the libclang AST of one C file and counts operations.
+ *
+ * Counting rules (README, "Counting rules"): arithmetic operators count once
+ * each where evaluated, except inside subscripts (address computation);
+ * comparisons count wherever evaluated except a loop's own condition, which
+ * is `iter` together with the increment; element accesses through [], unary
+ * * and -> are loads when read and stores when written; named scalars are
+ * not memory.  Loops are recognised by their induction variable, and their
+ * bodies summed symbolically (predict/sym.c). */
+#include "predict/cfront.h"
+#include "model/ops.h"
+#include "model/util.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <flint/fmpz.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers around libclang ------------------------------------ */
+
+typedef struct kids {
+	int n, cap;
+	CXCursor *c;
+} kids;
+
+static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	kids *k = d;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 8;
+		k->c = realloc(k->c, k->cap * sizeof *k->c);
+	}
+	k->c[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static void kids_of(CXCursor c, kids *k)
+{
+	k->n = 0;
+	clang_visitChildren(c, kid_visit, k);
+}
+
+static void kids_free(kids *k) { free(k->c); }
+
+static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+
+/* The expression under implicit casts, parentheses and explicit casts. */
+static CXCursor strip(CXCursor c)
+{
+	kids k = {0};
+	for (;;) {
+		enum CXCursorKind ck = kind(c);
+		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr && ck != CXCursor_CStyleCastExpr)
+			break;
+		kids_of(c, &k);
+		CXCursor next = clang_getNullCursor();
+		int nexpr = 0;
+		for (int i = 0; i < k.n; i++)
+			if (clang_isExpression(kind(k.c[i]))) {
+				next = k.c[i];
+				nexpr++;
+			}
+		if (nexpr != 1)
+			break;
+		c = next;
+	}
+	kids_free(&k);
+	return c;
+}
+
+static int line_of(CXCursor c)
+{
+	unsigned line;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+	return (int)line;
+}
+
+static unsigned offset_of(CXSourceLocation l)
+{
+	unsigned off;
+	clang_getExpansionLocation(l, NULL, NULL, NULL, &off);
+	return off;
+}
+
+static char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = strdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+static int is_array_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+	       t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray;
+}
+
+static int is_pointer_type(CXType t)
+{
+	return clang_getCanonicalType(t).kind == CXType_Pointer;
+}
+
+/* The type part of an op key: i32, u64, f64, ptr, ... or NULL. */
+static void type_suffix(CXType t, char *buf, size_t n)
+{
+	t = clang_getCanonicalType(t);
+	long long bits = clang_Type_getSizeOf(t) * 8;
+	buf[0] = 0;
+	switch (t.kind) {
+	case CXType_Bool: snprintf(buf, n, "bool"); break;
+	case CXType_Char_U: case CXType_UChar: case CXType_UShort: case CXType_UInt:
+	case CXType_ULong: case CXType_ULongLong: case CXType_UInt128:
+		snprintf(buf, n, "u%lld", bits); break;
+	case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int:
+	case CXType_Long: case CXType_LongLong: case CXType_Int128: case CXType_Enum:
+		snprintf(buf, n, "i%lld", bits); break;
+	case CXType_Float: snprintf(buf, n, "f32"); break;
+	case CXType_Double: snprintf(buf, n, "f64"); break;
+	case CXType_LongDouble: snprintf(buf, n, "f80"); break;
+	case CXType_Pointer: snprintf(buf, n, "ptr"); break;
+	case CXType_Record: snprintf(buf, n, "struct"); break;
+	default: break;
+	}
+}
+
+/* ---- the walker ------------------------------------------------------- */
+
+typedef struct fn {
+	char *name;
+	CXCursor cur;
+	int line;
+	int state;        /* 0 not yet, 1 in progress, 2 done */
+	int called;
+	int nparams;
+	char **params;
+	epi_counts counts;
+} fn;
+
+typedef struct pragma {
+	int line;
+	char *expr;
+} pragma;
+
+#define MAXDEPTH 64
+
+typedef struct W {
+	epi_analysis *a;
+	const epi_front_opts *o;
+	sym_ctx *s;
+	CXTranslationUnit tu;
+	CXFile mainfile;
+	char *filename;
+	fn *fns;
+	int nfns;
+	fn *cur;
+	int loopdepth;
+	int subscript;
+	int nlv;
+	CXCursor lvdecl[MAXDEPTH];
+	int lvvar[MAXDEPTH];
+	pragma *pragmas;
+	int npragmas;
+	/* the statements around the one being counted, for while loops */
+	CXCursor *sib;
+	int nsib, isib;
+	char *err;
+} W;
+
+static int fail(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(W *w, CXCursor at, const char *fmt, ...)
+{
+	char msg[EPI_ERRLEN - 64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return epi_error(w->err, "%s:%d: %s", w->filename, line_of(at), msg);
+}
+
+static void note(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void note(W *w, CXCursor at, const char *fmt, ...)
+{
+	char msg[400], full[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(full, sizeof full, "%s:%d: %s", w->filename, line_of(at), msg);
+	epi_analysis *a = w->a;
+	for (int i = 0; i < a->nnotes; i++)
+		if (strcmp(a->notes[i], full) == 0)
+			return;
+	a->notes = realloc(a->notes, (a->nnotes + 1) * sizeof *a->notes);
+	a->notes[a->nnotes++] = strdup(full);
+}
+
+static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t)
+{
+	if (w->subscript && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_BIT))
+		return; /* address computation */
+	char key[64], ts[24];
+	type_suffix(t, ts, sizeof ts);
+	snprintf(key, sizeof key, "%s%s%s", epi_op_name(cls), ts[0] ? "." : "", ts);
+	counts_add_si(w->s, out, key, 1);
+}
+
+static int loop_var_of(W *w, CXCursor decl)
+{
+	for (int i = w->nlv - 1; i >= 0; i--)
+		if (clang_equalCursors(w->lvdecl[i], decl))
+			return w->lvvar[i];
+	return -1;
+}
+
+/* Converts an integer expression to a polynomial in parameters and loop
+ * variables; returns 0, or -1 when it is not one. */
+static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
+{
+	sym_ctx *s = w->s;
+	c = strip(c);
+	enum CXCursorKind k = kind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (kind(d) == CXCursor_EnumConstantDecl) {
+			fmpq_mpoly_set_si(out, clang_getEnumConstantDeclValue(d), s->ctx);
+			return 0;
+		}
+		if (kind(d) != CXCursor_VarDecl && kind(d) != CXCursor_ParmDecl)
+			return -1;
+		int v = loop_var_of(w, d);
+		if (v < 0) {
+			CXType t = clang_getCanonicalType(clang_getCursorType(d));
+			if (clang_isConstQualifiedType(t)) {
+				CXEvalResult r = clang_Cursor_Evaluate(c);
+				if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+					fmpq_mpoly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
+					clang_EvalResult_dispose(r);
+					return 0;
+				}
+				if (r)
+					clang_EvalResult_dispose(r);
+			}
+			char *name = spelling(d);
+			v = sym_var(s, name, SYM_PARAM);
+			free(name);
+			if (v < 0)
+				return -1;
+		}
+		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
+		return 0;
+	}
+	if (k == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		kids kk = {0};
+		kids_of(c, &kk);
+		int ret = -1;
+		if (kk.n == 2) {
+			fmpq_mpoly_t b;
+			fmpq_mpoly_init(b, s->ctx);
+			if (expr_poly(w, kk.c[0], out) == 0 && expr_poly(w, kk.c[1], b) == 0) {
+				ret = 0;
+				CXType t = clang_getCanonicalType(clang_getCursorType(c));
+				int integral = t.kind >= CXType_Bool && t.kind <= CXType_Int128;
+				switch (op) {
+				case CXBinaryOperator_Add: fmpq_mpoly_add(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Sub: fmpq_mpoly_sub(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Mul: fmpq_mpoly_mul(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Div:
+				case CXBinaryOperator_Rem:
+					if (!integral || !fmpq_mpoly_is_fmpq(b, s->ctx)) {
+						ret = -1;
+						break;
+					}
+					{
+						fmpq_t d;
+						fmpq_init(d);
+						fmpq_mpoly_get_fmpq(d, b, s->ctx);
+						if (fmpz_sgn(fmpq_numref(d)) <= 0 || !fmpz_is_one(fmpq_denref(d))) {
+							ret = -1;
+						} else if (!fmpq_mpoly_is_fmpq(out, s->ctx)) {
+							/* C rounds toward zero: exact for non-negative operands */
+							note(w, c, "'/' and '%%' in a bound are taken as floor division "
+								   "(exact for non-negative operands)");
+						}
+						if (ret == 0) {
+							fmpq_mpoly_t q;
+							fmpq_mpoly_init(q, s->ctx);
+							if (sym_floor(s, q, out, fmpq_numref(d)) < 0) {
+								ret = -1;
+							} else if (op == CXBinaryOperator_Div) {
+								fmpq_mpoly_swap(out, q, s->ctx);
+							} else {
+								fmpq_mpoly_scalar_mul_fmpz(q, q, fmpq_numref(d), s->ctx);
+								fmpq_mpoly_sub(out, out, q, s->ctx);
+							}
+							fmpq_mpoly_clear(q, s->ctx);
+						}
+						fmpq_clear(d);
+					}
+					break;
+				default:
+					ret = -1;
+				}
+			}
+			fmpq_mpoly_clear(b, s->ctx);
+		}
+		kids_free(&kk);
+		if (ret == 0)
+			return 0;
+	}
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		kids kk = {0};
+		kids_of(c, &kk);
+		int ret = -1;
+		if (kk.n == 1 && (op == CXUnaryOperator_Minus || op == CXUnaryOperator_Plus) &&
+		    expr_poly(w, kk.c[0], out) == 0) {
+			if (op == CXUnaryOperator_Minus)
+				fmpq_mpoly_neg(out, out, s->ctx);
+			ret = 0;
+		}
+		kids_free(&kk);
+		if (ret == 0)
+			return 0;
+	}
+	/* constants: literals, sizeof, constant folding */
+	if (k == CXCursor_IntegerLiteral || k == CXCursor_CharacterLiteral || k == CXCursor_UnaryExpr ||
+	    k == CXCursor_BinaryOperator || k == CXCursor_UnaryOperator) {
+		CXEvalResult r = clang_Cursor_Evaluate(c);
+		int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+		if (ok)
+			fmpq_mpoly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
+		if (r)
+			clang_EvalResult_dispose(r);
+		return ok ? 0 : -1;
+	}
+	return -1;
+}
+
+/* The declaration a (stripped) expression names, or a null cursor. */
+static CXCursor named_decl(CXCursor c)
+{
+	c = strip(c);
+	if (kind(c) != CXCursor_DeclRefExpr)
+		return clang_getNullCursor();
+	return clang_getCursorReferenced(c);
+}
+
+static int same_decl(CXCursor expr, CXCursor decl)
+{
+	CXCursor d = named_decl(expr);
+	return !clang_Cursor_isNull(d) && clang_equalCursors(d, decl);
+}
+
+/* ---- writes, escapes and references inside a loop body ------------------ */
+
+typedef struct scan {
+	CXCursor decl;    /* variable looked for */
+	int found;
+	int depth;        /* nested loops or switches */
+	CXCursor at;
+	const char *what;
+} scan;
+
+static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	scan *sc = d;
+	enum CXCursorKind k = kind(c);
+	kids kk = {0};
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+			kids_of(c, &kk);
+			if (kk.n >= 1 && same_decl(kk.c[0], sc->decl)) {
+				sc->found = 1;
+				sc->at = c;
+			}
+		}
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
+			kids_of(c, &kk);
+			if (kk.n == 1 && same_decl(kk.c[0], sc->decl)) {
+				sc->found = 1;
+				sc->at = c;
+			}
+		}
+	}
+	kids_free(&kk);
+	return sc->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether STMT may change the variable DECL (assigned, incremented, address taken). */
+static int writes(CXCursor stmt, CXCursor decl, CXCursor *at)
+{
+	scan sc = {.decl = decl};
+	write_visit(stmt, clang_getNullCursor(), &sc);
+	if (!sc.found)
+		clang_visitChildren(stmt, write_visit, &sc);
+	if (sc.found && at)
+		*at = sc.at;
+	return sc.found;
+}
+
+typedef struct esc {
+	int loops, switches; /* statements nested inside the body that own break/continue */
+	int found;
+	const char *what;
+	CXCursor at;
+} esc;
+
+static enum CXChildVisitResult escape_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	esc *e = d;
+	enum CXCursorKind k = kind(c);
+	const char *what = NULL;
+	if (k == CXCursor_ReturnStmt)
+		what = "return";
+	else if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
+		what = "goto";
+	else if (k == CXCursor_BreakStmt && e->loops == 0 && e->switches == 0)
+		what = "break";
+	else if (k == CXCursor_ContinueStmt && e->loops == 0)
+		what = "continue";
+	if (what) {
+		e->found = 1;
+		e->what = what;
+		e->at = c;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt) {
+		int sw = k == CXCursor_SwitchStmt;
+		e->loops += !sw;
+		e->switches += sw;
+		clang_visitChildren(c, escape_visit, e);
+		e->loops -= !sw;
+		e->switches -= sw;
+		return e->found ? CXChildVisit_Break : CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether STMT, a statement of a loop body, can leave the loop early or
+ * skip the rest of an iteration (break, continue, return, goto). */
+static int escapes(CXCursor stmt, CXCursor *at, const char **what)
+{
+	esc e = {0};
+	if (escape_visit(stmt, clang_getNullCursor(), &e) == CXChildVisit_Recurse)
+		clang_visitChildren(stmt, escape_visit, &e);
+	if (e.found) {
+		*at = e.at;
+		*what = e.what;
+	}
+	return e.found;
+}
+
+typedef struct refs {
+	int n;
+	CXCursor d[32];
+} refs;
+
+static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	refs *r = d;
+	if (kind(c) == CXCursor_DeclRefExpr && r->n < 32) {
+		CXCursor x = clang_getCursorReferenced(c);
+		if (kind(x) == CXCursor_VarDecl || kind(x) == CXCursor_ParmDecl)
+			r->d[r->n++] = x;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void refs_of(CXCursor c, refs *r)
+{
+	ref_visit(c, clang_getNullCursor(), r);
+	clang_visitChildren(c, ref_visit, r);
+}
+
+/* ---- statements and expressions ---------------------------------------- */
+
+enum mode { RD, WR, RW, ADDR };
+
+static int rval(W *w, CXCursor c, epi_counts *out);
+static int stmt(W *w, CXCursor c, epi_counts *out);
+
+static int is_memory_lvalue(CXCursor c)
+{
+	c = strip(c);
+	enum CXCursorKind k = kind(c);
+	if (k == CXCursor_ArraySubscriptExpr)
+		return 1;
+	if (k == CXCursor_UnaryOperator)
+		return clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref;
+	if (k == CXCursor_MemberRefExpr) {
+		kids kk = {0};
+		kids_of(c, &kk);
+		int r = kk.n >= 1 && (is_pointer_type(clang_getCursorType(kk.c[0])) || is_memory_lvalue(kk.c[0]));
+		kids_free(&kk);
+		return r;
+	}
+	return 0;
+}
+
+static void access(W *w, CXCursor c, enum mode m, epi_counts *out)
+{
+	CXType t = clang_getCursorType(c);
+	if (m == ADDR || is_array_type(t) || clang_getCanonicalType(t).kind == CXType_FunctionProto ||
+	    clang_getCanonicalType(t).kind == CXType_FunctionNoProto)
+		return;
+	int saved = w->subscript;
+	w->subscript = 0;
+	if (m == RD || m == RW)
+		add_op(w, out, EPI_OP_LOAD, t);
+	if (m == WR || m == RW)
+		add_op(w, out, EPI_OP_STORE, t);
+	w->subscript = saved;
+}
+
+/* Counts an lvalue used in mode M: the access itself and what computes its address. */
+static int lval(W *w, CXCursor c, enum mode m, epi_counts *out)
+{
+	c = strip(c);
+	enum CXCursorKind k = kind(c);
+	kids kk = {0};
+	int ret = 0;
+	if (k == CXCursor_DeclRefExpr) {
+		return 0;
+	} else if (k == CXCursor_ArraySubscriptExpr) {
+		kids_of(c, &kk);
+		if (kk.n == 2) {
+			int bi = is_pointer_type(clang_getCursorType(kk.c[0])) || is_array_type(clang_getCursorType(strip(kk.c[0]))) ? 0 : 1;
+			CXCursor base = kk.c[bi], idx = kk.c[1 - bi];
+			access(w, c, m, out);
+			if (is_array_type(clang_getCursorType(strip(base))))
+				ret = lval(w, base, ADDR, out);
+			else
+				ret = rval(w, base, out);
+			w->subscript++;
+			if (ret == 0)
+				ret = rval(w, idx, out);
+			w->subscript--;
+		}
+	} else if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+		kids_of(c, &kk);
+		access(w, c, m, out);
+		if (kk.n == 1)
+			ret = rval(w, kk.c[0], out);
+	} else if (k == CXCursor_MemberRefExpr) {
+		kids_of(c, &kk);
+		if (kk.n >= 1) {
+			CXCursor base = kk.c[0];
+			if (is_pointer_type(clang_getCursorType(base))) {
+				access(w, c, m, out);
+				ret = rval(w, base, out);
+			} else {
+				if (is_memory_lvalue(base))
+					access(w, c, m, out);
+				ret = lval(w, base, ADDR, out);
+			}
+		}
+	} else {
+		ret = rval(w, c, out);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+static const char *const print_fns[] = {"printf", "fprintf", "puts", "fputs", "putchar", "putc", "fputc",
+					"vprintf", "vfprintf", "dprintf", "putchar_unlocked", "putc_unlocked", NULL};
+
+/* The name of a C library function behind fortified or builtin spellings. */
+static const char *base_name(const char *name)
+{
+	static char buf[128];
+	const char *p = name;
+	if (strncmp(p, "__builtin___", 12) == 0)
+		p += 12;
+	else if (strncmp(p, "__builtin_", 10) == 0)
+		p += 10;
+	snprintf(buf, sizeof buf, "%s", p);
+	size_t n = strlen(buf);
+	if (n > 4 && strcmp(buf + n - 4, "_chk") == 0)
+		buf[n - 4] = 0;
+	if (strncmp(buf, "__", 2) == 0 && strstr(buf, "printf"))
+		return "printf";
+	return buf;
+}
+
+static fn *find_fn(W *w, const char *name)
+{
+	for (int i = 0; i < w->nfns; i++)
+		if (strcmp(w->fns[i].name, name) == 0)
+			return &w->fns[i];
+	return NULL;
+}
+
+static int analyze_fn(W *w, fn *f);
+
+static int call(W *w, CXCursor c, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	int nargs = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nargs; i++)
+		if (rval(w, clang_Cursor_getArgument(c, i), out) < 0)
+			return -1;
+	char *raw = spelling(c);
+	const char *name = base_name(raw);
+	int ret = 0;
+	enum epi_op bytes_cls = EPI_OP_COUNT;
+	int bytes_arg = -1, bytes_arg2 = -1;
+	if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
+		bytes_cls = EPI_OP_MEMCPY;
+		bytes_arg = 2;
+	} else if (!strcmp(name, "malloc")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 0;
+	} else if (!strcmp(name, "calloc")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 0;
+		bytes_arg2 = 1;
+	} else if (!strcmp(name, "realloc")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 1;
+	}
+	fn *f = find_fn(w, raw);
+	if (bytes_cls != EPI_OP_COUNT && !f && bytes_arg < nargs && bytes_arg2 < nargs) {
+		fmpq_mpoly_t b, b2;
+		fmpq_mpoly_init(b, s->ctx);
+		fmpq_mpoly_init(b2, s->ctx);
+		int ok = expr_poly(w, clang_Cursor_getArgument(c, bytes_arg), b) == 0;
+		if (ok && bytes_arg2 >= 0) {
+			ok = expr_poly(w, clang_Cursor_getArgument(c, bytes_arg2), b2) == 0;
+			fmpq_mpoly_mul(b, b, b2, s->ctx);
+		}
+		if (ok) {
+			counts_add_poly(s, out, epi_op_name(bytes_cls), b);
+		} else {
+			note(w, c, "the size passed to %s() is not a polynomial in the parameters: call listed, bytes not counted", name);
+			char key[160];
+			snprintf(key, sizeof key, "call:%s", name);
+			counts_add_si(s, out, key, 1);
+		}
+		fmpq_mpoly_clear(b, s->ctx);
+		fmpq_mpoly_clear(b2, s->ctx);
+		goto out;
+	}
+	for (int i = 0; print_fns[i]; i++)
+		if (!f && strcmp(name, print_fns[i]) == 0) {
+			counts_add_si(s, out, "print", 1);
+			goto out;
+		}
+	if (f) {
+		if (f->state == 1) {
+			note(w, c, "recursive call to %s() is listed, not counted", raw);
+		} else {
+			f->called = 1;
+			if (f->state == 0 && analyze_fn(w, f) < 0) {
+				ret = -1;
+				goto out;
+			}
+			/* the callee's counts with its parameters replaced by the arguments */
+			epi_counts cc;
+			counts_init(&cc);
+			counts_set(s, &cc, &f->counts);
+			fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+			fmpq_mpoly_struct argp[SYM_MAXVARS];
+			int nown = 0;
+			for (int i = 0; i < f->nparams && i < nargs; i++) {
+				int v = -1;
+				for (int k = 0; k < s->nvars; k++)
+					if (s->kind[k] != SYM_ATOM && strcmp(s->name[k], f->params[i]) == 0)
+						v = k;
+				if (v < 0 || nown == SYM_MAXVARS)
+					continue;
+				fmpq_mpoly_init(&argp[nown], s->ctx);
+				if (expr_poly(w, clang_Cursor_getArgument(c, i), &argp[nown]) == 0)
+					sub[v] = &argp[nown];
+				nown++;
+			}
+			/* a parameter bound to a non-polynomial argument stays free only if the counts use it */
+			int used[SYM_MAXVARS] = {0};
+			counts_params(s, &cc, used);
+			for (int i = 0; i < f->nparams && i < nargs; i++)
+				for (int k = 0; k < s->nvars; k++)
+					if (used[k] && !sub[k] && s->kind[k] != SYM_ATOM && strcmp(s->name[k], f->params[i]) == 0)
+						note(w, c, "argument %d of %s() is not a polynomial in the parameters; its count "
+							   "keeps the parameter '%s'", i + 1, raw, f->params[i]);
+			if (counts_compose(s, &cc, sub) < 0)
+				ret = fail(w, c, "%s", s->err);
+			else
+				counts_add(s, out, &cc);
+			for (int i = 0; i < nown; i++)
+				fmpq_mpoly_clear(&argp[i], s->ctx);
+			counts_clear(s, &cc);
+			goto out;
+		}
+	}
+	{
+		char key[160];
+		snprintf(key, sizeof key, "call:%s", raw[0] ? raw : "(indirect)");
+		counts_add_si(s, out, key, 1);
+	}
+out:
+	free(raw);
+	return ret;
+}
+
+static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
+{
+	epi_counts a, b;
+	counts_init(&a);
+	counts_init(&b);
+	int ret = 0;
+	CXCursor *sib = w->sib;
+	w->sib = NULL; /* a branch that is a single statement has no siblings */
+	if (!clang_Cursor_isNull(then_c))
+		ret = as_stmt ? stmt(w, then_c, &a) : rval(w, then_c, &a);
+	if (ret == 0 && !clang_Cursor_isNull(else_c))
+		ret = as_stmt ? stmt(w, else_c, &b) : rval(w, else_c, &b);
+	w->sib = sib;
+	if (ret == 0)
+		counts_branch(w->s, out, &a, &b, w->o->branch_prob);
+	counts_clear(w->s, &a);
+	counts_clear(w->s, &b);
+	return ret;
+}
+
+static int rval(W *w, CXCursor c, epi_counts *out)
+{
+	c = strip(c);
+	enum CXCursorKind k = kind(c);
+	kids kk = {0};
+	int ret = 0;
+	switch (k) {
+	case CXCursor_DeclRefExpr:
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_StringLiteral:
+	case CXCursor_UnaryExpr: /* sizeof, _Alignof: not evaluated */
+		break;
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_MemberRefExpr:
+		ret = lval(w, c, RD, out);
+		break;
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		kids_of(c, &kk);
+		if (kk.n != 1)
+			break;
+		switch (op) {
+		case CXUnaryOperator_Deref:
+			ret = lval(w, c, RD, out);
+			break;
+		case CXUnaryOperator_AddrOf:
+			ret = lval(w, kk.c[0], ADDR, out);
+			break;
+		case CXUnaryOperator_PostInc: case CXUnaryOperator_PostDec:
+		case CXUnaryOperator_PreInc: case CXUnaryOperator_PreDec:
+			add_op(w, out, EPI_OP_ADD, clang_getCursorType(c));
+			ret = lval(w, kk.c[0], RW, out);
+			break;
+		case CXUnaryOperator_Not:
+			add_op(w, out, EPI_OP_BIT, clang_getCursorType(c));
+			ret = rval(w, kk.c[0], out);
+			break;
+		default:
+			ret = rval(w, kk.c[0], out);
+		}
+		break;
+	}
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator: {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		kids_of(c, &kk);
+		if (kk.n != 2)
+			break;
+		CXCursor l = kk.c[0], r = kk.c[1];
+		enum epi_op cls = EPI_OP_COUNT;
+		switch (op) {
+		case CXBinaryOperator_Mul: case CXBinaryOperator_MulAssign: cls = EPI_OP_MUL; break;
+		case CXBinaryOperator_Div: case CXBinaryOperator_Rem:
+		case CXBinaryOperator_DivAssign: case CXBinaryOperator_RemAssign: cls = EPI_OP_DIV; break;
+		case CXBinaryOperator_Add: case CXBinaryOperator_Sub:
+		case CXBinaryOperator_AddAssign: case CXBinaryOperator_SubAssign: cls = EPI_OP_ADD; break;
+		case CXBinaryOperator_Shl: case CXBinaryOperator_Shr: case CXBinaryOperator_And:
+		case CXBinaryOperator_Xor: case CXBinaryOperator_Or: case CXBinaryOperator_ShlAssign:
+		case CXBinaryOperator_ShrAssign: case CXBinaryOperator_AndAssign:
+		case CXBinaryOperator_XorAssign: case CXBinaryOperator_OrAssign: cls = EPI_OP_BIT; break;
+		case CXBinaryOperator_LT: case CXBinaryOperator_GT: case CXBinaryOperator_LE:
+		case CXBinaryOperator_GE: case CXBinaryOperator_EQ: case CXBinaryOperator_NE: cls = EPI_OP_CMP; break;
+		default: break;
+		}
+		if (op == CXBinaryOperator_Assign) {
+			ret = rval(w, r, out);
+			if (ret == 0)
+				ret = lval(w, l, WR, out);
+		} else if (op >= CXBinaryOperator_MulAssign && op <= CXBinaryOperator_OrAssign) {
+			ret = rval(w, r, out);
+			add_op(w, out, cls, clang_getCursorType(l));
+			if (ret == 0)
+				ret = lval(w, l, RW, out);
+		} else if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
+			/* the right operand runs only sometimes */
+			ret = rval(w, l, out);
+			if (ret == 0)
+				ret = branch(w, r, clang_getNullCursor(), out, 0);
+		} else if (cls == EPI_OP_CMP) {
+			add_op(w, out, cls, clang_getCursorType(l));
+			ret = rval(w, l, out);
+			if (ret == 0)
+				ret = rval(w, r, out);
+		} else {
+			if (cls != EPI_OP_COUNT)
+				add_op(w, out, cls, clang_getCursorType(c));
+			ret = rval(w, l, out);
+			if (ret == 0)
+				ret = rval(w, r, out);
+		}
+		break;
+	}
+	case CXCursor_ConditionalOperator:
+		kids_of(c, &kk);
+		if (kk.n == 3) {
+			ret = rval(w, kk.c[0], out);
+			if (ret == 0)
+				ret = branch(w, kk.c[1], kk.c[2], out, 0);
+		}
+		break;
+	case CXCursor_CallExpr:
+		ret = call(w, c, out);
+		break;
+	default:
+		/* init lists, compound literals, statement expressions, ...: their parts */
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && ret == 0; i++)
+			if (clang_isExpression(kind(kk.c[i])))
+				ret = rval(w, kk.c[i], out);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+/* ---- loops -------------------------------------------------------------- */
+
+typedef struct loop {
+	CXCursor decl;      /* the induction variable */
+	CXCursor init;      /* expression giving its first value (null: its value on entry) */
+	fmpq_mpoly_t L, B;  /* first value, bound */
+	long step;
+	enum CXBinaryOperatorKind rel; /* var REL B */
+} loop;
+
+/* Recognises `var REL B` (or `B REL var`) with var the declaration D when
+ * D is not null, else any variable; sets l->decl, l->rel and l->B. */
+static int loop_cond(W *w, CXCursor cond, loop *l)
+{
+	cond = strip(cond);
+	if (kind(cond) != CXCursor_BinaryOperator)
+		return -1;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond);
+	if (op < CXBinaryOperator_LT || op > CXBinaryOperator_NE || op == CXBinaryOperator_EQ)
+		return -1;
+	kids kk = {0};
+	kids_of(cond, &kk);
+	int ret = -1;
+	if (kk.n == 2) {
+		for (int side = 0; side < 2 && ret < 0; side++) {
+			CXCursor d = named_decl(kk.c[side]);
+			if (clang_Cursor_isNull(d) || (!clang_Cursor_isNull(l->decl) && !clang_equalCursors(d, l->decl)))
+				continue;
+			if (clang_Cursor_isNull(l->decl) && loop_var_of(w, d) >= 0)
+				continue;
+			CXType t = clang_getCanonicalType(clang_getCursorType(d));
+			if (!(t.kind >= CXType_Bool && t.kind <= CXType_Int128) && t.kind != CXType_Enum)
+				continue;
+			refs r = {0};
+			refs_of(kk.c[1 - side], &r);
+			int self = 0;
+			for (int i = 0; i < r.n; i++)
+				self |= clang_equalCursors(r.d[i], d);
+			if (self || expr_poly(w, kk.c[1 - side], l->B) < 0)
+				continue;
+			l->decl = d;
+			l->rel = op;
+			if (side == 1) { /* B REL var: flip */
+				static const enum CXBinaryOperatorKind flip[] = {
+					[CXBinaryOperator_LT] = CXBinaryOperator_GT, [CXBinaryOperator_GT] = CXBinaryOperator_LT,
+					[CXBinaryOperator_LE] = CXBinaryOperator_GE, [CXBinaryOperator_GE] = CXBinaryOperator_LE,
+					[CXBinaryOperator_NE] = CXBinaryOperator_NE};
+				l->rel = flip[op];
+			}
+			ret = 0;
+		}
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+/* Recognises an update of l->decl by a constant: ++, --, +=, -=, var = var +- c. */
+static int loop_step(W *w, CXCursor inc, loop *l)
+{
+	inc = strip(inc);
+	kids kk = {0};
+	kids_of(inc, &kk);
+	int ret = -1;
+	fmpq_mpoly_t c;
+	fmpq_mpoly_init(c, w->s->ctx);
+	enum CXCursorKind k = kind(inc);
+	if (k == CXCursor_UnaryOperator && kk.n == 1 && same_decl(kk.c[0], l->decl)) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc) {
+			l->step = 1;
+			ret = 0;
+		} else if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec) {
+			l->step = -1;
+			ret = 0;
+		}
+	} else if ((k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator) && kk.n == 2 &&
+		   same_decl(kk.c[0], l->decl)) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(inc);
+		long sign = 0;
+		CXCursor amount = kk.c[1];
+		if (op == CXBinaryOperator_AddAssign) {
+			sign = 1;
+		} else if (op == CXBinaryOperator_SubAssign) {
+			sign = -1;
+		} else if (op == CXBinaryOperator_Assign) {
+			CXCursor r = strip(kk.c[1]);
+			kids rk = {0};
+			kids_of(r, &rk);
+			if (kind(r) == CXCursor_BinaryOperator && rk.n == 2) {
+				enum CXBinaryOperatorKind rop = clang_getCursorBinaryOperatorKind(r);
+				if (same_decl(rk.c[0], l->decl) && (rop == CXBinaryOperator_Add || rop == CXBinaryOperator_Sub)) {
+					sign = rop == CXBinaryOperator_Add ? 1 : -1;
+					amount = rk.c[1];
+				} else if (same_decl(rk.c[1], l->decl) && rop == CXBinaryOperator_Add) {
+					sign = 1;
+					amount = rk.c[0];
+				}
+			}
+			kids_free(&rk);
+		}
+		if (sign && expr_poly(w, amount, c) == 0 && fmpq_mpoly_is_fmpq(c, w->s->ctx)) {
+			fmpq_t q;
+			fmpq_init(q);
+			fmpq_mpoly_get_fmpq(q, c, w->s->ctx);
+			if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q)) && !fmpq_is_zero(q)) {
+				l->step = sign * fmpz_get_si(fmpq_numref(q));
+				ret = 0;
+			}
+			fmpq_clear(q);
+		}
+	}
+	fmpq_mpoly_clear(c, w->s->ctx);
+	kids_free(&kk);
+	return ret;
+}
+
+/* The trip count given for the loop at LINE by `#pragma epi trip(EXPR)` or
+ * --trip; sets T and returns 1, 0 when none, -1 on a bad expression. */
+static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
+{
+	int line = line_of(at);
+	const char *expr = NULL;
+	for (int i = 0; i < w->o->ntrips; i++) {
+		const epi_trip *t = &w->o->trips[i];
+		if (t->line != line)
+			continue;
+		if (t->file) {
+			const char *b = strrchr(w->filename, '/');
+			b = b ? b + 1 : w->filename;
+			if (strcmp(t->file, w->filename) != 0 && strcmp(t->file, b) != 0)
+				continue;
+		}
+		expr = t->expr;
+	}
+	for (int i = 0; i < w->npragmas && !expr; i++)
+		if (w->pragmas[i].line == line)
+			expr = w->pragmas[i].expr;
+	if (!expr)
+		return 0;
+	/* name every identifier as a parameter, then parse */
+	sym_ctx *s = w->s;
+	for (const char *p = expr; *p;) {
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *q = p;
+			while (isalnum((unsigned char)*q) || *q == '_')
+				q++;
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)(q - p), p);
+			if (sym_var(s, name, SYM_PARAM) < 0)
+				return fail(w, at, "%s", s->err);
+			p = q;
+		} else {
+			p++;
+		}
+	}
+	const char *names[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		names[k] = k < s->nvars ? s->name[k] : "";
+	if (fmpq_mpoly_set_str_pretty(T, expr, names, s->ctx) != 0)
+		return fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
+	return 1;
+}
+
+static int unsupported(W *w, CXCursor at, const char *why)
+{
+	return fail(w, at, "cannot count this loop: %s; give its trip count with --trip %s:%d=EXPR "
+		    "or '#pragma epi trip(EXPR)' before the loop", why, w->filename, line_of(at));
+}
+
+/* Counts body + iter over the iterations of a recognised loop into OUT. */
+static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int is_do, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	int ret = 0;
+	if ((l->step > 0 && (l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE)) ||
+	    (l->step < 0 && (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE)))
+		return unsupported(w, at, "the update moves away from the bound (zero or endless iterations)");
+	if (l->rel == CXBinaryOperator_NE) {
+		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
+		     l->step > 0 ? "<" : ">");
+		l->rel = l->step > 0 ? CXBinaryOperator_LT : CXBinaryOperator_GT;
+	}
+	/* the bound's variables and the induction variable must keep their values */
+	refs r = {0};
+	r.d[r.n++] = l->decl;
+	for (int i = 0; i < nbody; i++) {
+		for (int j = 0; j < r.n; j++) {
+			CXCursor wat;
+			if (i == upd && j == 0)
+				continue;
+			if (writes(body[i], r.d[j], &wat)) {
+				char *nm = spelling(r.d[j]);
+				char why[200];
+				snprintf(why, sizeof why, "'%s' changes inside it (line %d)", nm, line_of(wat));
+				free(nm);
+				return unsupported(w, at, why);
+			}
+		}
+		CXCursor eat;
+		const char *what;
+		if (escapes(body[i], &eat, &what)) {
+			char why[200];
+			snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", what, line_of(eat));
+			return unsupported(w, at, why);
+		}
+	}
+	if (w->nlv == MAXDEPTH)
+		return fail(w, at, "loops nested deeper than %d", MAXDEPTH);
+	char *name = spelling(l->decl);
+	for (int i = 0; i < w->nlv; i++)
+		if (strcmp(s->name[w->lvvar[i]], name) == 0) {
+			free(name);
+			return unsupported(w, at, "its variable has the same name as an enclosing loop's");
+		}
+	int var = sym_var(s, name, SYM_LOOP);
+	char kname[160];
+	snprintf(kname, sizeof kname, "%s#", name);
+	int kv = sym_var(s, kname, SYM_LOOP);
+	free(name);
+	if (var < 0 || kv < 0)
+		return fail(w, at, "%s", s->err);
+	w->lvdecl[w->nlv] = l->decl;
+	w->lvvar[w->nlv] = var;
+	w->nlv++;
+	w->loopdepth++;
+	/* statements after the update see var + step */
+	epi_counts before, after;
+	counts_init(&before);
+	counts_init(&after);
+	CXCursor *sib = w->sib;
+	int nsib = w->nsib, isib = w->isib;
+	for (int i = 0; i < nbody && ret == 0; i++) {
+		w->sib = body;
+		w->nsib = nbody;
+		w->isib = i;
+		if (i != upd)
+			ret = stmt(w, body[i], i < upd || upd < 0 ? &before : &after);
+	}
+	w->sib = sib;
+	w->nsib = nsib;
+	w->isib = isib;
+	w->loopdepth--;
+	w->nlv--;
+	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+	fmpq_mpoly_t x, K, num;
+	fmpq_mpoly_init(x, s->ctx);
+	fmpq_mpoly_init(K, s->ctx);
+	fmpq_mpoly_init(num, s->ctx);
+	if (ret == 0 && after.n) {
+		fmpq_mpoly_add_si(x, &s->gen[var], l->step, s->ctx);
+		sub[var] = x;
+		ret = counts_compose(s, &after, sub) < 0 ? fail(w, at, "%s", s->err) : 0;
+		counts_add(s, &before, &after);
+	}
+	counts_add_si(s, &before, "iter", 1);
+	if (ret == 0) {
+		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
+		fmpz_t st;
+		fmpz_init_set_si(st, l->step > 0 ? l->step : -l->step);
+		if (l->step > 0)
+			fmpq_mpoly_sub(num, l->B, l->L, s->ctx); /* B - L */
+		else
+			fmpq_mpoly_sub(num, l->L, l->B, s->ctx); /* L - B */
+		if (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT)
+			fmpq_mpoly_sub_ui(num, num, 1, s->ctx);
+		if (sym_floor(s, K, num, st) < 0)
+			ret = fail(w, at, "%s", s->err);
+		fmpz_clear(st);
+	}
+	if (ret == 0) {
+		epi_counts first;
+		counts_init(&first);
+		if (is_do) {
+			/* the first iteration runs unconditionally */
+			counts_set(s, &first, &before);
+			sub[var] = l->L;
+			if (counts_compose(s, &first, sub) < 0)
+				ret = fail(w, at, "%s", s->err);
+		}
+		fmpq_mpoly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
+		fmpq_mpoly_add(x, x, l->L, s->ctx);
+		sub[var] = x;
+		fmpq_mpoly_t lo;
+		fmpq_mpoly_init(lo, s->ctx);
+		fmpq_mpoly_set_si(lo, is_do ? 1 : 0, s->ctx);
+		if (ret == 0 && (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0))
+			ret = fail(w, at, "%s", s->err);
+		if (ret == 0) {
+			counts_add(s, out, &first);
+			counts_add(s, out, &before);
+		}
+		fmpq_mpoly_clear(lo, s->ctx);
+		counts_clear(s, &first);
+	}
+	fmpq_mpoly_clear(x, s->ctx);
+	fmpq_mpoly_clear(K, s->ctx);
+	fmpq_mpoly_clear(num, s->ctx);
+	counts_clear(s, &before);
+	counts_clear(s, &after);
+	return ret;
+}
+
+/* Counts a loop whose trip count is given: trip x (body + iter). */
+static int count_given(W *w, CXCursor at, CXCursor body, const fmpq_mpoly_t T, epi_counts *out)
+{
+	epi_counts b;
+	counts_init(&b);
+	CXCursor *sib = w->sib;
+	w->sib = NULL;
+	w->loopdepth++;
+	int ret = stmt(w, body, &b);
+	w->loopdepth--;
+	w->sib = sib;
+	if (ret == 0) {
+		counts_add_si(w->s, &b, "iter", 1);
+		counts_mul_poly(w->s, &b, T);
+		counts_add(w->s, out, &b);
+	}
+	counts_clear(w->s, &b);
+	return ret;
+}
+
+static void loop_init(W *w, loop *l)
+{
+	memset(l, 0, sizeof *l);
+	l->decl = clang_getNullCursor();
+	l->init = clang_getNullCursor();
+	fmpq_mpoly_init(l->L, w->s->ctx);
+	fmpq_mpoly_init(l->B, w->s->ctx);
+}
+
+static void loop_clear(W *w, loop *l)
+{
+	fmpq_mpoly_clear(l->L, w->s->ctx);
+	fmpq_mpoly_clear(l->B, w->s->ctx);
+}
+
+/* The statements of a loop body (a compound statement's children, or itself). */
+static void body_stmts(CXCursor body, kids *k)
+{
+	if (kind(body) == CXCursor_CompoundStmt) {
+		kids_of(body, k);
+	} else {
+		k->n = 0;
+		kid_visit(body, body, k);
+	}
+}
+
+static int for_loop(W *w, CXCursor c, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	kids kk = {0}, bk = {0};
+	kids_of(c, &kk);
+	int ret = 0;
+	loop l;
+	loop_init(w, &l);
+	CXCursor body = kk.c[kk.n - 1];
+	/* which children are init, condition and increment: by the header's semicolons */
+	CXSourceRange hdr = clang_getRange(clang_getCursorLocation(c), clang_getRangeStart(clang_getCursorExtent(body)));
+	CXToken *toks;
+	unsigned ntok;
+	clang_tokenize(w->tu, hdr, &toks, &ntok);
+	unsigned semi[2] = {0, 0};
+	int nsemi = 0, depth = 0;
+	for (unsigned i = 0; i < ntok && nsemi < 2; i++) {
+		CXString sp = clang_getTokenSpelling(w->tu, toks[i]);
+		const char *t = clang_getCString(sp);
+		if (!strcmp(t, "("))
+			depth++;
+		else if (!strcmp(t, ")"))
+			depth--;
+		else if (!strcmp(t, ";") && depth == 1)
+			semi[nsemi++] = offset_of(clang_getTokenLocation(w->tu, toks[i]));
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(w->tu, toks, ntok);
+	CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+	for (int i = 0; i + 1 < kk.n && nsemi == 2; i++) {
+		unsigned off = offset_of(clang_getRangeStart(clang_getCursorExtent(kk.c[i])));
+		if (off < semi[0])
+			init = kk.c[i];
+		else if (off < semi[1])
+			cond = kk.c[i];
+		else
+			inc = kk.c[i];
+	}
+	/* the init runs once, outside the iterations */
+	CXCursor init_expr = clang_getNullCursor();
+	if (!clang_Cursor_isNull(init)) {
+		if (kind(init) == CXCursor_DeclStmt) {
+			kids dk = {0};
+			kids_of(init, &dk);
+			if (dk.n == 1 && kind(dk.c[0]) == CXCursor_VarDecl) {
+				kids vk = {0};
+				kids_of(dk.c[0], &vk);
+				if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1]))) {
+					l.decl = dk.c[0];
+					init_expr = vk.c[vk.n - 1];
+				}
+				kids_free(&vk);
+			}
+			kids_free(&dk);
+			ret = stmt(w, init, out);
+		} else {
+			CXCursor si = strip(init);
+			kids ik = {0};
+			kids_of(si, &ik);
+			if (kind(si) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(si) == CXBinaryOperator_Assign &&
+			    ik.n == 2 && !clang_Cursor_isNull(named_decl(ik.c[0]))) {
+				l.decl = named_decl(ik.c[0]);
+				init_expr = ik.c[1];
+			}
+			kids_free(&ik);
+			ret = rval(w, init, out);
+		}
+	}
+	if (ret)
+		goto out;
+	fmpq_mpoly_t T;
+	fmpq_mpoly_init(T, s->ctx);
+	int given = given_trip(w, c, T);
+	if (given < 0) {
+		ret = -1;
+	} else if (given) {
+		ret = count_given(w, c, body, T, out);
+	} else if (clang_Cursor_isNull(l.decl) || clang_Cursor_isNull(cond) || clang_Cursor_isNull(inc)) {
+		ret = unsupported(w, c, "no induction variable with an initial value, a condition and an increment");
+	} else if (expr_poly(w, init_expr, l.L) < 0) {
+		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");
+	} else if (loop_cond(w, cond, &l) < 0) {
+		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
+	} else if (loop_step(w, inc, &l) < 0) {
+		ret = unsupported(w, c, "the increment is not ++, --, += c, -= c or var = var + c by a constant");
+	} else {
+		body_stmts(body, &bk);
+		ret = count_loop(w, c, &l, bk.c, bk.n, -1, 0, out);
+	}
+	fmpq_mpoly_clear(T, s->ctx);
+out:
+	loop_clear(w, &l);
+	kids_free(&kk);
+	kids_free(&bk);
+	return ret;
+}
+
+/* while (cond) body / do body while (cond): one induction variable updated
+ * by one top-level statement of the body, its first value assigned before. */
+static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	kids kk = {0}, bk = {0};
+	kids_of(c, &kk);
+	int ret = 0;
+	loop l;
+	loop_init(w, &l);
+	CXCursor cond = is_do ? kk.c[kk.n - 1] : kk.c[0];
+	CXCursor body = is_do ? kk.c[0] : kk.c[kk.n - 1];
+	fmpq_mpoly_t T;
+	fmpq_mpoly_init(T, s->ctx);
+	int given = given_trip(w, c, T);
+	if (given < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (given) {
+		ret = count_given(w, c, body, T, out);
+		goto out;
+	}
+	if (kk.n != 2 || loop_cond(w, cond, &l) < 0) {
+		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
+		goto out;
+	}
+	body_stmts(body, &bk);
+	int upd = -1;
+	for (int i = 0; i < bk.n; i++) {
+		if (!writes(bk.c[i], l.decl, NULL))
+			continue;
+		if (upd >= 0 || loop_step(w, bk.c[i], &l) < 0) {
+			upd = -2;
+			break;
+		}
+		upd = i;
+	}
+	if (upd < 0) {
+		ret = unsupported(w, c, "its variable is not updated by exactly one statement (++, --, += c, -= c) of the body");
+		goto out;
+	}
+	/* the first value: the last assignment before the loop in the same block */
+	int found = 0;
+	for (int i = w->isib - 1; i >= 0 && !found && w->sib; i--) {
+		CXCursor p = w->sib[i];
+		if (!writes(p, l.decl, NULL) && !(kind(p) == CXCursor_DeclStmt)) 
+			continue;
+		CXCursor e = clang_getNullCursor();
+		if (kind(p) == CXCursor_DeclStmt) {
+			kids dk = {0};
+			kids_of(p, &dk);
+			for (int j = 0; j < dk.n; j++)
+				if (clang_equalCursors(dk.c[j], l.decl)) {
+					kids vk = {0};
+					kids_of(dk.c[j], &vk);
+					if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
+						e = vk.c[vk.n - 1];
+					kids_free(&vk);
+					found = 1;
+				}
+			kids_free(&dk);
+			if (!found)
+				continue;
+		} else {
+			CXCursor sp = strip(p);
+			kids ik = {0};
+			kids_of(sp, &ik);
+			if (kind(sp) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(sp) == CXBinaryOperator_Assign &&
+			    ik.n == 2 && same_decl(ik.c[0], l.decl))
+				e = ik.c[1];
+			kids_free(&ik);
+			found = 1;
+		}
+		if (clang_Cursor_isNull(e) || expr_poly(w, e, l.L) < 0) {
+			ret = unsupported(w, c, "the first value of its variable is not an affine expression assigned before it");
+			goto out;
+		}
+	}
+	if (!found) {
+		if (kind(l.decl) != CXCursor_ParmDecl) {
+			ret = unsupported(w, c, "no assignment of its variable before it in the same block");
+			goto out;
+		}
+		/* the parameter's value on entry */
+		char *nm = spelling(l.decl);
+		int v = sym_var(s, nm, SYM_PARAM);
+		free(nm);
+		if (v < 0) {
+			ret = fail(w, c, "%s", s->err);
+			goto out;
+		}
+		fmpq_mpoly_set(l.L, &s->gen[v], s->ctx);
+	}
+	ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
+out:
+	fmpq_mpoly_clear(T, s->ctx);
+	loop_clear(w, &l);
+	kids_free(&kk);
+	kids_free(&bk);
+	return ret;
+}
+
+/* Records a top-level loop nest of the current function as a region. */
+static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, const epi_counts *c)
+{
+	epi_analysis *a = w->a;
+	a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
+	epi_region *r = &a->regions[a->nregions++];
+	r->scope = sc;
+	r->file = strdup(w->filename);
+	r->line = line_of(at);
+	r->function = strdup(func);
+	counts_init(&r->counts);
+	counts_set(w->s, &r->counts, c);
+}
+
+static int stmt(W *w, CXCursor c, epi_counts *out)
+{
+	enum CXCursorKind k = kind(c);
+	kids kk = {0};
+	int ret = 0;
+	switch (k) {
+	case CXCursor_CompoundStmt: {
+		kids_of(c, &kk);
+		CXCursor *sib = w->sib;
+		int nsib = w->nsib, isib = w->isib;
+		for (int i = 0; i < kk.n && ret == 0; i++) {
+			w->sib = kk.c;
+			w->nsib = kk.n;
+			w->isib = i;
+			ret = stmt(w, kk.c[i], out);
+		}
+		w->sib = sib;
+		w->nsib = nsib;
+		w->isib = isib;
+		break;
+	}
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt: {
+		epi_counts lc;
+		counts_init(&lc);
+		int top = w->loopdepth == 0;
+		if (k == CXCursor_ForStmt)
+			ret = for_loop(w, c, &lc);
+		else
+			ret = while_loop(w, c, k == CXCursor_DoStmt, &lc);
+		if (ret == 0) {
+			if (top)
+				add_region(w, EPI_SCOPE_LOOP, c, w->cur->name, &lc);
+			counts_add(w->s, out, &lc);
+		}
+		counts_clear(w->s, &lc);
+		break;
+	}
+	case CXCursor_IfStmt:
+		kids_of(c, &kk);
+		if (kk.n >= 2) {
+			ret = rval(w, kk.c[0], out);
+			if (ret == 0)
+				ret = branch(w, kk.c[1], kk.n >= 3 ? kk.c[2] : clang_getNullCursor(), out, 1);
+		}
+		break;
+	case CXCursor_DeclStmt:
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && ret == 0; i++) {
+			if (kind(kk.c[i]) != CXCursor_VarDecl)
+				continue;
+			kids vk = {0};
+			kids_of(kk.c[i], &vk);
+			if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
+				ret = rval(w, vk.c[vk.n - 1], out);
+			kids_free(&vk);
+		}
+		break;
+	case CXCursor_ReturnStmt:
+	case CXCursor_LabelStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && ret == 0; i++)
+			ret = clang_isExpression(kind(kk.c[i])) ? rval(w, kk.c[i], out) : stmt(w, kk.c[i], out);
+		break;
+	case CXCursor_SwitchStmt:
+		note(w, c, "switch statement: its condition is counted, its cases are not");
+		kids_of(c, &kk);
+		if (kk.n >= 1)
+			ret = rval(w, kk.c[0], out);
+		break;
+	case CXCursor_NullStmt:
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt:
+	case CXCursor_GCCAsmStmt:
+		break;
+	default:
+		if (clang_isExpression(k))
+			ret = rval(w, c, out);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+static int analyze_fn(W *w, fn *f)
+{
+	fn *saved = w->cur;
+	int nlv = w->nlv, depth = w->loopdepth;
+	CXCursor *sib = w->sib;
+	int nsib = w->nsib, isib = w->isib;
+	w->cur = f;
+	w->nlv = 0;
+	w->loopdepth = 0;
+	w->sib = NULL;
+	w->nsib = w->isib = 0;
+	f->state = 1;
+	kids kk = {0};
+	kids_of(f->cur, &kk);
+	int ret = 0;
+	for (int i = 0; i < kk.n && ret == 0; i++)
+		if (kind(kk.c[i]) == CXCursor_CompoundStmt)
+			ret = stmt(w, kk.c[i], &f->counts);
+	kids_free(&kk);
+	f->state = 2;
+	if (ret == 0)
+		add_region(w, EPI_SCOPE_FUNCTION, f->cur, f->name, &f->counts);
+	w->cur = saved;
+	w->nlv = nlv;
+	w->loopdepth = depth;
+	w->sib = sib;
+	w->nsib = nsib;
+	w->isib = isib;
+	return ret;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+void epi_front_opts_init(epi_front_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	fmpq_init(o->branch_prob);
+	fmpq_set_si(o->branch_prob, 1, 2);
+}
+
+void epi_front_opts_clear(epi_front_opts *o)
+{
+	fmpq_clear(o->branch_prob);
+	for (int i = 0; i < o->ntrips; i++) {
+		free(o->trips[i].file);
+		free(o->trips[i].expr);
+	}
+	free(o->trips);
+}
+
+int epi_trip_parse(epi_trip *t, const char *spec, char *err)
+{
+	memset(t, 0, sizeof *t);
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq[1] == 0)
+		return epi_error(err, "invalid --trip '%s': expected FILE:LINE=EXPR or LINE=EXPR", spec);
+	const char *colon = NULL;
+	for (const char *p = spec; p < eq; p++)
+		if (*p == ':')
+			colon = p;
+	const char *ls = colon ? colon + 1 : spec;
+	char *end;
+	long line = strtol(ls, &end, 10);
+	if (end != eq || line <= 0)
+		return epi_error(err, "invalid --trip '%s': expected FILE:LINE=EXPR or LINE=EXPR", spec);
+	t->line = (int)line;
+	if (colon)
+		t->file = strndup(spec, (size_t)(colon - spec));
+	t->expr = strdup(eq + 1);
+	return 0;
+}
+
+/* Finds `#pragma epi trip(EXPR)` lines; each applies to the loop on the next non-blank line. */
+static void scan_pragmas(W *w, char *err)
+{
+	char e2[EPI_ERRLEN];
+	size_t len;
+	char *text = epi_read_file(w->filename, &len, e2);
+	if (!text)
+		return;
+	int line = 1, pending = 0;
+	char *pexpr = NULL;
+	for (char *p = text; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *q = p;
+		while (q < p + n && isspace((unsigned char)*q))
+			q++;
+		if (q < p + n) {
+			if (pending) {
+				w->pragmas = realloc(w->pragmas, (w->npragmas + 1) * sizeof *w->pragmas);
+				w->pragmas[w->npragmas].line = line;
+				w->pragmas[w->npragmas++].expr = pexpr;
+				pending = 0;
+				pexpr = NULL;
+			}
+			char buf[512];
+			snprintf(buf, sizeof buf, "%.*s", (int)(n - (size_t)(q - p)), q);
+			char *h = buf;
+			if (*h == '#') {
+				h++;
+				while (isspace((unsigned char)*h))
+					h++;
+				if (strncmp(h, "pragma", 6) == 0) {
+					h += 6;
+					while (isspace((unsigned char)*h))
+						h++;
+					if (strncmp(h, "epi", 3) == 0) {
+						h += 3;
+						while (isspace((unsigned char)*h))
+							h++;
+						if (strncmp(h, "trip", 4) == 0) {
+							char *open = strchr(h, '('), *close = strrchr(h, ')');
+							if (open && close && close > open) {
+								pexpr = strndup(open + 1, (size_t)(close - open - 1));
+								pending = 1;
+							}
+						}
+					}
+				}
+			}
+		}
+		line++;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(pexpr);
+	free(text);
+}
+
+int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+{
+	memset(a, 0, sizeof *a);
+	sym_init(&a->sym);
+	a->file = strdup(file);
+	FILE *probe = fopen(file, "r");
+	if (!probe)
+		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
+	fclose(probe);
+	W w = {.a = a, .o = o, .s = &a->sym, .filename = a->file, .err = err};
+	CXIndex idx = clang_createIndex(0, 0);
+	const char **args = malloc((o->nclang_args + 2) * sizeof *args);
+	int nargs = 0;
+	args[nargs++] = "-ferror-limit=1";
+	for (int i = 0; i < o->nclang_args; i++)
+		args[nargs++] = o->clang_args[i];
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0,
+							  CXTranslationUnit_None, &tu);
+	free(args);
+	int ret = 0;
+	if (ec != CXError_Success || !tu) {
+		ret = epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
+		goto out;
+	}
+	unsigned nd = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			CXString msg = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+			ret = epi_error(err, "cannot parse '%s': %s", file, clang_getCString(msg));
+			clang_disposeString(msg);
+			clang_disposeDiagnostic(d);
+			goto out;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	w.tu = tu;
+	w.mainfile = clang_getFile(tu, file);
+	scan_pragmas(&w, err);
+	/* the functions defined in the file */
+	kids top = {0};
+	kids_of(clang_getTranslationUnitCursor(tu), &top);
+	for (int i = 0; i < top.n; i++) {
+		CXCursor c = top.c[i];
+		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+			continue;
+		if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+			continue;
+		w.fns = realloc(w.fns, (w.nfns + 1) * sizeof *w.fns);
+		fn *f = &w.fns[w.nfns++];
+		memset(f, 0, sizeof *f);
+		f->name = spelling(c);
+		f->cur = c;
+		f->line = line_of(c);
+		counts_init(&f->counts);
+		int np = clang_Cursor_getNumArguments(c);
+		f->nparams = np > 0 ? np : 0;
+		f->params = calloc(f->nparams + 1, sizeof *f->params);
+		for (int j = 0; j < f->nparams; j++)
+			f->params[j] = spelling(clang_Cursor_getArgument(c, j));
+	}
+	kids_free(&top);
+	for (int i = 0; i < w.nfns && ret == 0; i++)
+		if (w.fns[i].state == 0)
+			ret = analyze_fn(&w, &w.fns[i]);
+	if (ret == 0) {
+		/* regions in source order; the total: main if defined, else the functions nobody calls */
+		for (int i = 1; i < a->nregions; i++)
+			for (int j = i; j > 0; j--) {
+				epi_region *x = &a->regions[j - 1], *y = &a->regions[j];
+				int before = y->line < x->line || (y->line == x->line && y->scope > x->scope);
+				if (!before)
+					break;
+				epi_region t = *x;
+				*x = *y;
+				*y = t;
+			}
+		epi_counts total;
+		counts_init(&total);
+		fn *m = find_fn(&w, "main");
+		for (int i = 0; i < w.nfns; i++)
+			if (m ? &w.fns[i] == m : !w.fns[i].called)
+				counts_add(w.s, &total, &w.fns[i].counts);
+		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
+		epi_region *r = &a->regions[a->nregions++];
+		r->scope = EPI_SCOPE_TOTAL;
+		r->file = strdup(file);
+		r->line = 0;
+		r->function = strdup(m ? "main" : "");
+		r->counts = total;
+	}
+	for (int i = 0; i < w.nfns; i++) {
+		free(w.fns[i].name);
+		for (int j = 0; j < w.fns[i].nparams; j++)
+			free(w.fns[i].params[j]);
+		free(w.fns[i].params);
+		counts_clear(w.s, &w.fns[i].counts);
+	}
+	free(w.fns);
+	for (int i = 0; i < w.npragmas; i++)
+		free(w.pragmas[i].expr);
+	free(w.pragmas);
+out:
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+	return ret;
+}
+
+void epi_analysis_free(epi_analysis *a)
+{
+	for (int i = 0; i < a->nregions; i++) {
+		free(a->regions[i].file);
+		free(a->regions[i].function);
+		counts_clear(&a->sym, &a->regions[i].counts);
+	}
+	free(a->regions);
+	for (int i = 0; i < a->nnotes; i++)
+		free(a->notes[i]);
+	free(a->notes);
+	free(a->file);
+	sym_free(&a->sym);
+	memset(a, 0, sizeof *a);
+}
+
+char **epi_compdb_args(const char *dir, const char *file, int *argc, char *err)
+{
+	CXCompilationDatabase_Error e;
+	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &e);
+	if (e != CXCompilationDatabase_NoError) {
+		epi_error(err, "cannot load '%s/compile_commands.json'", dir);
+		return NULL;
+	}
+	char *abs = realpath(file, NULL);
+	CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : file);
+	free(abs);
+	char **out = NULL;
+	if (!cmds || clang_CompileCommands_getSize(cmds) == 0) {
+		epi_error(err, "'%s' has no entry in '%s/compile_commands.json'", file, dir);
+		goto done;
+	}
+	CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+	unsigned n = clang_CompileCommand_getNumArgs(cmd);
+	out = calloc(n + 2, sizeof *out);
+	int k = 0;
+	CXString d = clang_CompileCommand_getDirectory(cmd);
+	size_t dl = strlen(clang_getCString(d)) + 4;
+	out[k] = malloc(dl);
+	snprintf(out[k++], dl, "-I%s", clang_getCString(d));
+	clang_disposeString(d);
+	for (unsigned i = 1; i < n; i++) {
+		CXString a = clang_CompileCommand_getArg(cmd, i);
+		const char *s = clang_getCString(a);
+		if (!strcmp(s, "-c") || !strcmp(s, file) || (strlen(s) > 2 && !strcmp(s + strlen(s) - 2, ".c"))) {
+			clang_disposeString(a);
+			continue;
+		}
+		if (!strcmp(s, "-o")) {
+			clang_disposeString(a);
+			i++;
+			continue;
+		}
+		out[k++] = strdup(s);
+		clang_disposeString(a);
+	}
+	*argc = k;
+done:
+	if (cmds)
+		clang_CompileCommands_dispose(cmds);
+	clang_CompilationDatabase_dispose(db);
+	return out;
+}

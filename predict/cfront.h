@@ -1,0 +1,59 @@
+/* cfront: the libclang front end of epi-predict.
+ *
+ * Parses one C file, and for each function defined in it counts the basic
+ * operations (model/ops.h) exactly, as piecewise polynomials in the
+ * parameters: loop nests are summed symbolically, branches give minimum,
+ * maximum and expected counts, calls to functions of the same file are
+ * counted through with their arguments substituted. */
+#ifndef EPI_CFRONT_H
+#define EPI_CFRONT_H
+
+#include "predict/counts.h"
+
+typedef struct epi_trip {
+	char *file; /* basename or path as given; NULL matches any file */
+	int line;
+	char *expr;
+} epi_trip;
+
+typedef struct epi_front_opts {
+	const char *const *clang_args; /* compiler flags */
+	int nclang_args;
+	fmpq_t branch_prob;            /* probability of a then-branch */
+	epi_trip *trips;               /* --trip FILE:LINE=EXPR */
+	int ntrips;
+} epi_front_opts;
+
+enum epi_scope { EPI_SCOPE_LOOP, EPI_SCOPE_FUNCTION, EPI_SCOPE_TOTAL };
+
+typedef struct epi_region {
+	enum epi_scope scope;
+	char *file;
+	int line;
+	char *function;
+	epi_counts counts;
+} epi_region;
+
+typedef struct epi_analysis {
+	sym_ctx sym;
+	char *file;
+	int nregions;
+	epi_region *regions; /* loop nests and functions in source order, then the total */
+	int nnotes;
+	char **notes;        /* approximations and assumptions worth telling */
+} epi_analysis;
+
+void epi_front_opts_init(epi_front_opts *o);
+void epi_front_opts_clear(epi_front_opts *o);
+/* Parses "FILE:LINE=EXPR" into a trip; returns 0 or -1 with ERR. */
+int epi_trip_parse(epi_trip *t, const char *spec, char *err);
+
+/* Analyzes FILE; returns 0, or -1 with ERR naming file:line (exit status 1). */
+int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
+void epi_analysis_free(epi_analysis *a);
+
+/* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a
+ * malloc'd argv (and *argc) without the compiler, the file and -o/-c, or NULL with ERR. */
+char **epi_compdb_args(const char *dir, const char *file, int *argc, char *err);
+
+#endif

@@ -1,0 +1,40 @@
+/* counts: per-operation counts of a piece of code, each as three exact
+ * piecewise polynomials: the minimum, maximum and expected count over the
+ * branches taken.  Keys are op keys ("add.f64") or "call:NAME" for calls
+ * that are listed but not counted. */
+#ifndef EPI_COUNTS_H
+#define EPI_COUNTS_H
+
+#include "predict/sym.h"
+
+typedef struct epi_tri {
+	sym_pw min, max, exp;
+} epi_tri;
+
+typedef struct epi_counts {
+	int n, cap;
+	char **key;
+	epi_tri *v;
+	int approx; /* some minimum or maximum is a bound, not exact */
+} epi_counts;
+
+void counts_init(epi_counts *c);
+void counts_clear(sym_ctx *s, epi_counts *c);
+void counts_set(sym_ctx *s, epi_counts *dst, const epi_counts *src);
+/* Adds AMOUNT (exact) of KEY. */
+void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpoly_t amount);
+void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
+/* dst += a */
+void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
+/* dst += one of A (probability p) or B: min and max per class, expected p*A + (1-p)*B. */
+void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p);
+/* c = sum over var from lo to hi of c. Returns 0 or -1 (s->err). */
+int counts_sum(sym_ctx *s, epi_counts *c, int var, const fmpq_mpoly_t lo, const fmpq_mpoly_t hi);
+int counts_compose(sym_ctx *s, epi_counts *c, fmpq_mpoly_struct *const *sub);
+void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p);
+/* Index of KEY or -1. */
+int counts_find(const epi_counts *c, const char *key);
+/* Marks the parameters any count depends on. */
+void counts_params(sym_ctx *s, const epi_counts *c, int *used);
+
+#endif

@@ -1,0 +1,508 @@
+/* report: pricing of counts and the three output formats of epi-predict. */
+#include "predict/report.h"
+#include "model/freq.h"
+#include "model/util.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char epi_csv_header[] = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz";
+
+static const char *scope_name(enum epi_scope s)
+{
+	return s == EPI_SCOPE_LOOP ? "loop" : s == EPI_SCOPE_FUNCTION ? "function" : "total";
+}
+
+/* One op of one region, evaluated. */
+typedef struct oprow {
+	const char *key;
+	int idx;              /* in the region's counts */
+	char *cnt, *cmin, *cmax; /* NULL when a parameter is unbound */
+	double dcnt;          /* expected count as a double (NAN if unbound) */
+	char *formula, *cond;
+} oprow;
+
+static char *fmt_q(const fmpq_t q)
+{
+	if (fmpz_is_one(fmpq_denref(q)))
+		return fmpz_get_str(NULL, 10, fmpq_numref(q));
+	char *b = flint_malloc(40);
+	snprintf(b, 40, "%.10g", fmpq_get_d(q));
+	return b;
+}
+
+static char *eval_str(sym_ctx *s, const sym_pw *w, const sym_env *env, double *d, int *missing)
+{
+	fmpq_t q;
+	fmpq_init(q);
+	int m = -1;
+	char *r = NULL;
+	if (sym_pw_eval(s, w, env, q, &m) == 0) {
+		r = fmt_q(q);
+		if (d)
+			*d = fmpq_get_d(q);
+	} else {
+		if (d)
+			*d = NAN;
+		if (missing && m >= 0)
+			missing[m] = 1;
+	}
+	fmpq_clear(q);
+	return r;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const oprow *x = a, *y = b;
+	int cx = epi_op_class(x->key), cy = epi_op_class(y->key);
+	if (cx < 0)
+		cx = 1000;
+	if (cy < 0)
+		cy = 1000;
+	if (cx != cy)
+		return cx - cy;
+	return strcmp(x->key, y->key);
+}
+
+static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, int *missing)
+{
+	oprow *rows = calloc(r->counts.n + 1, sizeof *rows);
+	for (int i = 0; i < r->counts.n; i++) {
+		oprow *o = &rows[i];
+		o->key = r->counts.key[i];
+		o->idx = i;
+		const epi_tri *t = &r->counts.v[i];
+		o->cnt = eval_str(s, &t->exp, env, &o->dcnt, missing);
+		o->cmin = eval_str(s, &t->min, env, NULL, missing);
+		o->cmax = eval_str(s, &t->max, env, NULL, missing);
+		sym_pw_format(s, &t->exp, &o->formula, &o->cond);
+	}
+	qsort(rows, r->counts.n, sizeof *rows, cmp_key);
+	return rows;
+}
+
+static void rows_free(oprow *rows, int n)
+{
+	for (int i = 0; i < n; i++) {
+		flint_free(rows[i].cnt);
+		flint_free(rows[i].cmin);
+		flint_free(rows[i].cmax);
+		free(rows[i].formula);
+		free(rows[i].cond);
+	}
+	free(rows);
+}
+
+/* The price of N units of KEY at column C; 0 when the table has no entry. */
+static int price_op(const epi_fcol *c, const char *key, double n, epi_price *p)
+{
+	int cls = epi_op_class(key);
+	if (cls < 0)
+		return 0;
+	const epi_cost *e = epi_fcol_lookup(c, key);
+	if (!e)
+		return 0;
+	double f = epi_unit_factor(cls, e->unit) * n;
+	p->e = f * e->e;
+	p->e_sd = isnan(e->e_sd) ? 0 : f * e->e_sd;
+	p->t = f * e->t;
+	p->t_sd = isnan(e->t_sd) ? 0 : f * e->t_sd;
+	return 1;
+}
+
+void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
+{
+	memset(out, 0, sizeof *out);
+	out->interpolated = c->interpolated;
+	double ve = 0, vt = 0;
+	for (int i = 0; i < r->counts.n; i++) {
+		double n;
+		char *str = eval_str(s, &r->counts.v[i].exp, env, &n, NULL);
+		flint_free(str);
+		if (epi_op_class(r->counts.key[i]) < 0)
+			continue; /* uncounted calls */
+		if (isnan(n)) {
+			out->e = out->t = NAN;
+			continue;
+		}
+		epi_price p;
+		if (n == 0)
+			continue;
+		if (!price_op(c, r->counts.key[i], n, &p)) {
+			out->nunpriced++;
+			continue;
+		}
+		out->e += p.e;
+		out->t += p.t;
+		ve += p.e_sd * p.e_sd;
+		vt += p.t_sd * p.t_sd;
+	}
+	out->e_sd = sqrt(ve);
+	out->t_sd = sqrt(vt);
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s) s = "";
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (!isnan(v))
+		fprintf(f, "%.6g", v);
+}
+
+static char *formula_text(const oprow *o)
+{
+	size_t n = strlen(o->formula) + strlen(o->cond) + 8;
+	char *t = malloc(n);
+	if (o->cond[0])
+		snprintf(t, n, "%s for %s", o->formula, o->cond);
+	else
+		snprintf(t, n, "%s", o->formula);
+	return t;
+}
+
+/* ---- human-readable numbers ---------------------------------------------- */
+
+static void si(char *buf, size_t n, double v, const char *unit)
+{
+	static const char *const pre[] = {"n", "u", "m", "", "k", "M", "G"};
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (v == 0) {
+		snprintf(buf, n, "0 %s", unit);
+		return;
+	}
+	int e = 3;
+	double a = fabs(v);
+	while (a >= 1000 && e < 6) {
+		a /= 1000;
+		e++;
+	}
+	while (a < 1 && e > 0) {
+		a *= 1000;
+		e--;
+	}
+	snprintf(buf, n, "%.4g %s%s", v < 0 ? -a : a, pre[e], unit);
+}
+
+static void with_sd(char *buf, size_t n, double v, double sd, const char *unit)
+{
+	char a[32];
+	si(a, sizeof a, v, unit);
+	if (!isnan(v) && v != 0 && sd > 0)
+		snprintf(buf, n, "%s +- %.2g%%", a, 100 * sd / v);
+	else
+		snprintf(buf, n, "%s", a);
+}
+
+static void region_title(char *buf, size_t n, const epi_region *r)
+{
+	const char *b = strrchr(r->file, '/');
+	b = b ? b + 1 : r->file;
+	if (r->scope == EPI_SCOPE_LOOP)
+		snprintf(buf, n, "loop nest %s:%d in %s()", b, r->line, r->function);
+	else if (r->scope == EPI_SCOPE_FUNCTION)
+		snprintf(buf, n, "function %s() %s:%d, callees included", r->function, b, r->line);
+	else
+		snprintf(buf, n, "total %s%s%s", b, r->function[0] ? ": " : " (functions not called by others)",
+			 r->function[0] ? "main(), callees included" : "");
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
+{
+	sym_ctx *s = &a->sym;
+	int nf = o->table ? o->nkhz : 0;
+	epi_fcol *cols = calloc(nf + 1, sizeof *cols);
+	for (int i = 0; i < nf; i++)
+		if (epi_table_at(o->table, o->khz[i], &cols[i], err) < 0) {
+			for (int j = 0; j < i; j++)
+				epi_fcol_free(&cols[j]);
+			free(cols);
+			return -1;
+		}
+	int missing[SYM_MAXVARS] = {0};
+	json_t *jroot = NULL, *jregions = NULL;
+	if (o->format == EPI_FMT_CSV)
+		fprintf(out, "%s\n", epi_csv_header);
+	if (o->format == EPI_FMT_JSON) {
+		jroot = json_object();
+		json_object_set_new(jroot, "file", json_string(a->file));
+		json_object_set_new(jroot, "table", o->table ? json_string(o->table->path) : json_null());
+		json_t *jf = json_array();
+		for (int i = 0; i < nf; i++)
+			json_array_append_new(jf, json_real(o->khz[i] / 1e6));
+		json_object_set_new(jroot, "freq_ghz", jf);
+		json_t *jp = json_object();
+		for (int k = 0; k < s->nvars; k++)
+			if (o->env->bound[k]) {
+				char *v = fmt_q(&o->env->val[k]);
+				json_object_set_new(jp, s->name[k], json_string(v));
+				flint_free(v);
+			}
+		json_object_set_new(jroot, "params", jp);
+		jregions = json_array();
+		json_object_set_new(jroot, "regions", jregions);
+	}
+	if (o->format == EPI_FMT_TABLE) {
+		const char *b = strrchr(a->file, '/');
+		fprintf(out, "epi-predict: %s", b ? b + 1 : a->file);
+		if (o->table)
+			fprintf(out, ", cost table %s (%s; meter %s/%s)", o->table->path, o->table->cpu,
+				o->table->meter, o->table->domain);
+		else
+			fprintf(out, ", counts only (no cost table: use --table FILE or calibrate this machine)");
+		int first = 1;
+		for (int k = 0; k < s->nvars; k++)
+			if (o->env->bound[k]) {
+				char *v = fmt_q(&o->env->val[k]);
+				fprintf(out, "%s%s = %s", first ? ", " : ", ", s->name[k], v);
+				flint_free(v);
+				first = 0;
+			}
+		fprintf(out, "\n");
+	}
+	epi_price *pr = calloc(nf + 1, sizeof *pr);
+	for (int ri = 0; ri < a->nregions; ri++) {
+		const epi_region *r = &a->regions[ri];
+		oprow *rows = region_rows(s, r, o->env, missing);
+		for (int i = 0; i < nf; i++)
+			epi_price_region(s, r, &cols[i], o->env, &pr[i]);
+		int best = -1;
+		for (int i = 0; i < nf; i++)
+			if (!isnan(pr[i].e) && (best < 0 || pr[i].e < pr[best].e))
+				best = i;
+		char linebuf[32] = "";
+		if (r->scope != EPI_SCOPE_TOTAL)
+			snprintf(linebuf, sizeof linebuf, "%d", r->line);
+		if (o->format == EPI_FMT_CSV) {
+			for (int fi = 0; fi < (nf ? nf : 1); fi++) {
+				char fs[32] = "";
+				if (nf)
+					epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
+				for (int i = 0; i < r->counts.n; i++) {
+					const oprow *op = &rows[i];
+					epi_price p = {NAN, 0, NAN, 0, 0, 0};
+					if (nf && !isnan(op->dcnt) && !price_op(&cols[fi], op->key, op->dcnt, &p))
+						p.e = p.t = NAN;
+					if (nf && op->dcnt == 0)
+						p.e = p.t = 0;
+					char *ft = formula_text(op);
+					csv_field(out, r->file); fputc(',', out);
+					fputs(linebuf, out); fputc(',', out);
+					csv_field(out, r->function); fputc(',', out);
+					fputs(scope_name(r->scope), out); fputc(',', out);
+					csv_field(out, op->key); fputc(',', out);
+					csv_field(out, op->cnt); fputc(',', out);
+					csv_field(out, op->cmin); fputc(',', out);
+					csv_field(out, op->cmax); fputc(',', out);
+					csv_field(out, ft); fputc(',', out);
+					csv_num(out, p.e); fputc(',', out);
+					csv_num(out, p.t); fputc(',', out);
+					fputs(fs, out);
+					fputc('\n', out);
+					free(ft);
+				}
+				csv_field(out, r->file);
+				fprintf(out, ",%s,", linebuf);
+				csv_field(out, r->function);
+				fprintf(out, ",%s,all,,,,,", scope_name(r->scope));
+				if (nf) {
+					csv_num(out, pr[fi].e);
+					fputc(',', out);
+					csv_num(out, pr[fi].t);
+				} else {
+					fputc(',', out);
+				}
+				fprintf(out, ",%s\n", fs);
+			}
+		} else if (o->format == EPI_FMT_JSON) {
+			json_t *jr = json_object();
+			json_object_set_new(jr, "scope", json_string(scope_name(r->scope)));
+			json_object_set_new(jr, "file", json_string(r->file));
+			json_object_set_new(jr, "line", r->scope == EPI_SCOPE_TOTAL ? json_null() : json_integer(r->line));
+			json_object_set_new(jr, "function", json_string(r->function));
+			json_object_set_new(jr, "bounds_only", json_boolean(r->counts.approx));
+			json_t *jops = json_array();
+			for (int i = 0; i < r->counts.n; i++) {
+				const oprow *op = &rows[i];
+				json_t *jo = json_object();
+				json_object_set_new(jo, "op", json_string(op->key));
+				json_object_set_new(jo, "count", op->cnt ? json_real(op->dcnt) : json_null());
+				json_object_set_new(jo, "count_exact", op->cnt ? json_string(op->cnt) : json_null());
+				json_object_set_new(jo, "count_min", op->cmin ? json_string(op->cmin) : json_null());
+				json_object_set_new(jo, "count_max", op->cmax ? json_string(op->cmax) : json_null());
+				json_object_set_new(jo, "formula", json_string(op->formula));
+				json_object_set_new(jo, "condition", json_string(op->cond));
+				json_t *jpr = json_array();
+				for (int fi = 0; fi < nf; fi++) {
+					epi_price p;
+					if (isnan(op->dcnt) || !price_op(&cols[fi], op->key, op->dcnt, &p))
+						continue;
+					json_array_append_new(jpr, json_pack("{s:f,s:f,s:f,s:f,s:f}", "freq_ghz", o->khz[fi] / 1e6,
+									     "energy_j", p.e, "energy_sd_j", p.e_sd, "time_s", p.t,
+									     "time_sd_s", p.t_sd));
+				}
+				json_object_set_new(jo, "priced", jpr);
+				json_array_append_new(jops, jo);
+			}
+			json_object_set_new(jr, "ops", jops);
+			json_t *jall = json_array();
+			for (int fi = 0; fi < nf; fi++) {
+				json_t *x = json_object();
+				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
+				json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
+				json_object_set_new(x, "energy_j", isnan(pr[fi].e) ? json_null() : json_real(pr[fi].e));
+				json_object_set_new(x, "energy_sd_j", json_real(pr[fi].e_sd));
+				json_object_set_new(x, "time_s", isnan(pr[fi].t) ? json_null() : json_real(pr[fi].t));
+				json_object_set_new(x, "time_sd_s", json_real(pr[fi].t_sd));
+				json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
+				json_array_append_new(jall, x);
+			}
+			json_object_set_new(jr, "all", jall);
+			json_object_set_new(jr, "least_energy_freq_ghz", best >= 0 ? json_real(o->khz[best] / 1e6) : json_null());
+			json_array_append_new(jregions, jr);
+		} else {
+			char title[256];
+			region_title(title, sizeof title, r);
+			fprintf(out, "\n%s%s\n", title, r->counts.approx ? " (min/max are bounds)" : "");
+			/* widths */
+			int wk = 6, wc = 5, wf = 7;
+			for (int i = 0; i < r->counts.n; i++) {
+				char *ft = formula_text(&rows[i]);
+				int lk = (int)strlen(rows[i].key), lc = rows[i].cnt ? (int)strlen(rows[i].cnt) : 1,
+				    lf = (int)strlen(ft);
+				if (rows[i].cmin && rows[i].cmax && strcmp(rows[i].cmin, rows[i].cmax) != 0)
+					lc = (int)(strlen(rows[i].cnt) + strlen(rows[i].cmin) + strlen(rows[i].cmax) + 4);
+				wk = lk > wk ? lk : wk;
+				wc = lc > wc ? lc : wc;
+				wf = lf > wf ? lf : wf;
+				free(ft);
+			}
+			if (wf > 48)
+				wf = 48;
+			fprintf(out, "  %-*s  %*s  %-*s", wk, "op", wc, "count", wf, "formula");
+			if (nf == 1)
+				fprintf(out, "  %-22s  %s", "energy", "time");
+			for (int fi = 0; fi < nf && nf > 1; fi++) {
+				char fs[32], h[40];
+				epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
+				snprintf(h, sizeof h, "%s GHz%s", fs, cols[fi].interpolated ? "~" : "");
+				fprintf(out, "  %14s", h);
+			}
+			fprintf(out, "\n");
+			for (int i = 0; i < r->counts.n; i++) {
+				const oprow *op = &rows[i];
+				char cb[200];
+				if (!op->cnt)
+					snprintf(cb, sizeof cb, "-");
+				else if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
+					snprintf(cb, sizeof cb, "%s (%s..%s)", op->cnt, op->cmin, op->cmax);
+				else
+					snprintf(cb, sizeof cb, "%s", op->cnt);
+				char *ft = formula_text(op);
+				fprintf(out, "  %-*s  %*s  %-*s", wk, op->key, wc, cb, wf, ft);
+				free(ft);
+				for (int fi = 0; fi < nf; fi++) {
+					epi_price p;
+					char eb[48], tb[48];
+					int ok = !isnan(op->dcnt) && price_op(&cols[fi], op->key, op->dcnt, &p);
+					if (op->dcnt == 0) {
+						p.e = p.t = p.e_sd = p.t_sd = 0;
+						ok = 1;
+					}
+					if (nf == 1) {
+						with_sd(eb, sizeof eb, ok ? p.e : NAN, ok ? p.e_sd : 0, "J");
+						si(tb, sizeof tb, ok ? p.t : NAN, "s");
+						fprintf(out, "  %-22s  %s", eb, tb);
+					} else {
+						si(eb, sizeof eb, ok ? p.e : NAN, "J");
+						fprintf(out, "  %14s", eb);
+					}
+				}
+				fprintf(out, "\n");
+			}
+			if (nf) {
+				fprintf(out, "  %-*s  %*s  %-*s", wk, "all", wc, "", wf, "");
+				for (int fi = 0; fi < nf; fi++) {
+					char eb[48], tb[48];
+					if (nf == 1) {
+						with_sd(eb, sizeof eb, pr[fi].e, pr[fi].e_sd, "J");
+						with_sd(tb, sizeof tb, pr[fi].t, pr[fi].t_sd, "s");
+						fprintf(out, "  %-22s  %s", eb, tb);
+					} else {
+						si(eb, sizeof eb, pr[fi].e, "J");
+						char m[64];
+						snprintf(m, sizeof m, "%s%s", eb, fi == best ? " *" : "");
+						fprintf(out, "  %14s", m);
+					}
+				}
+				fprintf(out, "\n");
+				if (nf > 1) {
+					fprintf(out, "  %-*s  %*s  %-*s", wk, "time", wc, "", wf, "");
+					for (int fi = 0; fi < nf; fi++) {
+						char tb[48];
+						si(tb, sizeof tb, pr[fi].t, "s");
+						fprintf(out, "  %14s", tb);
+					}
+					fprintf(out, "\n");
+				}
+				int nun = nf ? pr[0].nunpriced : 0;
+				if (nun)
+					fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
+			}
+		}
+		rows_free(rows, r->counts.n);
+	}
+	/* what could not be evaluated, and the notes */
+	char miss[512] = "";
+	size_t ml = 0;
+	for (int k = 0; k < s->nvars; k++)
+		if (missing[k] && ml < sizeof miss - 64)
+			ml += snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", s->name[k]);
+	if (o->format == EPI_FMT_JSON) {
+		json_t *jm = json_array(), *jn = json_array();
+		for (int k = 0; k < s->nvars; k++)
+			if (missing[k])
+				json_array_append_new(jm, json_string(s->name[k]));
+		for (int i = 0; i < a->nnotes; i++)
+			json_array_append_new(jn, json_string(a->notes[i]));
+		json_object_set_new(jroot, "unbound_params", jm);
+		json_object_set_new(jroot, "notes", jn);
+		json_dumpf(jroot, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		fputc('\n', out);
+		json_decref(jroot);
+	} else if (o->format == EPI_FMT_TABLE) {
+		if (ml)
+			fprintf(out, "\nunbound parameters: %s; give their values with --param NAME=VALUE to evaluate counts\n", miss);
+		if (nf > 1)
+			fprintf(out, "\n* least energy; ~ interpolated between calibrated frequencies\n");
+		for (int i = 0; i < a->nnotes; i++)
+			fprintf(out, "%snote: %s\n", i ? "" : "\n", a->notes[i]);
+	}
+	free(pr);
+	for (int i = 0; i < nf; i++)
+		epi_fcol_free(&cols[i]);
+	free(cols);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* report: prices counted operations with a cost table, E(f) = sum_i N_i e_i(f)
+ * (and likewise time), and prints the result as a human table, CSV or JSON. */
+#ifndef EPI_REPORT_H
+#define EPI_REPORT_H
+
+#include <stdio.h>
+
+#include "model/table.h"
+#include "predict/cfront.h"
+
+enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
+
+typedef struct epi_report_opts {
+	const epi_table *table; /* NULL: counts only */
+	long *khz;              /* frequencies to price */
+	int nkhz;
+	const sym_env *env;     /* bound parameters */
+	enum epi_format format;
+} epi_report_opts;
+
+/* One priced quantity: the sum over ops of N_i x cost_i, and its standard
+ * deviation sqrt(sum (N_i sd_i)^2) (per-op errors taken as independent). */
+typedef struct epi_price {
+	double e, e_sd, t, t_sd;
+	int nunpriced;        /* ops with a count but no table entry */
+	int interpolated;
+} epi_price;
+
+/* Prices REGION's expected counts at column C; counts that need unbound
+ * parameters make the price NAN. */
+void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out);
+
+/* Writes the report; returns 0, or -1 with ERR set. */
+int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err);
+
+/* The column order of --format csv. */
+extern const char epi_csv_header[];
+
+#endif
