@@ -45,7 +45,8 @@ BINS = $(CMDS:%=bin/%)
 TESTS = test_sym test_freq test_table test_count test_report
 TEST_BINS = $(TESTS:%=build/tests/%)
 
-.PHONY: all deps check demo bench install clean unit e2e
+.PHONY: all deps check demo bench install clean
+.SECONDARY:
 all: deps $(BINS)
 
 deps:

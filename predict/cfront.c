@@ -859,6 +859,7 @@ typedef struct loop {
 	fmpq_mpoly_t L, B;  /* first value, bound */
 	long step;
 	enum CXBinaryOperatorKind rel; /* var REL B */
+	CXCursor bound;     /* the expression B */
 } loop;
 
 /* Recognises `var REL B` (or `B REL var`) with var the declaration D when
@@ -893,6 +894,7 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 				continue;
 			l->decl = d;
 			l->rel = op;
+			l->bound = kk.c[1 - side];
 			if (side == 1) { /* B REL var: flip */
 				static const enum CXBinaryOperatorKind flip[] = {
 					[CXBinaryOperator_LT] = CXBinaryOperator_GT, [CXBinaryOperator_GT] = CXBinaryOperator_LT,
@@ -1036,6 +1038,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	/* the bound's variables and the induction variable must keep their values */
 	refs r = {0};
 	r.d[r.n++] = l->decl;
+	refs_of(l->bound, &r);
 	for (int i = 0; i < nbody; i++) {
 		for (int j = 0; j < r.n; j++) {
 			CXCursor wat;
@@ -1178,6 +1181,7 @@ static void loop_init(W *w, loop *l)
 	memset(l, 0, sizeof *l);
 	l->decl = clang_getNullCursor();
 	l->init = clang_getNullCursor();
+	l->bound = clang_getNullCursor();
 	fmpq_mpoly_init(l->L, w->s->ctx);
 	fmpq_mpoly_init(l->B, w->s->ctx);
 }

@@ -272,6 +272,11 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 				o->table->meter, o->table->domain);
 		else
 			fprintf(out, ", counts only (no cost table: use --table FILE or calibrate this machine)");
+		if (nf == 1) {
+			char fs[32];
+			epi_freq_fmt(fs, sizeof fs, o->khz[0]);
+			fprintf(out, ", at %s GHz%s", fs, cols[0].interpolated ? ", interpolated between calibrated frequencies" : "");
+		}
 		int first = 1;
 		for (int k = 0; k < s->nvars; k++)
 			if (o->env->bound[k]) {

@@ -1,0 +1,103 @@
+#!/bin/sh
+# make check: the cmocka unit tests (built with ASan/UBSan), then end-to-end
+# tests of the epi-predict command (the sanitized build) on real files.
+# usage: tests/run.sh UNIT-TEST-BINARIES...
+top=$(cd "$(dirname "$0")/.." && pwd)
+export EPI_TOP="$top"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+unit_failed=0
+for t in "$@"; do
+	"$t" || unit_failed=$((unit_failed + 1))
+done
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/    /' "$2"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+P="$top/build/san/bin/epi-predict"
+ex="$top/data/examples"
+ref="$top/data/rr8416-q6600.xml"
+
+# expect NAME STATUS PATTERN -- ARGS: exit status and a line of stderr/stdout matching PATTERN
+expect() {
+	name=$1 want=$2 pat=$3
+	shift 4
+	"$P" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -ne "$want" ]; then
+		bad "$name (exit $st, want $want)" "$tmp/err"
+	elif ! cat "$tmp/out" "$tmp/err" | grep -q -- "$pat"; then
+		bad "$name (no '$pat')" "$tmp/err"
+	elif [ "$want" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -gt 2 ]; then
+		bad "$name (error is not one line)" "$tmp/err"
+	elif grep -q "AddressSanitizer\|runtime error" "$tmp/err"; then
+		bad "$name (sanitizer report)" "$tmp/err"
+	else
+		ok "$name"
+	fi
+}
+
+expect "help" 0 "usage: epi-predict" -- --help
+expect "no file" 2 "usage: no C file given" --
+expect "unknown option" 2 "unknown option '--bogus'" -- --bogus "$ex/scalar_product.c"
+expect "missing file" 1 "error: cannot open 'nope.c'" -- nope.c
+printf 'int f(int n) {\n  return n +;\n}\n' >"$tmp/broken.c"
+expect "C that does not parse" 1 "broken.c:2:13: error: expected expression" -- "$tmp/broken.c"
+printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
+expect "schema-invalid table" 1 "bad.xml' line 6" -- "$ex/scalar_product.c" --table "$tmp/bad.xml"
+printf '<costtable>\n<oops>\n' >"$tmp/trunc.xml"
+expect "malformed table" 1 "trunc.xml' line 3" -- "$ex/scalar_product.c" --table "$tmp/trunc.xml"
+expect "unparsable frequency" 1 "invalid frequency 'fast'" -- "$ex/scalar_product.c" --table "$ref" --freq fast
+expect "frequency outside the table" 1 "calibrated: 1.6, 1.8, 2.13, 2.4 GHz" -- "$ex/scalar_product.c" --table "$ref" --freq 3GHz
+expect "interpolated frequency" 0 "at 2 GHz, interpolated" -- "$ex/scalar_product.c" --table "$ref" --freq 2GHz --param n=10
+expect "unparsable --param" 2 "invalid --param 'n=abc'" -- "$ex/scalar_product.c" --param n=abc
+expect "unknown --param" 1 "'q' is not a parameter" -- "$ex/scalar_product.c" --param q=3
+expect "bad --format" 2 "invalid --format 'xml'" -- "$ex/scalar_product.c" --format xml
+expect "bad --branch-prob" 2 "invalid --branch-prob '2'" -- "$ex/scalar_product.c" --branch-prob 2
+expect "unbound parameter" 0 "unbound parameters: n" -- "$ex/scalar_product.c" --table "$ref"
+expect "selection sort at 2.4 GHz" 0 "2.315 kJ" -- "$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100000
+expect "10^6 elements, exact" 0 "499999500000" -- "$ex/selection_sort.c" --param n=1e6
+expect "counts without a table" 0 "counts only" -- "$ex/weighted_means.c"
+EPI_TABLE="$ref" expect "EPI_TABLE" 0 "cost table $ref" -- "$ex/scalar_product.c" --param n=5
+
+# CSV: the exact header, 12 fields on every row
+"$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
+if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&
+	awk -F, '{ q = gsub(/"/, "\""); if (q == 0 && NF != 12) exit 1 }' "$tmp/o.csv"; then
+	ok "csv columns"
+else
+	bad "csv columns" "$tmp/o.csv"
+fi
+# JSON through --output, written atomically; the same bytes as stdout
+"$P" "$ex/selection_sort.c" --param n=1000 --format json >"$tmp/a.json" &&
+	"$P" "$ex/selection_sort.c" --param n=1000 --format json -o "$tmp/b.json" &&
+	cmp -s "$tmp/a.json" "$tmp/b.json" && [ "$(ls "$tmp" | grep -c 'b.json')" -eq 1 ] &&
+	grep -q '"count_exact": "499500"' "$tmp/b.json" && ok "json and --output" || bad "json and --output"
+
+# compiler flags after -- and from compile_commands.json
+printf '#ifndef SIZE\n#error SIZE undefined\n#endif\nvoid f(double *a) { for (int i = 0; i < SIZE; i++) a[i] = 0; }\n' >"$tmp/flags.c"
+expect "flags after --" 0 "store.f64 *7 " -- "$tmp/flags.c" -- -DSIZE=7
+mkdir -p "$tmp/db"
+printf '[{"directory": "%s", "file": "%s", "arguments": ["cc", "-DSIZE=9", "-c", "%s", "-o", "flags.o"]}]\n' \
+	"$tmp" "$tmp/flags.c" "$tmp/flags.c" >"$tmp/db/compile_commands.json"
+expect "compile_commands.json" 0 "store.f64 *9 " -- "$tmp/flags.c" -p "$tmp/db"
+expect "loop that cannot be counted" 1 "cannot count this loop" -- "$top/tests/data/linked_list.c"
+expect "--trip for it" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip linked_list.c:10=n --param n=40
+
+# RR-8416 Tables VI-VIII from the paper's own table
+if sh "$top/scripts/rr8416-compare.sh" "$P" >"$tmp/cmp" 2>&1; then
+	ok "RR-8416 Tables VI-VIII reproduced ($(grep -o '^[0-9]* of [0-9]* cells' "$tmp/cmp"))"
+else
+	bad "RR-8416 Tables VI-VIII" "$tmp/cmp"
+fi
+
+echo "e2e: $pass passed, $fail failed"
+if [ "$unit_failed" -ne 0 ]; then
+	echo "$unit_failed unit test program(s) failed"
+fi
+total_failed=$((fail + unit_failed))
+echo "check: $pass passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

@@ -1,0 +1,485 @@
+/* Tests of the counting rules of epi-predict's front end: each C snippet is
+ * analysed with libclang, and its formulas evaluated at small sizes are
+ * compared with a brute-force enumeration of the same loops. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/util.h"
+#include "predict/cfront.h"
+
+static char path[64];
+static char err[EPI_ERRLEN];
+static epi_analysis A;
+static int have;
+
+/* Analyses SRC (written to a temporary .c file); returns epi_analyze's result. */
+static int analyze_opts(const char *src, epi_front_opts *o)
+{
+	if (have)
+		epi_analysis_free(&A);
+	have = 0;
+	snprintf(path, sizeof path, "/tmp/epi-test-XXXXXX.c");
+	int fd = mkstemps(path, 2);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+	close(fd);
+	err[0] = 0;
+	int r = epi_analyze(&A, path, o, err);
+	unlink(path);
+	have = r == 0;
+	if (r != 0)
+		epi_analysis_free(&A);
+	return r;
+}
+
+static int analyze(const char *src)
+{
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	int r = analyze_opts(src, &o);
+	epi_front_opts_clear(&o);
+	return r;
+}
+
+static void must_analyze(const char *src)
+{
+	int r = analyze(src);
+	if (r != 0)
+		fail_msg("analysis failed: %s", err);
+}
+
+static const epi_region *region(enum epi_scope sc, const char *func, int nth)
+{
+	for (int i = 0; i < A.nregions; i++)
+		if (A.regions[i].scope == sc && (!func || strcmp(A.regions[i].function, func) == 0) && nth-- == 0)
+			return &A.regions[i];
+	fail_msg("no region %d for %s", sc, func ? func : "");
+	return NULL;
+}
+
+enum which { EXP, MIN, MAX };
+
+/* The count of KEY in R at n, m (as exact text). */
+static char *count_str(const epi_region *r, const char *key, enum which w, long n, long m)
+{
+	int i = counts_find(&r->counts, key);
+	if (i < 0)
+		return strdup("0");
+	sym_env e;
+	sym_env_init(&e);
+	for (int k = 0; k < A.sym.nvars; k++) {
+		if (!strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], n, 1); e.bound[k] = 1; }
+		if (!strcmp(A.sym.name[k], "m")) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
+	}
+	const sym_pw *pw = w == EXP ? &r->counts.v[i].exp : w == MIN ? &r->counts.v[i].min : &r->counts.v[i].max;
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	assert_int_equal(sym_pw_eval(&A.sym, pw, &e, q, &missing), 0);
+	char *s = fmpq_get_str(NULL, 10, q);
+	char *r2 = strdup(s);
+	flint_free(s);
+	fmpq_clear(q);
+	sym_env_clear(&e);
+	return r2;
+}
+
+static long count(const epi_region *r, const char *key, enum which w, long n, long m)
+{
+	char *s = count_str(r, key, w, n, m);
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end)
+		fail_msg("count of %s is not an integer: %s", key, s);
+	free(s);
+	return v;
+}
+
+#define FN(name) region(EPI_SCOPE_FUNCTION, name, 0)
+
+static void test_arith_and_subscripts(void **st)
+{
+	must_analyze("void f(double *a, int n) {\n"
+		     "  for (int i = 1; i < n; i++)\n"
+		     "    a[i + 1] = a[i] * 2.0 + a[i - 1] / 3.0 - 1.0;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 8; n++) {
+		long it = n > 1 ? n - 1 : 0;
+		assert_int_equal(count(r, "mul.f64", EXP, n, 0), it);
+		assert_int_equal(count(r, "div.f64", EXP, n, 0), it);
+		assert_int_equal(count(r, "add.f64", EXP, n, 0), 2 * it);
+		assert_int_equal(count(r, "load.f64", EXP, n, 0), 2 * it);
+		assert_int_equal(count(r, "store.f64", EXP, n, 0), it);
+		assert_int_equal(count(r, "iter", EXP, n, 0), it);
+		assert_int_equal(count(r, "add.i32", EXP, n, 0), 0); /* subscripts are addresses */
+	}
+	/* the loop nest is a region of its own, at the line of its keyword */
+	const epi_region *l = region(EPI_SCOPE_LOOP, "f", 0);
+	assert_int_equal(l->line, 2);
+}
+
+static void test_access_rules(void **st)
+{
+	must_analyze("struct p { double x; struct p *next; };\n"
+		     "double g(double A[4][4], double **B, struct p *q, double *s, int n) {\n"
+		     "  double t = 0, *u;\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    t = t + A[i][i];\n"       /* one load: A[i] is a row */
+		     "    t = t + B[i][i];\n"       /* two loads: B[i] is a pointer */
+		     "    u = &s[i];\n"             /* no access */
+		     "    s[0] += q->x;\n"          /* load s[0], load q->x, add, store */
+		     "    *u = t;\n"                /* store */
+		     "  }\n"
+		     "  return t;\n"
+		     "}\n");
+	const epi_region *r = FN("g");
+	assert_int_equal(count(r, "load.f64", EXP, 5, 0), 5 * 4);
+	assert_int_equal(count(r, "load.ptr", EXP, 5, 0), 5);
+	assert_int_equal(count(r, "store.f64", EXP, 5, 0), 5 * 2);
+	assert_int_equal(count(r, "add.f64", EXP, 5, 0), 5 * 3);
+}
+
+static void test_selection_sort(void **st)
+{
+	must_analyze("void sort(int *u, int *v, int n) {\n"
+		     "  int i, j, i_min, x;\n"
+		     "  for (i = 0; i < n; i++) {\n"
+		     "    i_min = i;\n"
+		     "    for (j = i + 1; j < n; j++)\n"
+		     "      if (u[j] < u[i_min]) i_min = j;\n"
+		     "    x = v[i]; v[i] = v[i_min]; v[i_min] = x;\n"
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("sort");
+	for (long n = 0; n < 15; n++) {
+		long cmp = 0;
+		for (long i = 0; i < n; i++)
+			for (long j = i + 1; j < n; j++)
+				cmp++;
+		assert_int_equal(count(r, "cmp.i32", EXP, n, 0), cmp);
+		assert_int_equal(count(r, "load.i32", EXP, n, 0), 2 * cmp + 2 * n);
+		assert_int_equal(count(r, "store.i32", EXP, n, 0), 2 * n);
+		assert_int_equal(count(r, "iter", EXP, n, 0), cmp + n);
+	}
+	/* exact far beyond 64 bits, as fast as small n */
+	char *s = count_str(r, "cmp.i32", EXP, 1000000, 0);
+	assert_string_equal(s, "499999500000");
+	free(s);
+}
+
+static void test_negative_inner_trip(void **st)
+{
+	must_analyze("void f(double *a, int n) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = 0; j < i - 5; j++)\n"
+		     "      a[j] = a[j] + 1.0;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = -3; n < 20; n++) {
+		long c = 0;
+		for (long i = 0; i < n; i++)
+			for (long j = 0; j < i - 5; j++)
+				c++;
+		assert_int_equal(count(r, "add.f64", EXP, n, 0), c);
+	}
+}
+
+static void test_three_deep_two_params(void **st)
+{
+	must_analyze("void f(double *a, int n, int m) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = 0; j <= i; j++)\n"
+		     "      for (int k = j; k < m; k++)\n"
+		     "        a[k] = a[k] * a[j];\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = -1; n < 8; n++)
+		for (long m = -1; m < 8; m++) {
+			long c = 0;
+			for (long i = 0; i < n; i++)
+				for (long j = 0; j <= i; j++)
+					for (long k = j; k < m; k++)
+						c++;
+			assert_int_equal(count(r, "mul.f64", EXP, n, m), c);
+			assert_int_equal(count(r, "load.f64", EXP, n, m), 2 * c);
+		}
+	/* n^3 at n = 10^7 does not fit 64 bits: exact anyway */
+	char *s = count_str(r, "mul.f64", EXP, 10000000, 10000000);
+	assert_string_equal(s, "333333383333335000000");
+	free(s);
+}
+
+static void test_strides_and_directions(void **st)
+{
+	must_analyze("void f(int *a, int n) {\n"
+		     "  for (int i = 0; i < n; i += 3)\n"
+		     "    for (int j = i; j < n; j += 2)\n"
+		     "      a[j] = 1;\n"
+		     "}\n"
+		     "void g(int *a, int n) {\n"
+		     "  for (int i = n - 1; i >= 0; i--)\n"
+		     "    for (int j = n; j > i; j -= 2)\n"
+		     "      a[j] = 2;\n"
+		     "}\n"
+		     "void h(int *a, int n) {\n"
+		     "  for (int i = 2; i <= n; i = i + 4) a[i] = 3;\n"
+		     "  for (int i = 0; i != n; ++i) a[i] = 4;\n"
+		     "}\n");
+	for (long n = 0; n < 25; n++) {
+		long c = 0;
+		for (long i = 0; i < n; i += 3)
+			for (long j = i; j < n; j += 2)
+				c++;
+		assert_int_equal(count(FN("f"), "store.i32", EXP, n, 0), c);
+		c = 0;
+		for (long i = n - 1; i >= 0; i--)
+			for (long j = n; j > i; j -= 2)
+				c++;
+		assert_int_equal(count(FN("g"), "store.i32", EXP, n, 0), c);
+		c = 0;
+		for (long i = 2; i <= n; i += 4)
+			c++;
+		assert_int_equal(count(FN("h"), "store.i32", EXP, n, 0), c + n);
+	}
+}
+
+static void test_while_and_do(void **st)
+{
+	must_analyze("void f(int *a, int n) {\n"
+		     "  int i = 0;\n"
+		     "  while (i < n) {\n"
+		     "    a[i] = 0;\n"
+		     "    i++;\n"
+		     "    a[i] = 1;\n"       /* sees i + 1 */
+		     "  }\n"
+		     "}\n"
+		     "void g(int *a, int n) {\n"
+		     "  int k;\n"
+		     "  k = 1;\n"
+		     "  do {\n"
+		     "    a[k] = 1;\n"
+		     "    k += 2;\n"
+		     "  } while (k < n);\n"
+		     "}\n"
+		     "void h(int *a, int n) {\n"
+		     "  while (n > 0) { a[n] = 2; n--; }\n"
+		     "}\n");
+	for (long n = -2; n < 20; n++) {
+		long c = 0;
+		for (long i = 0; i < n; i++)
+			c++;
+		assert_int_equal(count(FN("f"), "store.i32", EXP, n, 0), 2 * c);
+		assert_int_equal(count(FN("f"), "iter", EXP, n, 0), c);
+		long k = 1;
+		c = 0;
+		do {
+			c++;
+			k += 2;
+		} while (k < n);
+		assert_int_equal(count(FN("g"), "store.i32", EXP, n, 0), c);
+		c = n > 0 ? n : 0;
+		assert_int_equal(count(FN("h"), "store.i32", EXP, n, 0), c);
+	}
+}
+
+static void test_branches(void **st)
+{
+	must_analyze("void f(int *a, int *b, int *c, int n) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    if (a[i] > 0)\n"
+		     "      b[i] = 1;\n"
+		     "    else {\n"
+		     "      b[i] = 2;\n"
+		     "      c[i] = 3;\n"
+		     "    }\n"
+		     "    c[i] = a[i] < 5 ? a[i] : 0;\n"
+		     "    if (i > 2 && a[i] == 1) c[0] = 1;\n"
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	long n = 10;
+	/* conditions always count */
+	assert_int_equal(count(r, "cmp.i32", MIN, n, 0), 3 * n);
+	assert_int_equal(count(r, "cmp.i32", MAX, n, 0), 4 * n);
+	assert_int_equal(count(r, "store.i32", MIN, n, 0), 2 * n);
+	assert_int_equal(count(r, "store.i32", MAX, n, 0), 4 * n);
+	/* expected with p = 1/2: 1.5n + n + 0.5n */
+	char *s = count_str(r, "store.i32", EXP, n, 0);
+	assert_string_equal(s, "30");
+	free(s);
+	/* loads: a[i] in the if, a[i] twice or once in ?:, a[i] after && sometimes */
+	assert_int_equal(count(r, "load.i32", MIN, n, 0), 2 * n);
+	assert_int_equal(count(r, "load.i32", MAX, n, 0), 4 * n);
+}
+
+static void test_branch_probability(void **st)
+{
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	fmpq_set_si(o.branch_prob, 1, 4);
+	assert_int_equal(analyze_opts("void f(int *b, int n) {\n"
+				      "  for (int i = 0; i < n; i++) if (i < 3) b[i] = 1; else { b[i] = 2; b[0] = 0; }\n"
+				      "}\n", &o), 0);
+	char *s = count_str(FN("f"), "store.i32", EXP, 8, 0);
+	assert_string_equal(s, "14"); /* 8 x (1/4 x 1 + 3/4 x 2) */
+	free(s);
+	epi_front_opts_clear(&o);
+}
+
+static void test_calls(void **st)
+{
+	must_analyze("#include <string.h>\n#include <stdlib.h>\n#include <stdio.h>\n#include <math.h>\n"
+		     "static void g(double *a, int m) {\n"
+		     "  for (int j = 0; j < m; j++) a[j] = a[j] + 1.0;\n"
+		     "}\n"
+		     "static void h(double *a, int p, int q) {\n"
+		     "  for (int j = 0; j < p; j++) a[j] = q;\n"
+		     "}\n"
+		     "void f(double *a, double *b, int n, int m) {\n"
+		     "  for (int i = 0; i < n; i++) g(a, i);\n"
+		     "  h(a, m, n);\n"
+		     "  memcpy(a, b, n * sizeof(double));\n"
+		     "  double *c = calloc(m, sizeof *c);\n"
+		     "  printf(\"%g\\n\", sqrt(a[0]));\n"
+		     "  free(c);\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 10; n++) {
+		long tri = n * (n - 1) / 2, m = 7;
+		assert_int_equal(count(r, "add.f64", EXP, n, m), tri);
+		assert_int_equal(count(r, "store.f64", EXP, n, m), tri + m);
+		assert_int_equal(count(r, "memcpy", EXP, n, m), 8 * n);
+		assert_int_equal(count(r, "malloc", EXP, n, m), 8 * m);
+		assert_int_equal(count(r, "print", EXP, n, m), 1);
+		assert_int_equal(count(r, "call:sqrt", EXP, n, m), 1);
+		assert_int_equal(count(r, "call:free", EXP, n, m), 1);
+	}
+}
+
+static void test_unsupported_loop(void **st)
+{
+	const char *src = "struct node { struct node *next; int v; };\n"
+			  "int len(struct node *p) {\n"
+			  "  int k = 0;\n"
+			  "  while (p) { k += p->v; p = p->next; }\n"
+			  "  return k;\n"
+			  "}\n";
+	assert_int_equal(analyze(src), -1);
+	assert_non_null(strstr(err, ":4: cannot count this loop"));
+	assert_non_null(strstr(err, "--trip"));
+	assert_non_null(strstr(err, "#pragma epi trip"));
+	/* with the trip count given on the command line */
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.trips = calloc(1, sizeof *o.trips);
+	assert_int_equal(epi_trip_parse(&o.trips[0], "4=n", err), 0);
+	o.ntrips = 1;
+	assert_int_equal(analyze_opts(src, &o), 0);
+	assert_int_equal(count(FN("len"), "load.i32", EXP, 6, 0), 6);
+	assert_int_equal(count(FN("len"), "iter", EXP, 6, 0), 6);
+	epi_front_opts_clear(&o);
+	/* or in the source */
+	must_analyze("struct node { struct node *next; };\n"
+		     "int len(struct node *p) {\n"
+		     "  int k = 0;\n"
+		     "#pragma epi trip(2*n + 1)\n"
+		     "  while (p) { k++; p = p->next; }\n"
+		     "  return k;\n"
+		     "}\n");
+	assert_int_equal(count(FN("len"), "load.ptr", EXP, 3, 0), 7);
+}
+
+static void test_loop_errors(void **st)
+{
+	assert_int_equal(analyze("void f(int *a, int n) {\n"
+				 "  for (int i = 0; i < n; i++) {\n"
+				 "    if (a[i]) break;\n"
+				 "  }\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, ":2: cannot count this loop: 'break' at line 3"));
+	assert_int_equal(analyze("void f(int *a, int n) {\n"
+				 "  for (int i = 0; i < n; i++) n = n - 1;\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'n' changes inside it"));
+	assert_int_equal(analyze("void f(int *a, int n) {\n"
+				 "  for (int i = 0; i < n; i--) a[i] = 0;\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "moves away from the bound"));
+	/* break in an inner switch or loop is fine */
+	must_analyze("void f(int *a, int n) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = 0; j < 3; j++) { a[j] = 1; }\n"
+		     "}\n");
+	assert_int_equal(count(FN("f"), "store.i32", EXP, 4, 0), 12);
+}
+
+static void test_parse_errors(void **st)
+{
+	assert_int_equal(analyze("int f(int n) {\n  return n +;\n}\n"), -1);
+	assert_non_null(strstr(err, "cannot parse"));
+	assert_non_null(strstr(err, ":2:"));
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	assert_int_equal(epi_analyze(&A, "/nonexistent/x.c", &o, err), -1);
+	assert_non_null(strstr(err, "cannot open '/nonexistent/x.c'"));
+	epi_analysis_free(&A);
+	epi_front_opts_clear(&o);
+	epi_trip tr;
+	assert_int_equal(epi_trip_parse(&tr, "x.c:abc=3", err), -1);
+	assert_non_null(strstr(err, "x.c:abc=3"));
+}
+
+static void test_formula_text(void **st)
+{
+	must_analyze("void f(int *u, int n) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = i + 1; j < n; j++)\n"
+		     "      if (u[j] < u[i]) u[i] = u[j];\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	int i = counts_find(&r->counts, "cmp.i32");
+	assert_true(i >= 0);
+	char *f, *c;
+	sym_pw_format(&A.sym, &r->counts.v[i].exp, &f, &c);
+	assert_string_equal(f, "n*(n - 1)/2");
+	assert_string_equal(c, "n >= 2");
+	free(f);
+	free(c);
+}
+
+static int teardown(void **st)
+{
+	if (have)
+		epi_analysis_free(&A);
+	have = 0;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arith_and_subscripts),
+		cmocka_unit_test(test_access_rules),
+		cmocka_unit_test(test_selection_sort),
+		cmocka_unit_test(test_negative_inner_trip),
+		cmocka_unit_test(test_three_deep_two_params),
+		cmocka_unit_test(test_strides_and_directions),
+		cmocka_unit_test(test_while_and_do),
+		cmocka_unit_test(test_branches),
+		cmocka_unit_test(test_branch_probability),
+		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_unsupported_loop),
+		cmocka_unit_test(test_loop_errors),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_formula_text),
+	};
+	return cmocka_run_group_tests_name("count", tests, NULL, teardown);
+}

@@ -1,0 +1,191 @@
+/* Cost tables: the reference table, the XML round trip, atomic writes,
+ * validation failures with file and line, lookup and interpolation. */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/freq.h"
+#include "model/table.h"
+#include "model/util.h"
+
+static char dir[64];
+static char err[EPI_ERRLEN];
+
+static int setup(void **st)
+{
+	snprintf(dir, sizeof dir, "/tmp/epi-table-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	return 0;
+}
+
+static const char *ref_path(void)
+{
+	const char *top = getenv("EPI_TOP");
+	static char p[512];
+	snprintf(p, sizeof p, "%s/data/rr8416-q6600.xml", top ? top : ".");
+	return p;
+}
+
+static char *write_tmp(const char *name, const char *text)
+{
+	static char p[512];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	assert_int_equal(epi_write_atomic(p, text, strlen(text), err), 0);
+	return p;
+}
+
+static void test_reference(void **st)
+{
+	epi_table t;
+	if (epi_table_load(&t, ref_path(), err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.nf, 4);
+	assert_int_equal(t.f[0].khz, 1600000);
+	assert_int_equal(t.f[2].khz, 2130000);
+	assert_string_equal(t.meter, "wattsup");
+	const epi_cost *c = epi_fcol_lookup(&t.f[3], "cmp");
+	assert_non_null(c);
+	assert_true(fabs(c->e - 171e-9) < 1e-15);
+	assert_int_equal(c->runs, 10);
+	assert_true(isnan(c->t_sd));
+	/* typed keys fall back to their class */
+	assert_ptr_equal(epi_fcol_lookup(&t.f[3], "cmp.i32"), c);
+	assert_null(epi_fcol_lookup(&t.f[3], "iter"));
+	c = epi_fcol_lookup(&t.f[0], "memcpy");
+	assert_int_equal(c->unit, EPI_UNIT_MIB);
+	epi_table_free(&t);
+}
+
+static void test_round_trip(void **st)
+{
+	epi_table t, u;
+	assert_int_equal(epi_table_load(&t, ref_path(), err), 0);
+	char p[512];
+	snprintf(p, sizeof p, "%s/copy.xml", dir);
+	assert_int_equal(epi_table_save(&t, p, err), 0);
+	assert_int_equal(epi_table_load(&u, p, err), 0);
+	assert_int_equal(u.nf, t.nf);
+	assert_string_equal(u.cpu, t.cpu);
+	assert_int_equal(u.nnotes, t.nnotes);
+	for (int i = 0; i < t.nf; i++) {
+		assert_int_equal(u.f[i].khz, t.f[i].khz);
+		assert_int_equal(u.f[i].n, t.f[i].n);
+		for (int j = 0; j < t.f[i].n; j++) {
+			assert_string_equal(u.f[i].op[j].key, t.f[i].op[j].key);
+			assert_true(u.f[i].op[j].e == t.f[i].op[j].e);
+			assert_true(u.f[i].op[j].t == t.f[i].op[j].t);
+			assert_true(u.f[i].op[j].e_sd == t.f[i].op[j].e_sd);
+		}
+	}
+	/* no temporary file is left beside it */
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 1);
+	epi_table_free(&t);
+	epi_table_free(&u);
+}
+
+static const char head[] = "<?xml version=\"1.0\"?>\n<costtable version=\"1\">\n"
+			   "<machine><cpu>x</cpu></machine>\n<meter name=\"none\" domain=\"none\"/>\n";
+
+static void expect_error(const char *body, const char *needle)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s%s", head, body);
+	char *p = write_tmp("bad.xml", text);
+	epi_table t;
+	assert_int_equal(epi_table_load(&t, p, err), -1);
+	if (!strstr(err, needle) || !strstr(err, "bad.xml"))
+		fail_msg("error '%s' lacks '%s'", err, needle);
+}
+
+static void test_invalid(void **st)
+{
+	/* not XML: file and line */
+	expect_error("<frequency ghz=\"2\"><op name=\"add\"\n</costtable>\n", "line 6");
+	/* schema: negative energy, on its line */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"op\" energy_j=\"-1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "line 6");
+	/* unknown unit */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"kg\" energy_j=\"1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "unit");
+	/* unit that does not fit the operation */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"memcpy\" unit=\"op\" energy_j=\"1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "line 6: unit 'op' does not fit operation 'memcpy'");
+	/* unknown operation */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"fly\" unit=\"op\" energy_j=\"1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "unknown operation 'fly'");
+	/* neither energy nor time */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"op\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "neither energy_j nor time_s");
+	/* the same frequency twice */
+	expect_error("<frequency ghz=\"2\"><op name=\"add\" unit=\"op\" energy_j=\"1\" runs=\"3\"/></frequency>\n"
+		     "<frequency ghz=\"2.0\"><op name=\"add\" unit=\"op\" energy_j=\"1\" runs=\"3\"/></frequency>\n</costtable>\n",
+		     "line 6: Element 'frequency': Duplicate key-sequence");
+	/* a file that is no cost table */
+	char *p = write_tmp("other.xml", "<?xml version=\"1.0\"?><html/>\n");
+	epi_table t;
+	assert_int_equal(epi_table_load(&t, p, err), -1);
+	assert_non_null(strstr(err, "other.xml"));
+	assert_int_equal(epi_table_load(&t, "/nonexistent/t.xml", err), -1);
+	assert_non_null(strstr(err, "cannot open cost table '/nonexistent/t.xml'"));
+}
+
+static void test_interpolation(void **st)
+{
+	epi_table t;
+	assert_int_equal(epi_table_load(&t, ref_path(), err), 0);
+	epi_fcol c;
+	long khz;
+	assert_int_equal(epi_freq_parse("1.7GHz", &khz, err), 0);
+	assert_int_equal(epi_table_at(&t, khz, &c, err), 0);
+	assert_true(c.interpolated);
+	const epi_cost *a = epi_fcol_lookup(&c, "add");
+	assert_true(fabs(a->e - (274e-9 + 247e-9) / 2) < 1e-15);
+	epi_fcol_free(&c);
+	assert_int_equal(epi_table_at(&t, 2400000, &c, err), 0);
+	assert_false(c.interpolated);
+	epi_fcol_free(&c);
+	assert_int_equal(epi_table_at(&t, 3000000, &c, err), -1);
+	assert_non_null(strstr(err, "3 GHz is outside"));
+	assert_non_null(strstr(err, "1.6, 1.8, 2.13, 2.4"));
+	epi_table_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),
+		cmocka_unit_test(test_interpolation),
+	};
+	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
+}
