@@ -1133,19 +1133,36 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			if (counts_compose(s, &first, sub) < 0)
 				ret = fail(w, at, "%s", s->err);
 		}
-		fmpq_mpoly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
-		fmpq_mpoly_add(x, x, l->L, s->ctx);
-		sub[var] = x;
-		fmpq_mpoly_t lo;
+		fmpq_mpoly_t lo, hi;
 		fmpq_mpoly_init(lo, s->ctx);
-		fmpq_mpoly_set_si(lo, is_do ? 1 : 0, s->ctx);
-		if (ret == 0 && (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0))
-			ret = fail(w, at, "%s", s->err);
+		fmpq_mpoly_init(hi, s->ctx);
+		/* unit steps: sum over var itself, from L up (or down) to L + step*K,
+		 * unless the bounds name var (a parameter counted down in place) */
+		int direct = (l->step == 1 || l->step == -1) && fmpq_mpoly_degree_si(l->L, var, s->ctx) < 1 &&
+			     fmpq_mpoly_degree_si(K, var, s->ctx) < 1;
+		if (ret == 0 && direct) {
+			fmpq_mpoly_add_si(lo, l->L, is_do ? l->step : 0, s->ctx);
+			fmpq_mpoly_scalar_mul_si(hi, K, l->step, s->ctx);
+			fmpq_mpoly_add(hi, hi, l->L, s->ctx);
+			if (l->step < 0)
+				fmpq_mpoly_swap(lo, hi, s->ctx);
+			if (counts_sum(s, &before, var, lo, hi) < 0)
+				ret = fail(w, at, "%s", s->err);
+		} else if (ret == 0) {
+			/* var = L + step*k, summed over k */
+			fmpq_mpoly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
+			fmpq_mpoly_add(x, x, l->L, s->ctx);
+			sub[var] = x;
+			fmpq_mpoly_set_si(lo, is_do ? 1 : 0, s->ctx);
+			if (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0)
+				ret = fail(w, at, "%s", s->err);
+		}
 		if (ret == 0) {
 			counts_add(s, out, &first);
 			counts_add(s, out, &before);
 		}
 		fmpq_mpoly_clear(lo, s->ctx);
+		fmpq_mpoly_clear(hi, s->ctx);
 		counts_clear(s, &first);
 	}
 	fmpq_mpoly_clear(x, s->ctx);

@@ -122,24 +122,114 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 	fmpq_clear(q);
 }
 
+/* A per-call memo of transformed counts: loop bodies count most operations
+ * the same number of times up to a constant factor (one load, two adds, one
+ * iteration), so each distinct shape is summed or substituted once and the
+ * others scaled.  Shapes are compared after dividing by the first
+ * coefficient. */
+typedef struct memo {
+	int n, cap;
+	sym_pw *in, *out;
+} memo;
+
+/* The first coefficient of W (W != 0), by which W is normalised. */
+static void lead(sym_ctx *s, const sym_pw *w, fmpq_t c)
+{
+	fmpq_mpoly_get_term_coeff_fmpq(c, w->p[0].v, 0, s->ctx);
+}
+
+enum xform { SUM, COMPOSE };
+
+typedef struct xf {
+	enum xform kind;
+	int var;
+	const fmpq_mpoly_struct *lo, *hi;
+	fmpq_mpoly_struct *const *sub;
+} xf;
+
+static int apply(sym_ctx *s, sym_pw *w, const xf *x)
+{
+	if (x->kind == SUM)
+		return sym_pw_sum(s, w, w, x->var, x->lo, x->hi);
+	return sym_pw_compose(s, w, x->sub);
+}
+
+/* W = x(W), through the memo M. */
+static int memo_apply(sym_ctx *s, memo *m, sym_pw *w, const xf *x)
+{
+	if (sym_pw_is_zero(w))
+		return 0;
+	fmpq_t c, ic;
+	fmpq_init(c);
+	fmpq_init(ic);
+	lead(s, w, c);
+	fmpq_inv(ic, c);
+	sym_pw norm;
+	sym_pw_init(&norm);
+	sym_pw_addmul_fmpq(s, &norm, w, ic);
+	int ret = 0, hit = -1;
+	for (int i = 0; i < m->n && hit < 0; i++)
+		if (sym_pw_equal(s, &m->in[i], &norm))
+			hit = i;
+	if (hit < 0) {
+		if (m->n == m->cap) {
+			m->cap = m->cap ? 2 * m->cap : 8;
+			m->in = realloc(m->in, m->cap * sizeof *m->in);
+			m->out = realloc(m->out, m->cap * sizeof *m->out);
+		}
+		sym_pw_init(&m->in[m->n]);
+		sym_pw_init(&m->out[m->n]);
+		sym_pw_set(s, &m->in[m->n], &norm);
+		sym_pw_set(s, &m->out[m->n], &norm);
+		ret = apply(s, &m->out[m->n], x);
+		hit = m->n++;
+	}
+	if (ret == 0) {
+		sym_pw_clear(s, w);
+		sym_pw_addmul_fmpq(s, w, &m->out[hit], c);
+	}
+	sym_pw_clear(s, &norm);
+	fmpq_clear(c);
+	fmpq_clear(ic);
+	return ret;
+}
+
+static void memo_clear(sym_ctx *s, memo *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		sym_pw_clear(s, &m->in[i]);
+		sym_pw_clear(s, &m->out[i]);
+	}
+	free(m->in);
+	free(m->out);
+}
+
+static int transform(sym_ctx *s, epi_counts *c, const xf *x)
+{
+	memo m = {0};
+	int ret = 0;
+	for (int i = 0; i < c->n && ret == 0; i++) {
+		epi_tri *t = &c->v[i];
+		ret = memo_apply(s, &m, &t->exp, x);
+		if (ret == 0)
+			ret = memo_apply(s, &m, &t->min, x);
+		if (ret == 0)
+			ret = memo_apply(s, &m, &t->max, x);
+	}
+	memo_clear(s, &m);
+	return ret;
+}
+
 int counts_sum(sym_ctx *s, epi_counts *c, int var, const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
 {
-	for (int i = 0; i < c->n; i++) {
-		if (sym_pw_sum(s, &c->v[i].min, &c->v[i].min, var, lo, hi) < 0 ||
-		    sym_pw_sum(s, &c->v[i].max, &c->v[i].max, var, lo, hi) < 0 ||
-		    sym_pw_sum(s, &c->v[i].exp, &c->v[i].exp, var, lo, hi) < 0)
-			return -1;
-	}
-	return 0;
+	xf x = {.kind = SUM, .var = var, .lo = lo, .hi = hi};
+	return transform(s, c, &x);
 }
 
 int counts_compose(sym_ctx *s, epi_counts *c, fmpq_mpoly_struct *const *sub)
 {
-	for (int i = 0; i < c->n; i++)
-		if (sym_pw_compose(s, &c->v[i].min, sub) < 0 || sym_pw_compose(s, &c->v[i].max, sub) < 0 ||
-		    sym_pw_compose(s, &c->v[i].exp, sub) < 0)
-			return -1;
-	return 0;
+	xf x = {.kind = COMPOSE, .sub = sub};
+	return transform(s, c, &x);
 }
 
 void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p)

@@ -3,7 +3,7 @@
 #include "predict/sym.h"
 
 #include <flint/arith.h>
-#include <flint/fmpq_mpoly_factor.h>
+#include <flint/fmpz_poly_factor.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,12 @@ void sym_free(sym_ctx *s)
 	for (int k = 0; k < s->nfaul; k++)
 		fmpq_poly_clear(&s->faul[k]);
 	free(s->faul);
+	for (int i = 0; i < s->nfmt; i++) {
+		sym_pw_clear(s, &s->fmt[i].w);
+		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
+		free(s->fmt[i].cond);
+	}
+	free(s->fmt);
 	fmpq_mpoly_ctx_clear(s->ctx);
 }
 
@@ -293,33 +299,39 @@ static void fm_push(fm_sys *m, fmpz *r)
 
 /* Adds the affine constraint P >= 0 as a row; nonlinear ones are skipped
  * (treating them as true keeps the test sound). */
-static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p_in)
+static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p)
 {
-	if (fmpq_mpoly_total_degree_si(p_in, CTX) > 1)
-		return;
-	fmpq_mpoly_t p;
-	fmpq_mpoly_init(p, CTX);
-	fmpq_mpoly_set(p, p_in, CTX);
+	fmpz *r = _fmpz_vec_init(m->nv + 1);
 	fmpz_t d;
 	fmpz_init(d);
 	fmpq_mpoly_get_denominator(d, p, CTX);
-	fmpq_mpoly_scalar_mul_fmpz(p, p, d, CTX);
-	fmpz *r = _fmpz_vec_init(m->nv + 1);
 	fmpq_t c;
 	fmpq_init(c);
 	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+	int linear = 1;
+	for (slong i = 0; i < fmpq_mpoly_length(p, CTX) && linear; i++) {
 		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
-		int col = m->nv;
+		int col = m->nv, deg = 0;
 		for (int v = 0; v < m->nv; v++)
-			if (e[v]) { col = v; break; }
-		fmpz_set(&r[col], fmpq_numref(c));
+			if (e[v]) {
+				col = v;
+				deg += (int)e[v];
+			}
+		if (deg > 1) {
+			linear = 0;
+			break;
+		}
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+		/* the coefficient times the common denominator, an integer */
+		fmpz_divexact(fmpq_denref(c), d, fmpq_denref(c));
+		fmpz_mul(&r[col], fmpq_numref(c), fmpq_denref(c));
 	}
-	fm_push(m, r);
+	if (linear)
+		fm_push(m, r);
+	else
+		_fmpz_vec_clear(r, m->nv + 1);
 	fmpq_clear(c);
 	fmpz_clear(d);
-	fmpq_mpoly_clear(p, CTX);
 }
 
 /* Divides the variable part by its gcd, flooring the constant. */
@@ -456,9 +468,49 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 	return r;
 }
 
+/* Whether constraints A >= 0 and B >= 0 have the same variable part;
+ * then *d = constant(A) - constant(B). */
+static int parallel(sym_ctx *s, const fmpq_mpoly_t a, const fmpq_mpoly_t b, fmpq_t d)
+{
+	fmpq_mpoly_t t;
+	fmpq_mpoly_init(t, CTX);
+	fmpq_mpoly_sub(t, a, b, CTX);
+	int r = fmpq_mpoly_is_fmpq(t, CTX);
+	if (r)
+		fmpq_mpoly_get_fmpq(d, t, CTX);
+	fmpq_mpoly_clear(t, CTX);
+	return r;
+}
+
+static void guard_drop(sym_ctx *s, sym_guard *g, int i)
+{
+	fmpq_mpoly_clear(&g->c[i], CTX);
+	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
+	g->n--;
+}
+
 /* Drops the constraints of G implied by the others. */
 static void guard_reduce(sym_ctx *s, sym_guard *g)
 {
+	/* cheap first: of two parallel constraints the looser is implied */
+	fmpq_t d;
+	fmpq_init(d);
+	for (int i = 0; i < g->n; i++)
+		for (int j = i + 1; j < g->n;) {
+			if (parallel(s, &g->c[i], &g->c[j], d)) {
+				if (fmpq_sgn(d) >= 0) { /* c[i] looser */
+					guard_drop(s, g, i);
+					j = i + 1;
+					continue;
+				}
+				guard_drop(s, g, j);
+				continue;
+			}
+			j++;
+		}
+	fmpq_clear(d);
+	if (g->n <= 1)
+		return;
 	for (int i = 0; i < g->n;) {
 		/* test: others and c <= -1 */
 		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
@@ -467,9 +519,7 @@ static void guard_reduce(sym_ctx *s, sym_guard *g)
 		fmpq_mpoly_add_ui(&g->c[i], &g->c[i], 1, CTX);
 		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
 		if (redundant) {
-			fmpq_mpoly_clear(&g->c[i], CTX);
-			memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
-			g->n--;
+			guard_drop(s, g, i);
 		} else {
 			i++;
 		}
@@ -491,6 +541,20 @@ void sym_pw_clear(sym_ctx *s, sym_pw *w)
 }
 
 int sym_pw_is_zero(const sym_pw *w) { return w->n == 0; }
+
+int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++) {
+		int found = 0;
+		for (int j = 0; j < b->n && !found; j++)
+			found = guard_equal(s, &a->p[i].g, &b->p[j].g) && fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
 
 /* Adds the piece [g] * v (copies both) to W, merging equal guards. */
 static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
@@ -874,6 +938,17 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 
 /* ---- substitution ----------------------------------------------------- */
 
+/* Whether P uses a variable marked in CHANGED. */
+static int uses_any(sym_ctx *s, const fmpq_mpoly_t p, const char *changed)
+{
+	int u[SYM_MAXVARS];
+	fmpq_mpoly_used_vars(u, p, CTX);
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		if (u[k] && changed[k])
+			return 1;
+	return 0;
+}
+
 int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 {
 	fmpq_mpoly_struct *vec[SYM_MAXVARS];
@@ -917,11 +992,17 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 			guard_init(&g);
 			int dead = 0;
 			for (int j = 0; j < w->p[i].g.n && !dead; j++) {
-				fmpq_mpoly_compose_fmpq_mpoly(c, &w->p[i].g.c[j], vec, CTX, CTX);
+				if (uses_any(s, &w->p[i].g.c[j], changed))
+					fmpq_mpoly_compose_fmpq_mpoly(c, &w->p[i].g.c[j], vec, CTX, CTX);
+				else
+					fmpq_mpoly_set(c, &w->p[i].g.c[j], CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead) {
-				fmpq_mpoly_compose_fmpq_mpoly(v, w->p[i].v, vec, CTX, CTX);
+				if (uses_any(s, w->p[i].v, changed))
+					fmpq_mpoly_compose_fmpq_mpoly(v, w->p[i].v, vec, CTX, CTX);
+				else
+					fmpq_mpoly_set(v, w->p[i].v, CTX);
 				pw_push(s, &out, &g, v);
 			}
 			guard_clear(s, &g);
@@ -1097,59 +1178,111 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 
 /* ---- formatting ------------------------------------------------------- */
 
-/* "n*(n - 1)/2" style: the factored form of P. */
+static slong nterms(const fmpz_poly_t p)
+{
+	slong n = 0;
+	for (slong i = 0; i < fmpz_poly_length(p); i++)
+		n += !fmpz_is_zero(fmpz_poly_get_coeff_ptr(p, i));
+	return n;
+}
+
+/* "n*(n - 1)/2" style: P factored over the integers when it is a polynomial
+ * in one variable (fast univariate factoring), else P expanded. */
 static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 {
-	if (fmpq_mpoly_is_fmpq(p, CTX) || fmpq_mpoly_length(p, CTX) > 12)
-		return sym_poly_str(s, p);
-	fmpq_mpoly_factor_t f;
-	fmpq_mpoly_factor_init(f, CTX);
-	if (!fmpq_mpoly_factor(f, p, CTX) || f->num <= 1) {
-		fmpq_mpoly_factor_clear(f, CTX);
-		return sym_poly_str(s, p);
-	}
-	size_t cap = 256, len = 0;
-	char *buf = malloc(cap);
-	buf[0] = 0;
-	int sign = fmpq_sgn(f->constant) < 0;
-	fmpz_t num;
-	fmpz_init(num);
-	fmpz_abs(num, fmpq_numref(f->constant));
-	if (sign)
-		len += snprintf(buf, cap, "-");
-	int first = 1;
-	if (!fmpz_is_one(num)) {
-		char *c = fmpz_get_str(NULL, 10, num);
-		len += snprintf(buf + len, cap - len, "%s", c);
-		flint_free(c);
-		first = 0;
-	}
-	for (slong i = 0; i < f->num; i++) {
-		char *t = sym_poly_str(s, &f->poly[i]);
-		int paren = fmpq_mpoly_length(&f->poly[i], CTX) > 1;
-		size_t need = strlen(t) + 32;
-		if (len + need >= cap) {
-			cap = 2 * (len + need);
-			buf = realloc(buf, cap);
+	int used[SYM_MAXVARS], nused = 0, var = -1;
+	fmpq_mpoly_used_vars(used, p, CTX);
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		if (used[k]) {
+			nused++;
+			var = k;
 		}
-		len += snprintf(buf + len, cap - len, "%s%s%s%s", first ? "" : "*",
-				paren ? "(" : "", t, paren ? ")" : "");
-		if (!fmpz_is_one(&f->exp[i]))
-			len += snprintf(buf + len, cap - len, "^%ld", fmpz_get_si(&f->exp[i]));
-		first = 0;
-		free(t);
-	}
-	if (!fmpz_is_one(fmpq_denref(f->constant))) {
-		char *c = fmpz_get_str(NULL, 10, fmpq_denref(f->constant));
-		if (len + strlen(c) + 4 >= cap) {
-			cap = 2 * (len + strlen(c) + 4);
-			buf = realloc(buf, cap);
+	if (nused != 1 || fmpq_mpoly_degree_si(p, var, CTX) < 2)
+		return sym_poly_str(s, p);
+	fmpq_poly_t up;
+	fmpz_poly_t z;
+	fmpz_poly_factor_t fac;
+	fmpq_poly_init(up);
+	fmpz_poly_init(z);
+	fmpz_poly_factor_init(fac);
+	fmpq_mpoly_get_fmpq_poly(up, p, var, CTX);
+	fmpq_poly_get_numerator(z, up);
+	fmpz_poly_factor(fac, z);
+	int nfactors = 0;
+	for (slong i = 0; i < fac->num; i++)
+		nfactors += (int)fac->exp[i];
+	char *buf;
+	if (nfactors <= 1) {
+		buf = sym_poly_str(s, p);
+	} else {
+		fmpq_t c;
+		fmpq_init(c);
+		fmpq_set_fmpz_frac(c, &fac->c, fmpq_poly_denref(up));
+		size_t cap = 256, len = 0;
+		buf = malloc(cap);
+		buf[0] = 0;
+		if (fmpq_sgn(c) < 0)
+			len += snprintf(buf, cap, "-");
+		int first = 1;
+		if (!fmpz_is_pm1(fmpq_numref(c))) {
+			fmpz_t a;
+			fmpz_init(a);
+			fmpz_abs(a, fmpq_numref(c));
+			char *t = fmpz_get_str(NULL, 10, a);
+			if (len + strlen(t) + 2 >= cap)
+				buf = realloc(buf, cap = 2 * (len + strlen(t) + 2));
+			len += snprintf(buf + len, cap - len, "%s", t);
+			flint_free(t);
+			fmpz_clear(a);
+			first = 0;
 		}
-		len += snprintf(buf + len, cap - len, "/%s", c);
-		flint_free(c);
+		fmpq_mpoly_t f;
+		fmpq_mpoly_init(f, CTX);
+		fmpq_poly_t fq;
+		fmpq_poly_init(fq);
+		/* monomials first: n*(n - 1), not (n - 1)*n */
+		slong order[64];
+		slong nf = fac->num < 64 ? fac->num : 64;
+		for (slong i = 0; i < nf; i++)
+			order[i] = i;
+		for (slong i = 1; i < nf; i++)
+			for (slong j = i; j > 0 && nterms(&fac->p[order[j]]) < nterms(&fac->p[order[j - 1]]); j--) {
+				slong t = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		for (slong oi = 0; oi < nf; oi++) {
+			slong i = order[oi];
+			fmpq_poly_set_fmpz_poly(fq, &fac->p[i]);
+			fmpq_mpoly_set_fmpq_poly(f, fq, var, CTX);
+			char *t = sym_poly_str(s, f);
+			int paren = fmpq_mpoly_length(f, CTX) > 1;
+			size_t need = strlen(t) + 40;
+			if (len + need >= cap) {
+				cap = 2 * (len + need);
+				buf = realloc(buf, cap);
+			}
+			len += snprintf(buf + len, cap - len, "%s%s%s%s", first ? "" : "*", paren ? "(" : "", t,
+					paren ? ")" : "");
+			if (fac->exp[i] > 1)
+				len += snprintf(buf + len, cap - len, "^%ld", (long)fac->exp[i]);
+			first = 0;
+			free(t);
+		}
+		if (!fmpz_is_one(fmpq_denref(c))) {
+			char *t = fmpz_get_str(NULL, 10, fmpq_denref(c));
+			if (len + strlen(t) + 2 >= cap)
+				buf = realloc(buf, cap = 2 * (len + strlen(t) + 2));
+			snprintf(buf + len, cap - len, "/%s", t);
+			flint_free(t);
+		}
+		fmpq_poly_clear(fq);
+		fmpq_mpoly_clear(f, CTX);
+		fmpq_clear(c);
 	}
-	fmpz_clear(num);
-	fmpq_mpoly_factor_clear(f, CTX);
+	fmpz_poly_factor_clear(fac);
+	fmpz_poly_clear(z);
+	fmpq_poly_clear(up);
 	return buf;
 }
 
@@ -1188,7 +1321,63 @@ static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 	return out;
 }
 
+/* The polynomial of W for large parameters (into SUM) and its condition. */
+static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum);
+
+/* A cheap fingerprint of W's shape, to find it among cached formats. */
+static unsigned long pw_hash(sym_ctx *s, const sym_pw *w)
+{
+	unsigned long h = (unsigned long)w->n;
+	for (int i = 0; i < w->n; i++) {
+		h = h * 31 + (unsigned long)fmpq_mpoly_length(w->p[i].v, CTX);
+		h = h * 31 + (unsigned long)fmpq_mpoly_total_degree_si(w->p[i].v, CTX);
+		h = h * 31 + (unsigned long)w->p[i].g.n;
+	}
+	return h;
+}
+
 void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
+{
+	if (w->n == 0) {
+		*formula = strdup("0");
+		*cond = strdup("");
+		return;
+	}
+	/* formats are cached by shape: W = c * (a cached shape) */
+	fmpq_t c, ic;
+	fmpq_init(c);
+	fmpq_init(ic);
+	fmpq_mpoly_get_term_coeff_fmpq(c, w->p[0].v, 0, CTX);
+	fmpq_inv(ic, c);
+	sym_pw norm;
+	sym_pw_init(&norm);
+	sym_pw_addmul_fmpq(s, &norm, w, ic);
+	unsigned long h = pw_hash(s, &norm);
+	sym_fmt *hit = NULL;
+	for (int i = 0; i < s->nfmt && !hit; i++)
+		if (s->fmt[i].hash == h && sym_pw_equal(s, &s->fmt[i].w, &norm))
+			hit = &s->fmt[i];
+	if (!hit) {
+		s->fmt = realloc(s->fmt, (s->nfmt + 1) * sizeof *s->fmt);
+		hit = &s->fmt[s->nfmt++];
+		hit->hash = h;
+		sym_pw_init(&hit->w);
+		sym_pw_set(s, &hit->w, &norm);
+		fmpq_mpoly_init(hit->sum, CTX);
+		hit->cond = format_uncached(s, &norm, hit->sum);
+	}
+	fmpq_mpoly_t sum;
+	fmpq_mpoly_init(sum, CTX);
+	fmpq_mpoly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
+	*formula = poly_factored(s, sum);
+	*cond = strdup(hit->cond);
+	fmpq_mpoly_clear(sum, CTX);
+	sym_pw_clear(s, &norm);
+	fmpq_clear(c);
+	fmpq_clear(ic);
+}
+
+static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 {
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
@@ -1205,8 +1394,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	}
 	int missing;
 	env_fill(s, w, &e, vals, &missing);
-	fmpq_mpoly_t sum;
-	fmpq_mpoly_init(sum, CTX);
+	fmpq_mpoly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
 	char *active = calloc(w->n + 1, 1);
@@ -1230,7 +1418,6 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 		overlap = sym_feasible(s, g.c, g.n);
 		guard_clear(s, &g);
 	}
-	*formula = poly_factored(s, sum);
 	size_t cap = 64, len = 0;
 	char *c = malloc(cap);
 	c[0] = 0;
@@ -1247,11 +1434,10 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 			free(t);
 		}
 	}
-	*cond = c;
 	free(active);
 	guard_clear(s, &all);
-	fmpq_mpoly_clear(sum, CTX);
 	for (int k = 0; k < SYM_MAXVARS; k++)
 		fmpq_clear(&vals[k]);
 	sym_env_clear(&e);
+	return c;
 }

@@ -20,6 +20,8 @@
 
 enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM };
 
+struct sym_fmt;
+
 typedef struct sym_ctx {
 	fmpq_mpoly_ctx_t ctx;
 	int nvars;
@@ -31,6 +33,8 @@ typedef struct sym_ctx {
 	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
 	int nfaul;
 	char err[256];                           /* last error, for the caller */
+	struct sym_fmt *fmt;                     /* formats computed so far */
+	int nfmt;
 } sym_ctx;
 
 typedef struct sym_guard {
@@ -62,6 +66,9 @@ void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src);
 void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v);
 void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v);
 int sym_pw_is_zero(const sym_pw *w);
+/* Whether A and B have the same pieces (a structural test: equal counts
+ * written differently compare unequal). */
+int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b);
 /* dst += a */
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
 /* dst += k * a (k rational) */
@@ -79,6 +86,15 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub);
 /* Sets *lo and *hi to the pointwise min and max of a and b; returns 1 when
  * exact, 0 when only bounds could be given (lo = 0, hi = a + b). */
 int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b);
+
+/* A cached format: W (normalised), its polynomial for large parameters and
+ * the condition under which that holds. */
+typedef struct sym_fmt {
+	unsigned long hash;
+	sym_pw w;
+	fmpq_mpoly_t sum;
+	char *cond;
+} sym_fmt;
 
 /* Bindings of parameters to exact values, for evaluation. */
 typedef struct sym_env {
