@@ -938,6 +938,14 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 
 /* ---- substitution ----------------------------------------------------- */
 
+/* OUT = IN with every variable k replaced by VEC[k] (kept out of line:
+ * inlined, it trips a false -Wstringop-overread in gcc 12). */
+static __attribute__((noinline)) void compose(sym_ctx *s, fmpq_mpoly_struct *out, const fmpq_mpoly_struct *in,
+					      fmpq_mpoly_struct *const *vec)
+{
+	fmpq_mpoly_compose_fmpq_mpoly(out, in, vec, CTX, CTX);
+}
+
 /* Whether P uses a variable marked in CHANGED. */
 static int uses_any(sym_ctx *s, const fmpq_mpoly_t p, const char *changed)
 {
@@ -993,14 +1001,14 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 			int dead = 0;
 			for (int j = 0; j < w->p[i].g.n && !dead; j++) {
 				if (uses_any(s, &w->p[i].g.c[j], changed))
-					fmpq_mpoly_compose_fmpq_mpoly(c, &w->p[i].g.c[j], vec, CTX, CTX);
+					compose(s, c, &w->p[i].g.c[j], vec);
 				else
 					fmpq_mpoly_set(c, &w->p[i].g.c[j], CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead) {
 				if (uses_any(s, w->p[i].v, changed))
-					fmpq_mpoly_compose_fmpq_mpoly(v, w->p[i].v, vec, CTX, CTX);
+					compose(s, v, &w->p[i].v[0], vec);
 				else
 					fmpq_mpoly_set(v, w->p[i].v, CTX);
 				pw_push(s, &out, &g, v);
@@ -1324,6 +1332,60 @@ static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 /* The polynomial of W for large parameters (into SUM) and its condition. */
 static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum);
 
+/* Where the condition is one threshold p >= k on the only parameter, lowers k
+ * (not below 0) while the formula still gives the exact count there:
+ * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs. */
+static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum, sym_guard *g)
+{
+	if (g->n != 1)
+		return;
+	int used[SYM_MAXVARS] = {0}, u2[SYM_MAXVARS], p = -1, np = 0;
+	pw_used(s, w, used);
+	fmpq_mpoly_used_vars(u2, sum, CTX);
+	for (int k = 0; k < s->nvars; k++) {
+		if (s->kind[k] == SYM_ATOM && (used[k] || u2[k]))
+			return;
+		if (used[k] || u2[k]) {
+			p = k;
+			np++;
+		}
+	}
+	if (np != 1 || fmpq_mpoly_length(&g->c[0], CTX) > 2 || fmpq_mpoly_degree_si(&g->c[0], p, CTX) != 1)
+		return;
+	fmpq_t k, a, x, y;
+	fmpq_init(k); fmpq_init(a); fmpq_init(x); fmpq_init(y);
+	slong vars[1] = {p};
+	ulong one[1] = {1};
+	fmpq_mpoly_t t;
+	fmpq_mpoly_init(t, CTX);
+	fmpq_mpoly_get_coeff_vars_ui(t, &g->c[0], vars, one, 1, CTX);
+	fmpq_mpoly_get_fmpq(a, t, CTX);
+	const_term(s, k, &g->c[0]);
+	if (fmpq_is_one(a)) {
+		fmpq_neg(k, k); /* the condition is p >= k */
+		sym_env e;
+		sym_env_init(&e);
+		e.bound[p] = 1;
+		fmpq *ptr[SYM_MAXVARS];
+		for (int i = 0; i < SYM_MAXVARS; i++)
+			ptr[i] = &e.val[i];
+		int steps = 0, missing;
+		while (fmpq_sgn(k) > 0 && steps++ < 64) {
+			fmpq_sub_si(&e.val[p], k, 1);
+			if (sym_pw_eval(s, w, &e, x, &missing) != 0)
+				break;
+			fmpq_mpoly_evaluate_all_fmpq(y, sum, ptr, CTX);
+			if (!fmpq_equal(x, y))
+				break;
+			fmpq_sub_si(k, k, 1);
+		}
+		fmpq_mpoly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
+		sym_env_clear(&e);
+	}
+	fmpq_mpoly_clear(t, CTX);
+	fmpq_clear(k); fmpq_clear(a); fmpq_clear(x); fmpq_clear(y);
+}
+
 /* A cheap fingerprint of W's shape, to find it among cached formats. */
 static unsigned long pw_hash(sym_ctx *s, const sym_pw *w)
 {
@@ -1418,6 +1480,8 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 		overlap = sym_feasible(s, g.c, g.n);
 		guard_clear(s, &g);
 	}
+	if (!overlap)
+		relax_threshold(s, w, sum, &all);
 	size_t cap = 64, len = 0;
 	char *c = malloc(cap);
 	c[0] = 0;

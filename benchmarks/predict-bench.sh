@@ -1,0 +1,42 @@
+#!/bin/sh
+# make bench: figures for epi-predict.
+#  1. analysis time of a generated file with 2,000 loop nests, next to
+#     clang -fsyntax-only on the same file (target: at most 1.5x)
+#  2. evaluation at n = 10 and n = 10^6 (symbolic: the same time)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+P="$top/bin/epi-predict"
+CLANG=${CLANG:-clang-19}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# median wall time in seconds of RUNS runs of a command
+median() {
+	runs=$1
+	shift
+	i=0
+	while [ $i -lt "$runs" ]; do
+		s=$(date +%s.%N)
+		"$@" >/dev/null 2>&1
+		e=$(date +%s.%N)
+		echo "$s $e" | awk '{ printf "%.4f\n", $2 - $1 }'
+		i=$((i + 1))
+	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
+sh "$top/benchmarks/gen-nests.sh" 2000 >"$tmp/nests.c"
+lines=$(wc -l <"$tmp/nests.c")
+tc=$(median 5 "$CLANG" -fsyntax-only "$tmp/nests.c")
+tp=$(median 3 "$P" "$tmp/nests.c")
+tpb=$(median 3 "$P" "$tmp/nests.c" --param n=1000 --param m=500 --format csv)
+echo "analysis of 2,000 loop nests ($lines lines of C):"
+printf '  %-44s %8.3f s\n' "$CLANG -fsyntax-only" "$tc"
+printf '  %-44s %8.3f s  (%.2fx, target <= 1.5x)\n' "epi-predict (formulas)" "$tp" "$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
+printf '  %-44s %8.3f s  (%.2fx)\n' "epi-predict --param n=1000 m=500 --format csv" "$tpb" "$(echo "$tpb $tc" | awk '{ print $1 / $2 }')"
+
+ex="$top/data/examples/selection_sort.c"
+t10=$(median 5 "$P" "$ex" --param n=10)
+t6=$(median 5 "$P" "$ex" --param n=1000000)
+t12=$(median 5 "$P" "$ex" --param n=1000000000000)
+echo "selection sort, evaluated exactly:"
+printf '  %-44s %8.3f s\n' "n = 10" "$t10" "n = 10^6" "$t6" "n = 10^12" "$t12"
