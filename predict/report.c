@@ -106,9 +106,9 @@ static int price_op(const epi_fcol *c, const char *key, double n, epi_price *p)
 		return 0;
 	double f = epi_unit_factor(cls, e->unit) * n;
 	p->e = f * e->e;
-	p->e_sd = isnan(e->e_sd) ? 0 : f * e->e_sd;
+	p->e_sd = f * e->e_sd; /* NAN where the table gives no deviation */
 	p->t = f * e->t;
-	p->t_sd = isnan(e->t_sd) ? 0 : f * e->t_sd;
+	p->t_sd = f * e->t_sd;
 	return 1;
 }
 
@@ -117,6 +117,7 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 	memset(out, 0, sizeof *out);
 	out->interpolated = c->interpolated;
 	double ve = 0, vt = 0;
+	int known_e = 0, known_t = 0;
 	for (int i = 0; i < r->counts.n; i++) {
 		double n;
 		char *str = eval_str(s, &r->counts.v[i].exp, env, &n, NULL);
@@ -136,11 +137,18 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 		}
 		out->e += p.e;
 		out->t += p.t;
-		ve += p.e_sd * p.e_sd;
-		vt += p.t_sd * p.t_sd;
+		if (!isnan(p.e_sd)) {
+			ve += p.e_sd * p.e_sd;
+			known_e = 1;
+		}
+		if (!isnan(p.t_sd)) {
+			vt += p.t_sd * p.t_sd;
+			known_t = 1;
+		}
 	}
-	out->e_sd = sqrt(ve);
-	out->t_sd = sqrt(vt);
+	/* unknown (NAN) when the table gives no deviation for any priced op */
+	out->e_sd = known_e ? sqrt(ve) : NAN;
+	out->t_sd = known_t ? sqrt(vt) : NAN;
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -228,6 +236,12 @@ static void region_title(char *buf, size_t n, const epi_region *r)
 }
 
 /* ---- the report ---------------------------------------------------------- */
+
+/* A JSON number, or null for an unknown (NAN) value. */
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
 
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 {
@@ -364,9 +378,13 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 					epi_price p;
 					if (isnan(op->dcnt) || !price_op(&cols[fi], op->key, op->dcnt, &p))
 						continue;
-					json_array_append_new(jpr, json_pack("{s:f,s:f,s:f,s:f,s:f}", "freq_ghz", o->khz[fi] / 1e6,
-									     "energy_j", p.e, "energy_sd_j", p.e_sd, "time_s", p.t,
-									     "time_sd_s", p.t_sd));
+					json_t *x = json_object();
+					json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
+					json_object_set_new(x, "energy_j", num_or_null(p.e));
+					json_object_set_new(x, "energy_sd_j", num_or_null(p.e_sd));
+					json_object_set_new(x, "time_s", num_or_null(p.t));
+					json_object_set_new(x, "time_sd_s", num_or_null(p.t_sd));
+					json_array_append_new(jpr, x);
 				}
 				json_object_set_new(jo, "priced", jpr);
 				json_array_append_new(jops, jo);
@@ -377,10 +395,10 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 				json_t *x = json_object();
 				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
 				json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
-				json_object_set_new(x, "energy_j", isnan(pr[fi].e) ? json_null() : json_real(pr[fi].e));
-				json_object_set_new(x, "energy_sd_j", json_real(pr[fi].e_sd));
-				json_object_set_new(x, "time_s", isnan(pr[fi].t) ? json_null() : json_real(pr[fi].t));
-				json_object_set_new(x, "time_sd_s", json_real(pr[fi].t_sd));
+				json_object_set_new(x, "energy_j", num_or_null(pr[fi].e));
+				json_object_set_new(x, "energy_sd_j", num_or_null(pr[fi].e_sd));
+				json_object_set_new(x, "time_s", num_or_null(pr[fi].t));
+				json_object_set_new(x, "time_sd_s", num_or_null(pr[fi].t_sd));
 				json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
 				json_array_append_new(jall, x);
 			}

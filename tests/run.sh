@@ -87,6 +87,15 @@ expect "compile_commands.json" 0 "store.f64 *9 " -- "$tmp/flags.c" -p "$tmp/db"
 expect "loop that cannot be counted" 1 "cannot count this loop" -- "$top/tests/data/linked_list.c"
 expect "--trip for it" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip linked_list.c:10=n --param n=40
 
+# make install honours PREFIX and DESTDIR
+if make -s -C "$top" install DESTDIR="$tmp/inst" PREFIX=/usr >"$tmp/inst.log" 2>&1 &&
+	[ -x "$tmp/inst/usr/bin/epi-predict" ] && [ -f "$tmp/inst/usr/share/man/man1/epi-predict.1" ] &&
+	[ -f "$tmp/inst/usr/share/epi/rr8416-q6600.xml" ] && [ -f "$tmp/inst/usr/share/epi/examples/selection_sort.c" ]; then
+	ok "make install DESTDIR PREFIX"
+else
+	bad "make install DESTDIR PREFIX" "$tmp/inst.log"
+fi
+
 # RR-8416 Tables VI-VIII from the paper's own table
 if sh "$top/scripts/rr8416-compare.sh" "$P" >"$tmp/cmp" 2>&1; then
 	ok "RR-8416 Tables VI-VIII reproduced ($(grep -o '^[0-9]* of [0-9]* cells' "$tmp/cmp"))"
