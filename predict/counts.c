@@ -166,7 +166,11 @@ static int memo_apply(sym_ctx *s, memo *m, sym_pw *w, const xf *x)
 	fmpq_inv(ic, c);
 	sym_pw norm;
 	sym_pw_init(&norm);
-	sym_pw_addmul_fmpq(s, &norm, w, ic);
+	int unit = fmpq_is_one(c);
+	if (unit)
+		norm = *w; /* borrowed, not copied */
+	else
+		sym_pw_addmul_fmpq(s, &norm, w, ic);
 	int ret = 0, hit = -1;
 	for (int i = 0; i < m->n && hit < 0; i++)
 		if (sym_pw_equal(s, &m->in[i], &norm))
@@ -184,6 +188,8 @@ static int memo_apply(sym_ctx *s, memo *m, sym_pw *w, const xf *x)
 		ret = apply(s, &m->out[m->n], x);
 		hit = m->n++;
 	}
+	if (unit)
+		sym_pw_init(&norm); /* give back the borrowed pieces */
 	if (ret == 0) {
 		sym_pw_clear(s, w);
 		sym_pw_addmul_fmpq(s, w, &m->out[hit], c);

@@ -621,14 +621,19 @@ void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)
 
 void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 {
-	sym_pw tmp;
-	sym_pw_init(&tmp);
-	sym_pw_set(s, &tmp, a);
-	for (int i = 0; i < tmp.n; i++)
-		fmpq_mpoly_scalar_mul_fmpq(tmp.p[i].v, tmp.p[i].v, k, CTX);
-	if (!fmpq_is_zero(k))
-		sym_pw_add(s, dst, &tmp);
-	sym_pw_clear(s, &tmp);
+	if (fmpq_is_zero(k))
+		return;
+	if (fmpq_is_one(k)) {
+		sym_pw_add(s, dst, a);
+		return;
+	}
+	fmpq_mpoly_t v;
+	fmpq_mpoly_init(v, CTX);
+	for (int i = 0; i < a->n; i++) {
+		fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+		pw_push(s, dst, &a->p[i].g, v);
+	}
+	fmpq_mpoly_clear(v, CTX);
 }
 
 void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p)
