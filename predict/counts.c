@@ -6,6 +6,19 @@
 
 void counts_init(epi_counts *c) { memset(c, 0, sizeof *c); }
 
+const sym_pw *tri_min(const epi_tri *t) { return t->same ? &t->exp : &t->min; }
+const sym_pw *tri_max(const epi_tri *t) { return t->same ? &t->exp : &t->max; }
+
+/* Stores min and max separately, before they start to differ from exp. */
+static void unshare(sym_ctx *s, epi_tri *t)
+{
+	if (!t->same)
+		return;
+	sym_pw_set(s, &t->min, &t->exp);
+	sym_pw_set(s, &t->max, &t->exp);
+	t->same = 0;
+}
+
 void counts_clear(sym_ctx *s, epi_counts *c)
 {
 	for (int i = 0; i < c->n; i++) {
@@ -43,6 +56,7 @@ static epi_tri *slot(epi_counts *c, const char *key)
 	sym_pw_init(&t->min);
 	sym_pw_init(&t->max);
 	sym_pw_init(&t->exp);
+	t->same = 1;
 	return t;
 }
 
@@ -61,8 +75,10 @@ void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpol
 	sym_pw_init(&w);
 	sym_pw_set_poly(s, &w, amount);
 	epi_tri *t = slot(c, key);
-	sym_pw_add(s, &t->min, &w);
-	sym_pw_add(s, &t->max, &w);
+	if (!t->same) {
+		sym_pw_add(s, &t->min, &w);
+		sym_pw_add(s, &t->max, &w);
+	}
 	sym_pw_add(s, &t->exp, &w);
 	sym_pw_clear(s, &w);
 }
@@ -80,9 +96,14 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 {
 	for (int i = 0; i < a->n; i++) {
 		epi_tri *t = slot(dst, a->key[i]);
-		sym_pw_add(s, &t->min, &a->v[i].min);
-		sym_pw_add(s, &t->max, &a->v[i].max);
-		sym_pw_add(s, &t->exp, &a->v[i].exp);
+		const epi_tri *x = &a->v[i];
+		if (!x->same)
+			unshare(s, t);
+		if (!t->same) {
+			sym_pw_add(s, &t->min, tri_min(x));
+			sym_pw_add(s, &t->max, tri_max(x));
+		}
+		sym_pw_add(s, &t->exp, &x->exp);
 	}
 	dst->approx |= a->approx;
 }
@@ -105,10 +126,11 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 			const epi_tri *ty = j >= 0 ? &y->v[j] : NULL;
 			const epi_tri *ta = pass ? ty : tx, *tb = pass ? tx : ty;
 			epi_tri *t = slot(dst, x->key[i]);
-			if (!sym_pw_minmax(s, &lo, &hi, ta ? &ta->min : &zero, tb ? &tb->min : &zero))
+			unshare(s, t);
+			if (!sym_pw_minmax(s, &lo, &hi, ta ? tri_min(ta) : &zero, tb ? tri_min(tb) : &zero))
 				dst->approx = 1;
 			sym_pw_add(s, &t->min, &lo);
-			if (!sym_pw_minmax(s, &lo, &hi, ta ? &ta->max : &zero, tb ? &tb->max : &zero))
+			if (!sym_pw_minmax(s, &lo, &hi, ta ? tri_max(ta) : &zero, tb ? tri_max(tb) : &zero))
 				dst->approx = 1;
 			sym_pw_add(s, &t->max, &hi);
 			if (ta)
@@ -217,9 +239,9 @@ static int transform(sym_ctx *s, epi_counts *c, const xf *x)
 	for (int i = 0; i < c->n && ret == 0; i++) {
 		epi_tri *t = &c->v[i];
 		ret = memo_apply(s, &m, &t->exp, x);
-		if (ret == 0)
+		if (ret == 0 && !t->same)
 			ret = memo_apply(s, &m, &t->min, x);
-		if (ret == 0)
+		if (ret == 0 && !t->same)
 			ret = memo_apply(s, &m, &t->max, x);
 	}
 	memo_clear(s, &m);
@@ -250,8 +272,8 @@ void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p)
 void counts_params(sym_ctx *s, const epi_counts *c, int *used)
 {
 	for (int i = 0; i < c->n; i++) {
-		sym_pw_params(s, &c->v[i].min, used);
-		sym_pw_params(s, &c->v[i].max, used);
+		sym_pw_params(s, tri_min(&c->v[i]), used);
+		sym_pw_params(s, tri_max(&c->v[i]), used);
 		sym_pw_params(s, &c->v[i].exp, used);
 	}
 }

@@ -9,7 +9,12 @@
 
 typedef struct epi_tri {
 	sym_pw min, max, exp;
+	int same; /* no branch in between: min and max are exp (and left empty) */
 } epi_tri;
+
+/* The minimum and maximum of T, whether stored or shared with exp. */
+const sym_pw *tri_min(const epi_tri *t);
+const sym_pw *tri_max(const epi_tri *t);
 
 typedef struct epi_counts {
 	int n, cap;

@@ -75,8 +75,8 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 		o->idx = i;
 		const epi_tri *t = &r->counts.v[i];
 		o->cnt = eval_str(s, &t->exp, env, &o->dcnt, missing);
-		o->cmin = eval_str(s, &t->min, env, NULL, missing);
-		o->cmax = eval_str(s, &t->max, env, NULL, missing);
+		o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
+		o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
 		sym_pw_format(s, &t->exp, &o->formula, &o->cond);
 	}
 	qsort(rows, r->counts.n, sizeof *rows, cmp_key);

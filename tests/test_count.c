@@ -78,7 +78,7 @@ static char *count_str(const epi_region *r, const char *key, enum which w, long 
 		if (!strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], n, 1); e.bound[k] = 1; }
 		if (!strcmp(A.sym.name[k], "m")) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
 	}
-	const sym_pw *pw = w == EXP ? &r->counts.v[i].exp : w == MIN ? &r->counts.v[i].min : &r->counts.v[i].max;
+	const sym_pw *pw = w == EXP ? &r->counts.v[i].exp : w == MIN ? tri_min(&r->counts.v[i]) : tri_max(&r->counts.v[i]);
 	fmpq_t q;
 	fmpq_init(q);
 	int missing = -1;
