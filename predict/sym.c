@@ -71,13 +71,49 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 
 char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 {
-	const char *names[SYM_MAXVARS];
-	for (int k = 0; k < SYM_MAXVARS; k++)
-		names[k] = k < s->nvars ? s->name[k] : "?";
-	char *f = fmpq_mpoly_get_str_pretty(p, names, CTX);
-	char *r = strdup(f);
-	flint_free(f);
-	return r;
+	slong n = fmpq_mpoly_length(p, CTX);
+	if (n == 0)
+		return strdup("0");
+	size_t cap = 64, len = 0;
+	char *buf = malloc(cap);
+	fmpq_t c;
+	fmpq_init(c);
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < n; i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
+		int neg = fmpq_sgn(c) < 0, isconst = 1;
+		fmpq_abs(c, c);
+		for (int k = 0; k < SYM_MAXVARS; k++)
+			isconst &= e[k] == 0;
+		char *cs = fmpq_get_str(NULL, 10, c);
+		size_t need = strlen(cs) + 8;
+		for (int k = 0; k < SYM_MAXVARS; k++)
+			if (e[k])
+				need += strlen(k < s->nvars ? s->name[k] : "?") + 24;
+		if (len + need >= cap)
+			buf = realloc(buf, cap = 2 * (len + need));
+		if (i == 0)
+			len += snprintf(buf + len, cap - len, "%s", neg ? "-" : "");
+		else
+			len += snprintf(buf + len, cap - len, " %s ", neg ? "-" : "+");
+		int first = 1;
+		if (isconst || !fmpq_is_one(c)) {
+			len += snprintf(buf + len, cap - len, "%s", cs);
+			first = 0;
+		}
+		for (int k = 0; k < SYM_MAXVARS; k++) {
+			if (!e[k])
+				continue;
+			len += snprintf(buf + len, cap - len, "%s%s", first ? "" : "*", k < s->nvars ? s->name[k] : "?");
+			if (e[k] > 1)
+				len += snprintf(buf + len, cap - len, "^%lu", e[k]);
+			first = 0;
+		}
+		flint_free(cs);
+	}
+	fmpq_clear(c);
+	return buf;
 }
 
 /* The constant term of P. */
@@ -117,12 +153,19 @@ int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t d
 		fmpq_mpoly_get_term_coeff_fmpq(c, R, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, R, i, CTX);
 		fmpz_fdiv_qr(q, r, fmpq_numref(c), den);
-		fmpz_set(fmpq_numref(c), q);
-		fmpq_mpoly_set_coeff_fmpq_ui(Q, c, e, CTX);
-		fmpz_set(fmpq_numref(c), r);
-		fmpq_mpoly_set_coeff_fmpq_ui(Rr, c, e, CTX);
+		/* terms come in order, so pushing keeps both sorted */
+		if (!fmpz_is_zero(q)) {
+			fmpz_set(fmpq_numref(c), q);
+			fmpq_mpoly_push_term_fmpq_ui(Q, c, e, CTX);
+		}
+		if (!fmpz_is_zero(r)) {
+			fmpz_set(fmpq_numref(c), r);
+			fmpq_mpoly_push_term_fmpq_ui(Rr, c, e, CTX);
+		}
 		fmpz_gcd(g, g, r);
 	}
+	fmpq_mpoly_reduce(Q, CTX);
+	fmpq_mpoly_reduce(Rr, CTX);
 	if (!fmpq_mpoly_is_zero(Rr, CTX)) {
 		/* divide by the common factor of the remainder and den */
 		fmpz_gcd(g, g, den);
@@ -299,7 +342,7 @@ static void fm_push(fm_sys *m, fmpz *r)
 
 /* Adds the affine constraint P >= 0 as a row; nonlinear ones are skipped
  * (treating them as true keeps the test sound). */
-static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p)
+static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p, int *used)
 {
 	fmpz *r = _fmpz_vec_init(m->nv + 1);
 	fmpz_t d;
@@ -316,6 +359,8 @@ static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p)
 			if (e[v]) {
 				col = v;
 				deg += (int)e[v];
+				if (used)
+					used[v] = 1;
 			}
 		if (deg > 1) {
 			linear = 0;
@@ -442,10 +487,12 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 {
 	fm_sys m = {.nv = s->nvars};
 	int used[SYM_MAXVARS] = {0};
-	for (int i = 0; i < n; i++) {
-		fm_add_poly(s, &m, &c[i]);
-		used_closure(s, &c[i], used);
-	}
+	for (int i = 0; i < n; i++)
+		fm_add_poly(s, &m, &c[i], used);
+	/* atoms inside the atoms used */
+	for (int k = s->nvars - 1; k >= 0; k--)
+		if (used[k] && s->kind[k] == SYM_ATOM)
+			used_closure(s, &s->atom_num[k], used);
 	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
 	fmpq_mpoly_t t;
 	fmpq_mpoly_init(t, CTX);
@@ -454,11 +501,11 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 			continue;
 		fmpq_mpoly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
 		fmpq_mpoly_sub(t, &s->atom_num[k], t, CTX);
-		fm_add_poly(s, &m, t);
+		fm_add_poly(s, &m, t, NULL);
 		fmpq_mpoly_neg(t, t, CTX);
 		fmpq_mpoly_add_fmpz(t, t, &s->atom_den[k], CTX);
 		fmpq_mpoly_sub_ui(t, t, 1, CTX);
-		fm_add_poly(s, &m, t);
+		fm_add_poly(s, &m, t, NULL);
 	}
 	fmpq_mpoly_clear(t, CTX);
 	int r = fm_solve(&m);
@@ -724,6 +771,12 @@ static void faul_sum(sym_ctx *s, fmpq_mpoly_t out, const fmpq_mpoly_t v, int var
  * whose numerator depends on VAR; -1 if one depends on it non-linearly. */
 static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 {
+	/* most sums meet no atom over var at all */
+	int any = 0;
+	for (int k = 0; k < s->nvars && !any; k++)
+		any = s->kind[k] == SYM_ATOM && fmpq_mpoly_degree_si(&s->atom_num[k], var, CTX) > 0;
+	if (!any)
+		return 1;
 	int used[SYM_MAXVARS] = {0};
 	for (int i = 0; i < w->n; i++) {
 		used_closure(s, w->p[i].v, used);
@@ -943,12 +996,43 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 
 /* ---- substitution ----------------------------------------------------- */
 
-/* OUT = IN with every variable k replaced by VEC[k] (kept out of line:
- * inlined, it trips a false -Wstringop-overread in gcc 12). */
-static __attribute__((noinline)) void compose(sym_ctx *s, fmpq_mpoly_struct *out, const fmpq_mpoly_struct *in,
-					      fmpq_mpoly_struct *const *vec)
+static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
+
+/* OUT = IN with every variable k marked in CHANGED replaced by VEC[k],
+ * term by term.  (FLINT's general composition builds a matrix over all the
+ * context's variables: hundreds of thousands of instructions for the tiny
+ * polynomials here.) */
+static void compose(sym_ctx *s, fmpq_mpoly_struct *out, const fmpq_mpoly_struct *in,
+		    fmpq_mpoly_struct *const *vec, const char *changed)
 {
-	fmpq_mpoly_compose_fmpq_mpoly(out, in, vec, CTX, CTX);
+	fmpq_mpoly_t acc, mono, pw;
+	fmpq_mpoly_init(acc, CTX);
+	fmpq_mpoly_init(mono, CTX);
+	fmpq_mpoly_init(pw, CTX);
+	fmpq_t c;
+	fmpq_init(c);
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(in, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, in, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, in, i, CTX);
+		ulong keep[SYM_MAXVARS];
+		for (int k = 0; k < SYM_MAXVARS; k++)
+			keep[k] = changed[k] ? 0 : e[k];
+		fmpq_mpoly_zero(mono, CTX);
+		fmpq_mpoly_push_term_fmpq_ui(mono, c, keep, CTX);
+		for (int k = 0; k < SYM_MAXVARS; k++) {
+			if (!changed[k] || !e[k])
+				continue;
+			fmpq_mpoly_pow_ui(pw, vec[k], e[k], CTX);
+			fmpq_mpoly_mul(mono, mono, pw, CTX);
+		}
+		fmpq_mpoly_add(acc, acc, mono, CTX);
+	}
+	fmpq_mpoly_swap(out, acc, CTX);
+	fmpq_clear(c);
+	fmpq_mpoly_clear(acc, CTX);
+	fmpq_mpoly_clear(mono, CTX);
+	fmpq_mpoly_clear(pw, CTX);
 }
 
 /* Whether P uses a variable marked in CHANGED. */
@@ -972,9 +1056,11 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 		vec[k] = (k < nv0 && sub_in[k]) ? sub_in[k] : &s->gen[k];
 		changed[k] = k < nv0 && sub_in[k] != NULL;
 	}
-	/* atoms over substituted variables become new floors */
+	/* atoms over substituted variables become new floors (only those W uses) */
+	int used[SYM_MAXVARS] = {0};
+	pw_used(s, w, used);
 	for (int k = 0; k < nv0; k++) {
-		if (s->kind[k] != SYM_ATOM || changed[k])
+		if (s->kind[k] != SYM_ATOM || changed[k] || !used[k])
 			continue;
 		int u[SYM_MAXVARS];
 		fmpq_mpoly_used_vars(u, &s->atom_num[k], CTX);
@@ -985,7 +1071,7 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 			continue;
 		fmpq_mpoly_t num;
 		fmpq_mpoly_init(num, CTX);
-		fmpq_mpoly_compose_fmpq_mpoly(num, &s->atom_num[k], vec, CTX, CTX);
+		compose(s, num, &s->atom_num[k], vec, changed);
 		fmpq_mpoly_init(&own[k], CTX);
 		owned[k] = 1;
 		if (sym_floor(s, &own[k], num, &s->atom_den[k]) < 0)
@@ -1006,14 +1092,14 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 			int dead = 0;
 			for (int j = 0; j < w->p[i].g.n && !dead; j++) {
 				if (uses_any(s, &w->p[i].g.c[j], changed))
-					compose(s, c, &w->p[i].g.c[j], vec);
+					compose(s, c, &w->p[i].g.c[j], vec, changed);
 				else
 					fmpq_mpoly_set(c, &w->p[i].g.c[j], CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead) {
 				if (uses_any(s, w->p[i].v, changed))
-					compose(s, v, &w->p[i].v[0], vec);
+					compose(s, v, &w->p[i].v[0], vec, changed);
 				else
 					fmpq_mpoly_set(v, w->p[i].v, CTX);
 				pw_push(s, &out, &g, v);
@@ -1299,38 +1385,47 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 	return buf;
 }
 
-/* "n >= 2" for the constraint n - 2 >= 0. */
+/* "n >= 2" for the constraint n - 2 >= 0, "n >= m" for n - m >= 0:
+ * positive terms on the left, the rest on the right. */
 static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 {
-	fmpq_t k;
-	fmpq_init(k);
-	const_term(s, k, c);
-	fmpq_mpoly_t lin;
-	fmpq_mpoly_init(lin, CTX);
-	fmpq_mpoly_sub_fmpq(lin, c, k, CTX);
-	fmpq_neg(k, k);
-	const char *op = ">=";
-	/* a single negated term reads better as "n <= 5" */
-	if (fmpq_mpoly_length(lin, CTX) == 1) {
-		fmpq_t t;
-		fmpq_init(t);
-		fmpq_mpoly_get_term_coeff_fmpq(t, lin, 0, CTX);
-		if (fmpq_sgn(t) < 0) {
-			fmpq_mpoly_neg(lin, lin, CTX);
-			fmpq_neg(k, k);
-			op = "<=";
+	fmpq_mpoly_t P, N;
+	fmpq_mpoly_init(P, CTX);
+	fmpq_mpoly_init(N, CTX);
+	fmpq_t t;
+	fmpq_init(t);
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
+		int isconst = 1;
+		for (int k = 0; k < SYM_MAXVARS; k++)
+			isconst &= e[k] == 0;
+		if (!isconst && fmpq_sgn(t) > 0) {
+			fmpq_mpoly_set_coeff_fmpq_ui(P, t, e, CTX);
+		} else {
+			fmpq_neg(t, t);
+			fmpq_mpoly_set_coeff_fmpq_ui(N, t, e, CTX);
 		}
-		fmpq_clear(t);
 	}
-	char *l = sym_poly_str(s, lin);
-	char *r = fmpq_get_str(NULL, 10, k);
+	const char *op = ">=";
+	if (fmpq_mpoly_is_zero(P, CTX)) {
+		/* -n + 5 >= 0 reads n <= 5: N = n - 5 */
+		const_term(s, t, N);
+		fmpq_mpoly_sub_fmpq(P, N, t, CTX);
+		fmpq_neg(t, t);
+		fmpq_mpoly_set_fmpq(N, t, CTX);
+		op = "<=";
+	}
+	char *l = sym_poly_str(s, P), *r = sym_poly_str(s, N);
 	size_t len = strlen(l) + strlen(r) + 8;
 	char *out = malloc(len);
 	snprintf(out, len, "%s %s %s", l, op, r);
 	free(l);
-	flint_free(r);
-	fmpq_mpoly_clear(lin, CTX);
-	fmpq_clear(k);
+	free(r);
+	fmpq_clear(t);
+	fmpq_mpoly_clear(P, CTX);
+	fmpq_mpoly_clear(N, CTX);
 	return out;
 }
 
@@ -1397,7 +1492,6 @@ static unsigned long pw_hash(sym_ctx *s, const sym_pw *w)
 	unsigned long h = (unsigned long)w->n;
 	for (int i = 0; i < w->n; i++) {
 		h = h * 31 + (unsigned long)fmpq_mpoly_length(w->p[i].v, CTX);
-		h = h * 31 + (unsigned long)fmpq_mpoly_total_degree_si(w->p[i].v, CTX);
 		h = h * 31 + (unsigned long)w->p[i].g.n;
 	}
 	return h;
@@ -1465,10 +1559,16 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	sym_guard all;
 	guard_init(&all);
 	char *active = calloc(w->n + 1, 1);
+	int nactive = 0;
+	for (int i = 0; i < w->n; i++)
+		nactive += active[i] = (char)guard_holds(s, &w->p[i].g, ptr);
+	/* zero for large parameters (bounds that shrink as they grow): show
+	 * the first piece and where it holds instead */
+	if (nactive == 0 && w->n > 0)
+		active[0] = 1;
 	for (int i = 0; i < w->n; i++) {
-		if (!guard_holds(s, &w->p[i].g, ptr))
+		if (!active[i])
 			continue;
-		active[i] = 1;
 		fmpq_mpoly_add(sum, sum, w->p[i].v, CTX);
 		for (int j = 0; j < w->p[i].g.n; j++)
 			guard_add(s, &all, &w->p[i].g.c[j]);
@@ -1491,7 +1591,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	char *c = malloc(cap);
 	c[0] = 0;
 	if (overlap) {
-		snprintf(c, cap, "for large parameters");
+		snprintf(c, cap, "large parameters");
 	} else {
 		for (int j = 0; j < all.n; j++) {
 			char *t = cons_str(s, &all.c[j]);
