@@ -24,11 +24,16 @@ typedef struct oprow {
 	char *formula, *cond;
 } oprow;
 
+/* Q as text, malloc'd: the exact integer, or a decimal for an expectation. */
 static char *fmt_q(const fmpq_t q)
 {
-	if (fmpz_is_one(fmpq_denref(q)))
-		return fmpz_get_str(NULL, 10, fmpq_numref(q));
-	char *b = flint_malloc(40);
+	if (fmpz_is_one(fmpq_denref(q))) {
+		char *f = fmpz_get_str(NULL, 10, fmpq_numref(q));
+		char *r = strdup(f);
+		flint_free(f);
+		return r;
+	}
+	char *b = malloc(40);
 	snprintf(b, 40, "%.10g", fmpq_get_d(q));
 	return b;
 }
@@ -75,8 +80,13 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 		o->idx = i;
 		const epi_tri *t = &r->counts.v[i];
 		o->cnt = eval_str(s, &t->exp, env, &o->dcnt, missing);
-		o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
-		o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
+		if (t->same) {
+			o->cmin = o->cnt ? strdup(o->cnt) : NULL;
+			o->cmax = o->cnt ? strdup(o->cnt) : NULL;
+		} else {
+			o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
+			o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
+		}
 		sym_pw_format(s, &t->exp, &o->formula, &o->cond);
 	}
 	qsort(rows, r->counts.n, sizeof *rows, cmp_key);
@@ -86,9 +96,9 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 static void rows_free(oprow *rows, int n)
 {
 	for (int i = 0; i < n; i++) {
-		flint_free(rows[i].cnt);
-		flint_free(rows[i].cmin);
-		flint_free(rows[i].cmax);
+		free(rows[i].cnt);
+		free(rows[i].cmin);
+		free(rows[i].cmax);
 		free(rows[i].formula);
 		free(rows[i].cond);
 	}
@@ -112,26 +122,25 @@ static int price_op(const epi_fcol *c, const char *key, double n, epi_price *p)
 	return 1;
 }
 
-void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
+/* Prices the evaluated ROWS (N of them) at column C. */
+static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *out)
 {
 	memset(out, 0, sizeof *out);
 	out->interpolated = c->interpolated;
 	double ve = 0, vt = 0;
 	int known_e = 0, known_t = 0;
-	for (int i = 0; i < r->counts.n; i++) {
-		double n;
-		char *str = eval_str(s, &r->counts.v[i].exp, env, &n, NULL);
-		flint_free(str);
-		if (epi_op_class(r->counts.key[i]) < 0)
+	for (int i = 0; i < n; i++) {
+		double cnt = rows[i].dcnt;
+		if (epi_op_class(rows[i].key) < 0)
 			continue; /* uncounted calls */
-		if (isnan(n)) {
+		if (isnan(cnt)) {
 			out->e = out->t = NAN;
 			continue;
 		}
 		epi_price p;
-		if (n == 0)
+		if (cnt == 0)
 			continue;
-		if (!price_op(c, r->counts.key[i], n, &p)) {
+		if (!price_op(c, rows[i].key, cnt, &p)) {
 			out->nunpriced++;
 			continue;
 		}
@@ -149,6 +158,14 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 	/* unknown (NAN) when the table gives no deviation for any priced op */
 	out->e_sd = known_e ? sqrt(ve) : NAN;
 	out->t_sd = known_t ? sqrt(vt) : NAN;
+}
+
+void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
+{
+	int missing[SYM_MAXVARS] = {0};
+	oprow *rows = region_rows(s, r, env, missing);
+	price_rows(rows, r->counts.n, c, out);
+	rows_free(rows, r->counts.n);
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -272,7 +289,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 			if (o->env->bound[k]) {
 				char *v = fmt_q(&o->env->val[k]);
 				json_object_set_new(jp, s->name[k], json_string(v));
-				flint_free(v);
+				free(v);
 			}
 		json_object_set_new(jroot, "params", jp);
 		jregions = json_array();
@@ -291,13 +308,11 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 			epi_freq_fmt(fs, sizeof fs, o->khz[0]);
 			fprintf(out, ", at %s GHz%s", fs, cols[0].interpolated ? ", interpolated between calibrated frequencies" : "");
 		}
-		int first = 1;
 		for (int k = 0; k < s->nvars; k++)
 			if (o->env->bound[k]) {
 				char *v = fmt_q(&o->env->val[k]);
-				fprintf(out, "%s%s = %s", first ? ", " : ", ", s->name[k], v);
-				flint_free(v);
-				first = 0;
+				fprintf(out, ", %s = %s", s->name[k], v);
+				free(v);
 			}
 		fprintf(out, "\n");
 	}
@@ -306,7 +321,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		const epi_region *r = &a->regions[ri];
 		oprow *rows = region_rows(s, r, o->env, missing);
 		for (int i = 0; i < nf; i++)
-			epi_price_region(s, r, &cols[i], o->env, &pr[i]);
+			price_rows(rows, r->counts.n, &cols[i], &pr[i]);
 		int best = -1;
 		for (int i = 0; i < nf; i++)
 			if (!isnan(pr[i].e) && (best < 0 || pr[i].e < pr[best].e))

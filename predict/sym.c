@@ -1176,6 +1176,30 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 
 /* ---- evaluation ------------------------------------------------------- */
 
+/* OUT = P at the point VALS, term by term (FLINT's evaluate_all sizes every
+ * variable's degree first, which dominates for the small polynomials here). */
+static void poly_eval(sym_ctx *s, fmpq_t out, const fmpq_mpoly_t p, fmpq *const *vals)
+{
+	fmpq_t t, x;
+	fmpq_init(t);
+	fmpq_init(x);
+	ulong e[SYM_MAXVARS];
+	fmpq_zero(out);
+	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(t, p, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
+		for (int k = 0; k < SYM_MAXVARS; k++) {
+			if (!e[k])
+				continue;
+			fmpq_pow_si(x, vals[k], (slong)e[k]);
+			fmpq_mul(t, t, x);
+		}
+		fmpq_add(out, out, t);
+	}
+	fmpq_clear(t);
+	fmpq_clear(x);
+}
+
 void sym_env_init(sym_env *e)
 {
 	for (int k = 0; k < SYM_MAXVARS; k++)
@@ -1221,7 +1245,7 @@ static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq *vals, i
 		if (s->kind[k] == SYM_ATOM) {
 			fmpq_t q;
 			fmpq_init(q);
-			fmpq_mpoly_evaluate_all_fmpq(q, &s->atom_num[k], ptr, CTX);
+			poly_eval(s, q, &s->atom_num[k], ptr);
 			fmpz_mul(fmpq_denref(q), fmpq_denref(q), &s->atom_den[k]);
 			fmpz_fdiv_q(fmpq_numref(&vals[k]), fmpq_numref(q), fmpq_denref(q));
 			fmpz_one(fmpq_denref(&vals[k]));
@@ -1242,7 +1266,7 @@ static int guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
 	fmpq_init(q);
 	int ok = 1;
 	for (int j = 0; j < g->n && ok; j++) {
-		fmpq_mpoly_evaluate_all_fmpq(q, &g->c[j], ptr, CTX);
+		poly_eval(s, q, &g->c[j], ptr);
 		ok = fmpq_sgn(q) >= 0;
 	}
 	fmpq_clear(q);
@@ -1265,7 +1289,7 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 		for (int i = 0; i < w->n; i++) {
 			if (!guard_holds(s, &w->p[i].g, ptr))
 				continue;
-			fmpq_mpoly_evaluate_all_fmpq(q, w->p[i].v, ptr, CTX);
+			poly_eval(s, q, w->p[i].v, ptr);
 			fmpq_add(out, out, q);
 		}
 		fmpq_clear(q);
@@ -1474,7 +1498,7 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 			fmpq_sub_si(&e.val[p], k, 1);
 			if (sym_pw_eval(s, w, &e, x, &missing) != 0)
 				break;
-			fmpq_mpoly_evaluate_all_fmpq(y, sum, ptr, CTX);
+			poly_eval(s, y, sum, ptr);
 			if (!fmpq_equal(x, y))
 				break;
 			fmpq_sub_si(k, k, 1);
