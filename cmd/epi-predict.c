@@ -1,5 +1,6 @@
 /* epi-predict: counts the basic operations of a C file's loop nests exactly
  * and prices them with a cost table, E(f) = sum_i N_i e_i(f). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -83,9 +84,13 @@ static void parse_param(param *p, const char *spec)
 	if (!eq || eq == spec || eq[1] == 0)
 		die(2, "invalid --param '%s': expected NAME=VALUE", spec);
 	p->name = strndup(spec, (size_t)(eq - spec));
-	for (const char *c = p->name; *c; c++)
-		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (c > p->name && *c >= '0' && *c <= '9')))
-			die(2, "invalid --param '%s': '%s' is not a C identifier", spec, p->name);
+	/* a C identifier, or a member access such as s->n or a.len */
+	int ok = *p->name == '_' || isalpha((unsigned char)*p->name);
+	for (const char *c = p->name; *c && ok; c++)
+		ok = *c == '_' || *c == '.' || isalnum((unsigned char)*c) || (c[0] == '-' && c[1] == '>') ||
+		     (c[0] == '>' && c > p->name && c[-1] == '-');
+	if (!ok)
+		die(2, "invalid --param '%s': '%s' is not a C identifier or member access", spec, p->name);
 	fmpz_init(p->v);
 	p->spec = spec;
 	const char *v = eq + 1;
@@ -225,8 +230,12 @@ int main(int argc, char **argv)
 	}
 
 	epi_analysis a;
-	if (epi_analyze(&a, file, &fo, err) < 0)
-		die(1, "%s", err);
+	if (epi_analyze(&a, file, &fo, err) < 0) {
+		/* every loop that could not be counted, one line each */
+		for (int i = 0; i + 1 < a.nerrors; i++)
+			fprintf(stderr, "epi-predict: error: %s\n", a.errors[i]);
+		die(1, "%s", a.nerrors ? a.errors[a.nerrors - 1] : err);
+	}
 	sym_env env;
 	sym_env_init(&env);
 	for (int i = 0; i < nparams; i++) {

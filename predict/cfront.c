@@ -95,6 +95,29 @@ static char *spelling(CXCursor c)
 	return r;
 }
 
+/* The source text of C's extent, tokens joined ("s->n", "a.len"), malloc'd. */
+static char *cursor_text(CXTranslationUnit tu, CXCursor c)
+{
+	CXToken *toks;
+	unsigned n;
+	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+	size_t cap = 32, len = 0;
+	char *buf = malloc(cap);
+	buf[0] = 0;
+	for (unsigned i = 0; i < n; i++) {
+		CXString sp = clang_getTokenSpelling(tu, toks[i]);
+		const char *t = clang_getCString(sp);
+		size_t tl = strlen(t);
+		if (len + tl + 1 >= cap)
+			buf = realloc(buf, cap = 2 * (len + tl + 1));
+		memcpy(buf + len, t, tl + 1);
+		len += tl;
+		clang_disposeString(sp);
+	}
+	clang_disposeTokens(tu, toks, n);
+	return buf;
+}
+
 static int is_array_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -258,6 +281,36 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
 		return 0;
 	}
+	if (k == CXCursor_MemberRefExpr) {
+		/* s->n, a.len: a parameter named by its text, if of integer type and
+		 * reached through named variables only */
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+		if (!((t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum))
+			return -1;
+		CXCursor b = c;
+		for (;;) {
+			kids bk = {0};
+			kids_of(b, &bk);
+			CXCursor base = bk.n >= 1 ? strip(bk.c[0]) : clang_getNullCursor();
+			kids_free(&bk);
+			if (clang_Cursor_isNull(base))
+				return -1;
+			if (kind(base) == CXCursor_DeclRefExpr)
+				break;
+			if (kind(base) != CXCursor_MemberRefExpr)
+				return -1;
+			b = base;
+		}
+		char *name = cursor_text(w->tu, c);
+		int v = name[0] ? sym_var(s, name, SYM_PARAM) : -1;
+		if (v >= 0)
+			note(w, c, "'%s' is taken as a parameter: assumed unchanged where it bounds a loop", name);
+		free(name);
+		if (v < 0)
+			return -1;
+		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
+		return 0;
+	}
 	if (k == CXCursor_BinaryOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		kids kk = {0};
@@ -365,11 +418,25 @@ static int same_decl(CXCursor expr, CXCursor decl)
 
 typedef struct scan {
 	CXCursor decl;    /* variable looked for */
+	const char *text; /* or a member access, by its text ("s->n") */
+	CXTranslationUnit tu;
 	int found;
-	int depth;        /* nested loops or switches */
 	CXCursor at;
-	const char *what;
 } scan;
+
+/* Whether the lvalue E is what SC looks for. */
+static int is_target(scan *sc, CXCursor e)
+{
+	if (!sc->text)
+		return same_decl(e, sc->decl);
+	e = strip(e);
+	if (kind(e) != CXCursor_MemberRefExpr)
+		return 0;
+	char *t = cursor_text(sc->tu, e);
+	int r = strcmp(t, sc->text) == 0;
+	free(t);
+	return r;
+}
 
 static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData d)
 {
@@ -380,7 +447,7 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData 
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
 			kids_of(c, &kk);
-			if (kk.n >= 1 && same_decl(kk.c[0], sc->decl)) {
+			if (kk.n >= 1 && is_target(sc, kk.c[0])) {
 				sc->found = 1;
 				sc->at = c;
 			}
@@ -390,7 +457,7 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData 
 		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
 		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
 			kids_of(c, &kk);
-			if (kk.n == 1 && same_decl(kk.c[0], sc->decl)) {
+			if (kk.n == 1 && is_target(sc, kk.c[0])) {
 				sc->found = 1;
 				sc->at = c;
 			}
@@ -400,16 +467,28 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData 
 	return sc->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+static int scan_writes(CXCursor stmt, scan *sc, CXCursor *at)
+{
+	write_visit(stmt, clang_getNullCursor(), sc);
+	if (!sc->found)
+		clang_visitChildren(stmt, write_visit, sc);
+	if (sc->found && at)
+		*at = sc->at;
+	return sc->found;
+}
+
 /* Whether STMT may change the variable DECL (assigned, incremented, address taken). */
 static int writes(CXCursor stmt, CXCursor decl, CXCursor *at)
 {
 	scan sc = {.decl = decl};
-	write_visit(stmt, clang_getNullCursor(), &sc);
-	if (!sc.found)
-		clang_visitChildren(stmt, write_visit, &sc);
-	if (sc.found && at)
-		*at = sc.at;
-	return sc.found;
+	return scan_writes(stmt, &sc, at);
+}
+
+/* Whether STMT assigns the member access whose text is TEXT. */
+static int writes_member(CXTranslationUnit tu, CXCursor stmt, const char *text, CXCursor *at)
+{
+	scan sc = {.text = text, .tu = tu};
+	return scan_writes(stmt, &sc, at);
 }
 
 typedef struct esc {
@@ -467,11 +546,15 @@ static int escapes(CXCursor stmt, CXCursor *at, const char **what)
 typedef struct refs {
 	int n;
 	CXCursor d[32];
+	int nm;
+	CXCursor m[8];    /* member accesses (outermost) */
 } refs;
 
 static enum CXChildVisitResult ref_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	refs *r = d;
+	if (kind(c) == CXCursor_MemberRefExpr && r->nm < 8)
+		r->m[r->nm++] = c; /* and the variables inside, below */
 	if (kind(c) == CXCursor_DeclRefExpr && r->n < 32) {
 		CXCursor x = clang_getCursorReferenced(c);
 		if (kind(x) == CXCursor_VarDecl || kind(x) == CXCursor_ParmDecl)
@@ -1016,10 +1099,17 @@ static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
 	return 1;
 }
 
+/* Records that the loop AT cannot be counted; returns -2 so that the walk
+ * goes on and every such loop of the file is reported in one run. */
 static int unsupported(W *w, CXCursor at, const char *why)
 {
-	return fail(w, at, "cannot count this loop: %s; give its trip count with --trip %s:%d=EXPR "
-		    "or '#pragma epi trip(EXPR)' before the loop", why, w->filename, line_of(at));
+	char msg[EPI_ERRLEN];
+	snprintf(msg, sizeof msg, "%s:%d: cannot count this loop: %s; give its trip count with --trip %s:%d=EXPR "
+		 "or '#pragma epi trip(EXPR)' before the loop", w->filename, line_of(at), why, w->filename, line_of(at));
+	epi_analysis *a = w->a;
+	a->errors = realloc(a->errors, (a->nerrors + 1) * sizeof *a->errors);
+	a->errors[a->nerrors++] = strdup(msg);
+	return -2;
 }
 
 /* Counts body + iter over the iterations of a recognised loop into OUT. */
@@ -1051,6 +1141,18 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 				free(nm);
 				return unsupported(w, at, why);
 			}
+		}
+		for (int j = 0; j < r.nm; j++) {
+			char *text = cursor_text(w->tu, r.m[j]);
+			CXCursor wat;
+			int changed = writes_member(w->tu, body[i], text, &wat);
+			if (changed) {
+				char why[300];
+				snprintf(why, sizeof why, "'%s' changes inside it (line %d)", text, line_of(wat));
+				free(text);
+				return unsupported(w, at, why);
+			}
+			free(text);
 		}
 		CXCursor eat;
 		const char *what;
@@ -1465,7 +1567,9 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			ret = for_loop(w, c, &lc);
 		else
 			ret = while_loop(w, c, k == CXCursor_DoStmt, &lc);
-		if (ret == 0) {
+		if (ret == -2)
+			ret = 0; /* recorded; the rest of the file is still checked */
+		else if (ret == 0) {
 			if (top)
 				add_region(w, EPI_SCOPE_LOOP, c, w->cur->name, &lc);
 			counts_add(w->s, out, &lc);
@@ -1719,6 +1823,13 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 	for (int i = 0; i < w.nfns && ret == 0; i++)
 		if (w.fns[i].state == 0)
 			ret = analyze_fn(&w, &w.fns[i]);
+	if (ret == 0 && a->nerrors) {
+		if (a->nerrors == 1)
+			epi_error(err, "%s", a->errors[0]);
+		else
+			epi_error(err, "%s (and %d more loop%s)", a->errors[0], a->nerrors - 1, a->nerrors > 2 ? "s" : "");
+		ret = -1;
+	}
 	if (ret == 0) {
 		/* regions in source order; the total: main if defined, else the functions nobody calls */
 		for (int i = 1; i < a->nregions; i++)
@@ -1774,6 +1885,9 @@ void epi_analysis_free(epi_analysis *a)
 	for (int i = 0; i < a->nnotes; i++)
 		free(a->notes[i]);
 	free(a->notes);
+	for (int i = 0; i < a->nerrors; i++)
+		free(a->errors[i]);
+	free(a->errors);
 	free(a->file);
 	sym_free(&a->sym);
 	memset(a, 0, sizeof *a);

@@ -41,6 +41,8 @@ typedef struct epi_analysis {
 	epi_region *regions; /* loop nests and functions in source order, then the total */
 	int nnotes;
 	char **notes;        /* approximations and assumptions worth telling */
+	int nerrors;
+	char **errors;       /* every loop that could not be counted, file:line first */
 } epi_analysis;
 
 void epi_front_opts_init(epi_front_opts *o);
@@ -48,7 +50,9 @@ void epi_front_opts_clear(epi_front_opts *o);
 /* Parses "FILE:LINE=EXPR" into a trip; returns 0 or -1 with ERR. */
 int epi_trip_parse(epi_trip *t, const char *spec, char *err);
 
-/* Analyzes FILE; returns 0, or -1 with ERR naming file:line (exit status 1). */
+/* Analyzes FILE; returns 0, or -1 with ERR naming file:line (exit status 1).
+ * When loops could not be counted, A->errors lists them all (one line each)
+ * and A must still be freed. */
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
 void epi_analysis_free(epi_analysis *a);
 

@@ -413,12 +413,58 @@ static void test_loop_errors(void **st)
 				 "  for (int i = 0; i < n; i--) a[i] = 0;\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "moves away from the bound"));
+	/* every loop that cannot be counted is reported in one run */
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	if (have)
+		epi_analysis_free(&A);
+	have = 0;
+	snprintf(path, sizeof path, "/tmp/epi-test-XXXXXX.c");
+	int fd = mkstemps(path, 2);
+	const char *src = "void f(int *a, int n) {\n"
+			  "  for (int i = 0; i < n; i++) { if (a[i]) break; }\n"
+			  "  for (int i = 0; i < n; i++) a[i] = 1;\n"
+			  "  while (*a) a++;\n"
+			  "}\n";
+	assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+	close(fd);
+	assert_int_equal(epi_analyze(&A, path, &o, err), -1);
+	unlink(path);
+	assert_int_equal(A.nerrors, 2);
+	assert_non_null(strstr(A.errors[0], ":2: cannot count"));
+	assert_non_null(strstr(A.errors[1], ":4: cannot count"));
+	assert_non_null(strstr(err, "(and 1 more loop)"));
+	epi_analysis_free(&A);
+	epi_front_opts_clear(&o);
 	/* break in an inner switch or loop is fine */
 	must_analyze("void f(int *a, int n) {\n"
 		     "  for (int i = 0; i < n; i++)\n"
 		     "    for (int j = 0; j < 3; j++) { a[j] = 1; }\n"
 		     "}\n");
 	assert_int_equal(count(FN("f"), "store.i32", EXP, 4, 0), 12);
+}
+
+static void test_member_bounds(void **st)
+{
+	must_analyze("struct vec { int n; double *x; };\n"
+		     "double sum(struct vec *v) {\n"
+		     "  double s = 0;\n"
+		     "  for (int i = 0; i < v->n; i++) s += v->x[i];\n"
+		     "  return s;\n"
+		     "}\n");
+	const epi_region *r = FN("sum");
+	int i = counts_find(&r->counts, "add.f64");
+	assert_true(i >= 0);
+	int used[SYM_MAXVARS] = {0}, found = 0;
+	sym_pw_params(&A.sym, &r->counts.v[i].exp, used);
+	for (int k = 0; k < A.sym.nvars; k++)
+		found |= used[k] && strcmp(A.sym.name[k], "v->n") == 0;
+	assert_true(found);
+	assert_int_equal(analyze("struct vec { int n; };\n"
+				 "void shrink(struct vec *v) {\n"
+				 "  for (int i = 0; i < v->n; i++) v->n--;\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'v->n' changes inside it"));
 }
 
 static void test_parse_errors(void **st)
@@ -478,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_unsupported_loop),
 		cmocka_unit_test(test_loop_errors),
+		cmocka_unit_test(test_member_bounds),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
 	};
