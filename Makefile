@@ -64,12 +64,12 @@ build/san/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 
-build/obj/%.o: %.c
+build/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-build/san/%.o: %.c
+build/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC-SAN  $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@

@@ -790,7 +790,10 @@ static int call(W *w, CXCursor c, epi_counts *out)
 	}
 	{
 		char key[160];
-		snprintf(key, sizeof key, "call:%s", raw[0] ? raw : "(indirect)");
+		/* through a function pointer: call:*f */
+		CXCursor callee = clang_getCursorReferenced(c);
+		int indirect = clang_Cursor_isNull(callee) || kind(callee) != CXCursor_FunctionDecl;
+		snprintf(key, sizeof key, "call:%s%s", indirect ? "*" : "", raw[0] ? raw : "(indirect)");
 		counts_add_si(s, out, key, 1);
 	}
 out:
