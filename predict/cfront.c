@@ -178,7 +178,6 @@ typedef struct W {
 	const epi_front_opts *o;
 	sym_ctx *s;
 	CXTranslationUnit tu;
-	CXFile mainfile;
 	char *filename;
 	fn *fns;
 	int nfns;
@@ -941,7 +940,6 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 
 typedef struct loop {
 	CXCursor decl;      /* the induction variable */
-	CXCursor init;      /* expression giving its first value (null: its value on entry) */
 	fmpq_mpoly_t L, B;  /* first value, bound */
 	long step;
 	enum CXBinaryOperatorKind rel; /* var REL B */
@@ -1302,7 +1300,6 @@ static void loop_init(W *w, loop *l)
 {
 	memset(l, 0, sizeof *l);
 	l->decl = clang_getNullCursor();
-	l->init = clang_getNullCursor();
 	l->bound = clang_getNullCursor();
 	fmpq_mpoly_init(l->L, w->s->ctx);
 	fmpq_mpoly_init(l->B, w->s->ctx);
@@ -1468,7 +1465,7 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 	int found = 0;
 	for (int i = w->isib - 1; i >= 0 && !found && w->sib; i--) {
 		CXCursor p = w->sib[i];
-		if (!writes(p, l.decl, NULL) && !(kind(p) == CXCursor_DeclStmt)) 
+		if (!writes(p, l.decl, NULL) && kind(p) != CXCursor_DeclStmt)
 			continue;
 		CXCursor e = clang_getNullCursor();
 		if (kind(p) == CXCursor_DeclStmt) {
@@ -1537,6 +1534,96 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	r->function = strdup(func);
 	counts_init(&r->counts);
 	counts_set(w->s, &r->counts, c);
+}
+
+/* A switch as a branch among its entry points: each case label (and default,
+ * or "no case matches" without one) runs the statements from the label to the
+ * next break at the top of the body, falling through other labels; every
+ * entry is taken as equally likely.  Cases that leave otherwise (a break
+ * inside an if, return, goto, continue) are not modelled: the condition is
+ * counted and the cases noted. */
+static int switch_stmt(W *w, CXCursor c, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	kids kk = {0}, bk = {0};
+	kids_of(c, &kk);
+	int ret = kk.n >= 1 ? rval(w, kk.c[0], out) : 0;
+	if (ret || kk.n < 2) {
+		kids_free(&kk);
+		return ret;
+	}
+	body_stmts(kk.c[kk.n - 1], &bk);
+	/* items: the statements under the labels; entry[i]: a label starts at item i */
+	CXCursor *item = malloc((bk.n + 1) * sizeof *item);
+	int *entry = calloc(bk.n + 1, sizeof *entry);
+	int n = 0, has_default = 0, modelled = 1;
+	for (int i = 0; i < bk.n; i++) {
+		CXCursor x = bk.c[i];
+		while (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt) {
+			has_default |= kind(x) == CXCursor_DefaultStmt;
+			entry[n]++; /* stacked labels: each is an entry of its own */
+			kids lk = {0};
+			kids_of(x, &lk);
+			CXCursor sub = lk.n ? lk.c[lk.n - 1] : clang_getNullCursor();
+			kids_free(&lk);
+			if (clang_Cursor_isNull(sub))
+				break;
+			x = sub;
+		}
+		if (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt)
+			continue;
+		CXCursor at;
+		const char *what;
+		if (kind(x) != CXCursor_BreakStmt && escapes(x, &at, &what))
+			modelled = 0;
+		item[n++] = x;
+	}
+	if (!modelled) {
+		note(w, c, "switch statement: a case leaves by something other than a final break; "
+			   "its condition is counted, its cases are not");
+	} else {
+		CXCursor *sib = w->sib;
+		w->sib = NULL;
+		epi_counts acc, path, tmp;
+		counts_init(&acc);
+		counts_init(&path);
+		counts_init(&tmp);
+		int npaths = 0;
+		for (int e = 0; e <= n && ret == 0; e++) {
+			int entries = e < n ? entry[e] : !has_default; /* the last: no case matches */
+			if (!entries)
+				continue;
+			counts_clear(s, &path);
+			for (int i = e; i < n && ret == 0 && kind(item[i]) != CXCursor_BreakStmt; i++)
+				ret = stmt(w, item[i], &path);
+			for (int k = 0; k < entries && ret == 0; k++) {
+				npaths++;
+				if (npaths == 1) {
+					counts_set(s, &acc, &path);
+					continue;
+				}
+				/* the running average over npaths equally likely paths */
+				fmpq_t p;
+				fmpq_init(p);
+				fmpq_set_si(p, 1, npaths);
+				counts_clear(s, &tmp);
+				counts_branch(s, &tmp, &path, &acc, p);
+				counts_set(s, &acc, &tmp);
+				fmpq_clear(p);
+			}
+		}
+		if (ret == 0)
+			counts_add(s, out, &acc);
+		counts_clear(s, &acc);
+		counts_clear(s, &path);
+		counts_clear(s, &tmp);
+		w->sib = sib;
+	}
+	free(item);
+	free(entry);
+	kids_free(&kk);
+	kids_free(&bk);
+	return ret;
 }
 
 static int stmt(W *w, CXCursor c, epi_counts *out)
@@ -1609,10 +1696,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			ret = clang_isExpression(kind(kk.c[i])) ? rval(w, kk.c[i], out) : stmt(w, kk.c[i], out);
 		break;
 	case CXCursor_SwitchStmt:
-		note(w, c, "switch statement: its condition is counted, its cases are not");
-		kids_of(c, &kk);
-		if (kk.n >= 1)
-			ret = rval(w, kk.c[0], out);
+		ret = switch_stmt(w, c, out);
 		break;
 	case CXCursor_NullStmt:
 	case CXCursor_BreakStmt:
@@ -1702,7 +1786,7 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err)
 }
 
 /* Finds `#pragma epi trip(EXPR)` lines; each applies to the loop on the next non-blank line. */
-static void scan_pragmas(W *w, char *err)
+static void scan_pragmas(W *w)
 {
 	char e2[EPI_ERRLEN];
 	size_t len;
@@ -1798,8 +1882,7 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 		clang_disposeDiagnostic(d);
 	}
 	w.tu = tu;
-	w.mainfile = clang_getFile(tu, file);
-	scan_pragmas(&w, err);
+	scan_pragmas(&w);
 	/* the functions defined in the file */
 	kids top = {0};
 	kids_of(clang_getTranslationUnitCursor(tu), &top);

@@ -444,6 +444,28 @@ static void test_loop_errors(void **st)
 	assert_int_equal(count(FN("f"), "store.i32", EXP, 4, 0), 12);
 }
 
+static void test_switch(void **st)
+{
+	must_analyze("void f(int *a, int n) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    switch (a[i]) {\n"
+		     "    case 0:\n"
+		     "    case 1: a[0] = 1;\n"       /* falls through into case 2 */
+		     "    case 2: a[1] = 2; a[2] = 3; break;\n"
+		     "    case 3: break;\n"
+		     "    }\n"                       /* no default: a path that runs nothing */
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	/* entries: case 0 and case 1 run 3 stores, case 2 two, case 3 none, no match none */
+	assert_int_equal(count(r, "store.i32", MIN, 4, 0), 0);
+	assert_int_equal(count(r, "store.i32", MAX, 4, 0), 12);
+	char *e = count_str(r, "store.i32", EXP, 5, 0);
+	assert_string_equal(e, "8"); /* 5 x (3 + 3 + 2 + 0 + 0) / 5 */
+	free(e);
+	assert_int_equal(count(r, "load.i32", EXP, 4, 0), 4); /* the condition, always */
+}
+
 static void test_member_bounds(void **st)
 {
 	must_analyze("struct vec { int n; double *x; };\n"
@@ -524,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_unsupported_loop),
 		cmocka_unit_test(test_loop_errors),
+		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_member_bounds),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
