@@ -42,7 +42,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_sym test_freq test_table test_count test_report
+TESTS = test_sym test_freq test_table test_count test_report test_random_nests
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean

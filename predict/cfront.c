@@ -760,7 +760,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			for (int i = 0; i < f->nparams && i < nargs; i++) {
 				int v = -1;
 				for (int k = 0; k < s->nvars; k++)
-					if (s->kind[k] != SYM_ATOM && strcmp(s->name[k], f->params[i]) == 0)
+					if (s->kind[k] != SYM_ATOM && s->kind[k] != SYM_FREE && strcmp(s->name[k], f->params[i]) == 0)
 						v = k;
 				if (v < 0 || nown == SYM_MAXVARS)
 					continue;
@@ -774,7 +774,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			counts_params(s, &cc, used);
 			for (int i = 0; i < f->nparams && i < nargs; i++)
 				for (int k = 0; k < s->nvars; k++)
-					if (used[k] && !sub[k] && s->kind[k] != SYM_ATOM && strcmp(s->name[k], f->params[i]) == 0)
+					if (used[k] && !sub[k] && s->kind[k] == SYM_PARAM && strcmp(s->name[k], f->params[i]) == 0)
 						note(w, c, "argument %d of %s() is not a polynomial in the parameters; its count "
 							   "keeps the parameter '%s'", i + 1, raw, f->params[i]);
 			if (counts_compose(s, &cc, sub) < 0)
@@ -1094,7 +1094,7 @@ static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
 	}
 	const char *names[SYM_MAXVARS];
 	for (int k = 0; k < SYM_MAXVARS; k++)
-		names[k] = k < s->nvars ? s->name[k] : "";
+		names[k] = k < s->nvars && s->name[k] ? s->name[k] : "";
 	if (fmpq_mpoly_set_str_pretty(T, expr, names, s->ctx) != 0)
 		return fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
 	return 1;
@@ -1111,6 +1111,15 @@ static int unsupported(W *w, CXCursor at, const char *why)
 	a->errors = realloc(a->errors, (a->nerrors + 1) * sizeof *a->errors);
 	a->errors[a->nerrors++] = strdup(msg);
 	return -2;
+}
+
+/* The loop AT is beyond the symbolic engine (s->err says why): reported
+ * like any loop that cannot be counted, with the way around it. */
+static int too_complex(W *w, CXCursor at)
+{
+	char why[300];
+	snprintf(why, sizeof why, "too complex to count exactly (%s)", w->s->err);
+	return unsupported(w, at, why);
 }
 
 /* Counts body + iter over the iterations of a recognised loop into OUT. */
@@ -1177,7 +1186,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	int kv = sym_var(s, kname, SYM_LOOP);
 	free(name);
 	if (var < 0 || kv < 0)
-		return fail(w, at, "%s", s->err);
+		return too_complex(w, at);
 	w->lvdecl[w->nlv] = l->decl;
 	w->lvvar[w->nlv] = var;
 	w->nlv++;
@@ -1208,7 +1217,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	if (ret == 0 && after.n) {
 		fmpq_mpoly_add_si(x, &s->gen[var], l->step, s->ctx);
 		sub[var] = x;
-		ret = counts_compose(s, &after, sub) < 0 ? fail(w, at, "%s", s->err) : 0;
+		ret = counts_compose(s, &after, sub) < 0 ? too_complex(w, at) : 0;
 		counts_add(s, &before, &after);
 	}
 	counts_add_si(s, &before, "iter", 1);
@@ -1223,7 +1232,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		if (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT)
 			fmpq_mpoly_sub_ui(num, num, 1, s->ctx);
 		if (sym_floor(s, K, num, st) < 0)
-			ret = fail(w, at, "%s", s->err);
+			ret = too_complex(w, at);
 		fmpz_clear(st);
 	}
 	if (ret == 0) {
@@ -1234,7 +1243,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			counts_set(s, &first, &before);
 			sub[var] = l->L;
 			if (counts_compose(s, &first, sub) < 0)
-				ret = fail(w, at, "%s", s->err);
+				ret = too_complex(w, at);
 		}
 		fmpq_mpoly_t lo, hi;
 		fmpq_mpoly_init(lo, s->ctx);
@@ -1250,7 +1259,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			if (l->step < 0)
 				fmpq_mpoly_swap(lo, hi, s->ctx);
 			if (counts_sum(s, &before, var, lo, hi) < 0)
-				ret = fail(w, at, "%s", s->err);
+				ret = too_complex(w, at);
 		} else if (ret == 0) {
 			/* var = L + step*k, summed over k */
 			fmpq_mpoly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
@@ -1258,7 +1267,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			sub[var] = x;
 			fmpq_mpoly_set_si(lo, is_do ? 1 : 0, s->ctx);
 			if (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0)
-				ret = fail(w, at, "%s", s->err);
+				ret = too_complex(w, at);
 		}
 		if (ret == 0) {
 			counts_add(s, out, &first);
@@ -1744,6 +1753,32 @@ static int analyze_fn(W *w, fn *f)
 	return ret;
 }
 
+/* Between functions, frees the symbols (loop variables, floor terms) that no
+ * finished function's or region's counts use any more, so that a long file
+ * does not run out of them.  Floor terms of the parameters that finished
+ * counts still use stay: a file needs at most SYM_MAXVARS of those at once. */
+static void collect_symbols(W *w)
+{
+	/* only when the table is close to full: marking walks every count kept */
+	int free_slots = SYM_MAXVARS - w->s->nvars;
+	for (int k = 0; k < w->s->nvars; k++)
+		free_slots += w->s->kind[k] == SYM_FREE;
+	if (free_slots > SYM_MAXVARS / 4)
+		return;
+	int n = 0;
+	const epi_counts **live = malloc((w->nfns + w->a->nregions + 1) * sizeof *live);
+	for (int i = 0; i < w->nfns; i++)
+		if (w->fns[i].state == 2)
+			live[n++] = &w->fns[i].counts;
+	for (int i = 0; i < w->a->nregions; i++)
+		live[n++] = &w->a->regions[i].counts;
+	int used[SYM_MAXVARS] = {0};
+	for (int i = 0; i < n; i++)
+		counts_symbols(w->s, live[i], used);
+	sym_collect(w->s, used);
+	free(live);
+}
+
 /* ---- entry points ----------------------------------------------------- */
 
 void epi_front_opts_init(epi_front_opts *o)
@@ -1907,8 +1942,10 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 	}
 	kids_free(&top);
 	for (int i = 0; i < w.nfns && ret == 0; i++)
-		if (w.fns[i].state == 0)
+		if (w.fns[i].state == 0) {
+			collect_symbols(&w);
 			ret = analyze_fn(&w, &w.fns[i]);
+		}
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
 			epi_error(err, "%s", a->errors[0]);

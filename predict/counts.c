@@ -269,6 +269,15 @@ void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p)
 	}
 }
 
+void counts_symbols(sym_ctx *s, const epi_counts *c, int *used)
+{
+	for (int i = 0; i < c->n; i++) {
+		sym_pw_symbols(s, tri_min(&c->v[i]), used);
+		sym_pw_symbols(s, tri_max(&c->v[i]), used);
+		sym_pw_symbols(s, &c->v[i].exp, used);
+	}
+}
+
 void counts_params(sym_ctx *s, const epi_counts *c, int *used)
 {
 	for (int i = 0; i < c->n; i++) {

@@ -39,6 +39,8 @@ int counts_compose(sym_ctx *s, epi_counts *c, fmpq_mpoly_struct *const *sub);
 void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p);
 /* Index of KEY or -1. */
 int counts_find(const epi_counts *c, const char *key);
+/* Marks every symbol any count uses (atoms and what they use included). */
+void counts_symbols(sym_ctx *s, const epi_counts *c, int *used);
 /* Marks the parameters any count depends on. */
 void counts_params(sym_ctx *s, const epi_counts *c, int *used);
 

@@ -52,21 +52,59 @@ void sym_free(sym_ctx *s)
 	fmpq_mpoly_ctx_clear(s->ctx);
 }
 
+static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used);
+
+/* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
+static int new_slot(sym_ctx *s)
+{
+	for (int k = 0; k < s->nvars; k++)
+		if (s->kind[k] == SYM_FREE)
+			return k;
+	if (s->nvars == SYM_MAXVARS) {
+		seterr(s, "the file needs more than %d symbols: parameters, loop variables and "
+			  "floor terms of strided bounds", SYM_MAXVARS);
+		return -1;
+	}
+	return s->nvars++;
+}
+
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 {
 	for (int k = 0; k < s->nvars; k++)
-		if (s->kind[k] != SYM_ATOM && strcmp(s->name[k], name) == 0) {
+		if (s->kind[k] != SYM_ATOM && s->kind[k] != SYM_FREE && strcmp(s->name[k], name) == 0) {
 			if (kind == SYM_PARAM)
 				s->kind[k] = SYM_PARAM;
 			return k;
 		}
-	if (s->nvars == SYM_MAXVARS) {
-		seterr(s, "more than %d symbols in one analysis", SYM_MAXVARS);
+	int k = new_slot(s);
+	if (k < 0)
 		return -1;
+	s->name[k] = strdup(name);
+	s->kind[k] = kind;
+	return k;
+}
+
+void sym_collect(sym_ctx *s, const int *used_in)
+{
+	int used[SYM_MAXVARS];
+	memcpy(used, used_in, sizeof used);
+	for (int k = s->nvars - 1; k >= 0; k--)
+		if (used[k] && s->kind[k] == SYM_ATOM)
+			used_closure(s, &s->atom_num[k], used);
+	for (int i = 0; i < s->nfmt; i++) {
+		sym_pw_clear(s, &s->fmt[i].w);
+		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
+		free(s->fmt[i].cond);
 	}
-	s->name[s->nvars] = strdup(name);
-	s->kind[s->nvars] = kind;
-	return s->nvars++;
+	s->nfmt = 0;
+	for (int k = 0; k < s->nvars; k++) {
+		if (used[k] || s->kind[k] == SYM_PARAM || s->kind[k] == SYM_FREE)
+			continue;
+		free(s->name[k]);
+		s->name[k] = NULL;
+		fmpq_mpoly_zero(&s->atom_num[k], CTX);
+		s->kind[k] = SYM_FREE;
+	}
 }
 
 char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
@@ -173,19 +211,47 @@ int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t d
 			fmpq_mpoly_scalar_div_fmpz(Rr, Rr, g, CTX);
 			fmpz_divexact(den, den, g);
 		}
-		if (fmpz_is_one(den)) {
+		int flat = -1; /* an atom that appears in Rr alone with coefficient 1 */
+		for (int k = 0; k < s->nvars && flat < 0 && !fmpz_is_one(den); k++) {
+			if (s->kind[k] != SYM_ATOM || fmpq_mpoly_degree_si(Rr, k, CTX) != 1)
+				continue;
+			fmpq_mpoly_t co;
+			fmpq_mpoly_init(co, CTX);
+			slong vars[1] = {k};
+			ulong one[1] = {1};
+			fmpq_mpoly_get_coeff_vars_ui(co, Rr, vars, one, 1, CTX);
+			if (fmpq_mpoly_is_one(co, CTX))
+				flat = k;
+			fmpq_mpoly_clear(co, CTX);
+		}
+		if (flat >= 0) {
+			/* nested floors flatten: floor((x + floor(y/c))/d) = floor((c*x + y)/(c*d))
+			 * for integer x, which keeps atoms few and often simpler */
+			fmpq_mpoly_sub(Rr, Rr, &s->gen[flat], CTX);
+			fmpq_mpoly_scalar_mul_fmpz(Rr, Rr, &s->atom_den[flat], CTX);
+			fmpq_mpoly_add(Rr, Rr, &s->atom_num[flat], CTX);
+			fmpz_mul(den, den, &s->atom_den[flat]);
+			fmpq_mpoly_t inner;
+			fmpq_mpoly_init(inner, CTX);
+			ret = sym_floor(s, inner, Rr, den);
+			fmpq_mpoly_add(Q, Q, inner, CTX);
+			fmpq_mpoly_clear(inner, CTX);
+			if (ret < 0)
+				goto out;
+		} else if (fmpz_is_one(den)) {
 			fmpq_mpoly_add(Q, Q, Rr, CTX);
 		} else if (fmpq_mpoly_is_fmpq(Rr, CTX)) {
 			/* 0 <= constant < den: floor is 0 */
 		} else {
-			int k;
-			for (k = 0; k < s->nvars; k++)
-				if (s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) &&
-				    fmpq_mpoly_equal(&s->atom_num[k], Rr, CTX))
-					break;
-			if (k == s->nvars) {
-				if (s->nvars == SYM_MAXVARS) {
-					seterr(s, "more than %d symbols in one analysis", SYM_MAXVARS);
+			int k, found = 0;
+			for (k = 0; k < s->nvars && !found; k++)
+				found = s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) &&
+					fmpq_mpoly_equal(&s->atom_num[k], Rr, CTX);
+			if (found) {
+				k--;
+			} else {
+				k = new_slot(s);
+				if (k < 0) {
 					ret = -1;
 					goto out;
 				}
@@ -199,7 +265,6 @@ int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t d
 				s->kind[k] = SYM_ATOM;
 				fmpq_mpoly_set(&s->atom_num[k], Rr, CTX);
 				fmpz_set(&s->atom_den[k], den);
-				s->nvars++;
 			}
 			fmpq_mpoly_add(Q, Q, &s->gen[k], CTX);
 		}
@@ -1220,6 +1285,11 @@ static void pw_used(sym_ctx *s, const sym_pw *w, int *used)
 		for (int j = 0; j < w->p[i].g.n; j++)
 			used_closure(s, &w->p[i].g.c[j], used);
 	}
+}
+
+void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used)
+{
+	pw_used(s, w, used);
 }
 
 void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)

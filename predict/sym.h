@@ -18,7 +18,7 @@
 
 #define SYM_MAXVARS 48
 
-enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM };
+enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM, SYM_FREE };
 
 struct sym_fmt;
 
@@ -108,6 +108,12 @@ void sym_env_clear(sym_env *e);
 int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing);
 /* Marks in USED (SYM_MAXVARS ints) the parameters W depends on, through atoms too. */
 void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used);
+/* Marks in USED every symbol W uses, atoms and what they use included. */
+void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used);
+/* Frees the loop variables and atoms not marked in USED (with what the
+ * marked atoms use), for reuse; parameters stay.  Every polynomial still in
+ * use must be among those marked.  Clears the format cache. */
+void sym_collect(sym_ctx *s, const int *used);
 
 /* A human formula for W: the polynomial that holds for large parameters,
  * factored, with the condition under which it holds ("n >= 2").  Returns

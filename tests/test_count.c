@@ -75,8 +75,8 @@ static char *count_str(const epi_region *r, const char *key, enum which w, long 
 	sym_env e;
 	sym_env_init(&e);
 	for (int k = 0; k < A.sym.nvars; k++) {
-		if (!strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], n, 1); e.bound[k] = 1; }
-		if (!strcmp(A.sym.name[k], "m")) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], n, 1); e.bound[k] = 1; }
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "m")) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
 	}
 	const sym_pw *pw = w == EXP ? &r->counts.v[i].exp : w == MIN ? tri_min(&r->counts.v[i]) : tri_max(&r->counts.v[i]);
 	fmpq_t q;
@@ -480,7 +480,7 @@ static void test_member_bounds(void **st)
 	int used[SYM_MAXVARS] = {0}, found = 0;
 	sym_pw_params(&A.sym, &r->counts.v[i].exp, used);
 	for (int k = 0; k < A.sym.nvars; k++)
-		found |= used[k] && strcmp(A.sym.name[k], "v->n") == 0;
+		found |= used[k] && A.sym.kind[k] == SYM_PARAM && strcmp(A.sym.name[k], "v->n") == 0;
 	assert_true(found);
 	assert_int_equal(analyze("struct vec { int n; };\n"
 				 "void shrink(struct vec *v) {\n"

@@ -45,7 +45,7 @@ static int setup(void **st)
 		return -1;
 	sym_env_init(&E);
 	for (int k = 0; k < A.sym.nvars; k++)
-		if (!strcmp(A.sym.name[k], "n")) {
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "n")) {
 			fmpq_set_si(&E.val[k], 1000000, 1);
 			E.bound[k] = 1;
 		}
