@@ -182,6 +182,8 @@ typedef struct W {
 	fn *fns;
 	int nfns;
 	fn *cur;
+	int fndepth;      /* functions being analysed, callers included */
+	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;
 	int subscript;
 	int nlv;
@@ -687,6 +689,8 @@ static fn *find_fn(W *w, const char *name)
 }
 
 static int analyze_fn(W *w, fn *f);
+static void collect_symbols(W *w, epi_counts *current);
+static void grow_symbols(W *w, epi_counts *current);
 
 static int call(W *w, CXCursor c, epi_counts *out)
 {
@@ -1722,8 +1726,48 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	return ret;
 }
 
+/* Counts the top-level statement J of F's body.  When no caller is waiting
+ * for F, every live count is known here: symbols are collected first, and a
+ * statement that ran out of symbols is counted again in a wider table. */
+static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
+{
+	epi_analysis *a = w->a;
+	for (;;) {
+		int top = w->fndepth == 1;
+		if (top)
+			collect_symbols(w, &f->counts);
+		int nerrors = a->nerrors, nregions = a->nregions, analyzed = w->analyzed;
+		w->s->full = 0;
+		w->sib = body;
+		w->nsib = n;
+		w->isib = j;
+		epi_counts st;
+		counts_init(&st);
+		int ret = stmt(w, body[j], &st);
+		int retry = ret == 0 && top && w->s->full && a->nerrors > nerrors && w->analyzed == analyzed &&
+			    w->s->cap < SYM_MAXVARS;
+		if (!retry) {
+			counts_add(w->s, &f->counts, &st);
+			counts_clear(w->s, &st);
+			return ret;
+		}
+		/* forget what the attempt recorded, widen the table, count again */
+		counts_clear(w->s, &st);
+		while (a->nerrors > nerrors)
+			free(a->errors[--a->nerrors]);
+		while (a->nregions > nregions) {
+			epi_region *r = &a->regions[--a->nregions];
+			free(r->file);
+			free(r->function);
+			counts_clear(w->s, &r->counts);
+		}
+		grow_symbols(w, &f->counts);
+	}
+}
+
 static int analyze_fn(W *w, fn *f)
 {
+	w->analyzed++;
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth;
 	CXCursor *sib = w->sib;
@@ -1734,12 +1778,21 @@ static int analyze_fn(W *w, fn *f)
 	w->sib = NULL;
 	w->nsib = w->isib = 0;
 	f->state = 1;
-	kids kk = {0};
+	w->fndepth++;
+	kids kk = {0}, body = {0};
 	kids_of(f->cur, &kk);
 	int ret = 0;
-	for (int i = 0; i < kk.n && ret == 0; i++)
-		if (kind(kk.c[i]) == CXCursor_CompoundStmt)
-			ret = stmt(w, kk.c[i], &f->counts);
+	for (int i = 0; i < kk.n && ret == 0; i++) {
+		if (kind(kk.c[i]) != CXCursor_CompoundStmt)
+			continue;
+		/* the body's statements one by one: between them, when no caller
+		 * is waiting for this function, every live count is known */
+		kids_of(kk.c[i], &body);
+		for (int j = 0; j < body.n && ret == 0; j++)
+			ret = top_stmt(w, f, body.c, body.n, j);
+	}
+	w->fndepth--;
+	kids_free(&body);
 	kids_free(&kk);
 	f->state = 2;
 	if (ret == 0)
@@ -1753,29 +1806,64 @@ static int analyze_fn(W *w, fn *f)
 	return ret;
 }
 
-/* Between functions, frees the symbols (loop variables, floor terms) that no
- * finished function's or region's counts use any more, so that a long file
- * does not run out of them.  Floor terms of the parameters that finished
- * counts still use stay: a file needs at most SYM_MAXVARS of those at once. */
-static void collect_symbols(W *w)
+/* At a point where every live count is known (between functions, or between
+ * the top-level statements of a function that no other is waiting for):
+ * frees the symbols (loop variables, floor terms) that no count uses any
+ * more, and widens the symbol table when it is still close to full, so that
+ * a long file with many strided loops does not run out of symbols. */
+static void collect_symbols(W *w, epi_counts *current)
 {
-	/* only when the table is close to full: marking walks every count kept */
-	int free_slots = SYM_MAXVARS - w->s->nvars;
-	for (int k = 0; k < w->s->nvars; k++)
-		free_slots += w->s->kind[k] == SYM_FREE;
-	if (free_slots > SYM_MAXVARS / 4)
-		return;
+	sym_ctx *s = w->s;
+	int free_slots = s->cap - s->nvars;
+	for (int k = 0; k < s->nvars; k++)
+		free_slots += s->kind[k] == SYM_FREE;
+	if (free_slots > s->cap / 4)
+		return; /* marking walks every count kept: only when needed */
 	int n = 0;
-	const epi_counts **live = malloc((w->nfns + w->a->nregions + 1) * sizeof *live);
+	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
 	for (int i = 0; i < w->nfns; i++)
 		if (w->fns[i].state == 2)
 			live[n++] = &w->fns[i].counts;
 	for (int i = 0; i < w->a->nregions; i++)
 		live[n++] = &w->a->regions[i].counts;
+	if (current)
+		live[n++] = current;
 	int used[SYM_MAXVARS] = {0};
 	for (int i = 0; i < n; i++)
-		counts_symbols(w->s, live[i], used);
-	sym_collect(w->s, used);
+		counts_symbols(s, live[i], used);
+	sym_collect(s, used);
+	free(live);
+	free_slots = s->cap - s->nvars;
+	for (int k = 0; k < s->nvars; k++)
+		free_slots += s->kind[k] == SYM_FREE;
+	if (free_slots <= s->cap / 4)
+		grow_symbols(w, current);
+}
+
+/* Doubles the symbol table (up to SYM_MAXVARS), moving every live count. */
+static void grow_symbols(W *w, epi_counts *current)
+{
+	int n = 0, nroots = 0;
+	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
+	for (int i = 0; i < w->nfns; i++)
+		if (w->fns[i].state == 2)
+			live[n++] = &w->fns[i].counts;
+	for (int i = 0; i < w->a->nregions; i++)
+		live[n++] = &w->a->regions[i].counts;
+	if (current)
+		live[n++] = current;
+	for (int i = 0; i < n; i++)
+		nroots += 3 * live[i]->n;
+	sym_pw **roots = malloc((nroots + 1) * sizeof *roots);
+	nroots = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < live[i]->n; j++) {
+			roots[nroots++] = &live[i]->v[j].min;
+			roots[nroots++] = &live[i]->v[j].max;
+			roots[nroots++] = &live[i]->v[j].exp;
+		}
+	sym_grow(w->s, 2 * w->s->cap, roots, nroots);
+	free(roots);
 	free(live);
 }
 
@@ -1943,7 +2031,7 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 	kids_free(&top);
 	for (int i = 0; i < w.nfns && ret == 0; i++)
 		if (w.fns[i].state == 0) {
-			collect_symbols(&w);
+			collect_symbols(&w, NULL);
 			ret = analyze_fn(&w, &w.fns[i]);
 		}
 	if (ret == 0 && a->nerrors) {

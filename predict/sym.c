@@ -22,8 +22,9 @@ static void seterr(sym_ctx *s, const char *fmt, ...)
 int sym_init(sym_ctx *s)
 {
 	memset(s, 0, sizeof *s);
-	fmpq_mpoly_ctx_init(s->ctx, SYM_MAXVARS, ORD_LEX);
-	for (int k = 0; k < SYM_MAXVARS; k++) {
+	s->cap = SYM_INITVARS;
+	fmpq_mpoly_ctx_init(s->ctx, s->cap, ORD_LEX);
+	for (int k = 0; k < s->cap; k++) {
 		fmpq_mpoly_init(&s->gen[k], CTX);
 		fmpq_mpoly_gen(&s->gen[k], k, CTX);
 		fmpq_mpoly_init(&s->atom_num[k], CTX);
@@ -34,7 +35,7 @@ int sym_init(sym_ctx *s)
 
 void sym_free(sym_ctx *s)
 {
-	for (int k = 0; k < SYM_MAXVARS; k++) {
+	for (int k = 0; k < s->cap; k++) {
 		fmpq_mpoly_clear(&s->gen[k], CTX);
 		fmpq_mpoly_clear(&s->atom_num[k], CTX);
 		fmpz_clear(&s->atom_den[k]);
@@ -60,9 +61,10 @@ static int new_slot(sym_ctx *s)
 	for (int k = 0; k < s->nvars; k++)
 		if (s->kind[k] == SYM_FREE)
 			return k;
-	if (s->nvars == SYM_MAXVARS) {
-		seterr(s, "the file needs more than %d symbols: parameters, loop variables and "
-			  "floor terms of strided bounds", SYM_MAXVARS);
+	if (s->nvars == s->cap) {
+		seterr(s, "more than %d symbols in use at once: parameters, loop variables and "
+			  "floor terms of strided bounds", s->cap);
+		s->full = 1;
 		return -1;
 	}
 	return s->nvars++;
@@ -82,6 +84,72 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 	s->name[k] = strdup(name);
 	s->kind[k] = kind;
 	return k;
+}
+
+/* DST (in context NEW) = SRC (in s->ctx), the same terms. */
+static void convert(sym_ctx *s, const fmpq_mpoly_ctx_t nctx, fmpq_mpoly_struct *dst, const fmpq_mpoly_struct *src)
+{
+	fmpq_t c;
+	fmpq_init(c);
+	ulong e[SYM_MAXVARS];
+	memset(e, 0, sizeof e);
+	fmpq_mpoly_zero(dst, nctx);
+	for (slong i = 0; i < fmpq_mpoly_length(src, CTX); i++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, src, i, CTX);
+		fmpq_mpoly_get_term_exp_ui(e, src, i, CTX);
+		fmpq_mpoly_push_term_fmpq_ui(dst, c, e, nctx); /* the order is unchanged */
+	}
+	fmpq_mpoly_reduce(dst, nctx);
+	fmpq_clear(c);
+}
+
+/* Moves P from s->ctx into NCTX in place. */
+static void move_poly(sym_ctx *s, const fmpq_mpoly_ctx_t nctx, fmpq_mpoly_struct *p)
+{
+	fmpq_mpoly_t t;
+	fmpq_mpoly_init(t, nctx);
+	convert(s, nctx, t, p);
+	fmpq_mpoly_clear(p, CTX);
+	*p = *t;
+}
+
+int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots)
+{
+	if (cap > SYM_MAXVARS)
+		cap = SYM_MAXVARS;
+	if (cap <= s->cap)
+		return -1;
+	fmpq_mpoly_ctx_t nctx;
+	fmpq_mpoly_ctx_init(nctx, cap, ORD_LEX);
+	for (int i = 0; i < s->nfmt; i++) {
+		sym_pw_clear(s, &s->fmt[i].w);
+		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
+		free(s->fmt[i].cond);
+	}
+	s->nfmt = 0;
+	for (int r = 0; r < nroots; r++)
+		for (int i = 0; i < roots[r]->n; i++) {
+			sym_piece *pc = &roots[r]->p[i];
+			move_poly(s, nctx, pc->v);
+			for (int j = 0; j < pc->g.n; j++)
+				move_poly(s, nctx, &pc->g.c[j]);
+		}
+	for (int k = 0; k < s->cap; k++) {
+		move_poly(s, nctx, &s->atom_num[k]);
+		fmpq_mpoly_clear(&s->gen[k], CTX);
+	}
+	for (int k = s->cap; k < cap; k++) {
+		fmpq_mpoly_init(&s->atom_num[k], nctx);
+		fmpz_init(&s->atom_den[k]);
+	}
+	for (int k = 0; k < cap; k++) {
+		fmpq_mpoly_init(&s->gen[k], nctx);
+		fmpq_mpoly_gen(&s->gen[k], k, nctx);
+	}
+	fmpq_mpoly_ctx_clear(s->ctx);
+	*s->ctx = *nctx;
+	s->cap = cap;
+	return 0;
 }
 
 void sym_collect(sym_ctx *s, const int *used_in)
@@ -122,11 +190,11 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
 		int neg = fmpq_sgn(c) < 0, isconst = 1;
 		fmpq_abs(c, c);
-		for (int k = 0; k < SYM_MAXVARS; k++)
+		for (int k = 0; k < s->cap; k++)
 			isconst &= e[k] == 0;
 		char *cs = fmpq_get_str(NULL, 10, c);
 		size_t need = strlen(cs) + 8;
-		for (int k = 0; k < SYM_MAXVARS; k++)
+		for (int k = 0; k < s->cap; k++)
 			if (e[k])
 				need += strlen(k < s->nvars ? s->name[k] : "?") + 24;
 		if (len + need >= cap)
@@ -140,7 +208,7 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 			len += snprintf(buf + len, cap - len, "%s", cs);
 			first = 0;
 		}
-		for (int k = 0; k < SYM_MAXVARS; k++) {
+		for (int k = 0; k < s->cap; k++) {
 			if (!e[k])
 				continue;
 			len += snprintf(buf + len, cap - len, "%s%s", first ? "" : "*", k < s->nvars ? s->name[k] : "?");
@@ -157,7 +225,8 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 /* The constant term of P. */
 static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
 {
-	ulong e[SYM_MAXVARS] = {0};
+	ulong e[SYM_MAXVARS];
+	memset(e, 0, sizeof *e * (size_t)s->cap);
 	fmpq_mpoly_get_coeff_fmpq_ui(c, p, e, CTX);
 }
 
@@ -304,7 +373,7 @@ static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
 	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
 		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
 		int isconst = 1;
-		for (int v = 0; v < SYM_MAXVARS; v++)
+		for (int v = 0; v < s->cap; v++)
 			if (e[v]) { isconst = 0; break; }
 		if (isconst)
 			continue;
@@ -539,7 +608,7 @@ static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
 {
 	int u[SYM_MAXVARS];
 	fmpq_mpoly_used_vars(u, p, CTX);
-	for (int k = SYM_MAXVARS - 1; k >= 0; k--) {
+	for (int k = s->cap - 1; k >= 0; k--) {
 		if (!u[k] || used[k])
 			continue;
 		used[k] = 1;
@@ -551,7 +620,8 @@ static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
 int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 {
 	fm_sys m = {.nv = s->nvars};
-	int used[SYM_MAXVARS] = {0};
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)s->cap);
 	for (int i = 0; i < n; i++)
 		fm_add_poly(s, &m, &c[i], used);
 	/* atoms inside the atoms used */
@@ -842,7 +912,8 @@ static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 		any = s->kind[k] == SYM_ATOM && fmpq_mpoly_degree_si(&s->atom_num[k], var, CTX) > 0;
 	if (!any)
 		return 1;
-	int used[SYM_MAXVARS] = {0};
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)s->cap);
 	for (int i = 0; i < w->n; i++) {
 		used_closure(s, w->p[i].v, used);
 		for (int j = 0; j < w->p[i].g.n; j++)
@@ -1081,11 +1152,11 @@ static void compose(sym_ctx *s, fmpq_mpoly_struct *out, const fmpq_mpoly_struct 
 		fmpq_mpoly_get_term_coeff_fmpq(c, in, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, in, i, CTX);
 		ulong keep[SYM_MAXVARS];
-		for (int k = 0; k < SYM_MAXVARS; k++)
+		for (int k = 0; k < s->cap; k++)
 			keep[k] = changed[k] ? 0 : e[k];
 		fmpq_mpoly_zero(mono, CTX);
 		fmpq_mpoly_push_term_fmpq_ui(mono, c, keep, CTX);
-		for (int k = 0; k < SYM_MAXVARS; k++) {
+		for (int k = 0; k < s->cap; k++) {
 			if (!changed[k] || !e[k])
 				continue;
 			fmpq_mpoly_pow_ui(pw, vec[k], e[k], CTX);
@@ -1105,7 +1176,7 @@ static int uses_any(sym_ctx *s, const fmpq_mpoly_t p, const char *changed)
 {
 	int u[SYM_MAXVARS];
 	fmpq_mpoly_used_vars(u, p, CTX);
-	for (int k = 0; k < SYM_MAXVARS; k++)
+	for (int k = 0; k < s->cap; k++)
 		if (u[k] && changed[k])
 			return 1;
 	return 0;
@@ -1117,12 +1188,13 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 	fmpq_mpoly_struct own[SYM_MAXVARS];
 	char changed[SYM_MAXVARS] = {0}, owned[SYM_MAXVARS] = {0};
 	int nv0 = s->nvars, ret = 0;
-	for (int k = 0; k < SYM_MAXVARS; k++) {
+	for (int k = 0; k < s->cap; k++) {
 		vec[k] = (k < nv0 && sub_in[k]) ? sub_in[k] : &s->gen[k];
 		changed[k] = k < nv0 && sub_in[k] != NULL;
 	}
 	/* atoms over substituted variables become new floors (only those W uses) */
-	int used[SYM_MAXVARS] = {0};
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
 	for (int k = 0; k < nv0; k++) {
 		if (s->kind[k] != SYM_ATOM || changed[k] || !used[k])
@@ -1253,7 +1325,7 @@ static void poly_eval(sym_ctx *s, fmpq_t out, const fmpq_mpoly_t p, fmpq *const 
 	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(t, p, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
-		for (int k = 0; k < SYM_MAXVARS; k++) {
+		for (int k = 0; k < s->cap; k++) {
 			if (!e[k])
 				continue;
 			fmpq_pow_si(x, vals[k], (slong)e[k]);
@@ -1294,7 +1366,8 @@ void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used)
 
 void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
 {
-	int u[SYM_MAXVARS] = {0};
+	int u[SYM_MAXVARS];
+	memset(u, 0, sizeof *u * (size_t)s->cap);
 	pw_used(s, w, u);
 	for (int k = 0; k < s->nvars; k++)
 		if (u[k] && s->kind[k] != SYM_ATOM)
@@ -1304,10 +1377,11 @@ void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
 /* Fills VALS for the variables W uses: parameters from E, atoms computed. */
 static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq *vals, int *missing)
 {
-	int used[SYM_MAXVARS] = {0};
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
 	fmpq *ptr[SYM_MAXVARS];
-	for (int k = 0; k < SYM_MAXVARS; k++)
+	for (int k = 0; k < s->cap; k++)
 		ptr[k] = &vals[k];
 	for (int k = 0; k < s->nvars; k++) {
 		if (!used[k])
@@ -1347,7 +1421,7 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 {
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
-	for (int k = 0; k < SYM_MAXVARS; k++) {
+	for (int k = 0; k < s->cap; k++) {
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
@@ -1364,7 +1438,7 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 		}
 		fmpq_clear(q);
 	}
-	for (int k = 0; k < SYM_MAXVARS; k++)
+	for (int k = 0; k < s->cap; k++)
 		fmpq_clear(&vals[k]);
 	return ret;
 }
@@ -1385,7 +1459,7 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 {
 	int used[SYM_MAXVARS], nused = 0, var = -1;
 	fmpq_mpoly_used_vars(used, p, CTX);
-	for (int k = 0; k < SYM_MAXVARS; k++)
+	for (int k = 0; k < s->cap; k++)
 		if (used[k]) {
 			nused++;
 			var = k;
@@ -1493,7 +1567,7 @@ static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
 		int isconst = 1;
-		for (int k = 0; k < SYM_MAXVARS; k++)
+		for (int k = 0; k < s->cap; k++)
 			isconst &= e[k] == 0;
 		if (!isconst && fmpq_sgn(t) > 0) {
 			fmpq_mpoly_set_coeff_fmpq_ui(P, t, e, CTX);
@@ -1533,7 +1607,8 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 {
 	if (g->n != 1)
 		return;
-	int used[SYM_MAXVARS] = {0}, u2[SYM_MAXVARS], p = -1, np = 0;
+	int used[SYM_MAXVARS], u2[SYM_MAXVARS], p = -1, np = 0;
+	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
 	fmpq_mpoly_used_vars(u2, sum, CTX);
 	for (int k = 0; k < s->nvars; k++) {
@@ -1561,7 +1636,7 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 		sym_env_init(&e);
 		e.bound[p] = 1;
 		fmpq *ptr[SYM_MAXVARS];
-		for (int i = 0; i < SYM_MAXVARS; i++)
+		for (int i = 0; i < s->cap; i++)
 			ptr[i] = &e.val[i];
 		int steps = 0, missing;
 		while (fmpq_sgn(k) > 0 && steps++ < 64) {
@@ -1643,7 +1718,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 		e.bound[k] = 1;
 		fmpq_set_si(&e.val[k], (1L << 30) + ((long)k << 20), 1);
 	}
-	for (int k = 0; k < SYM_MAXVARS; k++) {
+	for (int k = 0; k < s->cap; k++) {
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
@@ -1699,7 +1774,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	}
 	free(active);
 	guard_clear(s, &all);
-	for (int k = 0; k < SYM_MAXVARS; k++)
+	for (int k = 0; k < s->cap; k++)
 		fmpq_clear(&vals[k]);
 	sym_env_clear(&e);
 	return c;

@@ -16,7 +16,10 @@
 #include <flint/fmpq_mpoly.h>
 #include <flint/fmpq_poly.h>
 
-#define SYM_MAXVARS 48
+/* Symbols live in one FLINT context of `cap` variables, SYM_INITVARS at
+ * first; sym_grow() widens it, up to SYM_MAXVARS, between functions. */
+#define SYM_INITVARS 48
+#define SYM_MAXVARS 384
 
 enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM, SYM_FREE };
 
@@ -24,6 +27,7 @@ struct sym_fmt;
 
 typedef struct sym_ctx {
 	fmpq_mpoly_ctx_t ctx;
+	int cap;                                 /* variables of ctx */
 	int nvars;
 	char *name[SYM_MAXVARS];
 	enum sym_kind kind[SYM_MAXVARS];
@@ -33,6 +37,7 @@ typedef struct sym_ctx {
 	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
 	int nfaul;
 	char err[256];                           /* last error, for the caller */
+	int full;                                /* a symbol was refused for want of room */
 	struct sym_fmt *fmt;                     /* formats computed so far */
 	int nfmt;
 } sym_ctx;
@@ -114,6 +119,10 @@ void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used);
  * marked atoms use), for reuse; parameters stay.  Every polynomial still in
  * use must be among those marked.  Clears the format cache. */
 void sym_collect(sym_ctx *s, const int *used);
+/* Widens the context to CAP variables (at most SYM_MAXVARS), moving the
+ * pieces of ROOTS, the only polynomials that may still be in use; returns 0,
+ * or -1 when it cannot grow. */
+int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots);
 
 /* A human formula for W: the polynomial that holds for large parameters,
  * factored, with the condition under which it holds ("n >= 2").  Returns

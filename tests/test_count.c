@@ -466,6 +466,37 @@ static void test_switch(void **st)
 	assert_int_equal(count(r, "load.i32", EXP, 4, 0), 4); /* the condition, always */
 }
 
+static void test_many_strided_functions(void **st)
+{
+	/* more floor terms than the symbol table first holds: it grows */
+	char *src = malloc(64 * 1024);
+	size_t len = 0;
+	int spec[60][3];
+	for (int f = 0; f < 60; f++) {
+		spec[f][0] = f % 7;             /* offset */
+		spec[f][1] = 2 + f % 4;         /* outer stride */
+		spec[f][2] = 2 + (f / 4) % 4;   /* inner stride */
+		len += (size_t)snprintf(src + len, 64 * 1024 - len,
+					"void f%d(double *a, int n) { for (int i = %d; i < n; i += %d) "
+					"for (int j = i; j < n + %d; j += %d) a[j] = a[i]; }\n",
+					f, spec[f][0], spec[f][1], spec[f][0], spec[f][2]);
+	}
+	must_analyze(src);
+	free(src);
+	for (int f = 0; f < 60; f++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%d", f);
+		for (long n = 20; n <= 23; n++) {
+			long c = 0;
+			for (long i = spec[f][0]; i < n; i += spec[f][1])
+				for (long j = i; j < n + spec[f][0]; j += spec[f][2])
+					c++;
+			assert_int_equal(count(FN(name), "store.f64", EXP, n, 0), c);
+		}
+	}
+	assert_true(A.sym.cap > SYM_INITVARS);
+}
+
 static void test_member_bounds(void **st)
 {
 	must_analyze("struct vec { int n; double *x; };\n"
@@ -547,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_loop),
 		cmocka_unit_test(test_loop_errors),
 		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_many_strided_functions),
 		cmocka_unit_test(test_member_bounds),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
