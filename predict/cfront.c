@@ -1806,6 +1806,30 @@ static int analyze_fn(W *w, fn *f)
 	return ret;
 }
 
+/* Every count kept when no statement is half counted: finished functions',
+ * regions', and CURRENT (the function being counted, or NULL).  Sets *N. */
+static epi_counts **live_counts(W *w, epi_counts *current, int *n)
+{
+	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
+	*n = 0;
+	for (int i = 0; i < w->nfns; i++)
+		if (w->fns[i].state == 2)
+			live[(*n)++] = &w->fns[i].counts;
+	for (int i = 0; i < w->a->nregions; i++)
+		live[(*n)++] = &w->a->regions[i].counts;
+	if (current)
+		live[(*n)++] = current;
+	return live;
+}
+
+static int free_symbols(const sym_ctx *s)
+{
+	int n = s->cap - s->nvars;
+	for (int k = 0; k < s->nvars; k++)
+		n += s->kind[k] == SYM_FREE;
+	return n;
+}
+
 /* At a point where every live count is known (between functions, or between
  * the top-level statements of a function that no other is waiting for):
  * frees the symbols (loop variables, floor terms) that no count uses any
@@ -1814,44 +1838,23 @@ static int analyze_fn(W *w, fn *f)
 static void collect_symbols(W *w, epi_counts *current)
 {
 	sym_ctx *s = w->s;
-	int free_slots = s->cap - s->nvars;
-	for (int k = 0; k < s->nvars; k++)
-		free_slots += s->kind[k] == SYM_FREE;
-	if (free_slots > s->cap / 4)
+	if (free_symbols(s) > s->cap / 4)
 		return; /* marking walks every count kept: only when needed */
-	int n = 0;
-	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
-	for (int i = 0; i < w->nfns; i++)
-		if (w->fns[i].state == 2)
-			live[n++] = &w->fns[i].counts;
-	for (int i = 0; i < w->a->nregions; i++)
-		live[n++] = &w->a->regions[i].counts;
-	if (current)
-		live[n++] = current;
-	int used[SYM_MAXVARS] = {0};
+	int n, used[SYM_MAXVARS] = {0};
+	epi_counts **live = live_counts(w, current, &n);
 	for (int i = 0; i < n; i++)
 		counts_symbols(s, live[i], used);
 	sym_collect(s, used);
 	free(live);
-	free_slots = s->cap - s->nvars;
-	for (int k = 0; k < s->nvars; k++)
-		free_slots += s->kind[k] == SYM_FREE;
-	if (free_slots <= s->cap / 4)
+	if (free_symbols(s) <= s->cap / 4)
 		grow_symbols(w, current);
 }
 
 /* Doubles the symbol table (up to SYM_MAXVARS), moving every live count. */
 static void grow_symbols(W *w, epi_counts *current)
 {
-	int n = 0, nroots = 0;
-	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
-	for (int i = 0; i < w->nfns; i++)
-		if (w->fns[i].state == 2)
-			live[n++] = &w->fns[i].counts;
-	for (int i = 0; i < w->a->nregions; i++)
-		live[n++] = &w->a->regions[i].counts;
-	if (current)
-		live[n++] = current;
+	int n, nroots = 0;
+	epi_counts **live = live_counts(w, current, &n);
 	for (int i = 0; i < n; i++)
 		nroots += 3 * live[i]->n;
 	sym_pw **roots = malloc((nroots + 1) * sizeof *roots);
