@@ -232,6 +232,18 @@ static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
 
 int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den_in)
 {
+	if (fmpz_is_one(den_in)) {
+		/* floor(num) = num for integer coefficients, the common case */
+		fmpz_t d;
+		fmpz_init(d);
+		fmpq_mpoly_get_denominator(d, num, CTX);
+		int integral = fmpz_is_one(d);
+		fmpz_clear(d);
+		if (integral) {
+			fmpq_mpoly_set(p, num, CTX);
+			return 0;
+		}
+	}
 	fmpz_t den, q, r, g;
 	fmpq_t c;
 	fmpq_mpoly_t Q, R;
@@ -619,6 +631,18 @@ static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
 
 int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 {
+	/* one non-constant linear constraint without floor terms always has
+	 * integer solutions (guards never hold constant ones) */
+	if (n == 0)
+		return 1;
+	if (n == 1 && fmpq_mpoly_total_degree_si(&c[0], CTX) == 1) {
+		int u[SYM_MAXVARS], atoms = 0;
+		fmpq_mpoly_used_vars(u, &c[0], CTX);
+		for (int k = 0; k < s->nvars; k++)
+			atoms |= u[k] && s->kind[k] == SYM_ATOM;
+		if (!atoms)
+			return 1;
+	}
 	fm_sys m = {.nv = s->nvars};
 	int used[SYM_MAXVARS];
 	memset(used, 0, sizeof *used * (size_t)s->cap);
