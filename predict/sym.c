@@ -222,12 +222,20 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 	return buf;
 }
 
-/* The constant term of P. */
+/* The constant term of P: its last term in the monomial order, if that
+ * has no variable. */
 static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
 {
+	slong n = fmpq_mpoly_length(p, CTX);
+	fmpq_zero(c);
+	if (n == 0)
+		return;
 	ulong e[SYM_MAXVARS];
-	memset(e, 0, sizeof *e * (size_t)s->cap);
-	fmpq_mpoly_get_coeff_fmpq_ui(c, p, e, CTX);
+	fmpq_mpoly_get_term_exp_ui(e, p, n - 1, CTX);
+	for (int k = 0; k < s->cap; k++)
+		if (e[k])
+			return;
+	fmpq_mpoly_get_term_coeff_fmpq(c, p, n - 1, CTX);
 }
 
 int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den_in)
@@ -405,12 +413,59 @@ static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
 
 static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
 
+/* A hash of the constraint C from its coefficients (equal constraints hash
+ * equal; a few unequal ones collide, and are then compared in full). */
+static unsigned long cons_hash(const fmpq_mpoly_struct *c)
+{
+	const unsigned long p = 1000000007UL;
+	unsigned long h = (unsigned long)c->zpoly->length * 2654435761UL;
+	h = h * 31 + fmpz_fdiv_ui(fmpq_numref(c->content), p);
+	h = h * 31 + fmpz_fdiv_ui(fmpq_denref(c->content), p);
+	for (slong i = 0; i < c->zpoly->length; i++)
+		h = h * 31 + fmpz_fdiv_ui(c->zpoly->coeffs + i, p);
+	return h;
+}
+
 static void guard_clear(sym_ctx *s, sym_guard *g)
 {
 	for (int i = 0; i < g->n; i++)
 		fmpq_mpoly_clear(&g->c[i], CTX);
 	free(g->c);
 	guard_init(g);
+}
+
+/* Inserts the normalized, non-constant constraint C (taking ownership). */
+static void guard_insert(sym_ctx *s, sym_guard *g, fmpq_mpoly_t c)
+{
+	unsigned long h = cons_hash(c);
+	int pos = 0;
+	while (pos < g->n) {
+		int cmp = fmpq_mpoly_cmp(&g->c[pos], c, CTX);
+		if (cmp == 0) {
+			fmpq_mpoly_clear(c, CTX);
+			return;
+		}
+		if (cmp > 0)
+			break;
+		pos++;
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 4;
+		g->c = realloc(g->c, g->cap * sizeof *g->c);
+	}
+	memmove(&g->c[pos + 1], &g->c[pos], (g->n - pos) * sizeof *g->c);
+	g->c[pos] = *c;
+	g->n++;
+	g->h += h;
+}
+
+/* Adds a constraint already in normal form (one taken from a guard). */
+static void guard_add_normed(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct *c_in)
+{
+	fmpq_mpoly_t c;
+	fmpq_mpoly_init(c, CTX);
+	fmpq_mpoly_set(c, c_in, CTX);
+	guard_insert(s, g, c);
 }
 
 /* Adds c >= 0 to G, kept sorted and without duplicates.
@@ -425,30 +480,14 @@ static int guard_add(sym_ctx *s, sym_guard *g, const fmpq_mpoly_t c_in)
 		fmpq_mpoly_clear(c, CTX);
 		return r > 0 ? 0 : -1;
 	}
-	int pos = 0;
-	while (pos < g->n) {
-		int cmp = fmpq_mpoly_cmp(&g->c[pos], c, CTX);
-		if (cmp == 0) {
-			fmpq_mpoly_clear(c, CTX);
-			return 0;
-		}
-		if (cmp > 0)
-			break;
-		pos++;
-	}
-	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 4;
-		g->c = realloc(g->c, g->cap * sizeof *g->c);
-	}
-	memmove(&g->c[pos + 1], &g->c[pos], (g->n - pos) * sizeof *g->c);
-	g->c[pos] = *c; /* moves ownership */
-	g->n++;
+	guard_insert(s, g, c);
 	return 0;
 }
 
 static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 {
 	guard_init(dst);
+	dst->h = src->h;
 	dst->cap = dst->n = src->n;
 	dst->c = src->n ? malloc(src->n * sizeof *dst->c) : NULL;
 	for (int i = 0; i < src->n; i++) {
@@ -459,7 +498,7 @@ static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 
 static int guard_equal(sym_ctx *s, const sym_guard *a, const sym_guard *b)
 {
-	if (a->n != b->n)
+	if (a->n != b->n || a->h != b->h)
 		return 0;
 	for (int i = 0; i < a->n; i++)
 		if (!fmpq_mpoly_equal(&a->c[i], &b->c[i], CTX))
@@ -674,47 +713,77 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 	return r;
 }
 
-/* Whether constraints A >= 0 and B >= 0 have the same variable part;
- * then *d = constant(A) - constant(B). */
-static int parallel(sym_ctx *s, const fmpq_mpoly_t a, const fmpq_mpoly_t b, fmpq_t d)
-{
-	fmpq_mpoly_t t;
-	fmpq_mpoly_init(t, CTX);
-	fmpq_mpoly_sub(t, a, b, CTX);
-	int r = fmpq_mpoly_is_fmpq(t, CTX);
-	if (r)
-		fmpq_mpoly_get_fmpq(d, t, CTX);
-	fmpq_mpoly_clear(t, CTX);
-	return r;
-}
-
 static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
+	g->h -= cons_hash(&g->c[i]);
 	fmpq_mpoly_clear(&g->c[i], CTX);
 	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
 	g->n--;
+}
+
+/* For sorting constraints by their variable part. */
+typedef struct linpart {
+	fmpq_mpoly_struct *lin; /* constraint minus its constant */
+	int i;
+	const fmpq_mpoly_ctx_struct *ctx;
+} linpart;
+
+static int cmp_lin(const void *a, const void *b)
+{
+	const linpart *x = a, *y = b;
+	int c = fmpq_mpoly_cmp(x->lin, y->lin, x->ctx);
+	return c ? c : x->i - y->i;
+}
+
+/* Drops every constraint that has a parallel twin at least as tight: of
+ * lin + a >= 0 and lin + b >= 0 with a >= b, the first is implied.
+ * Sorting by variable part keeps this O(n log n) on long guards. */
+static void drop_parallel(sym_ctx *s, sym_guard *g)
+{
+	if (g->n < 2)
+		return;
+	int n = g->n;
+	linpart *lp = malloc(n * sizeof *lp);
+	fmpq_mpoly_struct *lins = malloc(n * sizeof *lins);
+	fmpq *k = malloc(n * sizeof *k);
+	char *drop = calloc(n, 1);
+	for (int i = 0; i < n; i++) {
+		fmpq_init(&k[i]);
+		const_term(s, &k[i], &g->c[i]);
+		fmpq_mpoly_init(&lins[i], CTX);
+		fmpq_mpoly_sub_fmpq(&lins[i], &g->c[i], &k[i], CTX);
+		lp[i] = (linpart){&lins[i], i, CTX};
+	}
+	qsort(lp, n, sizeof *lp, cmp_lin);
+	for (int a = 0; a < n;) {
+		int b = a + 1, best = lp[a].i;
+		while (b < n && fmpq_mpoly_equal(lp[b].lin, lp[a].lin, CTX)) {
+			if (fmpq_cmp(&k[lp[b].i], &k[best]) < 0)
+				best = lp[b].i;
+			b++;
+		}
+		for (int t = a; t < b; t++)
+			drop[lp[t].i] = lp[t].i != best;
+		a = b;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		if (drop[i])
+			guard_drop(s, g, i);
+	for (int i = 0; i < n; i++) {
+		fmpq_clear(&k[i]);
+		fmpq_mpoly_clear(&lins[i], CTX);
+	}
+	free(lp);
+	free(lins);
+	free(k);
+	free(drop);
 }
 
 /* Drops the constraints of G implied by the others. */
 static void guard_reduce(sym_ctx *s, sym_guard *g)
 {
 	/* cheap first: of two parallel constraints the looser is implied */
-	fmpq_t d;
-	fmpq_init(d);
-	for (int i = 0; i < g->n; i++)
-		for (int j = i + 1; j < g->n;) {
-			if (parallel(s, &g->c[i], &g->c[j], d)) {
-				if (fmpq_sgn(d) >= 0) { /* c[i] looser */
-					guard_drop(s, g, i);
-					j = i + 1;
-					continue;
-				}
-				guard_drop(s, g, j);
-				continue;
-			}
-			j++;
-		}
-	fmpq_clear(d);
+	drop_parallel(s, g);
 	if (g->n <= 1)
 		return;
 	for (int i = 0; i < g->n;) {
@@ -753,9 +822,11 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 	if (a->n != b->n)
 		return 0;
 	for (int i = 0; i < a->n; i++) {
-		int found = 0;
+		/* pieces built the same way come in the same order: try there first */
+		int found = guard_equal(s, &a->p[i].g, &b->p[i].g) && fmpq_mpoly_equal(a->p[i].v, b->p[i].v, CTX);
 		for (int j = 0; j < b->n && !found; j++)
-			found = guard_equal(s, &a->p[i].g, &b->p[j].g) && fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
+			found = j != i && guard_equal(s, &a->p[i].g, &b->p[j].g) &&
+				fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
 		if (!found)
 			return 0;
 	}
@@ -1764,7 +1835,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 			continue;
 		fmpq_mpoly_add(sum, sum, w->p[i].v, CTX);
 		for (int j = 0; j < w->p[i].g.n; j++)
-			guard_add(s, &all, &w->p[i].g.c[j]);
+			guard_add_normed(s, &all, &w->p[i].g.c[j]);
 	}
 	guard_reduce(s, &all);
 	int overlap = 0;
@@ -1774,7 +1845,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 		sym_guard g;
 		guard_copy(s, &g, &all);
 		for (int j = 0; j < w->p[i].g.n; j++)
-			guard_add(s, &g, &w->p[i].g.c[j]);
+			guard_add_normed(s, &g, &w->p[i].g.c[j]);
 		overlap = sym_feasible(s, g.c, g.n);
 		guard_clear(s, &g);
 	}

@@ -45,6 +45,7 @@ typedef struct sym_ctx {
 typedef struct sym_guard {
 	int n, cap;
 	fmpq_mpoly_struct *c; /* each c[i] >= 0 */
+	unsigned long h;      /* order-free hash of the constraints, to compare guards fast */
 } sym_guard;
 
 typedef struct sym_piece {
