@@ -1,5 +1,6 @@
 /* sym: piecewise polynomial counts, summation over affine ranges, and the
  * Fourier-Motzkin feasibility test that prunes impossible pieces.  See sym.h. */
+#define _GNU_SOURCE /* qsort_r */
 #include "predict/sym.h"
 
 #include <flint/arith.h>
@@ -484,6 +485,28 @@ static int guard_add(sym_ctx *s, sym_guard *g, const fmpq_mpoly_t c_in)
 	return 0;
 }
 
+static int cmp_cons(const void *a, const void *b, void *ctx)
+{
+	return fmpq_mpoly_cmp(*(fmpq_mpoly_struct *const *)a, *(fmpq_mpoly_struct *const *)b, ctx);
+}
+
+/* Sets G (empty) to the union of the N normalized constraints C: sorted and
+ * without duplicates, in O(n log n) for the long unions of totals. */
+static void guard_from(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct **c, int n)
+{
+	qsort_r(c, n, sizeof *c, cmp_cons, (void *)s->ctx);
+	g->c = malloc((n + 1) * sizeof *g->c);
+	g->cap = n + 1;
+	for (int i = 0; i < n; i++) {
+		if (g->n && fmpq_mpoly_equal(&g->c[g->n - 1], c[i], CTX))
+			continue;
+		fmpq_mpoly_init(&g->c[g->n], CTX);
+		fmpq_mpoly_set(&g->c[g->n], c[i], CTX);
+		g->h += cons_hash(&g->c[g->n]);
+		g->n++;
+	}
+}
+
 static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 {
 	guard_init(dst);
@@ -834,6 +857,20 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 }
 
 /* Adds the piece [g] * v (copies both) to W, merging equal guards. */
+/* Appends the piece [g] * v (copies both) without looking for an equal
+ * guard: for callers that know there is none. */
+static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 4;
+		w->p = realloc(w->p, w->cap * sizeof *w->p);
+	}
+	sym_piece *p = &w->p[w->n++];
+	guard_copy(s, &p->g, g);
+	fmpq_mpoly_init(p->v, CTX);
+	fmpq_mpoly_set(p->v, v, CTX);
+}
+
 static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
 {
 	if (fmpq_mpoly_is_zero(v, CTX))
@@ -865,7 +902,7 @@ void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
 		return;
 	sym_pw_clear(s, dst);
 	for (int i = 0; i < src->n; i++)
-		pw_push(s, dst, &src->p[i].g, src->p[i].v);
+		pw_append(s, dst, &src->p[i].g, src->p[i].v);
 }
 
 void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v)
@@ -904,11 +941,16 @@ void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k
 		sym_pw_add(s, dst, a);
 		return;
 	}
+	/* into an empty DST nothing merges: A's guards are distinct already */
+	int empty = dst->n == 0;
 	fmpq_mpoly_t v;
 	fmpq_mpoly_init(v, CTX);
 	for (int i = 0; i < a->n; i++) {
 		fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
-		pw_push(s, dst, &a->p[i].g, v);
+		if (empty)
+			pw_append(s, dst, &a->p[i].g, v);
+		else
+			pw_push(s, dst, &a->p[i].g, v);
 	}
 	fmpq_mpoly_clear(v, CTX);
 }
@@ -1830,13 +1872,21 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	 * the first piece and where it holds instead */
 	if (nactive == 0 && w->n > 0)
 		active[0] = 1;
+	int ncons = 0;
+	for (int i = 0; i < w->n; i++)
+		if (active[i])
+			ncons += w->p[i].g.n;
+	const fmpq_mpoly_struct **cons = malloc((ncons + 1) * sizeof *cons);
+	ncons = 0;
 	for (int i = 0; i < w->n; i++) {
 		if (!active[i])
 			continue;
 		fmpq_mpoly_add(sum, sum, w->p[i].v, CTX);
 		for (int j = 0; j < w->p[i].g.n; j++)
-			guard_add_normed(s, &all, &w->p[i].g.c[j]);
+			cons[ncons++] = &w->p[i].g.c[j];
 	}
+	guard_from(s, &all, cons, ncons);
+	free(cons);
 	guard_reduce(s, &all);
 	int overlap = 0;
 	for (int i = 0; i < w->n && !overlap; i++) {
