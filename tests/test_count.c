@@ -285,6 +285,8 @@ static void test_while_and_do(void **st)
 			k += 2;
 		} while (k < n);
 		assert_int_equal(count(FN("g"), "store.i32", EXP, n, 0), c);
+		assert_int_equal(count(FN("g"), "iter", EXP, n, 0), c);
+		assert_int_equal(count(FN("g"), "iter", EXP, n, 0), c);
 		c = n > 0 ? n : 0;
 		assert_int_equal(count(FN("h"), "store.i32", EXP, n, 0), c);
 	}
