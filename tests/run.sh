@@ -7,9 +7,18 @@ export EPI_TOP="$top"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 unit_failed=0
+unit_passed=0
+unit_log=$(mktemp)
 for t in "$@"; do
-	"$t" || unit_failed=$((unit_failed + 1))
+	"$t" 2>&1 | tee "$unit_log"
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$unit_log" | tail -1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$unit_log" | tail -1)
+	unit_passed=$((unit_passed + ${p:-0}))
+	if [ -n "$f" ] || [ -z "$p" ] || grep -q "Sanitizer" "$unit_log"; then
+		unit_failed=$((unit_failed + ${f:-1}))
+	fi
 done
+rm -f "$unit_log"
 
 pass=0
 fail=0
@@ -103,10 +112,7 @@ else
 	bad "RR-8416 Tables VI-VIII" "$tmp/cmp"
 fi
 
+echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"
-if [ "$unit_failed" -ne 0 ]; then
-	echo "$unit_failed unit test program(s) failed"
-fi
-total_failed=$((fail + unit_failed))
-echo "check: $pass passed, $total_failed failed"
-[ "$total_failed" -eq 0 ]
+echo "check: $((unit_passed + pass)) passed, $((unit_failed + fail)) failed"
+[ $((unit_failed + fail)) -eq 0 ]
