@@ -105,6 +105,15 @@ else
 	bad "make install DESTDIR PREFIX" "$tmp/inst.log"
 fi
 
+# the paper's algorithms build and run
+for alg in selection_sort weighted_means scalar_product; do
+	if cc -O0 -Wall -Wextra -Werror -o "$tmp/$alg" "$ex/$alg.c" >"$tmp/cc.log" 2>&1 && "$tmp/$alg" 300 >"$tmp/run.log" 2>&1; then
+		ok "data/examples/$alg.c builds and runs"
+	else
+		bad "data/examples/$alg.c builds and runs" "$tmp/cc.log"
+	fi
+done
+
 # RR-8416 Tables VI-VIII from the paper's own table
 if sh "$top/scripts/rr8416-compare.sh" "$P" >"$tmp/cmp" 2>&1; then
 	ok "RR-8416 Tables VI-VIII reproduced ($(grep -o '^[0-9]* of [0-9]* cells' "$tmp/cmp"))"
