@@ -245,6 +245,16 @@ static int loop_var_of(W *w, CXCursor decl)
 	return -1;
 }
 
+/* OUT = the parameter NAME; returns 0, or -1 when the symbol table is full. */
+static int param_poly(W *w, const char *name, fmpq_mpoly_t out)
+{
+	int v = sym_var(w->s, name, SYM_PARAM);
+	if (v < 0)
+		return -1;
+	fmpq_mpoly_set(out, &w->s->gen[v], w->s->ctx);
+	return 0;
+}
+
 /* Converts an integer expression to a polynomial in parameters and loop
  * variables; returns 0, or -1 when it is not one. */
 static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
@@ -274,10 +284,9 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 					clang_EvalResult_dispose(r);
 			}
 			char *name = spelling(d);
-			v = sym_var(s, name, SYM_PARAM);
+			int r = param_poly(w, name, out);
 			free(name);
-			if (v < 0)
-				return -1;
+			return r;
 		}
 		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
 		return 0;
@@ -303,14 +312,11 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 			b = base;
 		}
 		char *name = cursor_text(w->tu, c);
-		int v = name[0] ? sym_var(s, name, SYM_PARAM) : -1;
-		if (v >= 0)
+		int r = name[0] ? param_poly(w, name, out) : -1;
+		if (r == 0)
 			note(w, c, "'%s' is taken as a parameter: assumed unchanged where it bounds a loop", name);
 		free(name);
-		if (v < 0)
-			return -1;
-		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
-		return 0;
+		return r;
 	}
 	if (k == CXCursor_BinaryOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);

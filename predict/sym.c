@@ -856,7 +856,6 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 	return 1;
 }
 
-/* Adds the piece [g] * v (copies both) to W, merging equal guards. */
 /* Appends the piece [g] * v (copies both) without looking for an equal
  * guard: for callers that know there is none. */
 static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
@@ -871,6 +870,7 @@ static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpol
 	fmpq_mpoly_set(p->v, v, CTX);
 }
 
+/* Adds the piece [g] * v (copies both) to W, merging equal guards. */
 static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
 {
 	if (fmpq_mpoly_is_zero(v, CTX))
@@ -886,14 +886,7 @@ static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_
 			return;
 		}
 	}
-	if (w->n == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 4;
-		w->p = realloc(w->p, w->cap * sizeof *w->p);
-	}
-	sym_piece *p = &w->p[w->n++];
-	guard_copy(s, &p->g, g);
-	fmpq_mpoly_init(p->v, CTX);
-	fmpq_mpoly_set(p->v, v, CTX);
+	pw_append(s, w, g, v);
 }
 
 void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
