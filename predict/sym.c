@@ -601,8 +601,36 @@ static void fm_tighten(fmpz *r, int nv)
 	fmpz_clear(g);
 }
 
+/* Drops the columns no row uses: the system holds a column for every symbol
+ * of the table, while a condition names two or three. */
+static void fm_compress(fm_sys *m)
+{
+	int nv = m->nv, keep = 0;
+	int *col = malloc((nv + 1) * sizeof *col);
+	for (int v = 0; v < nv; v++) {
+		int any = 0;
+		for (int i = 0; i < m->n && !any; i++)
+			any = !fmpz_is_zero(&m->row[i][v]);
+		col[v] = any ? keep++ : -1;
+	}
+	if (keep < nv) {
+		for (int i = 0; i < m->n; i++) {
+			fmpz *r = _fmpz_vec_init(keep + 1);
+			for (int v = 0; v < nv; v++)
+				if (col[v] >= 0)
+					fmpz_swap(&r[col[v]], &m->row[i][v]);
+			fmpz_swap(&r[keep], &m->row[i][nv]);
+			_fmpz_vec_clear(m->row[i], nv + 1);
+			m->row[i] = r;
+		}
+		m->nv = keep;
+	}
+	free(col);
+}
+
 static int fm_solve(fm_sys *m)
 {
+	fm_compress(m);
 	int nv = m->nv;
 	for (;;) {
 		/* drop constant rows; a negative one proves infeasibility */
