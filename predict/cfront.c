@@ -1086,28 +1086,54 @@ static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
 			expr = w->pragmas[i].expr;
 	if (!expr)
 		return 0;
-	/* name every identifier as a parameter, then parse */
+	/* every name (n, or a member access such as v->n) is a parameter: it is
+	 * replaced by a placeholder x<index> that FLINT's parser reads */
 	sym_ctx *s = w->s;
-	for (const char *p = expr; *p;) {
+	size_t cap = 2 * strlen(expr) + 16, len = 0;
+	char *text = malloc(cap);
+	int ret = 1;
+	for (const char *p = expr; *p && ret == 1;) {
 		if (isalpha((unsigned char)*p) || *p == '_') {
 			const char *q = p;
-			while (isalnum((unsigned char)*q) || *q == '_')
-				q++;
+			for (;;) {
+				while (isalnum((unsigned char)*q) || *q == '_')
+					q++;
+				int arrow = q[0] == '-' && q[1] == '>', dot = q[0] == '.';
+				const char *r = q + (arrow ? 2 : dot ? 1 : 0);
+				if (r == q || !(isalpha((unsigned char)*r) || *r == '_'))
+					break;
+				q = r;
+			}
 			char name[128];
 			snprintf(name, sizeof name, "%.*s", (int)(q - p), p);
-			if (sym_var(s, name, SYM_PARAM) < 0)
-				return fail(w, at, "%s", s->err);
+			int v = sym_var(s, name, SYM_PARAM);
+			if (v < 0) {
+				ret = fail(w, at, "%s", s->err);
+				break;
+			}
+			if (len + 16 >= cap)
+				text = realloc(text, cap *= 2);
+			len += snprintf(text + len, cap - len, "x%d", v);
 			p = q;
 		} else {
-			p++;
+			if (len + 2 >= cap)
+				text = realloc(text, cap *= 2);
+			text[len++] = *p++;
+			text[len] = 0;
 		}
 	}
-	const char *names[SYM_MAXVARS];
-	for (int k = 0; k < SYM_MAXVARS; k++)
-		names[k] = k < s->nvars && s->name[k] ? s->name[k] : "";
-	if (fmpq_mpoly_set_str_pretty(T, expr, names, s->ctx) != 0)
-		return fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
-	return 1;
+	if (ret == 1) {
+		char pn[SYM_MAXVARS][16];
+		const char *names[SYM_MAXVARS];
+		for (int k = 0; k < SYM_MAXVARS; k++) {
+			snprintf(pn[k], sizeof pn[k], "x%d", k);
+			names[k] = pn[k];
+		}
+		if (fmpq_mpoly_set_str_pretty(T, text, names, s->ctx) != 0)
+			ret = fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
+	}
+	free(text);
+	return ret;
 }
 
 /* Records that the loop AT cannot be counted; returns -2 so that the walk

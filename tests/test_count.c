@@ -397,6 +397,30 @@ static void test_unsupported_loop(void **st)
 		     "  return k;\n"
 		     "}\n");
 	assert_int_equal(count(FN("len"), "load.ptr", EXP, 3, 0), 7);
+	/* a trip count may name member accesses and several parameters */
+	must_analyze("struct list { struct list *next; int len; };\n"
+		     "int walk(struct list *l, int n) {\n"
+		     "  int k = 0;\n"
+		     "#pragma epi trip(l->len * n - 1)\n"
+		     "  for (struct list *p = l; p; p = p->next) k++;\n"
+		     "  return k;\n"
+		     "}\n");
+	const epi_region *r = FN("walk");
+	int i = counts_find(&r->counts, "iter");
+	assert_true(i >= 0);
+	sym_env e;
+	sym_env_init(&e);
+	for (int k = 0; k < A.sym.nvars; k++) {
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "l->len")) { fmpq_set_si(&e.val[k], 4, 1); e.bound[k] = 1; }
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], 5, 1); e.bound[k] = 1; }
+	}
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	assert_int_equal(sym_pw_eval(&A.sym, &r->counts.v[i].exp, &e, q, &missing), 0);
+	assert_true(fmpq_equal_si(q, 19));
+	fmpq_clear(q);
+	sym_env_clear(&e);
 }
 
 static void test_loop_errors(void **st)
