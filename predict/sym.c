@@ -176,6 +176,15 @@ void sym_collect(sym_ctx *s, const int *used_in)
 	}
 }
 
+/* Whether the exponent vector E (one entry per variable) is that of a constant. */
+static int exps_zero(const sym_ctx *s, const ulong *e)
+{
+	for (int k = 0; k < s->cap; k++)
+		if (e[k])
+			return 0;
+	return 1;
+}
+
 char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 {
 	slong n = fmpq_mpoly_length(p, CTX);
@@ -189,10 +198,8 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 	for (slong i = 0; i < n; i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
-		int neg = fmpq_sgn(c) < 0, isconst = 1;
+		int neg = fmpq_sgn(c) < 0, isconst = exps_zero(s, e);
 		fmpq_abs(c, c);
-		for (int k = 0; k < s->cap; k++)
-			isconst &= e[k] == 0;
 		char *cs = fmpq_get_str(NULL, 10, c);
 		size_t need = strlen(cs) + 8;
 		for (int k = 0; k < s->cap; k++)
@@ -233,10 +240,8 @@ static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
 		return;
 	ulong e[SYM_MAXVARS];
 	fmpq_mpoly_get_term_exp_ui(e, p, n - 1, CTX);
-	for (int k = 0; k < s->cap; k++)
-		if (e[k])
-			return;
-	fmpq_mpoly_get_term_coeff_fmpq(c, p, n - 1, CTX);
+	if (exps_zero(s, e))
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, n - 1, CTX);
 }
 
 int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den_in)
@@ -393,10 +398,7 @@ static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
 	ulong e[SYM_MAXVARS];
 	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
 		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
-		int isconst = 1;
-		for (int v = 0; v < s->cap; v++)
-			if (e[v]) { isconst = 0; break; }
-		if (isconst)
+		if (exps_zero(s, e))
 			continue;
 		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
 		fmpz_gcd(g, g, fmpq_numref(t));
@@ -1724,10 +1726,7 @@ static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
 		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
-		int isconst = 1;
-		for (int k = 0; k < s->cap; k++)
-			isconst &= e[k] == 0;
-		if (!isconst && fmpq_sgn(t) > 0) {
+		if (!exps_zero(s, e) && fmpq_sgn(t) > 0) {
 			fmpq_mpoly_set_coeff_fmpq_ui(P, t, e, CTX);
 		} else {
 			fmpq_neg(t, t);
