@@ -71,7 +71,8 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, int *missing)
+/* The region's ops evaluated (and, with FORMULAS, their formulas), sorted. */
+static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, int *missing, int formulas)
 {
 	oprow *rows = calloc(r->counts.n + 1, sizeof *rows);
 	for (int i = 0; i < r->counts.n; i++) {
@@ -87,7 +88,8 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 			o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
 			o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
 		}
-		sym_pw_format(s, &t->exp, &o->formula, &o->cond);
+		if (formulas)
+			sym_pw_format(s, &t->exp, &o->formula, &o->cond);
 	}
 	qsort(rows, r->counts.n, sizeof *rows, cmp_key);
 	return rows;
@@ -163,7 +165,7 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
 {
 	int missing[SYM_MAXVARS] = {0};
-	oprow *rows = region_rows(s, r, env, missing);
+	oprow *rows = region_rows(s, r, env, missing, 0); /* pricing needs no formulas */
 	price_rows(rows, r->counts.n, c, out);
 	rows_free(rows, r->counts.n);
 }
@@ -319,7 +321,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 	epi_price *pr = calloc(nf + 1, sizeof *pr);
 	for (int ri = 0; ri < a->nregions; ri++) {
 		const epi_region *r = &a->regions[ri];
-		oprow *rows = region_rows(s, r, o->env, missing);
+		oprow *rows = region_rows(s, r, o->env, missing, 1);
 		for (int i = 0; i < nf; i++)
 			price_rows(rows, r->counts.n, &cols[i], &pr[i]);
 		int best = -1;
