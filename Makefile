@@ -20,7 +20,7 @@ DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flin
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm
 VERSION = 0.1.0
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_VERSION='"$(VERSION)"' -MMD -MP
-SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DEPI_FREE_AT_EXIT
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \

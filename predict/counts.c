@@ -152,6 +152,7 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 typedef struct memo {
 	int n, cap;
 	sym_pw *in, *out;
+	unsigned long *h; /* sym_pw_hash of in[i] */
 } memo;
 
 /* The first coefficient of W (W != 0), by which W is normalised. */
@@ -194,15 +195,18 @@ static int memo_apply(sym_ctx *s, memo *m, sym_pw *w, const xf *x)
 	else
 		sym_pw_addmul_fmpq(s, &norm, w, ic);
 	int ret = 0, hit = -1;
+	unsigned long h = sym_pw_hash(s, &norm);
 	for (int i = 0; i < m->n && hit < 0; i++)
-		if (sym_pw_equal(s, &m->in[i], &norm))
+		if (m->h[i] == h && sym_pw_equal(s, &m->in[i], &norm))
 			hit = i;
 	if (hit < 0) {
 		if (m->n == m->cap) {
 			m->cap = m->cap ? 2 * m->cap : 8;
 			m->in = realloc(m->in, m->cap * sizeof *m->in);
 			m->out = realloc(m->out, m->cap * sizeof *m->out);
+			m->h = realloc(m->h, m->cap * sizeof *m->h);
 		}
+		m->h[m->n] = h;
 		sym_pw_init(&m->in[m->n]);
 		sym_pw_init(&m->out[m->n]);
 		sym_pw_set(s, &m->in[m->n], &norm);
@@ -230,6 +234,7 @@ static void memo_clear(sym_ctx *s, memo *m)
 	}
 	free(m->in);
 	free(m->out);
+	free(m->h);
 }
 
 static int transform(sym_ctx *s, epi_counts *c, const xf *x)

@@ -20,6 +20,19 @@ static void seterr(sym_ctx *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Forgets the cached formats (their polynomials die with a context). */
+static void fmt_reset(sym_ctx *s)
+{
+	for (int i = 0; i < s->nfmt; i++) {
+		sym_pw_clear(s, &s->fmt[i].w);
+		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
+		free(s->fmt[i].cond);
+	}
+	s->nfmt = 0;
+	if (s->fmtidx)
+		memset(s->fmtidx, 0, (s->fmtmask + 1) * sizeof *s->fmtidx);
+}
+
 int sym_init(sym_ctx *s)
 {
 	memset(s, 0, sizeof *s);
@@ -45,12 +58,9 @@ void sym_free(sym_ctx *s)
 	for (int k = 0; k < s->nfaul; k++)
 		fmpq_poly_clear(&s->faul[k]);
 	free(s->faul);
-	for (int i = 0; i < s->nfmt; i++) {
-		sym_pw_clear(s, &s->fmt[i].w);
-		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
-		free(s->fmt[i].cond);
-	}
+	fmt_reset(s);
 	free(s->fmt);
+	free(s->fmtidx);
 	fmpq_mpoly_ctx_clear(s->ctx);
 }
 
@@ -122,12 +132,7 @@ int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots)
 		return -1;
 	fmpq_mpoly_ctx_t nctx;
 	fmpq_mpoly_ctx_init(nctx, cap, ORD_LEX);
-	for (int i = 0; i < s->nfmt; i++) {
-		sym_pw_clear(s, &s->fmt[i].w);
-		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
-		free(s->fmt[i].cond);
-	}
-	s->nfmt = 0;
+	fmt_reset(s);
 	for (int r = 0; r < nroots; r++)
 		for (int i = 0; i < roots[r]->n; i++) {
 			sym_piece *pc = &roots[r]->p[i];
@@ -160,12 +165,7 @@ void sym_collect(sym_ctx *s, const int *used_in)
 	for (int k = s->nvars - 1; k >= 0; k--)
 		if (used[k] && s->kind[k] == SYM_ATOM)
 			used_closure(s, &s->atom_num[k], used);
-	for (int i = 0; i < s->nfmt; i++) {
-		sym_pw_clear(s, &s->fmt[i].w);
-		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
-		free(s->fmt[i].cond);
-	}
-	s->nfmt = 0;
+	fmt_reset(s);
 	for (int k = 0; k < s->nvars; k++) {
 		if (used[k] || s->kind[k] == SYM_PARAM || s->kind[k] == SYM_FREE)
 			continue;
@@ -173,6 +173,58 @@ void sym_collect(sym_ctx *s, const int *used_in)
 		s->name[k] = NULL;
 		fmpq_mpoly_zero(&s->atom_num[k], CTX);
 		s->kind[k] = SYM_FREE;
+	}
+}
+
+/* The variables of term T of P with nonzero exponents, in increasing order,
+ * into VAR and EXP; returns how many. It reads FLINT's packed exponents
+ * directly (fields of p->bits bits, never straddling a word; in ORD_LEX
+ * variable k is field nfields - 1 - k) and skips zero words, where
+ * fmpq_mpoly_get_term_exp_ui unpacks every variable of the context: the
+ * difference dominates for the sparse, short polynomials of loop bounds. */
+static int term_exps(const sym_ctx *s, const fmpq_mpoly_t p, slong t, int *var, ulong *exp)
+{
+	const fmpz_mpoly_struct *z = p->zpoly;
+	const mpoly_ctx_struct *m = s->ctx->zctx->minfo;
+	flint_bitcnt_t b = z->bits;
+	if (b > FLINT_BITS) { /* multiprecision exponents: never for loop bounds */
+		ulong e[SYM_MAXVARS];
+		fmpq_mpoly_get_term_exp_ui(e, p, t, CTX);
+		int n = 0;
+		for (int k = 0; k < s->cap; k++)
+			if (e[k]) {
+				var[n] = k;
+				exp[n++] = e[k];
+			}
+		return n;
+	}
+	slong nw = mpoly_words_per_exp_sp(b, m);
+	int per = FLINT_BITS / b, n = 0;
+	ulong mask = b == FLINT_BITS ? ~0UL : (1UL << b) - 1;
+	const ulong *e = z->exps + nw * t;
+	for (slong w = nw - 1; w >= 0; w--) {
+		if (!e[w])
+			continue;
+		for (int f = per - 1; f >= 0; f--) {
+			ulong v = (e[w] >> (f * b)) & mask;
+			if (v) {
+				var[n] = (int)(m->nfields - 1 - (w * per + f));
+				exp[n++] = v;
+			}
+		}
+	}
+	return n;
+}
+
+/* Marks in USED the variables that P mentions (without clearing the rest). */
+static void poly_vars(const sym_ctx *s, const fmpq_mpoly_t p, int *used)
+{
+	int var[SYM_MAXVARS];
+	ulong exp[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+		int n = term_exps(s, p, i, var, exp);
+		for (int j = 0; j < n; j++)
+			used[var[j]] = 1;
 	}
 }
 
@@ -194,17 +246,17 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 	char *buf = malloc(cap);
 	fmpq_t c;
 	fmpq_init(c);
+	int var[SYM_MAXVARS];
 	ulong e[SYM_MAXVARS];
 	for (slong i = 0; i < n; i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
-		int neg = fmpq_sgn(c) < 0, isconst = exps_zero(s, e);
+		int nv = term_exps(s, p, i, var, e);
+		int neg = fmpq_sgn(c) < 0, isconst = nv == 0;
 		fmpq_abs(c, c);
 		char *cs = fmpq_get_str(NULL, 10, c);
 		size_t need = strlen(cs) + 8;
-		for (int k = 0; k < s->cap; k++)
-			if (e[k])
-				need += strlen(k < s->nvars ? s->name[k] : "?") + 24;
+		for (int j = 0; j < nv; j++)
+			need += strlen(var[j] < s->nvars ? s->name[var[j]] : "?") + 24;
 		if (len + need >= cap)
 			buf = realloc(buf, cap = 2 * (len + need));
 		if (i == 0)
@@ -216,12 +268,11 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 			len += snprintf(buf + len, cap - len, "%s", cs);
 			first = 0;
 		}
-		for (int k = 0; k < s->cap; k++) {
-			if (!e[k])
-				continue;
+		for (int j = 0; j < nv; j++) {
+			int k = var[j];
 			len += snprintf(buf + len, cap - len, "%s%s", first ? "" : "*", k < s->nvars ? s->name[k] : "?");
-			if (e[k] > 1)
-				len += snprintf(buf + len, cap - len, "^%lu", e[k]);
+			if (e[j] > 1)
+				len += snprintf(buf + len, cap - len, "^%lu", e[j]);
 			first = 0;
 		}
 		flint_free(cs);
@@ -418,14 +469,43 @@ static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
 
 /* A hash of the constraint C from its coefficients (equal constraints hash
  * equal; a few unequal ones collide, and are then compared in full). */
-static unsigned long cons_hash(const fmpq_mpoly_struct *c)
+/* A hash of the exponents of P's term T that depends neither on how many
+ * bits FLINT packs them in nor on how many variables the context has (it
+ * grows): each nonzero field contributes its value weighted by its
+ * variable, which in ORD_LEX is field nfields - 1 - index. */
+static unsigned long term_exp_hash(const fmpz_mpoly_struct *p, slong t, const mpoly_ctx_struct *m)
+{
+	flint_bitcnt_t b = p->bits;
+	if (b > FLINT_BITS)
+		return 0; /* never for loop bounds; equal polynomials still hash equal here */
+	slong nw = mpoly_words_per_exp_sp(b, m);
+	int per = FLINT_BITS / b;
+	ulong mask = b == FLINT_BITS ? ~0UL : (1UL << b) - 1;
+	const ulong *e = p->exps + nw * t;
+	unsigned long h = 0;
+	for (slong w = 0; w < nw; w++) {
+		if (!e[w])
+			continue;
+		for (int f = 0; f < per; f++) {
+			ulong v = (e[w] >> (f * b)) & mask;
+			if (v)
+				h += (v + 1) * (0x9E3779B97F4A7C15UL * (unsigned long)(m->nfields - (w * per + f)) | 1);
+		}
+	}
+	return h;
+}
+
+static unsigned long cons_hash(sym_ctx *s, const fmpq_mpoly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
-	unsigned long h = (unsigned long)c->zpoly->length * 2654435761UL;
+	const fmpz_mpoly_struct *z = c->zpoly;
+	unsigned long h = (unsigned long)z->length * 2654435761UL;
 	h = h * 31 + fmpz_fdiv_ui(fmpq_numref(c->content), p);
 	h = h * 31 + fmpz_fdiv_ui(fmpq_denref(c->content), p);
-	for (slong i = 0; i < c->zpoly->length; i++)
-		h = h * 31 + fmpz_fdiv_ui(c->zpoly->coeffs + i, p);
+	for (slong i = 0; i < z->length; i++) {
+		h = h * 31 + fmpz_fdiv_ui(z->coeffs + i, p);
+		h = h * 31 + term_exp_hash(z, i, s->ctx->zctx->minfo);
+	}
 	return h;
 }
 
@@ -440,7 +520,7 @@ static void guard_clear(sym_ctx *s, sym_guard *g)
 /* Inserts the normalized, non-constant constraint C (taking ownership). */
 static void guard_insert(sym_ctx *s, sym_guard *g, fmpq_mpoly_t c)
 {
-	unsigned long h = cons_hash(c);
+	unsigned long h = cons_hash(s, c);
 	int pos = 0;
 	while (pos < g->n) {
 		int cmp = fmpq_mpoly_cmp(&g->c[pos], c, CTX);
@@ -504,7 +584,7 @@ static void guard_from(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct **c, in
 			continue;
 		fmpq_mpoly_init(&g->c[g->n], CTX);
 		fmpq_mpoly_set(&g->c[g->n], c[i], CTX);
-		g->h += cons_hash(&g->c[g->n]);
+		g->h += cons_hash(s, &g->c[g->n]);
 		g->n++;
 	}
 }
@@ -560,17 +640,18 @@ static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p, int *used)
 	fmpq_mpoly_get_denominator(d, p, CTX);
 	fmpq_t c;
 	fmpq_init(c);
+	int var[SYM_MAXVARS];
 	ulong e[SYM_MAXVARS];
 	int linear = 1;
 	for (slong i = 0; i < fmpq_mpoly_length(p, CTX) && linear; i++) {
-		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
+		int nv = term_exps(s, p, i, var, e);
 		int col = m->nv, deg = 0;
-		for (int v = 0; v < m->nv; v++)
-			if (e[v]) {
-				col = v;
-				deg += (int)e[v];
+		for (int j = 0; j < nv; j++)
+			if (var[j] < m->nv) {
+				col = var[j];
+				deg += (int)e[j];
 				if (used)
-					used[v] = 1;
+					used[var[j]] = 1;
 			}
 		if (deg > 1) {
 			linear = 0;
@@ -710,14 +791,18 @@ static int fm_solve(fm_sys *m)
 /* Marks the variables P uses, and those the atoms among them use. */
 static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
 {
-	int u[SYM_MAXVARS];
-	fmpq_mpoly_used_vars(u, p, CTX);
-	for (int k = s->cap - 1; k >= 0; k--) {
-		if (!u[k] || used[k])
-			continue;
-		used[k] = 1;
-		if (k < s->nvars && s->kind[k] == SYM_ATOM)
-			used_closure(s, &s->atom_num[k], used);
+	int var[SYM_MAXVARS];
+	ulong exp[SYM_MAXVARS];
+	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+		int n = term_exps(s, p, i, var, exp);
+		for (int j = 0; j < n; j++) {
+			int k = var[j];
+			if (used[k])
+				continue;
+			used[k] = 1;
+			if (k < s->nvars && s->kind[k] == SYM_ATOM)
+				used_closure(s, &s->atom_num[k], used);
+		}
 	}
 }
 
@@ -729,7 +814,8 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 		return 1;
 	if (n == 1 && fmpq_mpoly_total_degree_si(&c[0], CTX) == 1) {
 		int u[SYM_MAXVARS], atoms = 0;
-		fmpq_mpoly_used_vars(u, &c[0], CTX);
+		memset(u, 0, sizeof *u * (size_t)s->cap);
+		poly_vars(s, &c[0], u);
 		for (int k = 0; k < s->nvars; k++)
 			atoms |= u[k] && s->kind[k] == SYM_ATOM;
 		if (!atoms)
@@ -768,7 +854,7 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 
 static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
-	g->h -= cons_hash(&g->c[i]);
+	g->h -= cons_hash(s, &g->c[i]);
 	fmpq_mpoly_clear(&g->c[i], CTX);
 	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
 	g->n--;
@@ -870,20 +956,62 @@ void sym_pw_clear(sym_ctx *s, sym_pw *w)
 
 int sym_pw_is_zero(const sym_pw *w) { return w->n == 0; }
 
+/* An open-addressing index of a piecewise function's guards by their hash,
+ * so that long sums (the totals of whole programs) merge and compare in
+ * linear time instead of scanning every piece for every piece. */
+typedef struct pw_index {
+	int *slot; /* piece index + 1, 0 = empty */
+	unsigned mask;
+} pw_index;
+
+static void pw_index_put(pw_index *x, const sym_pw *w, int i)
+{
+	unsigned k = (unsigned)(w->p[i].g.h * 0x9E3779B97F4A7C15UL >> 32) & x->mask;
+	while (x->slot[k])
+		k = (k + 1) & x->mask;
+	x->slot[k] = i + 1;
+}
+
+/* Indexes W's pieces, with room for EXTRA more. */
+static void pw_index_build(pw_index *x, const sym_pw *w, int extra)
+{
+	unsigned size = 16;
+	while (size < 2u * (unsigned)(w->n + extra))
+		size *= 2;
+	x->slot = calloc(size, sizeof *x->slot);
+	x->mask = size - 1;
+	for (int i = 0; i < w->n; i++)
+		pw_index_put(x, w, i);
+}
+
+static int pw_index_find(sym_ctx *s, const pw_index *x, const sym_pw *w, const sym_guard *g)
+{
+	unsigned k = (unsigned)(g->h * 0x9E3779B97F4A7C15UL >> 32) & x->mask;
+	for (; x->slot[k]; k = (k + 1) & x->mask)
+		if (guard_equal(s, &w->p[x->slot[k] - 1].g, g))
+			return x->slot[k] - 1;
+	return -1;
+}
+
 int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 {
 	if (a->n != b->n)
 		return 0;
-	for (int i = 0; i < a->n; i++) {
-		/* pieces built the same way come in the same order: try there first */
-		int found = guard_equal(s, &a->p[i].g, &b->p[i].g) && fmpq_mpoly_equal(a->p[i].v, b->p[i].v, CTX);
-		for (int j = 0; j < b->n && !found; j++)
-			found = j != i && guard_equal(s, &a->p[i].g, &b->p[j].g) &&
-				fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
-		if (!found)
-			return 0;
+	/* pieces built the same way come in the same order: try that first */
+	int i = 0;
+	while (i < a->n && guard_equal(s, &a->p[i].g, &b->p[i].g) && fmpq_mpoly_equal(a->p[i].v, b->p[i].v, CTX))
+		i++;
+	if (i == a->n)
+		return 1;
+	pw_index x;
+	pw_index_build(&x, b, 0);
+	int eq = 1;
+	for (; i < a->n && eq; i++) {
+		int j = pw_index_find(s, &x, b, &a->p[i].g);
+		eq = j >= 0 && fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
 	}
-	return 1;
+	free(x.slot);
+	return eq;
 }
 
 /* Appends the piece [g] * v (copies both) without looking for an equal
@@ -945,6 +1073,60 @@ void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v)
 	fmpq_mpoly_clear(p, CTX);
 }
 
+/* DST += K * A (K = NULL: 1), merging equal guards. Short sums scan; long
+ * ones go through an index, with pieces that cancel removed at the end. */
+static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
+{
+	fmpq_mpoly_t v;
+	fmpq_mpoly_init(v, CTX);
+	if ((long)dst->n * a->n <= 64) {
+		/* into an empty DST nothing merges: A's guards are distinct already */
+		int empty = dst->n == 0;
+		for (int i = 0; i < a->n; i++) {
+			if (k)
+				fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+			if (empty)
+				pw_append(s, dst, &a->p[i].g, k ? v : a->p[i].v);
+			else
+				pw_push(s, dst, &a->p[i].g, k ? v : a->p[i].v);
+		}
+		fmpq_mpoly_clear(v, CTX);
+		return;
+	}
+	pw_index x;
+	pw_index_build(&x, dst, a->n);
+	int cancelled = 0;
+	for (int i = 0; i < a->n; i++) {
+		if (k)
+			fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+		const fmpq_mpoly_struct *t = k ? v : a->p[i].v;
+		if (fmpq_mpoly_is_zero(t, CTX))
+			continue;
+		int j = pw_index_find(s, &x, dst, &a->p[i].g);
+		if (j >= 0) {
+			fmpq_mpoly_add(dst->p[j].v, dst->p[j].v, t, CTX);
+			cancelled |= fmpq_mpoly_is_zero(dst->p[j].v, CTX);
+		} else {
+			pw_append(s, dst, &a->p[i].g, t);
+			pw_index_put(&x, dst, dst->n - 1);
+		}
+	}
+	free(x.slot);
+	fmpq_mpoly_clear(v, CTX);
+	if (!cancelled)
+		return;
+	int n = 0;
+	for (int i = 0; i < dst->n; i++) {
+		if (fmpq_mpoly_is_zero(dst->p[i].v, CTX)) {
+			guard_clear(s, &dst->p[i].g);
+			fmpq_mpoly_clear(dst->p[i].v, CTX);
+		} else {
+			dst->p[n++] = dst->p[i];
+		}
+	}
+	dst->n = n;
+}
+
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)
 {
 	if (dst == a) {
@@ -952,30 +1134,17 @@ void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)
 			fmpq_mpoly_scalar_mul_ui(dst->p[i].v, dst->p[i].v, 2, CTX);
 		return;
 	}
-	for (int i = 0; i < a->n; i++)
-		pw_push(s, dst, &a->p[i].g, a->p[i].v);
+	pw_addmul(s, dst, a, NULL);
 }
 
 void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 {
 	if (fmpq_is_zero(k))
 		return;
-	if (fmpq_is_one(k)) {
+	if (fmpq_is_one(k))
 		sym_pw_add(s, dst, a);
-		return;
-	}
-	/* into an empty DST nothing merges: A's guards are distinct already */
-	int empty = dst->n == 0;
-	fmpq_mpoly_t v;
-	fmpq_mpoly_init(v, CTX);
-	for (int i = 0; i < a->n; i++) {
-		fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
-		if (empty)
-			pw_append(s, dst, &a->p[i].g, v);
-		else
-			pw_push(s, dst, &a->p[i].g, v);
-	}
-	fmpq_mpoly_clear(v, CTX);
+	else
+		pw_addmul(s, dst, a, k);
 }
 
 void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p)
@@ -1480,16 +1649,19 @@ static void poly_eval(sym_ctx *s, fmpq_t out, const fmpq_mpoly_t p, fmpq *const 
 	fmpq_t t, x;
 	fmpq_init(t);
 	fmpq_init(x);
+	int var[SYM_MAXVARS];
 	ulong e[SYM_MAXVARS];
 	fmpq_zero(out);
 	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(t, p, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, p, i, CTX);
-		for (int k = 0; k < s->cap; k++) {
-			if (!e[k])
-				continue;
-			fmpq_pow_si(x, vals[k], (slong)e[k]);
-			fmpq_mul(t, t, x);
+		int n = term_exps(s, p, i, var, e);
+		for (int j = 0; j < n; j++) {
+			if (e[j] == 1) {
+				fmpq_mul(t, t, vals[var[j]]);
+			} else {
+				fmpq_pow_si(x, vals[var[j]], (slong)e[j]);
+				fmpq_mul(t, t, x);
+			}
 		}
 		fmpq_add(out, out, t);
 	}
@@ -1813,14 +1985,50 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 }
 
 /* A cheap fingerprint of W's shape, to find it among cached formats. */
-static unsigned long pw_hash(sym_ctx *s, const sym_pw *w)
+unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w)
 {
 	unsigned long h = (unsigned long)w->n;
-	for (int i = 0; i < w->n; i++) {
-		h = h * 31 + (unsigned long)fmpq_mpoly_length(w->p[i].v, CTX);
-		h = h * 31 + (unsigned long)w->p[i].g.n;
-	}
+	for (int i = 0; i < w->n; i++)
+		h += (w->p[i].g.h * 0x9E3779B97F4A7C15UL) ^ cons_hash(s, w->p[i].v);
 	return h;
+}
+
+static unsigned fmt_slot(unsigned long h, unsigned mask)
+{
+	return (unsigned)(h * 0x9E3779B97F4A7C15UL >> 32) & mask;
+}
+
+/* Indexes the newest format, doubling the index when half full. */
+static void fmt_index(sym_ctx *s)
+{
+	if (2u * (unsigned)s->nfmt > s->fmtmask) {
+		unsigned size = s->fmtmask ? 2 * (s->fmtmask + 1) : 256;
+		free(s->fmtidx);
+		s->fmtidx = calloc(size, sizeof *s->fmtidx);
+		s->fmtmask = size - 1;
+		for (int i = 0; i < s->nfmt - 1; i++) {
+			unsigned k = fmt_slot(s->fmt[i].hash, s->fmtmask);
+			while (s->fmtidx[k])
+				k = (k + 1) & s->fmtmask;
+			s->fmtidx[k] = i + 1;
+		}
+	}
+	unsigned k = fmt_slot(s->fmt[s->nfmt - 1].hash, s->fmtmask);
+	while (s->fmtidx[k])
+		k = (k + 1) & s->fmtmask;
+	s->fmtidx[k] = s->nfmt;
+}
+
+static sym_fmt *fmt_find(sym_ctx *s, unsigned long h, const sym_pw *w)
+{
+	if (!s->fmtidx)
+		return NULL;
+	for (unsigned k = fmt_slot(h, s->fmtmask); s->fmtidx[k]; k = (k + 1) & s->fmtmask) {
+		sym_fmt *f = &s->fmt[s->fmtidx[k] - 1];
+		if (f->hash == h && sym_pw_equal(s, &f->w, w))
+			return f;
+	}
+	return NULL;
 }
 
 void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
@@ -1836,22 +2044,32 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	fmpq_init(ic);
 	fmpq_mpoly_get_term_coeff_fmpq(c, w->p[0].v, 0, CTX);
 	fmpq_inv(ic, c);
+	/* W itself when it is normalised already (borrowed, not copied) */
+	int unit = fmpq_is_one(c);
 	sym_pw norm;
 	sym_pw_init(&norm);
-	sym_pw_addmul_fmpq(s, &norm, w, ic);
-	unsigned long h = pw_hash(s, &norm);
-	sym_fmt *hit = NULL;
-	for (int i = 0; i < s->nfmt && !hit; i++)
-		if (s->fmt[i].hash == h && sym_pw_equal(s, &s->fmt[i].w, &norm))
-			hit = &s->fmt[i];
+	if (unit)
+		norm = *w;
+	else
+		sym_pw_addmul_fmpq(s, &norm, w, ic);
+	unsigned long h = sym_pw_hash(s, &norm);
+	sym_fmt *hit = fmt_find(s, h, &norm);
 	if (!hit) {
-		s->fmt = realloc(s->fmt, (s->nfmt + 1) * sizeof *s->fmt);
+		if (s->nfmt == s->capfmt) {
+			s->capfmt = s->capfmt ? 2 * s->capfmt : 64;
+			s->fmt = realloc(s->fmt, s->capfmt * sizeof *s->fmt);
+		}
 		hit = &s->fmt[s->nfmt++];
 		hit->hash = h;
 		sym_pw_init(&hit->w);
-		sym_pw_set(s, &hit->w, &norm);
+		if (unit)
+			sym_pw_set(s, &hit->w, &norm);
+		else
+			hit->w = norm; /* moved */
+		sym_pw_init(&norm);
 		fmpq_mpoly_init(hit->sum, CTX);
-		hit->cond = format_uncached(s, &norm, hit->sum);
+		hit->cond = format_uncached(s, &hit->w, hit->sum);
+		fmt_index(s);
 	}
 	fmpq_mpoly_t sum;
 	fmpq_mpoly_init(sum, CTX);
@@ -1859,7 +2077,8 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	*formula = poly_factored(s, sum);
 	*cond = strdup(hit->cond);
 	fmpq_mpoly_clear(sum, CTX);
-	sym_pw_clear(s, &norm);
+	if (!unit)
+		sym_pw_clear(s, &norm);
 	fmpq_clear(c);
 	fmpq_clear(ic);
 }

@@ -39,7 +39,9 @@ typedef struct sym_ctx {
 	char err[256];                           /* last error, for the caller */
 	int full;                                /* a symbol was refused for want of room */
 	struct sym_fmt *fmt;                     /* formats computed so far */
-	int nfmt;
+	int nfmt, capfmt;
+	int *fmtidx;                             /* open addressing by hash: index + 1 */
+	unsigned fmtmask;
 } sym_ctx;
 
 typedef struct sym_guard {
@@ -74,6 +76,8 @@ void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v);
 int sym_pw_is_zero(const sym_pw *w);
 /* Whether A and B have the same pieces (a structural test: equal counts
  * written differently compare unequal). */
+/* A hash that equal piecewise functions share, whatever their piece order. */
+unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w);
 int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b);
 /* dst += a */
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
