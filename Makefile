@@ -14,8 +14,10 @@ DATADIR = $(PREFIX)/share/epi
 LLVM_DIR ?= /usr/lib/llvm-19
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -D_DEFAULT_SOURCE
-PKGS = libxml-2.0 jansson gmp
+# format-truncation: sysfs paths are composed with snprintf into fixed buffers;
+# a path too long is cut and then fails to open with its name in the message
+WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -D_DEFAULT_SOURCE
+PKGS = libxml-2.0 jansson gmp gsl
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm
 VERSION = 0.1.0
@@ -24,7 +26,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
-           libflint-dev libgmp-dev libjansson-dev
+           libflint-dev libgmp-dev libjansson-dev libfuse3-dev fuse3
 BENCH_PKGS = clang-19
 
 ifeq ($(V),1)
@@ -34,8 +36,15 @@ Q = @
 endif
 
 LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
-          predict/sym.c predict/counts.c predict/cfront.c predict/report.c
-CMDS = epi-predict
+          predict/sym.c predict/counts.c predict/cfront.c predict/report.c \
+          machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
+          machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
+          machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c
+CMDS = epi-predict epi
+# `epi CMD` is also `epi-CMD`: links to bin/epi
+EPI_SUBCMDS = probe measure freq
+EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c
+EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c
 OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
@@ -47,7 +56,7 @@ TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean
 .SECONDARY:
-all: deps $(BINS)
+all: deps $(BINS) $(EPI_LINKS)
 
 deps:
 	$(Q)sh scripts/deps.sh $(DEB_PKGS)
@@ -80,6 +89,19 @@ build/libepi.a: $(OBJ)
 build/libepi-san.a: $(SOBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+bin/epi: $(EPI_SRC:%.c=build/obj/%.o) build/libepi.a
+	@mkdir -p bin
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(DEPLIBS)
+
+$(EPI_LINKS): bin/epi
+	$(Q)ln -sf epi $@
+
+build/san/bin/epi: $(EPI_SRC:%.c=build/san/%.o) build/libepi-san.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS)
+	$(Q)for c in $(EPI_SUBCMDS); do ln -sf epi $(dir $@)epi-$$c; done
+
 bin/%: build/obj/cmd/%.o build/libepi.a
 	@mkdir -p bin
 	@$(if $(Q),echo "  LINK    $@")
@@ -94,7 +116,7 @@ build/tests/%: build/san/tests/%.o build/libepi-san.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
-check: deps $(BINS) $(TEST_BINS) build/san/bin/epi-predict
+check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/san/bin/epi-predict build/san/bin/epi
 	$(Q)sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)
@@ -104,9 +126,10 @@ bench: deps $(BINS)
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
 	$(Q)sh benchmarks/predict-bench.sh
 
-install: $(BINS)
+install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	for c in $(EPI_SUBCMDS); do ln -sf epi $(DESTDIR)$(BINDIR)/epi-$$c; done
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 data/*.xml data/*.xsd $(DESTDIR)$(DATADIR)/
 	install -m 644 data/examples/*.c $(DESTDIR)$(DATADIR)/examples/

@@ -1,0 +1,95 @@
+/* epi: one program for the machine-layer commands, git style: `epi CMD`,
+ * or `epi-CMD` through a link named so. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/epi_cmd.h"
+
+static const epi_subcmd cmds[] = {
+	{"probe", epi_probe_main, "what this machine can measure and control, and why not"},
+	{"measure", epi_measure_main, "run a command and report its time and energy"},
+	{"freq", epi_freq_main, "show, pin and restore CPU frequencies"},
+	{NULL, NULL, NULL},
+};
+
+const char *epi_prog = "epi";
+static char prog_buf[64];
+
+void epi_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: %s: ", epi_prog, code == 2 ? "usage" : "error");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	if (code == 2)
+		fprintf(stderr, "try '%s --help'\n", epi_prog);
+	exit(code);
+}
+
+void epi_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: warning: ", epi_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+enum epi_format epi_parse_format(const char *s)
+{
+	if (strcmp(s, "table") == 0)
+		return EPI_FMT_TABLE;
+	if (strcmp(s, "csv") == 0)
+		return EPI_FMT_CSV;
+	if (strcmp(s, "json") == 0)
+		return EPI_FMT_JSON;
+	epi_die(2, "unknown format '%s' (table, csv or json)", s);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: epi COMMAND [options]   (or epi-COMMAND)\n\ncommands:\n");
+	for (int i = 0; cmds[i].name; i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n`epi COMMAND --help` for each; see epi(1). Also: epi-predict.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (strncmp(base, "epi-", 4) == 0) {
+		for (int i = 0; cmds[i].name; i++)
+			if (strcmp(base + 4, cmds[i].name) == 0) {
+				snprintf(prog_buf, sizeof prog_buf, "epi-%s", cmds[i].name);
+				epi_prog = prog_buf;
+				return cmds[i].run(argc, argv);
+			}
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("epi %s\n", EPI_VERSION);
+		return 0;
+	}
+	for (int i = 0; cmds[i].name; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0) {
+			snprintf(prog_buf, sizeof prog_buf, "epi %s", cmds[i].name);
+			epi_prog = prog_buf;
+			return cmds[i].run(argc - 1, argv + 1);
+		}
+	fprintf(stderr, "epi: usage: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

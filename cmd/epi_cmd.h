@@ -1,0 +1,28 @@
+/* epi_cmd: what the `epi` subcommands share: the command table, fatal
+ * errors with the command's name, and output formats. */
+#ifndef EPI_CMD_H
+#define EPI_CMD_H
+
+#include <stdio.h>
+
+typedef struct epi_subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} epi_subcmd;
+
+extern const char *epi_prog; /* "epi measure" or "epi-measure", for messages */
+
+/* Prints "PROG: error: ..." (or "usage: ..." for CODE 2) and exits with CODE. */
+void epi_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
+/* Parses --format's value; dies with a usage error otherwise. */
+enum epi_format epi_parse_format(const char *s);
+
+int epi_probe_main(int argc, char **argv);
+int epi_measure_main(int argc, char **argv);
+int epi_freq_main(int argc, char **argv);
+
+#endif

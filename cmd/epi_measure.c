@@ -1,0 +1,457 @@
+/* epi measure: runs a command (execvp, no shell) N times and reports, per
+ * run and per meter domain, seconds, joules and mean watts, then a summary
+ * with the spread over runs. The meter is polled often enough that no
+ * counter wrap is missed; the wait for the command wakes the moment it
+ * ends (SIGCHLD through sigtimedwait), so the time is the command's. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <gsl/gsl_statistics_double.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/epi_cmd.h"
+#include "machine/cpufreq.h"
+#include "machine/meter.h"
+#include "model/freq.h"
+#include "model/util.h"
+
+static const char usage[] =
+	"usage: %s [options] -- COMMAND [ARGS...]\n"
+	"\n"
+	"Runs COMMAND (no shell) and reports its time, energy and mean power per\n"
+	"meter domain, per run and summarised over runs.\n"
+	"\n"
+	"  -m, --meter M        auto (default), powercap, msr, perf, hwmon,\n"
+	"                       wattsup:DEVICE, const:WATTS or none (time only)\n"
+	"  -d, --domain D       only these domains (comma-separated, e.g. package-0,dram)\n"
+	"  -r, --repeat N       runs (default 1)\n"
+	"  -f, --freq F         pin the CPUs to F during the runs (2.4GHz, 2400MHz),\n"
+	"                       restored afterwards\n"
+	"      --cpus LIST      CPUs to pin with --freq (default all), e.g. 0-3\n"
+	"      --no-boost       turn boost/turbo off during the runs (restored after)\n"
+	"  -F, --format table|csv|json\n"
+	"  -o, --output FILE    write the report to FILE (atomically)\n"
+	"  -h, --help\n"
+	"\n"
+	"CSV columns: run,meter,domain,seconds,joules,watts,estimated. Joules and watts\n"
+	"are empty, never zero, when nothing measured them. The exit status is the\n"
+	"command's (128+N when killed by signal N); 1 for a meter error. See epi-measure(1).\n";
+
+typedef struct run_row {
+	int run, dom;        /* dom -1: time only; -2: the total of in_total domains */
+	double s, j;         /* j NAN: not measured */
+	double win;          /* the meter's window, for watts (s when none) */
+	int partial, stalled;
+} run_row;
+
+typedef struct rows {
+	int n, cap;
+	run_row *r;
+} rows;
+
+static void push(rows *rs, run_row r)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 16;
+		rs->r = realloc(rs->r, rs->cap * sizeof *rs->r);
+	}
+	rs->r[rs->n++] = r;
+}
+
+static int want(const char *list, const char *name)
+{
+	if (!list)
+		return 1;
+	size_t n = strlen(name);
+	for (const char *s = list; *s;) {
+		const char *c = strchr(s, ',');
+		size_t l = c ? (size_t)(c - s) : strlen(s);
+		if (l == n && strncmp(s, name, n) == 0)
+			return 1;
+		s += l + (c ? 1 : 0);
+	}
+	return 0;
+}
+
+/* Runs ARGV once; returns its wait status, or -1 if it could not start.
+ * Polls M meanwhile; a meter error sets MERR (the run goes on, partial). */
+static int run_once(char **argv, epi_meter *m, double *secs, char *merr, int *merr_set)
+{
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	char err[EPI_ERRLEN];
+	epi_meter_reset(m);
+	if (epi_meter_poll(m, err) < 0) {
+		snprintf(merr, EPI_ERRLEN, "%s", err);
+		*merr_set = 1;
+	}
+	fflush(NULL);
+	double t0 = epi_now();
+	pid_t pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		epi_die(1, "cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: error: cannot run '%s': %s\n", epi_prog, argv[0], strerror(errno));
+		_exit(127);
+	}
+	double period = epi_meter_period(m);
+	int status = 0;
+	for (;;) {
+		struct timespec ts = {.tv_sec = (time_t)period, .tv_nsec = (long)((period - (double)(time_t)period) * 1e9)};
+		int sig = sigtimedwait(&chld, NULL, &ts);
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			epi_die(1, "cannot wait for '%s': %s", argv[0], strerror(errno));
+		(void)sig;
+		if (!*merr_set && epi_meter_poll(m, err) < 0) {
+			snprintf(merr, EPI_ERRLEN, "%s", err);
+			*merr_set = 1;
+		}
+	}
+	*secs = epi_now() - t0;
+	if (!*merr_set && epi_meter_poll(m, err) < 0) {
+		snprintf(merr, EPI_ERRLEN, "%s", err);
+		*merr_set = 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return status;
+}
+
+static const char *dom_name(const epi_meter *m, int d)
+{
+	return d == -1 ? "time" : d == -2 ? "total" : m->dom[d].name;
+}
+
+static int dom_estimated(const epi_meter *m, int d)
+{
+	if (d >= 0)
+		return m->dom[d].estimated;
+	for (int i = 0; i < m->ndom; i++)
+		if (m->dom[i].in_total && m->dom[i].estimated)
+			return 1;
+	return 0;
+}
+
+static void fmt_num(char *b, size_t n, double v, int prec)
+{
+	if (isnan(v))
+		b[0] = 0;
+	else
+		snprintf(b, n, "%.*f", prec, v);
+}
+
+typedef struct summary {
+	int dom, n;
+	double s_mean, s_sd, j_mean, j_sd, j_min, j_max, w_mean, w_sd;
+} summary;
+
+static void summarise(const rows *rs, int dom, summary *out)
+{
+	double *s = malloc((rs->n + 1) * sizeof *s), *j = malloc((rs->n + 1) * sizeof *j), *w = malloc((rs->n + 1) * sizeof *w);
+	int n = 0, nj = 0;
+	for (int i = 0; i < rs->n; i++) {
+		if (rs->r[i].dom != dom || rs->r[i].partial)
+			continue;
+		s[n++] = rs->r[i].s;
+		if (!isnan(rs->r[i].j)) {
+			j[nj] = rs->r[i].j;
+			w[nj++] = rs->r[i].j / rs->r[i].win;
+		}
+	}
+	memset(out, 0, sizeof *out);
+	out->dom = dom;
+	out->n = n;
+	out->s_mean = n ? gsl_stats_mean(s, 1, n) : NAN;
+	out->s_sd = n > 1 ? gsl_stats_sd(s, 1, n) : NAN;
+	out->j_mean = nj ? gsl_stats_mean(j, 1, nj) : NAN;
+	out->j_sd = nj > 1 ? gsl_stats_sd(j, 1, nj) : NAN;
+	out->j_min = nj ? gsl_stats_min(j, 1, nj) : NAN;
+	out->j_max = nj ? gsl_stats_max(j, 1, nj) : NAN;
+	out->w_mean = nj ? gsl_stats_mean(w, 1, nj) : NAN;
+	out->w_sd = nj > 1 ? gsl_stats_sd(w, 1, nj) : NAN;
+	free(s);
+	free(j);
+	free(w);
+}
+
+static json_t *jnum(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+int epi_measure_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"meter", required_argument, 0, 'm'}, {"domain", required_argument, 0, 'd'},
+		{"repeat", required_argument, 0, 'r'}, {"freq", required_argument, 0, 'f'},
+		{"cpus", required_argument, 0, 'c'},   {"no-boost", no_argument, 0, 'B'},
+		{"format", required_argument, 0, 'F'}, {"output", required_argument, 0, 'o'},
+		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+	};
+	const char *meter_spec = "auto", *domains = NULL, *freq = NULL, *cpulist = NULL, *output = NULL;
+	int repeat = 1, noboost = 0;
+	enum epi_format format = EPI_FMT_TABLE;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+m:d:r:f:F:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': meter_spec = optarg; break;
+		case 'd': domains = optarg; break;
+		case 'r': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 100000)
+				epi_die(2, "--repeat '%s' is not a count from 1 to 100000", optarg);
+			repeat = (int)v;
+			break;
+		}
+		case 'f': freq = optarg; break;
+		case 'c': cpulist = optarg; break;
+		case 'B': noboost = 1; break;
+		case 'F': format = epi_parse_format(optarg); break;
+		case 'o': output = optarg; break;
+		case 'h': printf(usage, epi_prog); return 0;
+		default: epi_die(2, "unknown option");
+		}
+	}
+	if (optind >= argc)
+		epi_die(2, "no command to measure: %s [options] -- COMMAND [ARGS...]", epi_prog);
+	char **cmd = argv + optind;
+	char err[EPI_ERRLEN], why[EPI_WHYLEN];
+	epi_meter m;
+	if (epi_meter_open(&m, meter_spec, why, err) < 0) {
+		if (strcmp(meter_spec, "auto") == 0)
+			fputs(why, stderr);
+		epi_die(1, "%s", err);
+	}
+	if (m.time_only && strcmp(meter_spec, "auto") == 0)
+		epi_warn("no energy meter is usable here: measuring time only (`epi probe` says why)");
+	if (domains) {
+		/* every name asked for must exist */
+		char *dup = strdup(domains);
+		for (char *t = strtok(dup, ","); t; t = strtok(NULL, ",")) {
+			int found = strcmp(t, "total") == 0;
+			for (int i = 0; i < m.ndom; i++)
+				found |= strcmp(m.dom[i].name, t) == 0;
+			if (!found) {
+				char list[1024] = "";
+				for (int i = 0; i < m.ndom; i++) {
+					size_t n = strlen(list);
+					snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", m.dom[i].name);
+				}
+				epi_die(1, "meter %s has no domain '%s' (it has: %s)", m.ops->name, t, *list ? list : "none");
+			}
+		}
+		free(dup);
+	}
+	/* frequency */
+	long khz = 0;
+	double eff = NAN;
+	long long obtained = 0;
+	epi_cpufreq *cf = NULL;
+	if (freq) {
+		if (epi_freq_parse(freq, &khz, err) < 0)
+			epi_die(1, "%s", err);
+		cf = calloc(1, sizeof *cf);
+		if (epi_cpufreq_scan(cf, 0, err) < 0)
+			epi_die(1, "cannot pin the frequency to %s: %s", freq, err);
+		int cpus[EPI_MAXCPU], ncpus = 0;
+		if (cpulist && (ncpus = epi_parse_cpulist(cpulist, cpus, EPI_MAXCPU)) <= 0)
+			epi_die(2, "--cpus '%s' is not a CPU list (e.g. 0-3,8)", cpulist);
+		if (epi_freq_pin(cf, cpus, ncpus, khz, noboost, err) < 0)
+			epi_die(1, "%s", err);
+		epi_cpufreq now;
+		char e2[EPI_ERRLEN];
+		int cpu0 = ncpus ? cpus[0] : cf->pol[0].cpus[0];
+		if (epi_cpufreq_scan(&now, 0, e2) == 0)
+			for (int i = 0; i < now.npol; i++)
+				for (int k = 0; k < now.pol[i].ncpus; k++)
+					if (now.pol[i].cpus[k] == cpu0)
+						obtained = now.pol[i].cur;
+		eff = epi_effective_ghz(cpu0);
+	}
+	rows rs = {0};
+	int last_bad = 0, meter_failed = 0;
+	char merr[EPI_ERRLEN] = "";
+	for (int r = 1; r <= repeat && !meter_failed; r++) {
+		double secs = 0;
+		int merr_set = 0;
+		int st = run_once(cmd, &m, &secs, merr, &merr_set);
+		int code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+		if (code) {
+			last_bad = code;
+			if (WIFSIGNALED(st))
+				epi_warn("run %d: '%s' was killed by signal %d", r, cmd[0], WTERMSIG(st));
+			else if (code != 127)
+				epi_warn("run %d: '%s' exited with status %d", r, cmd[0], code);
+		}
+		if (merr_set) {
+			meter_failed = 1;
+			fprintf(stderr, "%s: error: run %d: %s; the run is reported as partial\n", epi_prog, r, merr);
+		}
+		if (m.time_only) {
+			push(&rs, (run_row){.run = r, .dom = -1, .s = secs, .j = NAN, .partial = merr_set});
+			continue;
+		}
+		double tot = 0, win = m.t_last > m.t_first ? m.t_last - m.t_first : secs;
+		int ntot = 0;
+		for (int d = 0; d < m.ndom; d++) {
+			epi_domain *dm = &m.dom[d];
+			/* a counter that never moved over many of its update intervals */
+			int stalled = dm->interval_s > 0 && secs > 10 * dm->interval_s && dm->total == 0;
+			if (stalled)
+				epi_warn("run %d: the %s counter did not advance in %.3f s: its reading is not trustworthy",
+					 r, dm->name, secs);
+			if (dm->in_total) {
+				tot += dm->total;
+				ntot++;
+			}
+			if (want(domains, dm->name))
+				push(&rs, (run_row){.run = r, .dom = d, .s = secs, .j = dm->total, .win = win, .partial = merr_set, .stalled = stalled});
+		}
+		if (ntot > 1 && want(domains, "total"))
+			push(&rs, (run_row){.run = r, .dom = -2, .s = secs, .j = tot, .win = win, .partial = merr_set});
+	}
+	/* report */
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *out = output ? open_memstream(&buf, &blen) : stdout;
+	int doms[EPI_MAXDOM + 2], ndoms = 0;
+	for (int i = 0; i < rs.n; i++) {
+		int seen = 0;
+		for (int k = 0; k < ndoms; k++)
+			seen |= doms[k] == rs.r[i].dom;
+		if (!seen)
+			doms[ndoms++] = rs.r[i].dom;
+	}
+	char fbuf[32] = "", obuf[32] = "";
+	if (freq) {
+		epi_freq_fmt(fbuf, sizeof fbuf, khz);
+		if (obtained > 0)
+			epi_freq_fmt(obuf, sizeof obuf, obtained);
+	}
+	if (format == EPI_FMT_CSV) {
+		fprintf(out, "run,meter,domain,seconds,joules,watts,estimated\n");
+		for (int i = 0; i < rs.n; i++) {
+			run_row *x = &rs.r[i];
+			char j[32], w[32];
+			fmt_num(j, sizeof j, x->j, 6);
+			fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, 4);
+			fprintf(out, "%d,%s,%s,%.6f,%s,%s,%d\n", x->run, m.ops->name, dom_name(&m, x->dom), x->s, j, w,
+				dom_estimated(&m, x->dom));
+		}
+	} else if (format == EPI_FMT_JSON) {
+		json_t *root = json_object();
+		json_object_set_new(root, "meter", json_string(m.ops->name));
+		json_object_set_new(root, "meter_description", json_string(m.desc));
+		json_t *jc = json_array();
+		for (char **a = cmd; *a; a++)
+			json_array_append_new(jc, json_string(*a));
+		json_object_set_new(root, "command", jc);
+		if (freq) {
+			json_t *jf = json_object();
+			json_object_set_new(jf, "requested_ghz", json_real(khz / 1e6));
+			json_object_set_new(jf, "obtained_ghz", obtained > 0 ? json_real(obtained / 1e6) : json_null());
+			json_object_set_new(jf, "effective_ghz", jnum(eff));
+			json_object_set_new(root, "frequency", jf);
+		}
+		json_t *jr = json_array();
+		for (int i = 0; i < rs.n; i++) {
+			run_row *x = &rs.r[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "run", json_integer(x->run));
+			json_object_set_new(o, "domain", json_string(dom_name(&m, x->dom)));
+			json_object_set_new(o, "seconds", json_real(x->s));
+			json_object_set_new(o, "joules", jnum(x->j));
+			json_object_set_new(o, "watts", jnum(isnan(x->j) ? NAN : x->j / x->win));
+			json_object_set_new(o, "estimated", json_boolean(dom_estimated(&m, x->dom)));
+			json_object_set_new(o, "partial", json_boolean(x->partial));
+			json_object_set_new(o, "stalled", json_boolean(x->stalled));
+			json_array_append_new(jr, o);
+		}
+		json_object_set_new(root, "runs", jr);
+		json_t *js = json_array();
+		for (int k = 0; k < ndoms; k++) {
+			summary sm;
+			summarise(&rs, doms[k], &sm);
+			json_t *o = json_object();
+			json_object_set_new(o, "domain", json_string(dom_name(&m, doms[k])));
+			json_object_set_new(o, "runs", json_integer(sm.n));
+			json_object_set_new(o, "seconds_mean", jnum(sm.s_mean));
+			json_object_set_new(o, "seconds_sd", jnum(sm.s_sd));
+			json_object_set_new(o, "joules_mean", jnum(sm.j_mean));
+			json_object_set_new(o, "joules_sd", jnum(sm.j_sd));
+			json_object_set_new(o, "joules_min", jnum(sm.j_min));
+			json_object_set_new(o, "joules_max", jnum(sm.j_max));
+			json_object_set_new(o, "watts_mean", jnum(sm.w_mean));
+			json_object_set_new(o, "watts_sd", jnum(sm.w_sd));
+			json_array_append_new(js, o);
+		}
+		json_object_set_new(root, "summary", js);
+		json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+		json_decref(root);
+	} else {
+		fprintf(out, "meter: %s\n", m.desc);
+		if (freq)
+			fprintf(out, "frequency: %s requested, %s obtained, %.3f GHz effective (dependent adds)\n", fbuf,
+				*obuf ? obuf : "unknown", eff);
+		fprintf(out, "\n  %-4s %-22s %12s %14s %12s\n", "run", "domain", "seconds", "joules", "watts");
+		for (int i = 0; i < rs.n; i++) {
+			run_row *x = &rs.r[i];
+			char j[32], w[32];
+			fmt_num(j, sizeof j, x->j, 4);
+			fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, 3);
+			fprintf(out, "  %-4d %-22s %12.6f %14s %12s%s%s%s\n", x->run, dom_name(&m, x->dom), x->s,
+				*j ? j : "-", *w ? w : "-", dom_estimated(&m, x->dom) ? "  (estimated)" : "",
+				x->partial ? "  (partial)" : "", x->stalled ? "  (counter stalled)" : "");
+		}
+		if (repeat > 1) {
+			fprintf(out, "\nsummary over runs (mean +- sd, [min, max] joules):\n");
+			for (int k = 0; k < ndoms; k++) {
+				summary sm;
+				summarise(&rs, doms[k], &sm);
+				fprintf(out, "  %-22s %d runs  %.6f +- %.6f s", dom_name(&m, doms[k]), sm.n, sm.s_mean, sm.s_sd);
+				if (!isnan(sm.j_mean))
+					fprintf(out, "  %.4f +- %.4f J [%.4f, %.4f]  %.3f +- %.3f W", sm.j_mean, sm.j_sd, sm.j_min,
+						sm.j_max, sm.w_mean, sm.w_sd);
+				fputc('\n', out);
+			}
+		}
+		if (m.time_only)
+			fprintf(out, "\nno energy measured: the meter is 'none' (time only)\n");
+	}
+	if (output) {
+		fclose(out);
+		if (epi_write_atomic(output, buf, blen, err) < 0)
+			epi_die(1, "%s", err);
+		free(buf);
+	} else {
+		fflush(stdout);
+	}
+	free(rs.r);
+	epi_meter_close(&m);
+	if (cf) {
+		if (epi_freq_restore(err) < 0)
+			epi_die(1, "cannot restore the CPU frequencies: %s", err);
+		free(cf);
+	}
+	if (meter_failed)
+		return 1;
+	return last_bad;
+}

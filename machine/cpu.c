@@ -1,0 +1,84 @@
+/* cpu: processor identity and package topology (see cpu.h). */
+#include "machine/cpu.h"
+#include "machine/sysroot.h"
+#include "model/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *epi_vendor_name(epi_vendor v)
+{
+	return v == EPI_VENDOR_INTEL ? "Intel" : v == EPI_VENDOR_AMD ? "AMD" : "other";
+}
+
+static const char *field(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	if (strncmp(line, key, n) != 0)
+		return NULL;
+	const char *p = line + n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != ':')
+		return NULL;
+	p++;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+int epi_cpu_info(epi_cpuinfo *ci, char *err)
+{
+	memset(ci, 0, sizeof *ci);
+	char path[EPI_PATHLEN], line[512];
+	FILE *f = fopen(epi_syspath(path, "/proc/cpuinfo"), "r");
+	if (!f)
+		return epi_error(err, "cannot read '%s'", path);
+	int seen_first = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		const char *v;
+		if ((v = field(line, "processor"))) {
+			if (seen_first++)
+				continue;
+		} else if (seen_first > 1) {
+			continue; /* identity from the first CPU only */
+		}
+		if ((v = field(line, "vendor_id")))
+			ci->vendor = strcmp(v, "GenuineIntel") == 0 ? EPI_VENDOR_INTEL
+				     : strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0 ? EPI_VENDOR_AMD
+				     : EPI_VENDOR_OTHER;
+		else if ((v = field(line, "cpu family")))
+			ci->family = atoi(v);
+		else if ((v = field(line, "model")))
+			ci->model = atoi(v);
+		else if ((v = field(line, "model name")))
+			snprintf(ci->name, sizeof ci->name, "%s", v);
+		else if ((v = field(line, "microcode")))
+			snprintf(ci->microcode, sizeof ci->microcode, "%s", v);
+	}
+	fclose(f);
+	char buf[4096], e[EPI_ERRLEN];
+	if (epi_read_line(epi_syspath(path, "/sys/devices/system/cpu/online"), buf, sizeof buf, e) == 0)
+		ci->ncpus = epi_parse_cpulist(buf, ci->cpus, EPI_MAXCPU);
+	if (ci->ncpus <= 0) {
+		ci->ncpus = 1;
+		ci->cpus[0] = 0;
+	}
+	int pkgs[64];
+	for (int i = 0; i < ci->ncpus; i++) {
+		long long id = 0;
+		epi_syspath(path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", ci->cpus[i]);
+		if (epi_read_i64(path, &id, e) < 0)
+			id = 0;
+		int known = 0;
+		for (int k = 0; k < ci->npkg; k++)
+			known |= pkgs[k] == (int)id;
+		if (!known && ci->npkg < 64) {
+			pkgs[ci->npkg] = (int)id;
+			ci->pkg_cpu[ci->npkg++] = ci->cpus[i];
+		}
+	}
+	return 0;
+}

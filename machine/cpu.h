@@ -1,0 +1,25 @@
+/* cpu: what the processor is (vendor, family, model, name) and how its CPUs
+ * group into packages, read from /proc/cpuinfo and sysfs under the sysroot. */
+#ifndef EPI_CPU_H
+#define EPI_CPU_H
+
+#define EPI_MAXCPU 1024
+
+typedef enum { EPI_VENDOR_OTHER, EPI_VENDOR_INTEL, EPI_VENDOR_AMD } epi_vendor;
+
+typedef struct epi_cpuinfo {
+	epi_vendor vendor;
+	int family, model;
+	char name[128];
+	char microcode[32];
+	int ncpus;                /* online CPUs */
+	int cpus[EPI_MAXCPU];
+	int npkg;                 /* packages, and one CPU of each */
+	int pkg_cpu[64];
+} epi_cpuinfo;
+
+/* Fills CI; returns 0, or -1 with ERR when /proc/cpuinfo cannot be read. */
+int epi_cpu_info(epi_cpuinfo *ci, char *err);
+const char *epi_vendor_name(epi_vendor v);
+
+#endif

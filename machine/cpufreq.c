@@ -1,0 +1,437 @@
+/* cpufreq: frequency policies, pinning and restoration (see cpufreq.h). */
+#define _GNU_SOURCE /* sched_setaffinity */
+#include "machine/cpufreq.h"
+#include "model/freq.h"
+#include "model/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+static int read_pol(epi_policy *p, const char *file, char *buf, size_t n)
+{
+	char path[EPI_PATHLEN + 64], e[EPI_ERRLEN];
+	snprintf(path, sizeof path, "%s/%s", p->dir, file);
+	return epi_read_line(path, buf, n, e);
+}
+
+static long long read_pol_ll(epi_policy *p, const char *file)
+{
+	char buf[64];
+	return read_pol(p, file, buf, sizeof buf) == 0 ? atoll(buf) : -1;
+}
+
+static int cmp_pol(const void *a, const void *b)
+{
+	return ((const epi_policy *)a)->id - ((const epi_policy *)b)->id;
+}
+
+int epi_cpufreq_scan(epi_cpufreq *c, long long step_khz, char *err)
+{
+	memset(c, 0, sizeof *c);
+	if (step_khz <= 0)
+		step_khz = 100000;
+	char root[EPI_PATHLEN];
+	epi_syspath(root, "/sys/devices/system/cpu/cpufreq");
+	DIR *d = opendir(root);
+	if (!d)
+		return epi_error(err, "no CPU frequency control: '%s' %s (no cpufreq driver: virtual machines "
+				 "usually have none)", root, errno == ENOENT ? "does not exist" : strerror(errno));
+	struct dirent *e;
+	while ((e = readdir(d)) && c->npol < EPI_MAXPOL) {
+		if (strncmp(e->d_name, "policy", 6) != 0)
+			continue;
+		epi_policy *p = &c->pol[c->npol];
+		memset(p, 0, sizeof *p);
+		p->id = atoi(e->d_name + 6);
+		snprintf(p->dir, sizeof p->dir, "%s/%s", root, e->d_name);
+		char buf[4096];
+		if (read_pol(p, "affected_cpus", buf, sizeof buf) == 0)
+			p->ncpus = epi_parse_cpulist(buf, p->cpus, (int)(sizeof p->cpus / sizeof *p->cpus));
+		if (p->ncpus <= 0)
+			continue; /* an offline policy */
+		read_pol(p, "scaling_driver", p->driver, sizeof p->driver);
+		read_pol(p, "scaling_governor", p->governor, sizeof p->governor);
+		read_pol(p, "scaling_available_governors", p->governors, sizeof p->governors);
+		p->userspace = strstr(p->governors, "userspace") != NULL;
+		p->hw_min = read_pol_ll(p, "cpuinfo_min_freq");
+		p->hw_max = read_pol_ll(p, "cpuinfo_max_freq");
+		p->min = read_pol_ll(p, "scaling_min_freq");
+		p->max = read_pol_ll(p, "scaling_max_freq");
+		p->cur = read_pol_ll(p, "scaling_cur_freq");
+		if (read_pol(p, "scaling_available_frequencies", buf, sizeof buf) == 0 && buf[0]) {
+			p->table = 1;
+			for (char *s = strtok(buf, " "); s && p->nfreq < EPI_MAXFREQ; s = strtok(NULL, " "))
+				if (atoll(s) > 0)
+					p->freq[p->nfreq++] = atoll(s);
+		} else if (p->hw_min > 0 && p->hw_max >= p->hw_min) {
+			/* a range driver: min, then round steps, then max */
+			p->freq[p->nfreq++] = p->hw_min;
+			for (long long f = (p->hw_min / step_khz + 1) * step_khz; f < p->hw_max && p->nfreq < EPI_MAXFREQ - 1; f += step_khz)
+				p->freq[p->nfreq++] = f;
+			if (p->hw_max != p->hw_min)
+				p->freq[p->nfreq++] = p->hw_max;
+		}
+		qsort(p->freq, p->nfreq, sizeof *p->freq, cmp_ll);
+		c->npol++;
+	}
+	closedir(d);
+	if (c->npol == 0)
+		return epi_error(err, "no CPU frequency control: no policy under '%s' (no cpufreq driver is "
+				 "loaded: virtual machines usually have none)", root);
+	qsort(c->pol, c->npol, sizeof *c->pol, cmp_pol);
+	char path[EPI_PATHLEN], buf[16], e2[EPI_ERRLEN];
+	if (epi_read_line(epi_syspath(path, "/sys/devices/system/cpu/cpufreq/boost"), buf, sizeof buf, e2) == 0) {
+		snprintf(c->boost_path, sizeof c->boost_path, "%s", path);
+		c->boost_on = atoi(buf) == 1;
+	} else if (epi_read_line(epi_syspath(path, "/sys/devices/system/cpu/intel_pstate/no_turbo"), buf, sizeof buf, e2) == 0) {
+		snprintf(c->boost_path, sizeof c->boost_path, "%s", path);
+		c->boost_inverted = 1;
+		c->boost_on = atoi(buf) == 0;
+	}
+	return 0;
+}
+
+/* ---- the restore plan: what to write back, in order ------------------ */
+
+#define PLAN_MAX 1024
+
+typedef struct plan_entry {
+	char path[EPI_PATHLEN];
+	char value[64];
+} plan_entry;
+
+static plan_entry plan[PLAN_MAX];
+static int nplan;
+static char state_file[EPI_PATHLEN];
+static volatile sig_atomic_t restoring;
+
+int epi_freq_state_path(char *out, size_t n, char *err)
+{
+	const char *d = getenv("EPI_STATE_DIR");
+	char dir[EPI_PATHLEN];
+	if (d && *d)
+		snprintf(dir, sizeof dir, "%s", d);
+	else if (geteuid() == 0)
+		snprintf(dir, sizeof dir, "/var/lib/epi");
+	else if (getenv("XDG_STATE_HOME") && *getenv("XDG_STATE_HOME"))
+		snprintf(dir, sizeof dir, "%s/epi", getenv("XDG_STATE_HOME"));
+	else if (getenv("HOME"))
+		snprintf(dir, sizeof dir, "%s/.local/state/epi", getenv("HOME"));
+	else
+		return epi_error(err, "no place for the frequency state file: set EPI_STATE_DIR");
+	/* mkdir -p */
+	for (char *s = dir + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(dir, 0755);
+			*s = '/';
+		}
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return epi_error(err, "cannot create '%s': %s", dir, strerror(errno));
+	snprintf(out, n, "%s/cpufreq-state", dir);
+	return 0;
+}
+
+/* Async-signal-safe: writes the plan back and removes the state file. */
+static void plan_apply(void)
+{
+	for (int i = 0; i < nplan; i++) {
+		int fd = open(plan[i].path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		ssize_t w = write(fd, plan[i].value, strlen(plan[i].value));
+		(void)w;
+		close(fd);
+	}
+	if (nplan && state_file[0])
+		unlink(state_file);
+	nplan = 0;
+}
+
+static void on_signal(int sig)
+{
+	if (!restoring) {
+		restoring = 1;
+		plan_apply();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void at_exit(void)
+{
+	if (!restoring) {
+		restoring = 1;
+		plan_apply();
+	}
+}
+
+static void plan_add(const char *path, const char *value)
+{
+	if (nplan == PLAN_MAX)
+		return;
+	snprintf(plan[nplan].path, sizeof plan[nplan].path, "%s", path);
+	snprintf(plan[nplan].value, sizeof plan[nplan].value, "%s", value);
+	nplan++;
+}
+
+static int plan_save(char *err)
+{
+	size_t cap = 64 + (size_t)nplan * (EPI_PATHLEN + 72), len = 0;
+	char *buf = malloc(cap);
+	len += (size_t)snprintf(buf + len, cap - len, "# epi cpufreq state 1: path<TAB>value, restored in this order\n");
+	for (int i = 0; i < nplan; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s\t%s\n", plan[i].path, plan[i].value);
+	int r = epi_write_atomic(state_file, buf, len, err);
+	free(buf);
+	return r;
+}
+
+static int pol_write(const epi_policy *p, const char *file, long long v, char *err)
+{
+	char path[EPI_PATHLEN + 64], val[32];
+	snprintf(path, sizeof path, "%s/%s", p->dir, file);
+	snprintf(val, sizeof val, "%lld", v);
+	return epi_write_line(path, val, err);
+}
+
+static int offered(const epi_policy *p, long long khz)
+{
+	if (p->table) {
+		for (int i = 0; i < p->nfreq; i++)
+			if (p->freq[i] == khz)
+				return 1;
+		return 0;
+	}
+	return khz >= p->hw_min && khz <= p->hw_max;
+}
+
+static int selected(const epi_policy *p, const int *cpus, int ncpus)
+{
+	if (ncpus == 0)
+		return 1;
+	for (int i = 0; i < p->ncpus; i++)
+		for (int j = 0; j < ncpus; j++)
+			if (p->cpus[i] == cpus[j])
+				return 1;
+	return 0;
+}
+
+int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz, int noboost, char *err)
+{
+	int any = 0;
+	for (int i = 0; i < c->npol; i++) {
+		const epi_policy *p = &c->pol[i];
+		if (!selected(p, cpus, ncpus))
+			continue;
+		any = 1;
+		if (!offered(p, khz)) {
+			char list[1024] = "", f[32];
+			if (p->table) {
+				for (int k = 0; k < p->nfreq; k++) {
+					epi_freq_fmt(f, sizeof f, p->freq[k]);
+					size_t n = strlen(list);
+					snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", f);
+				}
+			} else {
+				char a[32], b[32];
+				epi_freq_fmt(a, sizeof a, p->hw_min);
+				epi_freq_fmt(b, sizeof b, p->hw_max);
+				snprintf(list, sizeof list, "any from %s to %s", a, b);
+			}
+			epi_freq_fmt(f, sizeof f, khz);
+			return epi_error(err, "CPU %d (policy%d, %s) does not offer %s; it offers: %s", p->cpus[0], p->id,
+					 p->driver, f, list);
+		}
+	}
+	if (!any)
+		return epi_error(err, "no frequency policy covers the CPUs asked for");
+	if (epi_freq_state_path(state_file, sizeof state_file, err) < 0)
+		return -1;
+	if (nplan == 0 && epi_exists(state_file))
+		return epi_error(err, "a previous run left CPU frequencies changed (state in '%s'): run "
+				 "`epi freq --restore` first", state_file);
+	/* the plan: every value to be touched, in the order it goes back */
+	int first = nplan == 0;
+	if (first) {
+		if (noboost && c->boost_path[0]) {
+			char e2[EPI_ERRLEN], v[16];
+			if (epi_read_line(c->boost_path, v, sizeof v, e2) == 0)
+				plan_add(c->boost_path, v);
+		}
+		for (int i = 0; i < c->npol; i++) {
+			const epi_policy *p = &c->pol[i];
+			if (!selected(p, cpus, ncpus))
+				continue;
+			char path[EPI_PATHLEN + 64], v[32];
+			if (p->userspace) {
+				snprintf(path, sizeof path, "%s/scaling_governor", p->dir);
+				plan_add(path, p->governor);
+			} else {
+				/* back from min = max = khz: going up, max first */
+				char pmin[EPI_PATHLEN + 64], pmax[EPI_PATHLEN + 64], vmin[32];
+				snprintf(pmin, sizeof pmin, "%s/scaling_min_freq", p->dir);
+				snprintf(pmax, sizeof pmax, "%s/scaling_max_freq", p->dir);
+				snprintf(v, sizeof v, "%lld", p->max);
+				snprintf(vmin, sizeof vmin, "%lld", p->min);
+				if (p->max >= khz) {
+					plan_add(pmax, v);
+					plan_add(pmin, vmin);
+				} else {
+					plan_add(pmin, vmin);
+					plan_add(pmax, v);
+				}
+			}
+		}
+		if (plan_save(err) < 0) {
+			nplan = 0;
+			return -1;
+		}
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		static int registered;
+		if (!registered++)
+			atexit(at_exit);
+	}
+	if (noboost && c->boost_path[0] && epi_write_line(c->boost_path, c->boost_inverted ? "1" : "0", err) < 0)
+		return -1;
+	for (int i = 0; i < c->npol; i++) {
+		const epi_policy *p = &c->pol[i];
+		if (!selected(p, cpus, ncpus))
+			continue;
+		if (p->userspace) {
+			char path[EPI_PATHLEN + 64];
+			snprintf(path, sizeof path, "%s/scaling_governor", p->dir);
+			if (epi_write_line(path, "userspace", err) < 0 || pol_write(p, "scaling_setspeed", khz, err) < 0)
+				return -1;
+		} else {
+			/* keep min <= max: going up, max before min; going down, min before max */
+			long long curmax = read_pol_ll((epi_policy *)p, "scaling_max_freq");
+			int up = khz > curmax;
+			if (up ? pol_write(p, "scaling_max_freq", khz, err) < 0 || pol_write(p, "scaling_min_freq", khz, err) < 0
+			       : pol_write(p, "scaling_min_freq", khz, err) < 0 || pol_write(p, "scaling_max_freq", khz, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void epi_freq_keep(void)
+{
+	nplan = 0;
+}
+
+int epi_freq_restore(char *err)
+{
+	if (nplan) {
+		/* this process changed them: the plan in memory is the truth */
+		restoring = 1;
+		plan_apply();
+		restoring = 0;
+		return 1;
+	}
+	if (epi_freq_state_path(state_file, sizeof state_file, err) < 0)
+		return -1;
+	size_t len;
+	char e2[EPI_ERRLEN];
+	if (!epi_exists(state_file))
+		return 0;
+	char *text = epi_read_file(state_file, &len, e2);
+	if (!text)
+		return epi_error(err, "%s", e2);
+	plan_entry *ent = calloc(PLAN_MAX, sizeof *ent);
+	int n = 0, lineno = 0, ret = 0;
+	for (char *line = strtok(text, "\n"); line && ret == 0; line = strtok(NULL, "\n")) {
+		lineno++;
+		if (line[0] == '#')
+			continue;
+		char *tab = strchr(line, '\t');
+		if (!tab || n == PLAN_MAX) {
+			ret = epi_error(err, "'%s' line %d: not a state entry (path<TAB>value)", state_file, lineno);
+			break;
+		}
+		*tab = 0;
+		snprintf(ent[n].path, sizeof ent[n].path, "%s", line);
+		snprintf(ent[n].value, sizeof ent[n].value, "%s", tab + 1);
+		n++;
+	}
+	free(text);
+	for (int i = 0; i < n && ret == 0; i++) {
+		/* a min/max pair: the order that keeps min <= max from what is there now */
+		size_t pl = strlen(ent[i].path);
+		int is_min = pl > 16 && strcmp(ent[i].path + pl - 16, "scaling_min_freq") == 0;
+		int is_max = pl > 16 && strcmp(ent[i].path + pl - 16, "scaling_max_freq") == 0;
+		if ((is_min || is_max) && i + 1 < n && strncmp(ent[i].path, ent[i + 1].path, pl - 16) == 0) {
+			plan_entry *mn = is_min ? &ent[i] : &ent[i + 1], *mx = is_min ? &ent[i + 1] : &ent[i];
+			long long curmin = 0;
+			epi_read_i64(mn->path, &curmin, e2);
+			plan_entry *a = atoll(mx->value) >= curmin ? mx : mn, *b = a == mx ? mn : mx;
+			if (epi_write_line(a->path, a->value, err) < 0 || epi_write_line(b->path, b->value, err) < 0)
+				ret = -1;
+			i++;
+			continue;
+		}
+		if (epi_write_line(ent[i].path, ent[i].value, err) < 0)
+			ret = -1;
+	}
+	free(ent);
+	if (ret == 0 && unlink(state_file) < 0)
+		return epi_error(err, "cannot remove '%s': %s", state_file, strerror(errno));
+	return ret < 0 ? -1 : 1;
+}
+
+double epi_effective_ghz(int cpu)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	cpu_set_t old, one;
+	int pinned = sched_getaffinity(0, sizeof old, &old) == 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (pinned && sched_setaffinity(0, sizeof one, &one) < 0)
+		pinned = 0;
+	const long iters = 200000; /* 100 dependent adds each: 2e7 cycles */
+	double best = 0;
+	for (int rep = 0; rep < 5; rep++) {
+		struct timespec t0, t1;
+		unsigned long x = 1, y = 3;
+		clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
+		for (long i = 0; i < iters; i++) {
+#if defined(__x86_64__)
+#define A1 "add %1, %0\n\t"
+#else
+#define A1 "add %0, %0, %1\n\t"
+#endif
+#define A10 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1
+			__asm__ volatile(A10 A10 A10 A10 A10 A10 A10 A10 A10 A10 : "+r"(x) : "r"(y));
+		}
+		clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+		double ghz = (double)iters * 100 / s / 1e9;
+		if (ghz > best)
+			best = ghz;
+	}
+	if (pinned)
+		sched_setaffinity(0, sizeof old, &old);
+	return best;
+#else
+	(void)cpu;
+	return NAN;
+#endif
+}
