@@ -51,7 +51,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_sym test_freq test_table test_count test_report test_random_nests
+TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean
@@ -83,6 +83,11 @@ build/san/%.o: %.c | deps
 	@$(if $(Q),echo "  CC-SAN  $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 
+build/san/tests/%.o: tests/%.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC-SAN  $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags fuse3 2>/dev/null) -O1 $(SAN) -c $< -o $@
+
 build/libepi.a: $(OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -111,10 +116,12 @@ build/san/bin/%: build/san/cmd/%.o build/libepi-san.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS)
 
-build/tests/%: build/san/tests/%.o build/libepi-san.a
+# the perf meter's system calls are replaced by the test's mocks
+build/tests/test_perf: LDWRAP = -Wl,--wrap=epi_sys_perf_event_open -Wl,--wrap=epi_sys_perf_read
+build/tests/%: build/san/tests/%.o build/san/tests/fakehw.o build/libepi-san.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
+	$(Q)$(CC) $(SAN) $(LDWRAP) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka fuse3 2>/dev/null) -lpthread
 
 check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/san/bin/epi-predict build/san/bin/epi
 	$(Q)sh tests/run.sh $(TEST_BINS)

@@ -89,7 +89,9 @@ int main(int argc, char **argv)
 			epi_prog = prog_buf;
 			return cmds[i].run(argc - 1, argv + 1);
 		}
-	fprintf(stderr, "epi: usage: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "epi: usage: unknown command '%s' (", argv[1]);
+	for (int i = 0; cmds[i].name; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", cmds[i].name);
+	fprintf(stderr, "; see epi --help)\n");
 	return 2;
 }

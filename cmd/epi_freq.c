@@ -79,11 +79,8 @@ int epi_freq_main(int argc, char **argv)
 		int cpus[EPI_MAXCPU], ncpus = 0;
 		if (cpulist && (ncpus = epi_parse_cpulist(cpulist, cpus, EPI_MAXCPU)) <= 0)
 			epi_die(2, "--cpus '%s' is not a CPU list (e.g. 0-3,8)", cpulist);
-		if (epi_freq_pin(cf, cpus, ncpus, khz, noboost, err) < 0) {
-			char e2[EPI_ERRLEN];
-			epi_freq_restore(e2); /* undo a half-done pin */
+		if (epi_freq_pin(cf, cpus, ncpus, khz, noboost, err) < 0)
 			epi_die(1, "%s", err);
-		}
 		epi_freq_keep();
 		epi_cpufreq now;
 		int cpu0 = ncpus ? cpus[0] : cf->pol[0].cpus[0];
@@ -94,9 +91,9 @@ int epi_freq_main(int argc, char **argv)
 					if (now.pol[i].cpus[k] == cpu0)
 						got = now.pol[i].cur;
 		char a[32], b[32] = "unknown", state[EPI_PATHLEN];
-		epi_freq_fmt(a, sizeof a, khz);
+		epi_freq_ghz(a, sizeof a, khz);
 		if (got > 0)
-			epi_freq_fmt(b, sizeof b, got);
+			epi_freq_ghz(b, sizeof b, got);
 		epi_freq_state_path(state, sizeof state, err);
 		printf("pinned CPU%s %s to %s: obtained %s, effective %.3f GHz (dependent adds on CPU %d)\n",
 		       cpulist ? "s" : "s", cpulist ? cpulist : "all", a, b, epi_effective_ghz(cpu0), cpu0);
@@ -144,15 +141,15 @@ int epi_freq_main(int argc, char **argv)
 		for (int i = 0; i < cf->npol; i++) {
 			epi_policy *p = &cf->pol[i];
 			char mn[32], mx[32], cu[32] = "-", cpus[32];
-			epi_freq_fmt(mn, sizeof mn, p->min);
-			epi_freq_fmt(mx, sizeof mx, p->max);
+			epi_freq_ghz(mn, sizeof mn, p->min);
+			epi_freq_ghz(mx, sizeof mx, p->max);
 			if (p->cur > 0)
-				epi_freq_fmt(cu, sizeof cu, p->cur);
+				epi_freq_ghz(cu, sizeof cu, p->cur);
 			snprintf(cpus, sizeof cpus, "%d-%d", p->cpus[0], p->cpus[p->ncpus - 1]);
 			printf("  %-8d %-8s %-14s %-12s %10s %10s %10s  ", p->id, cpus, p->driver, p->governor, mn, mx, cu);
 			for (int k = 0; k < p->nfreq; k++) {
 				char f[32];
-				epi_freq_fmt(f, sizeof f, p->freq[k]);
+				epi_freq_ghz(f, sizeof f, p->freq[k]);
 				printf("%s%s", k ? " " : "", f);
 			}
 			putchar('\n');

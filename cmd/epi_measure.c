@@ -341,9 +341,9 @@ int epi_measure_main(int argc, char **argv)
 	}
 	char fbuf[32] = "", obuf[32] = "";
 	if (freq) {
-		epi_freq_fmt(fbuf, sizeof fbuf, khz);
+		epi_freq_ghz(fbuf, sizeof fbuf, khz);
 		if (obtained > 0)
-			epi_freq_fmt(obuf, sizeof obuf, obtained);
+			epi_freq_ghz(obuf, sizeof obuf, obtained);
 	}
 	if (format == EPI_FMT_CSV) {
 		fprintf(out, "run,meter,domain,seconds,joules,watts,estimated\n");

@@ -168,8 +168,8 @@ int epi_probe_main(int argc, char **argv)
 			for (int p = 0; p < cf->npol; p++) {
 				epi_policy *pp = &cf->pol[p];
 				char a[32], bb[32];
-				epi_freq_fmt(a, sizeof a, pp->nfreq ? pp->freq[0] : 0);
-				epi_freq_fmt(bb, sizeof bb, pp->nfreq ? pp->freq[pp->nfreq - 1] : 0);
+				epi_freq_ghz(a, sizeof a, pp->nfreq ? pp->freq[0] : 0);
+				epi_freq_ghz(bb, sizeof bb, pp->nfreq ? pp->freq[pp->nfreq - 1] : 0);
 				printf("  policy%d cpus %d..%d: %s, governor %s, %d frequencies %s..%s, pinned by %s\n", pp->id,
 				       pp->cpus[0], pp->cpus[pp->ncpus - 1], pp->driver, pp->governor, pp->nfreq, a, bb,
 				       pp->userspace ? "userspace governor" : "min = max");

@@ -233,6 +233,57 @@ static int selected(const epi_policy *p, const int *cpus, int ncpus)
 	return 0;
 }
 
+/* Orders each saved min/max pair for the way back from min = max = KHZ:
+ * going up (saved max >= KHZ) max first, going down min first. Signals
+ * are held meanwhile, so that a handler never sees a pair half swapped. */
+static void plan_order(long long khz)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i + 1 < nplan; i++) {
+		size_t l = strlen(plan[i].path);
+		if (l < 16 || strncmp(plan[i].path, plan[i + 1].path, l - 16) != 0)
+			continue;
+		int min_first = strcmp(plan[i].path + l - 16, "scaling_min_freq") == 0;
+		plan_entry *mx = min_first ? &plan[i + 1] : &plan[i];
+		int want_max_first = atoll(mx->value) >= khz;
+		if (want_max_first == min_first) {
+			plan_entry t = plan[i];
+			plan[i] = plan[i + 1];
+			plan[i + 1] = t;
+		}
+		i++;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The writes of a pin, in the order that keeps min <= max. */
+static int pin_writes(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz, int noboost, char *err)
+{
+	if (noboost && c->boost_path[0] && epi_write_line(c->boost_path, c->boost_inverted ? "1" : "0", err) < 0)
+		return -1;
+	for (int i = 0; i < c->npol; i++) {
+		const epi_policy *p = &c->pol[i];
+		if (!selected(p, cpus, ncpus))
+			continue;
+		if (p->userspace) {
+			char path[EPI_PATHLEN + 64];
+			snprintf(path, sizeof path, "%s/scaling_governor", p->dir);
+			if (epi_write_line(path, "userspace", err) < 0 || pol_write(p, "scaling_setspeed", khz, err) < 0)
+				return -1;
+		} else {
+			/* keep min <= max: going up, max before min; going down, min before max */
+			long long curmax = read_pol_ll((epi_policy *)p, "scaling_max_freq");
+			int up = khz > curmax;
+			if (up ? pol_write(p, "scaling_max_freq", khz, err) < 0 || pol_write(p, "scaling_min_freq", khz, err) < 0
+			       : pol_write(p, "scaling_min_freq", khz, err) < 0 || pol_write(p, "scaling_max_freq", khz, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz, int noboost, char *err)
 {
 	int any = 0;
@@ -245,17 +296,17 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 			char list[1024] = "", f[32];
 			if (p->table) {
 				for (int k = 0; k < p->nfreq; k++) {
-					epi_freq_fmt(f, sizeof f, p->freq[k]);
+					epi_freq_ghz(f, sizeof f, p->freq[k]);
 					size_t n = strlen(list);
 					snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", f);
 				}
 			} else {
 				char a[32], b[32];
-				epi_freq_fmt(a, sizeof a, p->hw_min);
-				epi_freq_fmt(b, sizeof b, p->hw_max);
+				epi_freq_ghz(a, sizeof a, p->hw_min);
+				epi_freq_ghz(b, sizeof b, p->hw_max);
 				snprintf(list, sizeof list, "any from %s to %s", a, b);
 			}
-			epi_freq_fmt(f, sizeof f, khz);
+			epi_freq_ghz(f, sizeof f, khz);
 			return epi_error(err, "CPU %d (policy%d, %s) does not offer %s; it offers: %s", p->cpus[0], p->id,
 					 p->driver, f, list);
 		}
@@ -310,25 +361,12 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 		if (!registered++)
 			atexit(at_exit);
 	}
-	if (noboost && c->boost_path[0] && epi_write_line(c->boost_path, c->boost_inverted ? "1" : "0", err) < 0)
+	if (!first)
+		plan_order(khz);
+	if (pin_writes(c, cpus, ncpus, khz, noboost, err) < 0) {
+		/* half done: put back what was written */
+		plan_apply();
 		return -1;
-	for (int i = 0; i < c->npol; i++) {
-		const epi_policy *p = &c->pol[i];
-		if (!selected(p, cpus, ncpus))
-			continue;
-		if (p->userspace) {
-			char path[EPI_PATHLEN + 64];
-			snprintf(path, sizeof path, "%s/scaling_governor", p->dir);
-			if (epi_write_line(path, "userspace", err) < 0 || pol_write(p, "scaling_setspeed", khz, err) < 0)
-				return -1;
-		} else {
-			/* keep min <= max: going up, max before min; going down, min before max */
-			long long curmax = read_pol_ll((epi_policy *)p, "scaling_max_freq");
-			int up = khz > curmax;
-			if (up ? pol_write(p, "scaling_max_freq", khz, err) < 0 || pol_write(p, "scaling_min_freq", khz, err) < 0
-			       : pol_write(p, "scaling_min_freq", khz, err) < 0 || pol_write(p, "scaling_max_freq", khz, err) < 0)
-				return -1;
-		}
 	}
 	return 0;
 }

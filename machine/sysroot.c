@@ -110,7 +110,8 @@ int epi_read_i64(const char *path, long long *v, char *err)
 
 int epi_write_line(const char *path, const char *text, char *err)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC: sysfs ignores it, and a plain file (a fake tree) needs it */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return file_error(path, "write", err);
 	size_t n = strlen(text);

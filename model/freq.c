@@ -51,3 +51,10 @@ void epi_freq_fmt(char *buf, unsigned long n, long khz)
 			*e = 0;
 	}
 }
+
+void epi_freq_ghz(char *buf, unsigned long n, long khz)
+{
+	epi_freq_fmt(buf, n > 4 ? n - 4 : n, khz);
+	size_t l = strlen(buf);
+	snprintf(buf + l, n - l, " GHz");
+}

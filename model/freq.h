@@ -6,5 +6,7 @@
 int epi_freq_parse(const char *s, long *khz, char *err);
 /* Formats kHz as GHz without trailing zeros ("2.13"). */
 void epi_freq_fmt(char *buf, unsigned long n, long khz);
+/* The same with its unit: "2.4 GHz". */
+void epi_freq_ghz(char *buf, unsigned long n, long khz);
 
 #endif

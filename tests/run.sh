@@ -121,6 +121,8 @@ else
 	bad "RR-8416 Tables VI-VIII" "$tmp/cmp"
 fi
 
+. "$top/tests/machine.sh"
+
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"
 echo "check: $((unit_passed + pass)) passed, $((unit_failed + fail)) failed"

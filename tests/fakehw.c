@@ -1,0 +1,113 @@
+/* fakehw: temporary sysroots and counters advancing at known powers. */
+#define _GNU_SOURCE
+#include "tests/fakehw.h"
+#include "machine/sysroot.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+
+const char *fake_root(void)
+{
+	snprintf(root, sizeof root, "/tmp/epi-sysroot-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	setenv("EPI_SYSROOT", root, 1);
+	return root;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+void fake_root_free(void)
+{
+	if (root[0])
+		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	root[0] = 0;
+	unsetenv("EPI_SYSROOT");
+}
+
+void fake_put(const char *rel, const char *content)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", root, rel[0] == '/' ? rel + 1 : rel);
+	for (char *s = path + strlen(root) + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(path, 0755);
+			*s = '/';
+		}
+	char tmp[1100];
+	snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)gettid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		abort();
+	fputs(content, f);
+	fclose(f);
+	rename(tmp, path);
+}
+
+void fake_cpu(const char *vendor, int family, int model)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf,
+		 "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\nmodel name\t: Fake CPU\nmicrocode\t: 0x1\n\n"
+		 "processor\t: 1\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\nmodel name\t: Fake CPU\n\n",
+		 vendor, family, model, vendor, family, model);
+	fake_put("/proc/cpuinfo", buf);
+	fake_put("/sys/devices/system/cpu/online", "0-1\n");
+	fake_put("/sys/devices/system/cpu/cpu0/topology/physical_package_id", "0\n");
+	fake_put("/sys/devices/system/cpu/cpu1/topology/physical_package_id", "0\n");
+}
+
+uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t)
+{
+	double counts = c->watts * (t - fp->t0) * c->scale;
+	uint64_t v = c->start + (uint64_t)counts;
+	return c->modulo ? v % c->modulo : v;
+}
+
+static void *advance(void *arg)
+{
+	fake_power *fp = arg;
+	while (!fp->stop) {
+		double now = epi_now();
+		for (int i = 0; i < fp->n; i++) {
+			fake_counter *c = &fp->c[i];
+			if (!c->rel[0])
+				continue;
+			char v[32];
+			snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, c, now));
+			fake_put(c->rel, v);
+		}
+		usleep(200);
+	}
+	return NULL;
+}
+
+void fake_power_start(fake_power *fp)
+{
+	fp->t0 = epi_now();
+	fp->stop = 0;
+	for (int i = 0; i < fp->n; i++) {
+		char v[32];
+		if (!fp->c[i].rel[0])
+			continue;
+		snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, &fp->c[i], fp->t0));
+		fake_put(fp->c[i].rel, v);
+	}
+	pthread_create(&fp->th, NULL, advance, fp);
+}
+
+void fake_power_stop(fake_power *fp)
+{
+	fp->stop = 1;
+	pthread_join(fp->th, NULL);
+}

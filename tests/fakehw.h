@@ -1,0 +1,42 @@
+/* fakehw: fake machines for the machine-layer tests: a temporary sysroot
+ * ($EPI_SYSROOT) with files in it, and a thread that advances energy
+ * counter files at known powers, replacing each file atomically. */
+#ifndef EPI_FAKEHW_H
+#define EPI_FAKEHW_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+/* Creates a temporary root, sets EPI_SYSROOT to it; returns it (static). */
+const char *fake_root(void);
+/* Removes the root and unsets EPI_SYSROOT. */
+void fake_root_free(void);
+/* Writes CONTENT to ROOT/REL, creating folders. */
+void fake_put(const char *rel, const char *content);
+/* A CPU: /proc/cpuinfo and two online CPUs in one package. */
+void fake_cpu(const char *vendor, int family, int model);
+
+#define FAKE_MAXCTR 16
+typedef struct fake_counter {
+	char rel[256];
+	double watts;
+	double scale;       /* counts per joule (1e6 for microjoules) */
+	uint64_t modulo;    /* wrap: counts modulo this; 0 = never */
+	uint64_t start;     /* first value */
+} fake_counter;
+
+typedef struct fake_power {
+	int n;
+	fake_counter c[FAKE_MAXCTR];
+	double t0;
+	volatile int stop;
+	pthread_t th;
+} fake_power;
+
+/* Starts advancing the counters of FP (set up by the caller). */
+void fake_power_start(fake_power *fp);
+void fake_power_stop(fake_power *fp);
+/* The value counter C shows at time T. */
+uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t);
+
+#endif

@@ -1,0 +1,100 @@
+# End-to-end tests of the epi command (probe, measure, freq), sourced by
+# tests/run.sh: the sanitized build against this machine and against fake
+# cpufreq trees under EPI_SYSROOT, including pin then SIGINT/SIGTERM/SIGHUP,
+# and SIGKILL followed by `epi freq --restore`.
+E="$top/build/san/bin/epi"
+
+# run_epi NAME STATUS PATTERN -- ARGS: expect (run.sh) with bin/epi
+run_epi() {
+	saved=$P
+	P=$E
+	expect "$@"
+	P=$saved
+}
+
+run_epi "epi --help" 0 "measure" -- --help
+run_epi "epi unknown command" 2 "unknown command 'bogus'" -- bogus
+run_epi "epi probe (this machine)" 0 "energy meters:" -- probe
+run_epi "epi probe --format json" 0 '"energy_measurable"' -- probe --format json
+
+# a machine with nothing: both absences explained
+mkdir -p "$tmp/bare/proc"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Bare\n' >"$tmp/bare/proc/cpuinfo"
+EPI_SYSROOT="$tmp/bare" run_epi "probe explains a missing meter" 0 "powercap  no   no RAPL" -- probe
+EPI_SYSROOT="$tmp/bare" run_epi "probe explains missing frequency control" 0 "no CPU frequency control" -- probe
+
+run_epi "measure --meter none reports time" 0 "^1,none,time,[0-9.]*,,,0$" -- measure --meter none --format csv -- sleep 0.05
+head -1 "$tmp/out" | grep -qx "run,meter,domain,seconds,joules,watts,estimated" && ok "measure CSV columns" || bad "measure CSV columns" "$tmp/out"
+"$top/build/san/bin/epi-measure" --meter none --repeat 3 --format json -- true >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '"runs": 3' "$tmp/out" && ok "epi-measure link, --repeat 3, JSON summary" || bad "epi-measure link" "$tmp/err"
+run_epi "measure const:W is marked estimated" 0 "(estimated)" -- measure --meter const:40 -- true
+run_epi "measure passes the exit status through" 7 "exited with status 7" -- measure --meter none -- sh -c "exit 7"
+run_epi "measure a command that does not exist" 127 "cannot run 'no-such-cmd'" -- measure --meter none -- no-such-cmd
+run_epi "measure unknown meter" 1 "unknown meter 'rapl9'" -- measure --meter rapl9 -- true
+run_epi "measure unknown domain" 1 "has no domain 'gpu'" -- measure --meter const:5 --domain gpu -- true
+run_epi "measure without a command" 2 "no command to measure" -- measure --meter none
+EPI_SYSROOT="$tmp/bare" run_epi "measure --freq without cpufreq" 1 "cannot pin the frequency to 2GHz: no CPU frequency control" -- measure --meter none --freq 2GHz -- true
+
+# fake acpi-cpufreq machine
+fake_freq_tree() {
+	r=$1
+	rm -rf "$r"
+	mkdir -p "$r/proc" "$r/state"
+	cp "$tmp/bare/proc/cpuinfo" "$r/proc/cpuinfo"
+	for i in 0 1; do
+		d="$r/sys/devices/system/cpu/cpufreq/policy$i"
+		mkdir -p "$d"
+		echo "$i" >"$d/affected_cpus"
+		echo acpi-cpufreq >"$d/scaling_driver"
+		echo schedutil >"$d/scaling_governor"
+		echo "ondemand userspace performance schedutil" >"$d/scaling_available_governors"
+		echo "2400000 2133000 1800000 1600000" >"$d/scaling_available_frequencies"
+		echo 1600000 >"$d/cpuinfo_min_freq"
+		echo 2400000 >"$d/cpuinfo_max_freq"
+		echo 1600000 >"$d/scaling_min_freq"
+		echo 2400000 >"$d/scaling_max_freq"
+		echo 2400000 >"$d/scaling_cur_freq"
+		echo "<unsupported>" >"$d/scaling_setspeed"
+	done
+	echo 1 >"$r/sys/devices/system/cpu/cpufreq/boost"
+}
+F="$tmp/freq"
+P1="$F/sys/devices/system/cpu/cpufreq/policy1"
+fake_freq_tree "$F"
+export EPI_STATE_DIR="$F/state"
+EPI_SYSROOT="$F" run_epi "freq lists the policies" 0 "acpi-cpufreq" -- freq
+EPI_SYSROOT="$F" run_epi "freq --set an unoffered frequency" 1 "does not offer 2 GHz; it offers: 1.6 GHz, 1.8 GHz, 2.133 GHz, 2.4 GHz" -- freq --set 2GHz
+EPI_SYSROOT="$F" run_epi "freq --set pins" 0 "pinned CPUs 1 to 1.8 GHz" -- freq --set 1.8GHz --cpus 1 --no-boost
+if [ "$(cat "$P1/scaling_governor")" = userspace ] && [ "$(cat "$P1/scaling_setspeed")" = 1800000 ] &&
+	[ "$(cat "$F/sys/devices/system/cpu/cpufreq/boost")" = 0 ]; then ok "freq --set wrote governor, speed, boost"; else bad "freq --set wrote governor, speed, boost"; fi
+EPI_SYSROOT="$F" run_epi "freq --set twice refuses" 1 "run \`epi freq --restore\` first" -- freq --set 1.6GHz
+EPI_SYSROOT="$F" run_epi "freq --restore" 0 "restored" -- freq --restore
+if [ "$(cat "$P1/scaling_governor")" = schedutil ] && [ "$(cat "$F/sys/devices/system/cpu/cpufreq/boost")" = 1 ] &&
+	[ ! -e "$F/state/cpufreq-state" ]; then ok "freq --restore put everything back"; else bad "freq --restore put everything back"; fi
+EPI_SYSROOT="$F" run_epi "measure --freq restores at exit" 0 "1.8 GHz requested" -- measure --meter none --freq 1.8GHz -- true
+[ "$(cat "$P1/scaling_governor")" = schedutil ] && ok "governor back after measure" || bad "governor back after measure"
+
+# pinned while a command runs, then a signal: restored; SIGKILL: restored by --restore
+for sig in INT TERM HUP KILL; do
+	fake_freq_tree "$F"
+	EPI_SYSROOT="$F" "$E" measure --meter none --freq 1.6GHz -- sleep 3 >/dev/null 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ "$(cat "$P1/scaling_governor")" != userspace ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -s $sig $pid
+	wait $pid 2>/dev/null
+	if [ $sig = KILL ]; then
+		if [ "$(cat "$P1/scaling_governor")" = userspace ] && [ -e "$F/state/cpufreq-state" ] &&
+			EPI_SYSROOT="$F" "$E" freq --restore >/dev/null 2>&1 && [ "$(cat "$P1/scaling_governor")" = schedutil ] &&
+			[ "$(cat "$P1/scaling_setspeed")" = 1600000 ] && [ ! -e "$F/state/cpufreq-state" ]; then
+			ok "SIGKILL while pinned, then freq --restore"
+		else
+			bad "SIGKILL while pinned, then freq --restore" "$tmp/err"
+		fi
+	elif [ "$(cat "$P1/scaling_governor")" = schedutil ] && [ ! -e "$F/state/cpufreq-state" ]; then
+		ok "SIG$sig while pinned restores the frequencies"
+	else
+		bad "SIG$sig while pinned restores the frequencies" "$tmp/err"
+	fi
+done
+unset EPI_STATE_DIR
