@@ -65,7 +65,7 @@ int epi_freq_main(int argc, char **argv)
 		if (r < 0)
 			epi_die(1, "%s", err);
 		char state[EPI_PATHLEN];
-		epi_freq_state_path(state, sizeof state, err);
+		epi_freq_state_peek(state, sizeof state);
 		printf(r ? "restored the CPU frequency settings saved in %s\n" : "nothing to restore (no %s)\n", state);
 		return 0;
 	}

@@ -135,7 +135,7 @@ int epi_probe_main(int argc, char **argv)
 		json_object_set_new(jf, "why", json_string(err));
 	}
 	char state[EPI_PATHLEN];
-	if (epi_freq_state_path(state, sizeof state, err) == 0 && access(state, F_OK) == 0)
+	if (epi_freq_state_peek(state, sizeof state))
 		json_object_set_new(jf, "pending_restore", json_string(state));
 	json_object_set_new(root, "frequency", jf);
 	if (format == EPI_FMT_JSON) {

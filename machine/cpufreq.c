@@ -121,7 +121,20 @@ static int nplan;
 static char state_file[EPI_PATHLEN];
 static volatile sig_atomic_t restoring;
 
+static int state_path(char *out, size_t n, int create, char *err);
+
 int epi_freq_state_path(char *out, size_t n, char *err)
+{
+	return state_path(out, n, 1, err);
+}
+
+int epi_freq_state_peek(char *out, size_t n)
+{
+	char err[EPI_ERRLEN];
+	return state_path(out, n, 0, err) == 0 && epi_exists(out);
+}
+
+static int state_path(char *out, size_t n, int create, char *err)
 {
 	const char *d = getenv("EPI_STATE_DIR");
 	char dir[EPI_PATHLEN];
@@ -135,6 +148,9 @@ int epi_freq_state_path(char *out, size_t n, char *err)
 		snprintf(dir, sizeof dir, "%s/.local/state/epi", getenv("HOME"));
 	else
 		return epi_error(err, "no place for the frequency state file: set EPI_STATE_DIR");
+	snprintf(out, n, "%s/cpufreq-state", dir);
+	if (!create)
+		return 0;
 	/* mkdir -p */
 	for (char *s = dir + 1; *s; s++)
 		if (*s == '/') {
@@ -385,7 +401,7 @@ int epi_freq_restore(char *err)
 		restoring = 0;
 		return 1;
 	}
-	if (epi_freq_state_path(state_file, sizeof state_file, err) < 0)
+	if (state_path(state_file, sizeof state_file, 0, err) < 0)
 		return -1;
 	size_t len;
 	char e2[EPI_ERRLEN];

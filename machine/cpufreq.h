@@ -55,6 +55,8 @@ int epi_freq_restore(char *err);
 /* The state file's path ($EPI_STATE_DIR, /var/lib/epi as root, else the
  * XDG state dir); its folder is created. */
 int epi_freq_state_path(char *out, size_t n, char *err);
+/* Whether a state file is pending (its path into OUT), creating nothing. */
+int epi_freq_state_peek(char *out, size_t n);
 
 /* Leaves the pinned frequencies in place at exit (`epi freq --set`): the
  * state file stays for a later epi_freq_restore(). */
