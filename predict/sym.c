@@ -469,29 +469,17 @@ static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
 
 /* A hash of the constraint C from its coefficients (equal constraints hash
  * equal; a few unequal ones collide, and are then compared in full). */
-/* A hash of the exponents of P's term T that depends neither on how many
- * bits FLINT packs them in nor on how many variables the context has (it
- * grows): each nonzero field contributes its value weighted by its
- * variable, which in ORD_LEX is field nfields - 1 - index. */
-static unsigned long term_exp_hash(const fmpz_mpoly_struct *p, slong t, const mpoly_ctx_struct *m)
+/* A hash of the exponents of P's term T. term_exps() reads them whatever
+ * the packing width, and by variable, so the hash survives the context
+ * growing (sym_grow). */
+static unsigned long term_exp_hash(const sym_ctx *s, const fmpq_mpoly_t p, slong t)
 {
-	flint_bitcnt_t b = p->bits;
-	if (b > FLINT_BITS)
-		return 0; /* never for loop bounds; equal polynomials still hash equal here */
-	slong nw = mpoly_words_per_exp_sp(b, m);
-	int per = FLINT_BITS / b;
-	ulong mask = b == FLINT_BITS ? ~0UL : (1UL << b) - 1;
-	const ulong *e = p->exps + nw * t;
+	int var[SYM_MAXVARS];
+	ulong exp[SYM_MAXVARS];
+	int n = term_exps(s, p, t, var, exp);
 	unsigned long h = 0;
-	for (slong w = 0; w < nw; w++) {
-		if (!e[w])
-			continue;
-		for (int f = 0; f < per; f++) {
-			ulong v = (e[w] >> (f * b)) & mask;
-			if (v)
-				h += (v + 1) * (0x9E3779B97F4A7C15UL * (unsigned long)(m->nfields - (w * per + f)) | 1);
-		}
-	}
+	for (int j = 0; j < n; j++)
+		h += (exp[j] + 1) * (0x9E3779B97F4A7C15UL * (unsigned long)(var[j] + 1) | 1);
 	return h;
 }
 
@@ -504,7 +492,7 @@ static unsigned long cons_hash(sym_ctx *s, const fmpq_mpoly_struct *c)
 	h = h * 31 + fmpz_fdiv_ui(fmpq_denref(c->content), p);
 	for (slong i = 0; i < z->length; i++) {
 		h = h * 31 + fmpz_fdiv_ui(z->coeffs + i, p);
-		h = h * 31 + term_exp_hash(z, i, s->ctx->zctx->minfo);
+		h = h * 31 + term_exp_hash(s, c, i);
 	}
 	return h;
 }
