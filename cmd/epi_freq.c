@@ -82,21 +82,15 @@ int epi_freq_main(int argc, char **argv)
 		if (epi_freq_pin(cf, cpus, ncpus, khz, noboost, err) < 0)
 			epi_die(1, "%s", err);
 		epi_freq_keep();
-		epi_cpufreq now;
 		int cpu0 = ncpus ? cpus[0] : cf->pol[0].cpus[0];
-		long long got = 0;
-		if (epi_cpufreq_scan(&now, step, err) == 0)
-			for (int i = 0; i < now.npol; i++)
-				for (int k = 0; k < now.pol[i].ncpus; k++)
-					if (now.pol[i].cpus[k] == cpu0)
-						got = now.pol[i].cur;
+		long long got = epi_freq_obtained(cf, cpu0);
 		char a[32], b[32] = "unknown", state[EPI_PATHLEN];
 		epi_freq_ghz(a, sizeof a, khz);
 		if (got > 0)
 			epi_freq_ghz(b, sizeof b, got);
 		epi_freq_state_path(state, sizeof state, err);
-		printf("pinned CPU%s %s to %s: obtained %s, effective %.3f GHz (dependent adds on CPU %d)\n",
-		       cpulist ? "s" : "s", cpulist ? cpulist : "all", a, b, epi_effective_ghz(cpu0), cpu0);
+		printf("pinned CPUs %s to %s: obtained %s, effective %.3f GHz (dependent adds on CPU %d)\n",
+		       cpulist ? cpulist : "all", a, b, epi_effective_ghz(cpu0), cpu0);
 		printf("saved the previous settings in %s; undo with `epi freq --restore`\n", state);
 		free(cf);
 		return 0;

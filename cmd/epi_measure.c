@@ -111,13 +111,12 @@ static int run_once(char **argv, epi_meter *m, double *secs, char *merr, int *me
 	int status = 0;
 	for (;;) {
 		struct timespec ts = {.tv_sec = (time_t)period, .tv_nsec = (long)((period - (double)(time_t)period) * 1e9)};
-		int sig = sigtimedwait(&chld, NULL, &ts);
+		sigtimedwait(&chld, NULL, &ts); /* the command ended, or time to poll */
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			epi_die(1, "cannot wait for '%s': %s", argv[0], strerror(errno));
-		(void)sig;
 		if (!*merr_set && epi_meter_poll(m, err) < 0) {
 			snprintf(merr, EPI_ERRLEN, "%s", err);
 			*merr_set = 1;
@@ -275,14 +274,8 @@ int epi_measure_main(int argc, char **argv)
 			epi_die(2, "--cpus '%s' is not a CPU list (e.g. 0-3,8)", cpulist);
 		if (epi_freq_pin(cf, cpus, ncpus, khz, noboost, err) < 0)
 			epi_die(1, "%s", err);
-		epi_cpufreq now;
-		char e2[EPI_ERRLEN];
 		int cpu0 = ncpus ? cpus[0] : cf->pol[0].cpus[0];
-		if (epi_cpufreq_scan(&now, 0, e2) == 0)
-			for (int i = 0; i < now.npol; i++)
-				for (int k = 0; k < now.pol[i].ncpus; k++)
-					if (now.pol[i].cpus[k] == cpu0)
-						obtained = now.pol[i].cur;
+		obtained = epi_freq_obtained(cf, cpu0);
 		eff = epi_effective_ghz(cpu0);
 	}
 	rows rs = {0};

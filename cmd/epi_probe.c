@@ -73,9 +73,7 @@ int epi_probe_main(int argc, char **argv)
 			json_object_set_new(o, "why", json_string("always: an assumed power (--meter const:WATTS), not a measurement"));
 		} else {
 			epi_meter m;
-			char spec[32];
-			snprintf(spec, sizeof spec, "%s", b[i]->name);
-			if (epi_meter_open(&m, spec, NULL, err) == 0) {
+			if (epi_meter_open(&m, b[i]->name, NULL, err) == 0) {
 				if (b[i] != &epi_meter_none)
 					usable++;
 				json_object_set_new(o, "usable", json_true());

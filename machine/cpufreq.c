@@ -23,14 +23,14 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int read_pol(epi_policy *p, const char *file, char *buf, size_t n)
+static int read_pol(const epi_policy *p, const char *file, char *buf, size_t n)
 {
 	char path[EPI_PATHLEN + 64], e[EPI_ERRLEN];
 	snprintf(path, sizeof path, "%s/%s", p->dir, file);
 	return epi_read_line(path, buf, n, e);
 }
 
-static long long read_pol_ll(epi_policy *p, const char *file)
+static long long read_pol_ll(const epi_policy *p, const char *file)
 {
 	char buf[64];
 	return read_pol(p, file, buf, sizeof buf) == 0 ? atoll(buf) : -1;
@@ -249,28 +249,50 @@ static int selected(const epi_policy *p, const int *cpus, int ncpus)
 	return 0;
 }
 
-/* Orders each saved min/max pair for the way back from min = max = KHZ:
- * going up (saved max >= KHZ) max first, going down min first. Signals
- * are held meanwhile, so that a handler never sees a pair half swapped. */
+/* Whether E[I] and E[I+1] are the scaling_min_freq and scaling_max_freq
+ * of one policy; MX points at the max one. */
+static int minmax_pair(plan_entry *e, int i, int n, plan_entry **mx)
+{
+	if (i + 1 >= n)
+		return 0;
+	size_t l = strlen(e[i].path);
+	if (l < 16 || strlen(e[i + 1].path) != l || strncmp(e[i].path, e[i + 1].path, l - 16) != 0)
+		return 0;
+	const char *a = e[i].path + l - 16, *b = e[i + 1].path + l - 16;
+	if (strcmp(a, "scaling_min_freq") == 0 && strcmp(b, "scaling_max_freq") == 0)
+		*mx = &e[i + 1];
+	else if (strcmp(a, "scaling_max_freq") == 0 && strcmp(b, "scaling_min_freq") == 0)
+		*mx = &e[i];
+	else
+		return 0;
+	return 1;
+}
+
+/* Orders the min/max pair at E[I] (max at MX) for a way back from a
+ * policy whose min is now FROM_MIN: max first when the saved max is at
+ * least that (going up), else min first, so that min <= max throughout. */
+static void pair_order(plan_entry *e, int i, const plan_entry *mx, long long from_min)
+{
+	int max_first = atoll(mx->value) >= from_min;
+	if ((mx == &e[i]) != max_first) {
+		plan_entry t = e[i];
+		e[i] = e[i + 1];
+		e[i + 1] = t;
+	}
+}
+
+/* Orders each saved min/max pair for the way back from min = max = KHZ.
+ * Signals are held meanwhile, so that a handler never sees a pair half
+ * swapped. */
 static void plan_order(long long khz)
 {
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	for (int i = 0; i + 1 < nplan; i++) {
-		size_t l = strlen(plan[i].path);
-		if (l < 16 || strncmp(plan[i].path, plan[i + 1].path, l - 16) != 0)
-			continue;
-		int min_first = strcmp(plan[i].path + l - 16, "scaling_min_freq") == 0;
-		plan_entry *mx = min_first ? &plan[i + 1] : &plan[i];
-		int want_max_first = atoll(mx->value) >= khz;
-		if (want_max_first == min_first) {
-			plan_entry t = plan[i];
-			plan[i] = plan[i + 1];
-			plan[i + 1] = t;
-		}
-		i++;
-	}
+	plan_entry *mx;
+	for (int i = 0; i < nplan; i++)
+		if (minmax_pair(plan, i, nplan, &mx))
+			pair_order(plan, i++, mx, khz);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -290,7 +312,7 @@ static int pin_writes(const epi_cpufreq *c, const int *cpus, int ncpus, long lon
 				return -1;
 		} else {
 			/* keep min <= max: going up, max before min; going down, min before max */
-			long long curmax = read_pol_ll((epi_policy *)p, "scaling_max_freq");
+			long long curmax = read_pol_ll(p, "scaling_max_freq");
 			int up = khz > curmax;
 			if (up ? pol_write(p, "scaling_max_freq", khz, err) < 0 || pol_write(p, "scaling_min_freq", khz, err) < 0
 			       : pol_write(p, "scaling_min_freq", khz, err) < 0 || pol_write(p, "scaling_max_freq", khz, err) < 0)
@@ -351,21 +373,15 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 				snprintf(path, sizeof path, "%s/scaling_governor", p->dir);
 				plan_add(path, p->governor);
 			} else {
-				/* back from min = max = khz: going up, max first */
-				char pmin[EPI_PATHLEN + 64], pmax[EPI_PATHLEN + 64], vmin[32];
-				snprintf(pmin, sizeof pmin, "%s/scaling_min_freq", p->dir);
-				snprintf(pmax, sizeof pmax, "%s/scaling_max_freq", p->dir);
+				snprintf(path, sizeof path, "%s/scaling_max_freq", p->dir);
 				snprintf(v, sizeof v, "%lld", p->max);
-				snprintf(vmin, sizeof vmin, "%lld", p->min);
-				if (p->max >= khz) {
-					plan_add(pmax, v);
-					plan_add(pmin, vmin);
-				} else {
-					plan_add(pmin, vmin);
-					plan_add(pmax, v);
-				}
+				plan_add(path, v);
+				snprintf(path, sizeof path, "%s/scaling_min_freq", p->dir);
+				snprintf(v, sizeof v, "%lld", p->min);
+				plan_add(path, v);
 			}
 		}
+		plan_order(khz);
 		if (plan_save(err) < 0) {
 			nplan = 0;
 			return -1;
@@ -377,13 +393,24 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 		if (!registered++)
 			atexit(at_exit);
 	}
-	if (!first)
-		plan_order(khz);
+	else
+		plan_order(khz); /* a new frequency: the way back may change direction */
 	if (pin_writes(c, cpus, ncpus, khz, noboost, err) < 0) {
 		/* half done: put back what was written */
 		plan_apply();
 		return -1;
 	}
+	return 0;
+}
+
+long long epi_freq_obtained(const epi_cpufreq *c, int cpu)
+{
+	for (int i = 0; i < c->npol; i++)
+		for (int k = 0; k < c->pol[i].ncpus; k++)
+			if (c->pol[i].cpus[k] == cpu) {
+				long long f = read_pol_ll(&c->pol[i], "scaling_cur_freq");
+				return f > 0 ? f : 0;
+			}
 	return 0;
 }
 
@@ -429,15 +456,13 @@ int epi_freq_restore(char *err)
 	free(text);
 	for (int i = 0; i < n && ret == 0; i++) {
 		/* a min/max pair: the order that keeps min <= max from what is there now */
-		size_t pl = strlen(ent[i].path);
-		int is_min = pl > 16 && strcmp(ent[i].path + pl - 16, "scaling_min_freq") == 0;
-		int is_max = pl > 16 && strcmp(ent[i].path + pl - 16, "scaling_max_freq") == 0;
-		if ((is_min || is_max) && i + 1 < n && strncmp(ent[i].path, ent[i + 1].path, pl - 16) == 0) {
-			plan_entry *mn = is_min ? &ent[i] : &ent[i + 1], *mx = is_min ? &ent[i + 1] : &ent[i];
+		plan_entry *mx;
+		if (minmax_pair(ent, i, n, &mx)) {
 			long long curmin = 0;
-			epi_read_i64(mn->path, &curmin, e2);
-			plan_entry *a = atoll(mx->value) >= curmin ? mx : mn, *b = a == mx ? mn : mx;
-			if (epi_write_line(a->path, a->value, err) < 0 || epi_write_line(b->path, b->value, err) < 0)
+			epi_read_i64(mx == &ent[i] ? ent[i + 1].path : ent[i].path, &curmin, e2);
+			pair_order(ent, i, mx, curmin);
+			if (epi_write_line(ent[i].path, ent[i].value, err) < 0 ||
+			    epi_write_line(ent[i + 1].path, ent[i + 1].value, err) < 0)
 				ret = -1;
 			i++;
 			continue;

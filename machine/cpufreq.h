@@ -58,6 +58,10 @@ int epi_freq_state_path(char *out, size_t n, char *err);
 /* Whether a state file is pending (its path into OUT), creating nothing. */
 int epi_freq_state_peek(char *out, size_t n);
 
+/* The frequency CPU runs at now by its policy's scaling_cur_freq (kHz);
+ * 0 when unknown. */
+long long epi_freq_obtained(const epi_cpufreq *c, int cpu);
+
 /* Leaves the pinned frequencies in place at exit (`epi freq --set`): the
  * state file stays for a later epi_freq_restore(). */
 void epi_freq_keep(void);

@@ -4,6 +4,7 @@
 #include "model/util.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,17 @@ static int open_one(epi_meter *m, const epi_meter_ops *ops, const char *arg, cha
 	return 0;
 }
 
-static void why_add(char *why, const char *fmt, const char *name, const char *text)
+static void why_add(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void why_add(char *why, const char *fmt, ...)
 {
 	if (!why)
 		return;
 	size_t n = strlen(why);
-	snprintf(why + n, EPI_WHYLEN - n, fmt, name, text);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why + n, EPI_WHYLEN - n, fmt, ap);
+	va_end(ap);
 }
 
 int epi_meter_open(epi_meter *m, const char *spec, char *why, char *err)
@@ -57,11 +63,11 @@ int epi_meter_open(epi_meter *m, const char *spec, char *why, char *err)
 		for (int i = 0; backends[i]; i++) {
 			const epi_meter_ops *b = backends[i];
 			if (b == &epi_meter_wattsup) {
-				why_add(why, "%s: not tried: a serial meter must be named, e.g. --meter wattsup:/dev/ttyUSB0%s\n", b->name, "");
+				why_add(why, "%s: not tried: a serial meter must be named, e.g. --meter wattsup:/dev/ttyUSB0\n", b->name);
 				continue;
 			}
 			if (b == &epi_meter_const) {
-				why_add(why, "%s: not tried: an assumed power is never chosen for you (--meter const:WATTS)%s\n", b->name, "");
+				why_add(why, "%s: not tried: an assumed power is never chosen for you (--meter const:WATTS)\n", b->name);
 				continue;
 			}
 			if (open_one(m, b, NULL, e) == 0) {
