@@ -74,19 +74,42 @@ uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t)
 	return c->modulo ? v % c->modulo : v;
 }
 
+static void tick_locked(fake_power *fp)
+{
+	double now = epi_now();
+	for (int i = 0; i < fp->n; i++) {
+		fake_counter *c = &fp->c[i];
+		if (!c->rel[0])
+			continue;
+		char v[32];
+		snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, c, now));
+		fake_put(c->rel, v);
+	}
+	fp->t_written = now;
+}
+
+void fake_power_tick(fake_power *fp)
+{
+	pthread_mutex_lock(&fp->lock);
+	tick_locked(fp);
+	pthread_mutex_unlock(&fp->lock);
+}
+
+double fake_power_read(fake_power *fp, void (*read)(void *), void *arg)
+{
+	pthread_mutex_lock(&fp->lock);
+	tick_locked(fp);
+	read(arg);
+	double t = fp->t_written;
+	pthread_mutex_unlock(&fp->lock);
+	return t;
+}
+
 static void *advance(void *arg)
 {
 	fake_power *fp = arg;
 	while (!fp->stop) {
-		double now = epi_now();
-		for (int i = 0; i < fp->n; i++) {
-			fake_counter *c = &fp->c[i];
-			if (!c->rel[0])
-				continue;
-			char v[32];
-			snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, c, now));
-			fake_put(c->rel, v);
-		}
+		fake_power_tick(fp);
 		usleep(200);
 	}
 	return NULL;
@@ -96,13 +119,8 @@ void fake_power_start(fake_power *fp)
 {
 	fp->t0 = epi_now();
 	fp->stop = 0;
-	for (int i = 0; i < fp->n; i++) {
-		char v[32];
-		if (!fp->c[i].rel[0])
-			continue;
-		snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, &fp->c[i], fp->t0));
-		fake_put(fp->c[i].rel, v);
-	}
+	pthread_mutex_init(&fp->lock, NULL);
+	fake_power_tick(fp);
 	pthread_create(&fp->th, NULL, advance, fp);
 }
 
@@ -110,4 +128,5 @@ void fake_power_stop(fake_power *fp)
 {
 	fp->stop = 1;
 	pthread_join(fp->th, NULL);
+	pthread_mutex_destroy(&fp->lock);
 }

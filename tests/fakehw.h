@@ -31,11 +31,19 @@ typedef struct fake_power {
 	double t0;
 	volatile int stop;
 	pthread_t th;
+	pthread_mutex_t lock;  /* one pass of writes at a time */
+	double t_written;      /* the moment the files now show */
 } fake_power;
 
 /* Starts advancing the counters of FP (set up by the caller). */
 void fake_power_start(fake_power *fp);
 void fake_power_stop(fake_power *fp);
+/* Writes every counter for the present moment (fp->t_written). */
+void fake_power_tick(fake_power *fp);
+/* Writes every counter, runs READ(ARG) while no other write can happen, and
+ * returns the moment the values READ saw belong to: a reference time that a
+ * late-scheduled thread or a paused machine cannot skew. */
+double fake_power_read(fake_power *fp, void (*read)(void *), void *arg);
 /* The value counter C shows at time T. */
 uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t);
 

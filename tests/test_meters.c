@@ -33,22 +33,35 @@ static int teardown(void **st)
 	return 0;
 }
 
-/* Polls M at its safe period for SECONDS; returns the window length. */
-static double measure(epi_meter *m, double seconds)
+static void poll_or_fail(void *m)
 {
 	char err[EPI_ERRLEN];
-	epi_meter_reset(m);
-	double end = epi_now() + seconds, period = epi_meter_period(m);
-	if (period > 0.05)
-		period = 0.05;
-	while (epi_now() < end) {
-		if (epi_meter_poll(m, err) < 0)
-			fail_msg("poll: %s", err);
-		usleep((useconds_t)(period * 1e6));
-	}
 	if (epi_meter_poll(m, err) < 0)
 		fail_msg("poll: %s", err);
-	return m->t_last - m->t_first;
+}
+
+/* Polls M at its safe period for SECONDS; returns the window length. With
+ * FP (counters in files), each reading follows a fresh write, and the
+ * window is measured on the fake's own clock: the moments the first and
+ * last values read belong to. */
+static double measure(epi_meter *m, fake_power *fp, double seconds)
+{
+	epi_meter_reset(m);
+	double end = epi_now() + seconds, period = epi_meter_period(m), t0 = 0, t1 = 0;
+	if (period > 0.05)
+		period = 0.05;
+	for (int last = 0; !last;) {
+		last = epi_now() >= end;
+		if (fp)
+			t1 = fake_power_read(fp, poll_or_fail, m);
+		else
+			poll_or_fail(m);
+		if (t0 == 0)
+			t0 = t1;
+		if (!last)
+			usleep((useconds_t)(period * 1e6));
+	}
+	return fp ? t1 - t0 : m->t_last - m->t_first;
 }
 
 static epi_domain *dom(epi_meter *m, const char *name)
@@ -96,13 +109,13 @@ static void test_powercap_wraps(void **st)
 	fake_root();
 	fake_cpu("GenuineIntel", 6, 0x55);
 	fake_power fp = {0};
-	/* package wraps every 0.25 s at 40 W; psys every 0.5 s */
-	zone(&fp, "intel-rapl:0", "package-0", 40, 10000000, 80);
-	zone(&fp, "intel-rapl:0:0", "core", 25, 10000000, 80);
+	/* package wraps every 0.4 s at 40 W; psys every 0.5 s */
+	zone(&fp, "intel-rapl:0", "package-0", 40, 16000000, 80);
+	zone(&fp, "intel-rapl:0:0", "core", 25, 16000000, 80);
 	zone(&fp, "intel-rapl:0:1", "dram", 5, 4000000, 20);
 	zone(&fp, "intel-rapl:1", "psys", 60, 30000000, 120);
 	/* the same package through MMIO: must not be counted again */
-	zone(&fp, "intel-rapl-mmio:0", "package-0", 40, 10000000, 80);
+	zone(&fp, "intel-rapl-mmio:0", "package-0", 40, 16000000, 80);
 	fake_power_start(&fp);
 	epi_meter m;
 	char err[EPI_ERRLEN], why[EPI_WHYLEN];
@@ -112,8 +125,8 @@ static void test_powercap_wraps(void **st)
 	assert_non_null(strstr(why, "powercap: chosen"));
 	assert_int_equal(m.ndom, 4);
 	/* fastest wrap: dram, 4 J at 20 W stated: poll every 0.1 s at most */
-	assert_true(epi_meter_period(&m) <= 0.1 + 1e-9);
-	double win = measure(&m, 1.2);
+	assert_true(epi_meter_period(&m) <= 0.1 + 1e-6);
+	double win = measure(&m, &fp, 1.2);
 	fake_power_stop(&fp);
 	assert_watts(dom(&m, "package-0"), win, 40);
 	assert_watts(dom(&m, "package-0/core"), win, 25);
@@ -153,7 +166,7 @@ static void test_const(void **st)
 	epi_meter m;
 	char err[EPI_ERRLEN];
 	assert_int_equal(epi_meter_open(&m, "const:65", NULL, err), 0);
-	double win = measure(&m, 0.3);
+	double win = measure(&m, NULL, 0.3);
 	assert_true(m.dom[0].estimated);
 	assert_watts(&m.dom[0], win, 65);
 	epi_meter_close(&m);
@@ -183,7 +196,7 @@ static void test_hwmon_amd_energy(void **st)
 	char err[EPI_ERRLEN];
 	if (epi_meter_open(&m, "hwmon", NULL, err) < 0)
 		fail_msg("hwmon: %s", err);
-	double win = measure(&m, 0.8);
+	double win = measure(&m, &fp, 0.8);
 	fake_power_stop(&fp);
 	assert_watts(dom(&m, "socket-0"), win, 85);
 	assert_watts(dom(&m, "cores"), win, 16);
@@ -334,7 +347,7 @@ static void run_msr(int amd)
 		msr_unmount(&d);
 		fail_msg("msr: %s", err);
 	}
-	double win = measure(&m, 0.8); /* crosses every counter's wrap at 0.3 s */
+	double win = measure(&m, NULL, 0.8); /* crosses every counter's wrap at 0.3 s */
 	if (amd) {
 		assert_int_equal(m.ndom, 2);
 		assert_watts(dom(&m, "package-0"), win, 55);
@@ -484,7 +497,7 @@ static void test_wattsup(void **st)
 	wu_emu e;
 	epi_meter m;
 	wu_open(&e, 0, 123.4, &m);
-	double win = measure(&m, 1.0);
+	double win = measure(&m, NULL, 1.0);
 	assert_watts(dom(&m, "wall"), win, 123.4);
 	epi_meter_close(&m);
 	wu_stop(&e);
@@ -496,7 +509,7 @@ static void test_wattsup_restarts_logging(void **st)
 	wu_emu e;
 	epi_meter m;
 	wu_open(&e, 2, 61.5, &m);
-	double win = measure(&m, 0.6);
+	double win = measure(&m, NULL, 0.6);
 	assert_watts(dom(&m, "wall"), win, 61.5);
 	epi_meter_close(&m);
 	wu_stop(&e);
