@@ -123,7 +123,7 @@ build/tests/%: build/san/tests/%.o build/san/tests/fakehw.o build/libepi-san.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(SAN) $(LDWRAP) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka fuse3 2>/dev/null) -lpthread
 
-check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/san/bin/epi-predict build/san/bin/epi
+check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/san/bin/epi-predict build/san/bin/epi
 	$(Q)sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <gsl/gsl_statistics_double.h>
-#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "machine/meter.h"
 #include "model/freq.h"
 #include "model/util.h"
+#include "model/json.h"
 
 static const char usage[] =
 	"usage: %s [options] -- COMMAND [ARGS...]\n"
@@ -188,11 +188,6 @@ static void summarise(const rows *rs, int dom, summary *out)
 	free(w);
 }
 
-static json_t *jnum(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 int epi_measure_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -295,7 +290,12 @@ int epi_measure_main(int argc, char **argv)
 		}
 		if (merr_set) {
 			meter_failed = 1;
-			fprintf(stderr, "%s: error: run %d: %s; the run is reported as partial\n", epi_prog, r, merr);
+			char rest[64] = "";
+			if (r + 1 == repeat)
+				snprintf(rest, sizeof rest, "; run %d not made", repeat);
+			else if (r < repeat)
+				snprintf(rest, sizeof rest, "; runs %d-%d not made", r + 1, repeat);
+			fprintf(stderr, "%s: error: run %d: %s; the run is reported as partial%s\n", epi_prog, r, merr, rest);
 		}
 		if (m.time_only) {
 			push(&rs, (run_row){.run = r, .dom = -1, .s = secs, .j = NAN, .partial = merr_set});
@@ -360,7 +360,7 @@ int epi_measure_main(int argc, char **argv)
 			json_t *jf = json_object();
 			json_object_set_new(jf, "requested_ghz", json_real(khz / 1e6));
 			json_object_set_new(jf, "obtained_ghz", obtained > 0 ? json_real(obtained / 1e6) : json_null());
-			json_object_set_new(jf, "effective_ghz", jnum(eff));
+			json_object_set_new(jf, "effective_ghz", epi_json_num(eff));
 			json_object_set_new(root, "frequency", jf);
 		}
 		json_t *jr = json_array();
@@ -370,8 +370,9 @@ int epi_measure_main(int argc, char **argv)
 			json_object_set_new(o, "run", json_integer(x->run));
 			json_object_set_new(o, "domain", json_string(dom_name(&m, x->dom)));
 			json_object_set_new(o, "seconds", json_real(x->s));
-			json_object_set_new(o, "joules", jnum(x->j));
-			json_object_set_new(o, "watts", jnum(isnan(x->j) ? NAN : x->j / x->win));
+			json_object_set_new(o, "joules", epi_json_num(x->j));
+			json_object_set_new(o, "watts", epi_json_num(isnan(x->j) ? NAN : x->j / x->win));
+			json_object_set_new(o, "metered_seconds", epi_json_num(isnan(x->j) ? NAN : x->win));
 			json_object_set_new(o, "estimated", json_boolean(dom_estimated(&m, x->dom)));
 			json_object_set_new(o, "partial", json_boolean(x->partial));
 			json_object_set_new(o, "stalled", json_boolean(x->stalled));
@@ -385,14 +386,14 @@ int epi_measure_main(int argc, char **argv)
 			json_t *o = json_object();
 			json_object_set_new(o, "domain", json_string(dom_name(&m, doms[k])));
 			json_object_set_new(o, "runs", json_integer(sm.n));
-			json_object_set_new(o, "seconds_mean", jnum(sm.s_mean));
-			json_object_set_new(o, "seconds_sd", jnum(sm.s_sd));
-			json_object_set_new(o, "joules_mean", jnum(sm.j_mean));
-			json_object_set_new(o, "joules_sd", jnum(sm.j_sd));
-			json_object_set_new(o, "joules_min", jnum(sm.j_min));
-			json_object_set_new(o, "joules_max", jnum(sm.j_max));
-			json_object_set_new(o, "watts_mean", jnum(sm.w_mean));
-			json_object_set_new(o, "watts_sd", jnum(sm.w_sd));
+			json_object_set_new(o, "seconds_mean", epi_json_num(sm.s_mean));
+			json_object_set_new(o, "seconds_sd", epi_json_num(sm.s_sd));
+			json_object_set_new(o, "joules_mean", epi_json_num(sm.j_mean));
+			json_object_set_new(o, "joules_sd", epi_json_num(sm.j_sd));
+			json_object_set_new(o, "joules_min", epi_json_num(sm.j_min));
+			json_object_set_new(o, "joules_max", epi_json_num(sm.j_max));
+			json_object_set_new(o, "watts_mean", epi_json_num(sm.w_mean));
+			json_object_set_new(o, "watts_sd", epi_json_num(sm.w_sd));
 			json_array_append_new(js, o);
 		}
 		json_object_set_new(root, "summary", js);
@@ -410,15 +411,22 @@ int epi_measure_main(int argc, char **argv)
 			char j[32], w[32];
 			fmt_num(j, sizeof j, x->j, 4);
 			fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, 3);
+			char part[64] = "";
+			if (x->partial)
+				snprintf(part, sizeof part, "  (partial: metered %.3f s)", isnan(x->j) ? 0 : x->win);
 			fprintf(out, "  %-4d %-22s %12.6f %14s %12s%s%s%s\n", x->run, dom_name(&m, x->dom), x->s,
-				*j ? j : "-", *w ? w : "-", dom_estimated(&m, x->dom) ? "  (estimated)" : "",
-				x->partial ? "  (partial)" : "", x->stalled ? "  (counter stalled)" : "");
+				*j ? j : "-", *w ? w : "-", dom_estimated(&m, x->dom) ? "  (estimated)" : "", part,
+				x->stalled ? "  (counter stalled)" : "");
 		}
 		if (repeat > 1) {
-			fprintf(out, "\nsummary over runs (mean +- sd, [min, max] joules):\n");
+			fprintf(out, "\nsummary over complete runs (mean +- sd, [min, max] joules):\n");
 			for (int k = 0; k < ndoms; k++) {
 				summary sm;
 				summarise(&rs, doms[k], &sm);
+				if (sm.n == 0) {
+					fprintf(out, "  %-22s no complete run\n", dom_name(&m, doms[k]));
+					continue;
+				}
 				fprintf(out, "  %-22s %d runs  %.6f +- %.6f s", dom_name(&m, doms[k]), sm.n, sm.s_mean, sm.s_sd);
 				if (!isnan(sm.j_mean))
 					fprintf(out, "  %.4f +- %.4f J [%.4f, %.4f]  %.3f +- %.3f W", sm.j_mean, sm.j_sd, sm.j_min,

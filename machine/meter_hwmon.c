@@ -4,8 +4,8 @@
  * EsocketK (one socket) or EcoreNNN (one core); sockets are reported one
  * by one and the cores as one summed domain. The driver accumulates in
  * 64 bits, so nothing wraps. ACPI power_meter: power1_average in
- * microwatts over power1_average_interval milliseconds, integrated here
- * over the time between polls. */
+ * microwatts, the mean over power1_average_interval milliseconds just past:
+ * each reading prices the time since the previous poll. */
 #include "machine/meter.h"
 #include "machine/sysroot.h"
 #include "model/util.h"
@@ -23,7 +23,7 @@ typedef struct hw_priv {
 	char *file[HW_MAXFILES];
 	int dom[HW_MAXFILES];       /* the domain each file adds to */
 	int power[EPI_MAXDOM];      /* 1: integrate power (power_meter) */
-	double acc[EPI_MAXDOM], last_w[EPI_MAXDOM], last_t[EPI_MAXDOM];
+	double acc[EPI_MAXDOM], last_t[EPI_MAXDOM];
 } hw_priv;
 
 static void hw_close(epi_meter *m)
@@ -137,9 +137,10 @@ static int hw_read(epi_meter *m, double *raw, char *err)
 		int i = p->dom[f];
 		if (p->power[i]) {
 			double w = (double)v * 1e-6;
+			/* power1_average is the mean over the interval just past:
+			 * it prices the time since the previous reading */
 			if (p->last_t[i] > 0)
-				p->acc[i] += p->last_w[i] * (now - p->last_t[i]);
-			p->last_w[i] = w;
+				p->acc[i] += w * (now - p->last_t[i]);
 			p->last_t[i] = now;
 			raw[i] = p->acc[i];
 		} else {

@@ -2,8 +2,8 @@
 #include "predict/report.h"
 #include "model/freq.h"
 #include "model/util.h"
+#include "model/json.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,11 +257,6 @@ static void region_title(char *buf, size_t n, const epi_region *r)
 /* ---- the report ---------------------------------------------------------- */
 
 /* A JSON number, or null for an unknown (NAN) value. */
-static json_t *num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 {
 	sym_ctx *s = &a->sym;
@@ -397,10 +392,10 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 						continue;
 					json_t *x = json_object();
 					json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
-					json_object_set_new(x, "energy_j", num_or_null(p.e));
-					json_object_set_new(x, "energy_sd_j", num_or_null(p.e_sd));
-					json_object_set_new(x, "time_s", num_or_null(p.t));
-					json_object_set_new(x, "time_sd_s", num_or_null(p.t_sd));
+					json_object_set_new(x, "energy_j", epi_json_num(p.e));
+					json_object_set_new(x, "energy_sd_j", epi_json_num(p.e_sd));
+					json_object_set_new(x, "time_s", epi_json_num(p.t));
+					json_object_set_new(x, "time_sd_s", epi_json_num(p.t_sd));
 					json_array_append_new(jpr, x);
 				}
 				json_object_set_new(jo, "priced", jpr);
@@ -412,10 +407,10 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 				json_t *x = json_object();
 				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
 				json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
-				json_object_set_new(x, "energy_j", num_or_null(pr[fi].e));
-				json_object_set_new(x, "energy_sd_j", num_or_null(pr[fi].e_sd));
-				json_object_set_new(x, "time_s", num_or_null(pr[fi].t));
-				json_object_set_new(x, "time_sd_s", num_or_null(pr[fi].t_sd));
+				json_object_set_new(x, "energy_j", epi_json_num(pr[fi].e));
+				json_object_set_new(x, "energy_sd_j", epi_json_num(pr[fi].e_sd));
+				json_object_set_new(x, "time_s", epi_json_num(pr[fi].t));
+				json_object_set_new(x, "time_sd_s", epi_json_num(pr[fi].t_sd));
 				json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
 				json_array_append_new(jall, x);
 			}

@@ -21,6 +21,11 @@ const char *fake_root(void)
 	return root;
 }
 
+void fake_root_use(const char *dir)
+{
+	snprintf(root, sizeof root, "%s", dir);
+}
+
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
 	return remove(p);
@@ -129,4 +134,40 @@ void fake_power_stop(fake_power *fp)
 	fp->stop = 1;
 	pthread_join(fp->th, NULL);
 	pthread_mutex_destroy(&fp->lock);
+}
+
+static void *fuse_thread(void *arg)
+{
+	fuse_loop(((fake_fuse *)arg)->f);
+	return NULL;
+}
+
+int fake_fuse_mount(fake_fuse *d, const char *rel, const struct fuse_operations *ops)
+{
+	char keep[600];
+	snprintf(keep, sizeof keep, "%s/.keep", rel);
+	fake_put(keep, "");
+	snprintf(d->mnt, sizeof d->mnt, "%s/%s", root, rel[0] == '/' ? rel + 1 : rel);
+	snprintf(keep, sizeof keep, "%s/.keep", d->mnt);
+	unlink(keep);
+	char *argv[] = {"fakehw", NULL};
+	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
+	d->f = fuse_new(&args, ops, sizeof *ops, NULL);
+	fuse_opt_free_args(&args);
+	if (!d->f)
+		return -1;
+	if (fuse_mount(d->f, d->mnt) != 0) {
+		fuse_destroy(d->f);
+		return -1;
+	}
+	pthread_create(&d->th, NULL, fuse_thread, d);
+	return 0;
+}
+
+void fake_fuse_unmount(fake_fuse *d)
+{
+	fuse_exit(d->f);
+	fuse_unmount(d->f);
+	pthread_join(d->th, NULL);
+	fuse_destroy(d->f);
 }

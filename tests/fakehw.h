@@ -4,11 +4,15 @@
 #ifndef EPI_FAKEHW_H
 #define EPI_FAKEHW_H
 
+#define FUSE_USE_VERSION 31
+#include <fuse.h>
 #include <pthread.h>
 #include <stdint.h>
 
 /* Creates a temporary root, sets EPI_SYSROOT to it; returns it (static). */
 const char *fake_root(void);
+/* Uses the existing folder DIR as the root (no removal at the end). */
+void fake_root_use(const char *dir);
 /* Removes the root and unsets EPI_SYSROOT. */
 void fake_root_free(void);
 /* Writes CONTENT to ROOT/REL, creating folders. */
@@ -46,5 +50,17 @@ void fake_power_tick(fake_power *fp);
 double fake_power_read(fake_power *fp, void (*read)(void *), void *arg);
 /* The value counter C shows at time T. */
 uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t);
+
+/* A FUSE file system with OPS mounted at the folder ROOT/REL (created),
+ * served by a thread: device files that compute what they answer (the msr
+ * device, cpufreq files that refuse min > max). */
+typedef struct fake_fuse {
+	struct fuse *f;
+	pthread_t th;
+	char mnt[512];
+} fake_fuse;
+/* 0, or -1 when FUSE cannot mount here (no /dev/fuse or no CAP_SYS_ADMIN). */
+int fake_fuse_mount(fake_fuse *d, const char *rel, const struct fuse_operations *ops);
+void fake_fuse_unmount(fake_fuse *d);
 
 #endif

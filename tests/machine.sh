@@ -98,3 +98,86 @@ for sig in INT TERM HUP KILL; do
 	fi
 done
 unset EPI_STATE_DIR
+
+# epi measure against a powercap tree whose counters a helper process
+# advances at known powers (40 W package, 5 W dram; 16 J range: wraps)
+fake_powercap_tree() {
+	r=$1
+	rm -rf "$r"
+	mkdir -p "$r/proc"
+	cp "$tmp/bare/proc/cpuinfo" "$r/proc/cpuinfo"
+	for z in "intel-rapl:0 package-0" "intel-rapl:0:0 dram"; do
+		set -- $z
+		d="$r/sys/class/powercap/$1"
+		mkdir -p "$d"
+		echo "$2" >"$d/name"
+		echo 16000000 >"$d/max_energy_range_uj"
+		echo 80000000 >"$d/constraint_0_max_power_uw"
+		echo 8000000 >"$d/energy_uj"
+	done
+}
+PC="$tmp/pc"
+PKG=/sys/class/powercap/intel-rapl:0/energy_uj
+fake_powercap_tree "$PC"
+EPI_SYSROOT="$PC" "$top/build/tests/fakepower" $PKG 40 16000001 /sys/class/powercap/intel-rapl:0:0/energy_uj 5 16000001 &
+hp=$!
+i=0
+while [ ! -e "$PC/fakepower.ready" ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done
+# watts within 1% of the truth for every domain and the total, over 2 s (5 wraps)
+if EPI_SYSROOT="$PC" "$E" measure --meter powercap --format csv -- sleep 2 >"$tmp/out" 2>"$tmp/err" &&
+	awk -F, 'function near(x, t) { return x > 0.99 * t && x < 1.01 * t }
+		$3 == "package-0" { a = near($6, 40) } $3 == "package-0/dram" { b = near($6, 5) } $3 == "total" { c = near($6, 45) }
+		END { exit !(a && b && c && NR == 4) }' "$tmp/out"; then
+	ok "measure: powercap tree advanced by a helper process, watts within 1%"
+else
+	bad "measure: powercap tree advanced by a helper process, watts within 1%" "$tmp/out"
+fi
+# the meter fails mid-run (the counter file goes away): an error, the run
+# reported as partial with its metered window, no further runs
+EPI_SYSROOT="$PC" run_epi "measure: a meter failing mid-run" 1 "run 1: cannot read '.*energy_uj': No such file or directory; the run is reported as partial; runs 2-3 not made" -- \
+	measure --meter powercap --repeat 3 -- sh -c "sleep 0.2; kill $hp; sleep 0.05; rm '$PC$PKG'; sleep 0.2"
+grep -q "package-0  .*(partial: metered 0\.[0-9]* s)" "$tmp/out" && grep -q "package-0  *no complete run" "$tmp/out" &&
+	ok "measure: the partial run is reported as partial" || bad "measure: the partial run is reported as partial" "$tmp/out"
+kill $hp 2>/dev/null
+wait $hp 2>/dev/null
+# a counter that does not move over many update intervals is flagged
+fake_powercap_tree "$PC"
+EPI_SYSROOT="$PC" run_epi "measure: a stalled counter is flagged" 0 "the package-0 counter did not advance in 0\.[0-9]* s" -- \
+	measure --meter powercap -- sleep 0.2
+grep -q "package-0 .*(counter stalled)" "$tmp/out" && EPI_SYSROOT="$PC" "$E" measure --meter powercap --format json -- sleep 0.1 2>/dev/null |
+	grep -q '"stalled": true' && ok "measure: stalled in the table and the JSON" || bad "measure: stalled in the table and the JSON" "$tmp/out"
+
+# permission denied, as an unprivileged user (root reads any file): the
+# error names the file and the way to grant access
+if command -v setpriv >/dev/null; then
+	U=$(mktemp -d /tmp/epi-user-XXXXXX)
+	cp "$E" "$U/epi"
+	fake_powercap_tree "$U/m"
+	mkdir -p "$U/m/dev/cpu/0" "$U/state"
+	echo >"$U/m/dev/cpu/0/msr"
+	fake_freq_tree "$U/f"
+	chmod -R a+rX "$U"
+	chmod 400 "$U/m$PKG"
+	chmod 600 "$U/m/dev/cpu/0/msr"
+	chown 65534 "$U/state"
+	user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$U/epi" "$@"; }
+	run_user() {
+		saved=$P
+		P=user
+		expect "$@"
+		P=$saved
+	}
+	EPI_SYSROOT="$U/m" run_user "measure as a user: powercap permission denied" 1 \
+		"cannot read '.*intel-rapl:0/energy_uj': permission denied; energy_uj is readable by root only.*sudo chmod o+r" -- measure --meter powercap -- true
+	EPI_SYSROOT="$U/m" run_user "measure as a user: msr permission denied" 1 \
+		"cannot open '.*/dev/cpu/0/msr': permission denied; the msr device needs root or CAP_SYS_RAWIO" -- measure --meter msr -- true
+	EPI_SYSROOT="$U/m" run_user "measure as a user: auto falls back to time, says why" 0 "no energy meter is usable here" -- measure -- true
+	EPI_SYSROOT="$U/m" run_user "probe as a user: every reason" 0 "powercap  no   cannot read .*permission denied" -- probe
+	EPI_STATE_DIR="$U/state" EPI_SYSROOT="$U/f" run_user "freq --set as a user: permission denied" 1 \
+		"cannot write '.*/policy0/scaling_governor': permission denied; changing CPU frequencies needs root" -- freq --set 1.8GHz
+	[ "$(cat "$U/f/sys/devices/system/cpu/cpufreq/policy0/scaling_governor")" = schedutil ] && [ ! -e "$U/state/cpufreq-state" ] &&
+		ok "freq --set as a user leaves nothing changed" || bad "freq --set as a user leaves nothing changed"
+	rm -rf "$U"
+else
+	bad "setpriv (util-linux) is needed to test permission errors as a user"
+fi

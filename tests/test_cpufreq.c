@@ -1,6 +1,8 @@
 /* Frequency control against fake cpufreq trees: acpi-cpufreq with the
  * userspace governor, and intel_pstate in active mode (min = max). Every
  * change must be saved before it is made and undone by the restore. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -160,6 +163,151 @@ static void test_minmax_pin_restore(void **st)
 	assert_int_equal(epi_freq_restore(err), 0); /* nothing left */
 }
 
+/* ---- a policy that refuses min > max, as the kernel's cpufreq does -------- */
+
+static struct {
+	long min, max;
+	int refused;
+	char log[256]; /* the writes, in order: "max=2400000 min=2400000 " */
+} strict;
+
+static const char *strict_files[] = {"affected_cpus", "scaling_driver", "scaling_governor", "scaling_available_governors",
+				     "cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_min_freq", "scaling_max_freq",
+				     "scaling_cur_freq"};
+
+static int strict_text(const char *name, char *out, size_t n)
+{
+	static const char *fixed[][2] = {{"affected_cpus", "0"},
+					 {"scaling_driver", "intel_pstate"},
+					 {"scaling_governor", "powersave"},
+					 {"scaling_available_governors", "performance powersave"},
+					 {"cpuinfo_min_freq", "800000"},
+					 {"cpuinfo_max_freq", "3900000"}};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		if (strcmp(name, fixed[i][0]) == 0)
+			return snprintf(out, n, "%s\n", fixed[i][1]);
+	if (strcmp(name, "scaling_min_freq") == 0)
+		return snprintf(out, n, "%ld\n", strict.min);
+	if (strcmp(name, "scaling_max_freq") == 0 || strcmp(name, "scaling_cur_freq") == 0)
+		return snprintf(out, n, "%ld\n", strict.max);
+	return -ENOENT;
+}
+
+static int s_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	memset(st, 0, sizeof *st);
+	if (strcmp(path, "/") == 0) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		return 0;
+	}
+	char b[64];
+	if (strict_text(path + 1, b, sizeof b) < 0)
+		return -ENOENT;
+	st->st_mode = S_IFREG | 0644;
+	st->st_nlink = 1;
+	st->st_size = 4096;
+	return 0;
+}
+
+static int s_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
+		     enum fuse_readdir_flags fl)
+{
+	fill(buf, ".", NULL, 0, 0);
+	fill(buf, "..", NULL, 0, 0);
+	for (size_t i = 0; i < sizeof strict_files / sizeof *strict_files; i++)
+		fill(buf, strict_files[i], NULL, 0, 0);
+	return 0;
+}
+
+static int s_open(const char *path, struct fuse_file_info *fi)
+{
+	fi->direct_io = 1;
+	char b[64];
+	return strict_text(path + 1, b, sizeof b) < 0 ? -ENOENT : 0;
+}
+
+static int s_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	char b[64];
+	int n = strict_text(path + 1, b, sizeof b);
+	if (n < 0)
+		return n;
+	if (off >= n)
+		return 0;
+	size_t k = (size_t)(n - off) < size ? (size_t)(n - off) : size;
+	memcpy(buf, b + off, k);
+	return (int)k;
+}
+
+static int s_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	char v[64];
+	snprintf(v, sizeof v, "%.*s", (int)(size < 63 ? size : 63), buf);
+	long khz = strtol(v, NULL, 10);
+	int is_min = strcmp(path, "/scaling_min_freq") == 0, is_max = strcmp(path, "/scaling_max_freq") == 0;
+	if (!is_min && !is_max)
+		return -EACCES;
+	if ((is_min && khz > strict.max) || (is_max && khz < strict.min)) {
+		strict.refused++;
+		return -EINVAL;
+	}
+	*(is_min ? &strict.min : &strict.max) = khz;
+	size_t l = strlen(strict.log);
+	snprintf(strict.log + l, sizeof strict.log - l, "%s=%ld ", is_min ? "min" : "max", khz);
+	return (int)size;
+}
+
+static int s_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	return 0;
+}
+
+static const struct fuse_operations strict_ops = {
+	.getattr = s_getattr, .readdir = s_readdir, .open = s_open, .read = s_read, .write = s_write, .truncate = s_truncate};
+
+/* An administrator pinned 1.2 GHz (min = max). Pinning 2.4 GHz must raise
+ * max before min; the restore must lower min before max; pinning 1 GHz
+ * must lower min first. A write in the wrong order is refused with EINVAL,
+ * as the kernel refuses it, and the test sees it. */
+static void test_minmax_order(void **st)
+{
+	fake_fuse d;
+	if (fake_fuse_mount(&d, "/sys/devices/system/cpu/cpufreq/policy0", &strict_ops) < 0) {
+		printf("# FUSE cannot mount here (needs /dev/fuse and CAP_SYS_ADMIN): min/max order test skipped\n");
+		skip();
+	}
+	strict.min = strict.max = 1200000;
+	strict.refused = 0;
+	strict.log[0] = 0;
+	epi_cpufreq c;
+	char err[EPI_ERRLEN];
+	int ok = epi_cpufreq_scan(&c, 100000, err) == 0 && epi_freq_pin(&c, NULL, 0, 2400000, 0, err) == 0;
+	char up[256];
+	snprintf(up, sizeof up, "%s", strict.log);
+	long pmin = strict.min, pmax = strict.max;
+	strict.log[0] = 0;
+	int restored = ok ? epi_freq_restore(err) : -1;
+	char down[256];
+	snprintf(down, sizeof down, "%s", strict.log);
+	long rmin = strict.min, rmax = strict.max;
+	strict.log[0] = 0;
+	int ok2 = epi_cpufreq_scan(&c, 100000, err) == 0 && epi_freq_pin(&c, NULL, 0, 1000000, 0, err) == 0;
+	char low[256];
+	snprintf(low, sizeof low, "%s", strict.log);
+	epi_freq_restore(err);
+	fake_fuse_unmount(&d);
+	if (!ok || !ok2)
+		fail_msg("pin: %s", err);
+	assert_int_equal(strict.refused, 0);
+	assert_string_equal(up, "max=2400000 min=2400000 ");
+	assert_true(pmin == 2400000 && pmax == 2400000);
+	assert_int_equal(restored, 1);
+	assert_string_equal(down, "min=1200000 max=1200000 ");
+	assert_true(rmin == 1200000 && rmax == 1200000);
+	assert_string_equal(low, "min=1000000 max=1000000 ");
+}
+
 static void test_not_offered(void **st)
 {
 	acpi_tree();
@@ -203,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_userspace_pin_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minmax_pin_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_minmax_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_offered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cpufreq, setup, teardown),
 		cmocka_unit_test(test_cpulist),

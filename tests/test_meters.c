@@ -4,10 +4,8 @@
  * that speaks the WattsUp? Pro protocol. Each must measure the known
  * power within 1%. */
 #define _GNU_SOURCE
-#define FUSE_USE_VERSION 31
 #include <errno.h>
 #include <fcntl.h>
-#include <fuse.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -204,6 +202,45 @@ static void test_hwmon_amd_energy(void **st)
 	epi_meter_close(&m);
 }
 
+/* ---- hwmon ACPI power_meter -------------------------------------------- */
+
+static void poll_timed(epi_meter *m, double *t)
+{
+	double a = epi_now();
+	poll_or_fail(m);
+	*t = (a + epi_now()) / 2;
+}
+
+static void test_hwmon_power_meter(void **st)
+{
+	fake_root();
+	fake_cpu("GenuineIntel", 6, 0x55);
+	fake_put("/sys/class/hwmon/hwmon0/name", "power_meter\n");
+	fake_put("/sys/class/hwmon/hwmon0/power1_average", "182500000\n");
+	fake_put("/sys/class/hwmon/hwmon0/power1_average_interval", "250\n");
+	epi_meter m;
+	char err[EPI_ERRLEN];
+	if (epi_meter_open(&m, "hwmon", NULL, err) < 0)
+		fail_msg("hwmon: %s", err);
+	epi_domain *d = dom(&m, "system");
+	assert_true(d->in_total);
+	assert_true(fabs(d->interval_s - 0.25) < 1e-9);
+	/* 182.5 W, then the mean over the next interval reads 95 W: each
+	 * reading prices the time since the previous one */
+	double t0, t1, t2;
+	epi_meter_reset(&m);
+	poll_timed(&m, &t0);
+	usleep(200000);
+	poll_timed(&m, &t1);
+	fake_put("/sys/class/hwmon/hwmon0/power1_average", "95000000\n");
+	usleep(300000);
+	poll_timed(&m, &t2);
+	double want = 182.5 * (t1 - t0) + 95 * (t2 - t1);
+	if (fabs(d->total - want) > 0.01 * want)
+		fail_msg("power_meter: %.4f J measured, %.4f J true", d->total, want);
+	epi_meter_close(&m);
+}
+
 /* ---- msr through FUSE -------------------------------------------------- */
 
 static struct {
@@ -281,48 +318,6 @@ static int m_read(const char *path, char *buf, size_t size, off_t off, struct fu
 
 static const struct fuse_operations msr_ops = {.getattr = m_getattr, .open = m_open, .read = m_read};
 
-typedef struct fuse_dev {
-	struct fuse *f;
-	pthread_t th;
-	char mnt[512];
-} fuse_dev;
-
-static void *fuse_thread(void *arg)
-{
-	fuse_loop(((fuse_dev *)arg)->f);
-	return NULL;
-}
-
-/* Mounts the msr device at ROOT/dev/cpu/0; 0, or -1 when FUSE cannot mount here. */
-static int msr_mount(fuse_dev *d)
-{
-	snprintf(d->mnt, sizeof d->mnt, "%s/dev/cpu/0", epi_sysroot());
-	fake_put("/dev/cpu/0/.keep", "");
-	char keep[600];
-	snprintf(keep, sizeof keep, "%s/.keep", d->mnt);
-	unlink(keep);
-	char *argv[] = {"test_meters", NULL};
-	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
-	d->f = fuse_new(&args, &msr_ops, sizeof msr_ops, NULL);
-	fuse_opt_free_args(&args);
-	if (!d->f)
-		return -1;
-	if (fuse_mount(d->f, d->mnt) != 0) {
-		fuse_destroy(d->f);
-		return -1;
-	}
-	pthread_create(&d->th, NULL, fuse_thread, d);
-	return 0;
-}
-
-static void msr_unmount(fuse_dev *d)
-{
-	fuse_exit(d->f);
-	fuse_unmount(d->f);
-	pthread_join(d->th, NULL);
-	fuse_destroy(d->f);
-}
-
 static void run_msr(int amd)
 {
 	fake_root();
@@ -334,8 +329,8 @@ static void run_msr(int amd)
 	msr_dev.amd = amd;
 	msr_dev.t0 = epi_now();
 	msr_dev.reads = 0;
-	fuse_dev d;
-	if (msr_mount(&d) < 0) {
+	fake_fuse d;
+	if (fake_fuse_mount(&d, "/dev/cpu/0", &msr_ops) < 0) {
 		fake_root_free();
 		printf("# FUSE cannot mount here (needs /dev/fuse and CAP_SYS_ADMIN): msr test skipped\n");
 		skip();
@@ -344,7 +339,7 @@ static void run_msr(int amd)
 	char err[EPI_ERRLEN];
 	int r = epi_meter_open(&m, "msr", NULL, err);
 	if (r < 0) {
-		msr_unmount(&d);
+		fake_fuse_unmount(&d);
 		fail_msg("msr: %s", err);
 	}
 	double win = measure(&m, NULL, 0.8); /* crosses every counter's wrap at 0.3 s */
@@ -362,7 +357,7 @@ static void run_msr(int amd)
 	}
 	assert_true(msr_dev.reads > 10);
 	epi_meter_close(&m);
-	msr_unmount(&d);
+	fake_fuse_unmount(&d);
 }
 
 static void test_msr_intel(void **st) { run_msr(0); }
@@ -556,6 +551,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_powercap_missing, teardown),
 		cmocka_unit_test(test_const),
 		cmocka_unit_test_teardown(test_hwmon_amd_energy, teardown),
+		cmocka_unit_test_teardown(test_hwmon_power_meter, teardown),
 		cmocka_unit_test_teardown(test_msr_intel, teardown),
 		cmocka_unit_test_teardown(test_msr_amd, teardown),
 		cmocka_unit_test_teardown(test_msr_unsupported, teardown),
