@@ -82,3 +82,37 @@ int epi_cpu_info(epi_cpuinfo *ci, char *err)
 	}
 	return 0;
 }
+
+void epi_caches_read(int cpu, epi_caches *c)
+{
+	memset(c, 0, sizeof *c);
+	for (int i = 0; i < 16; i++) {
+		char path[EPI_PATHLEN], v[64], err[EPI_ERRLEN];
+		epi_syspath(path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+		if (epi_read_line(path, v, sizeof v, err) < 0)
+			break;
+		if (strcmp(v, "Instruction") == 0)
+			continue;
+		uint64_t level;
+		epi_syspath(path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+		if (epi_read_u64(path, &level, err) < 0)
+			continue;
+		epi_syspath(path, "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, i);
+		if (epi_read_line(path, v, sizeof v, err) < 0)
+			continue;
+		char *end;
+		unsigned long long n = strtoull(v, &end, 10);
+		if (*end == 'K')
+			n <<= 10;
+		else if (*end == 'M')
+			n <<= 20;
+		else if (*end == 'G')
+			n <<= 30;
+		if (level == 1)
+			c->l1 = n;
+		else if (level == 2)
+			c->l2 = n;
+		else if (level == 3)
+			c->l3 = n;
+	}
+}

@@ -22,4 +22,11 @@ typedef struct epi_cpuinfo {
 int epi_cpu_info(epi_cpuinfo *ci, char *err);
 const char *epi_vendor_name(epi_vendor v);
 
+/* The data cache sizes seen by CPU, in bytes (0 when unknown), from
+ * /sys/devices/system/cpu/cpuN/cache/index* (level, type, size). */
+typedef struct epi_caches {
+	unsigned long long l1, l2, l3;
+} epi_caches;
+void epi_caches_read(int cpu, epi_caches *c);
+
 #endif

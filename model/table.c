@@ -8,11 +8,59 @@
 #include <libxml/xmlschemas.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char *xstrdup(const xmlChar *s) { return s ? strdup((const char *)s) : NULL; }
+
+/* The numbers of an <op>, by attribute. */
+static const struct {
+	const char *attr;
+	size_t off;
+} op_num[] = {
+	{"energy_j", offsetof(epi_cost, e)},         {"energy_sd_j", offsetof(epi_cost, e_sd)},
+	{"energy_ci_j", offsetof(epi_cost, e_ci)},   {"energy_dyn_j", offsetof(epi_cost, e_dyn)},
+	{"time_s", offsetof(epi_cost, t)},           {"time_sd_s", offsetof(epi_cost, t_sd)},
+	{"time_ci_s", offsetof(epi_cost, t_ci)},     {"cycles", offsetof(epi_cost, cycles)},
+	{"cycles_sd", offsetof(epi_cost, cycles_sd)},
+};
+#define NUM(e, i) (*(double *)((char *)(e) + op_num[i].off))
+#define CNUM(e, i) (*(const double *)((const char *)(e) + op_num[i].off))
+#define NOP_NUM (sizeof op_num / sizeof *op_num)
+
+void epi_cost_init(epi_cost *e)
+{
+	memset(e, 0, sizeof *e);
+	for (size_t i = 0; i < NOP_NUM; i++)
+		NUM(e, i) = NAN;
+	e->outliers = -1;
+}
+
+void epi_table_init(epi_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->meter_interval_s = NAN;
+	t->precision = NAN;
+	t->calib_cpu = -1;
+}
+
+static int attr_bool(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	int b = v && (strcmp((char *)v, "true") == 0 || strcmp((char *)v, "1") == 0);
+	xmlFree(v);
+	return b;
+}
+
+static char *attr_str(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	char *r = xstrdup(v);
+	xmlFree(v);
+	return r;
+}
 
 /* The first error libxml2 reports, with its line. */
 struct first_err {
@@ -94,7 +142,7 @@ static int cmp_col(const void *a, const void *b)
 
 int epi_table_load(epi_table *t, const char *path, char *err)
 {
-	memset(t, 0, sizeof *t);
+	epi_table_init(t);
 	xmlParserCtxtPtr pc = xmlNewParserCtxt();
 	if (!pc)
 		return epi_error(err, "out of memory");
@@ -121,7 +169,6 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 	}
 	xmlNodePtr root = xmlDocGetRootElement(doc);
 	t->path = strdup(path);
-	t->meter_interval_s = NAN;
 	for (xmlNodePtr n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
@@ -131,6 +178,20 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 			t->host = child_text(n, "host");
 			t->kernel = child_text(n, "kernel");
 			t->memory = child_text(n, "memory");
+			t->microcode = child_text(n, "microcode");
+			for (xmlNodePtr c = n->children; c; c = c->next)
+				if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "cache") == 0) {
+					double lv = attr_double(c, "level"), b = attr_double(c, "bytes");
+					if (lv >= 1 && lv <= 3)
+						t->cache[(int)lv - 1] = (unsigned long long)b;
+				}
+		} else if (strcmp(name, "calibration") == 0) {
+			t->created = attr_str(n, "created");
+			t->command = attr_str(n, "command");
+			t->style = attr_str(n, "style");
+			double c = attr_double(n, "cpu");
+			t->calib_cpu = isnan(c) ? -1 : (int)c;
+			t->precision = attr_double(n, "precision");
 		} else if (strcmp(name, "meter") == 0) {
 			xmlChar *v;
 			t->meter = xstrdup(v = xmlGetProp(n, (const xmlChar *)"name"));
@@ -138,9 +199,7 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 			t->domain = xstrdup(v = xmlGetProp(n, (const xmlChar *)"domain"));
 			xmlFree(v);
 			t->meter_interval_s = attr_double(n, "interval_s");
-			v = xmlGetProp(n, (const xmlChar *)"estimated");
-			t->estimated = v && (strcmp((char *)v, "true") == 0 || strcmp((char *)v, "1") == 0);
-			xmlFree(v);
+			t->estimated = attr_bool(n, "estimated");
 		} else if (strcmp(name, "source") == 0) {
 			xmlChar *v = xmlNodeGetContent(n);
 			t->source = xstrdup(v);
@@ -162,22 +221,30 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 				epi_error(err, "'%s' line %ld: invalid frequency '%s'", path, xmlGetLineNo(n), fs);
 				goto fail;
 			}
+			c->effective_ghz = attr_double(n, "effective_ghz");
+			c->idle_w = attr_double(n, "idle_w");
+			c->idle_w_sd = attr_double(n, "idle_w_sd");
+			c->pinned = attr_bool(n, "pinned");
 			for (xmlNodePtr o = n->children; o; o = o->next) {
 				if (o->type != XML_ELEMENT_NODE)
 					continue;
 				c->op = realloc(c->op, (c->n + 1) * sizeof *c->op);
 				epi_cost *e = &c->op[c->n++];
-				xmlChar *v = xmlGetProp(o, (const xmlChar *)"name");
-				e->key = xstrdup(v);
-				xmlFree(v);
-				v = xmlGetProp(o, (const xmlChar *)"unit");
+				epi_cost_init(e);
+				e->key = attr_str(o, "name");
+				xmlChar *v = xmlGetProp(o, (const xmlChar *)"unit");
 				e->unit = epi_unit_parse((const char *)v);
 				xmlFree(v);
-				e->e = attr_double(o, "energy_j");
-				e->e_sd = attr_double(o, "energy_sd_j");
-				e->t = attr_double(o, "time_s");
-				e->t_sd = attr_double(o, "time_sd_s");
+				for (size_t k = 0; k < NOP_NUM; k++)
+					NUM(e, k) = attr_double(o, op_num[k].attr);
 				e->runs = (long)attr_double(o, "runs");
+				double ol = attr_double(o, "outliers");
+				e->outliers = isnan(ol) ? -1 : (long)ol;
+				e->drift = attr_bool(o, "drift");
+				char *st = attr_str(o, "style");
+				snprintf(e->style, sizeof e->style, "%s", st ? st : "");
+				free(st);
+				e->kernel = attr_str(o, "kernel");
 				int cls = epi_op_class(e->key);
 				if (cls < 0) {
 					epi_error(err, "'%s' line %ld: unknown operation '%s'", path, xmlGetLineNo(o), e->key);
@@ -215,8 +282,10 @@ fail:
 
 void epi_fcol_free(epi_fcol *c)
 {
-	for (int i = 0; i < c->n; i++)
+	for (int i = 0; i < c->n; i++) {
 		free(c->op[i].key);
+		free(c->op[i].kernel);
+	}
 	free(c->op);
 	memset(c, 0, sizeof *c);
 }
@@ -225,7 +294,8 @@ void epi_table_free(epi_table *t)
 {
 	free(t->path);
 	free(t->cpu); free(t->host); free(t->kernel); free(t->memory);
-	free(t->meter); free(t->domain); free(t->source);
+	free(t->meter); free(t->domain); free(t->source); free(t->microcode);
+	free(t->created); free(t->command); free(t->style);
 	for (int i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
 	free(t->notes);
@@ -261,6 +331,16 @@ int epi_table_save(const epi_table *t, const char *path, char *err)
 	text_child(m, "host", t->host);
 	text_child(m, "kernel", t->kernel);
 	text_child(m, "memory", t->memory);
+	text_child(m, "microcode", t->microcode);
+	for (int i = 0; i < 3; i++)
+		if (t->cache[i]) {
+			xmlNodePtr c = xmlNewChild(m, NULL, (const xmlChar *)"cache", NULL);
+			char b[32];
+			snprintf(b, sizeof b, "%d", i + 1);
+			xmlNewProp(c, (const xmlChar *)"level", (const xmlChar *)b);
+			snprintf(b, sizeof b, "%llu", t->cache[i]);
+			xmlNewProp(c, (const xmlChar *)"bytes", (const xmlChar *)b);
+		}
 	xmlNodePtr me = xmlNewChild(root, NULL, (const xmlChar *)"meter", NULL);
 	xmlNewProp(me, (const xmlChar *)"name", (const xmlChar *)(t->meter ? t->meter : "none"));
 	xmlNewProp(me, (const xmlChar *)"domain", (const xmlChar *)(t->domain ? t->domain : "none"));
@@ -269,24 +349,46 @@ int epi_table_save(const epi_table *t, const char *path, char *err)
 	text_child(root, "source", t->source);
 	for (int i = 0; i < t->nnotes; i++)
 		text_child(root, "note", t->notes[i]);
+	if (t->created) {
+		xmlNodePtr c = xmlNewChild(root, NULL, (const xmlChar *)"calibration", NULL);
+		xmlNewProp(c, (const xmlChar *)"created", (const xmlChar *)t->created);
+		if (t->command)
+			xmlNewProp(c, (const xmlChar *)"command", (const xmlChar *)t->command);
+		if (t->style)
+			xmlNewProp(c, (const xmlChar *)"style", (const xmlChar *)t->style);
+		if (t->calib_cpu >= 0)
+			set_double(c, "cpu", t->calib_cpu);
+		set_double(c, "precision", t->precision);
+	}
 	for (int i = 0; i < t->nf; i++) {
 		const epi_fcol *c = &t->f[i];
 		xmlNodePtr f = xmlNewChild(root, NULL, (const xmlChar *)"frequency", NULL);
 		char fs[32];
 		epi_freq_fmt(fs, sizeof fs, c->khz);
 		xmlNewProp(f, (const xmlChar *)"ghz", (const xmlChar *)fs);
+		set_double(f, "effective_ghz", c->effective_ghz);
+		set_double(f, "idle_w", c->idle_w);
+		set_double(f, "idle_w_sd", c->idle_w_sd);
+		if (c->pinned)
+			xmlNewProp(f, (const xmlChar *)"pinned", (const xmlChar *)"true");
 		for (int j = 0; j < c->n; j++) {
 			const epi_cost *e = &c->op[j];
 			xmlNodePtr o = xmlNewChild(f, NULL, (const xmlChar *)"op", NULL);
 			xmlNewProp(o, (const xmlChar *)"name", (const xmlChar *)e->key);
 			xmlNewProp(o, (const xmlChar *)"unit", (const xmlChar *)epi_unit_name(e->unit));
-			set_double(o, "energy_j", e->e);
-			set_double(o, "energy_sd_j", e->e_sd);
-			set_double(o, "time_s", e->t);
-			set_double(o, "time_sd_s", e->t_sd);
+			for (size_t k = 0; k < NOP_NUM; k++)
+				set_double(o, op_num[k].attr, CNUM(e, k));
 			char rb[32];
 			snprintf(rb, sizeof rb, "%ld", e->runs);
 			xmlNewProp(o, (const xmlChar *)"runs", (const xmlChar *)rb);
+			if (e->outliers >= 0)
+				set_double(o, "outliers", (double)e->outliers);
+			if (e->drift)
+				xmlNewProp(o, (const xmlChar *)"drift", (const xmlChar *)"true");
+			if (e->style[0])
+				xmlNewProp(o, (const xmlChar *)"style", (const xmlChar *)e->style);
+			if (e->kernel)
+				xmlNewProp(o, (const xmlChar *)"kernel", (const xmlChar *)e->kernel);
 		}
 	}
 	int ret = -1;
@@ -320,6 +422,7 @@ static void copy_col(epi_fcol *dst, const epi_fcol *src)
 	for (int i = 0; i < src->n; i++) {
 		dst->op[i] = src->op[i];
 		dst->op[i].key = strdup(src->op[i].key);
+		dst->op[i].kernel = src->op[i].kernel ? strdup(src->op[i].kernel) : NULL;
 	}
 }
 
@@ -340,6 +443,9 @@ int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 		double w = (double)(khz - a->khz) / (double)(b->khz - a->khz);
 		out->khz = khz;
 		out->interpolated = 1;
+		out->effective_ghz = lerp(a->effective_ghz, b->effective_ghz, w);
+		out->idle_w = lerp(a->idle_w, b->idle_w, w);
+		out->idle_w_sd = lerp(a->idle_w_sd, b->idle_w_sd, w);
 		out->op = malloc((a->n ? a->n : 1) * sizeof *out->op);
 		for (int j = 0; j < a->n; j++) {
 			const epi_cost *x = &a->op[j], *y = NULL;
@@ -349,13 +455,14 @@ int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 			if (!y || y->unit != x->unit)
 				continue; /* only at one end: not interpolated */
 			epi_cost *e = &out->op[out->n++];
+			epi_cost_init(e);
 			e->key = strdup(x->key);
+			e->kernel = x->kernel ? strdup(x->kernel) : NULL;
 			e->unit = x->unit;
-			e->e = lerp(x->e, y->e, w);
-			e->e_sd = lerp(x->e_sd, y->e_sd, w);
-			e->t = lerp(x->t, y->t, w);
-			e->t_sd = lerp(x->t_sd, y->t_sd, w);
+			for (size_t k = 0; k < NOP_NUM; k++)
+				NUM(e, k) = lerp(CNUM(x, k), CNUM(y, k), w);
 			e->runs = x->runs < y->runs ? x->runs : y->runs;
+			memcpy(e->style, x->style, sizeof e->style);
 		}
 		return 0;
 	}

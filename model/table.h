@@ -7,12 +7,21 @@
 
 #include "model/ops.h"
 
+/* One operation at one frequency. Every double is NAN when absent. */
 typedef struct epi_cost {
-	char *key;           /* add, add.f64, ... */
+	char *key;           /* add, add.f64, add.i64.lat, load.l2, ... */
 	enum epi_unit unit;
-	double e, e_sd;      /* joules per unit; NAN when absent */
-	double t, t_sd;      /* seconds per unit; NAN when absent */
+	double e, e_sd;      /* joules per unit (total) and its standard deviation over runs */
+	double t, t_sd;      /* seconds per unit */
 	long runs;
+	/* from epi-calibrate */
+	double e_ci, t_ci;   /* 95% confidence half-widths of e and t */
+	double e_dyn;        /* dynamic joules per unit: e - idle power x t */
+	double cycles, cycles_sd; /* t x the effective frequency */
+	long outliers;       /* runs left out as outliers (median/MAD); -1 absent */
+	int drift;           /* a trend over the runs larger than the precision */
+	char style[8];       /* "net" (kernel minus the empty loop), "paper" (in context), "" */
+	char *kernel;        /* the kernel measured, when KEY is a class (add from add.i64) */
 } epi_cost;
 
 typedef struct epi_fcol {
@@ -20,6 +29,9 @@ typedef struct epi_fcol {
 	int interpolated;    /* between two calibrated frequencies */
 	int n;
 	epi_cost *op;
+	double effective_ghz; /* measured (dependent adds); NAN when absent */
+	double idle_w, idle_w_sd; /* idle power at this frequency */
+	int pinned;          /* 1: set through cpufreq; 0: whatever the machine ran at */
 } epi_fcol;
 
 typedef struct epi_table {
@@ -29,12 +41,22 @@ typedef struct epi_table {
 	double meter_interval_s; /* NAN when absent */
 	int estimated;
 	char *source;
+	char *microcode;
+	unsigned long long cache[3]; /* L1d, L2, L3 bytes; 0 unknown */
+	/* the calibration that made it: absent (NULL) in hand-made tables */
+	char *created, *command, *style;
+	int calib_cpu;       /* the CPU the kernels ran on; -1 unknown */
+	double precision;    /* the relative 95% half-width asked for */
 	int nnotes;
 	char **notes;
 	int nf;
 	epi_fcol *f;         /* sorted by frequency */
 } epi_table;
 
+/* An empty table: every optional number NAN or -1. */
+void epi_table_init(epi_table *t);
+/* An empty cost: every optional number NAN or -1. */
+void epi_cost_init(epi_cost *e);
 /* Loads and validates PATH; returns 0, or -1 with ERR naming file and line. */
 int epi_table_load(epi_table *t, const char *path, char *err);
 /* Writes T to PATH atomically (validated first); returns 0 or -1 with ERR. */

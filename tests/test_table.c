@@ -112,6 +112,81 @@ static void test_round_trip(void **st)
 	epi_table_free(&u);
 }
 
+/* Every field epi-calibrate writes survives a save and a load, and the
+ * optional ones stay absent where they were absent. */
+static void test_calibration_fields(void **st)
+{
+	epi_table t;
+	epi_table_init(&t);
+	t.cpu = strdup("Fake CPU");
+	t.microcode = strdup("0xa0011d1");
+	t.cache[0] = 32768;
+	t.cache[2] = 33554432;
+	t.meter = strdup("powercap");
+	t.domain = strdup("package-0");
+	t.created = strdup("2026-11-22T12:00:00Z");
+	t.command = strdup("epi-calibrate --freqs all");
+	t.style = strdup("net");
+	t.calib_cpu = 1;
+	t.precision = 0.01;
+	t.nf = 1;
+	t.f = calloc(1, sizeof *t.f);
+	t.f[0].khz = 2400000;
+	t.f[0].effective_ghz = 2.398;
+	t.f[0].idle_w = 12.5;
+	t.f[0].idle_w_sd = 0.25;
+	t.f[0].pinned = 1;
+	t.f[0].n = 2;
+	t.f[0].op = calloc(2, sizeof *t.f[0].op);
+	epi_cost *a = &t.f[0].op[0], *b = &t.f[0].op[1];
+	epi_cost_init(a);
+	epi_cost_init(b);
+	a->key = strdup("add.i64.lat");
+	a->e = 1.5e-9, a->e_sd = 1e-11, a->e_ci = 2e-11, a->e_dyn = 1.1e-9;
+	a->t = 4.2e-10, a->t_sd = 1e-12, a->t_ci = 3e-12, a->cycles = 1.007, a->cycles_sd = 0.002;
+	a->runs = 12, a->outliers = 1, a->drift = 1;
+	snprintf(a->style, sizeof a->style, "net");
+	b->key = strdup("add");
+	b->kernel = strdup("add.i64");
+	b->t = 1e-10;
+	b->runs = 3;
+	char p[512];
+	snprintf(p, sizeof p, "%s/calib.xml", dir);
+	if (epi_table_save(&t, p, err) < 0)
+		fail_msg("%s", err);
+	epi_table u;
+	if (epi_table_load(&u, p, err) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(u.microcode, "0xa0011d1");
+	assert_true(u.cache[0] == 32768 && u.cache[1] == 0 && u.cache[2] == 33554432);
+	assert_string_equal(u.created, t.created);
+	assert_string_equal(u.command, t.command);
+	assert_string_equal(u.style, "net");
+	assert_int_equal(u.calib_cpu, 1);
+	assert_true(u.precision == 0.01);
+	assert_true(u.f[0].effective_ghz == 2.398 && u.f[0].idle_w == 12.5 && u.f[0].idle_w_sd == 0.25);
+	assert_true(u.f[0].pinned);
+	const epi_cost *x = epi_fcol_lookup(&u.f[0], "add.i64.lat");
+	assert_non_null(x);
+	assert_true(x->e == a->e && x->e_sd == a->e_sd && x->e_ci == a->e_ci && x->e_dyn == a->e_dyn);
+	assert_true(x->t == a->t && x->t_sd == a->t_sd && x->t_ci == a->t_ci);
+	assert_true(x->cycles == a->cycles && x->cycles_sd == a->cycles_sd);
+	assert_int_equal(x->runs, 12);
+	assert_int_equal(x->outliers, 1);
+	assert_true(x->drift);
+	assert_string_equal(x->style, "net");
+	const epi_cost *y = epi_fcol_lookup(&u.f[0], "add.f32"); /* falls back to the class */
+	assert_non_null(y);
+	assert_string_equal(y->key, "add");
+	assert_string_equal(y->kernel, "add.i64");
+	assert_true(isnan(y->e) && isnan(y->cycles));
+	assert_int_equal(y->outliers, -1);
+	assert_false(y->drift);
+	assert_string_equal(y->style, "");
+	epi_table_free(&t);
+	epi_table_free(&u);
+}
+
 static const char head[] = "<?xml version=\"1.0\"?>\n<costtable version=\"1\">\n"
 			   "<machine><cpu>x</cpu></machine>\n<meter name=\"none\" domain=\"none\"/>\n";
 
@@ -182,6 +257,7 @@ static void test_interpolation(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_calibration_fields, setup, teardown),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),

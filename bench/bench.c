@@ -1,0 +1,88 @@
+/* bench: the registry of kernels, buffer sizes per cache level, and the
+ * buffers memory kernels share. */
+#include "bench/bench.h"
+#include "model/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const epi_kernel epi_k_iter, epi_k_add_i64_lat, epi_k_add_i64, epi_k_add_f64_lat, epi_k_add_f64,
+	epi_k_mul_i64_lat, epi_k_mul_i64, epi_k_mul_f64_lat, epi_k_mul_f64, epi_k_div_i64_lat, epi_k_div_i64,
+	epi_k_div_i32_lat, epi_k_div_f64_lat, epi_k_div_f64, epi_k_div_f32_lat, epi_k_cmp_i64_lat, epi_k_cmp_i64,
+	epi_k_cmp_f64, epi_k_bit_i64_lat, epi_k_bit_i64, epi_k_load_l1, epi_k_load_l2, epi_k_load_l3,
+	epi_k_load_dram, epi_k_load_l1_lat, epi_k_load_l2_lat, epi_k_load_l3_lat, epi_k_load_dram_lat,
+	epi_k_store_l1, epi_k_store_l2, epi_k_store_l3, epi_k_store_dram, epi_k_memcpy_l1, epi_k_memcpy_l2,
+	epi_k_memcpy_l3, epi_k_memcpy_dram, epi_k_malloc_call, epi_k_malloc, epi_k_print;
+
+static const epi_kernel *const all[] = {
+	&epi_k_iter,
+	&epi_k_add_i64, &epi_k_add_i64_lat, &epi_k_add_f64, &epi_k_add_f64_lat,
+	&epi_k_mul_i64, &epi_k_mul_i64_lat, &epi_k_mul_f64, &epi_k_mul_f64_lat,
+	&epi_k_div_i64, &epi_k_div_i64_lat, &epi_k_div_i32_lat, &epi_k_div_f64, &epi_k_div_f64_lat, &epi_k_div_f32_lat,
+	&epi_k_cmp_i64, &epi_k_cmp_i64_lat, &epi_k_cmp_f64,
+	&epi_k_bit_i64, &epi_k_bit_i64_lat,
+	&epi_k_load_l1, &epi_k_load_l2, &epi_k_load_l3, &epi_k_load_dram,
+	&epi_k_load_l1_lat, &epi_k_load_l2_lat, &epi_k_load_l3_lat, &epi_k_load_dram_lat,
+	&epi_k_store_l1, &epi_k_store_l2, &epi_k_store_l3, &epi_k_store_dram,
+	&epi_k_memcpy_l1, &epi_k_memcpy_l2, &epi_k_memcpy_l3, &epi_k_memcpy_dram,
+	&epi_k_malloc_call, &epi_k_malloc,
+	&epi_k_print,
+};
+
+const epi_kernel *const *epi_kernels(int *n)
+{
+	*n = (int)(sizeof all / sizeof *all);
+	return all;
+}
+
+const epi_kernel *epi_kernel_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned long long l3, enum epi_level level)
+{
+	unsigned long long b = 0;
+	switch (level) {
+	case EPI_LVL_NONE: return 0;
+	case EPI_LVL_L1: b = (l1 ? l1 : 32 << 10) / 2; break;
+	case EPI_LVL_L2: b = (l2 ? l2 : 512 << 10) / 2; break;
+	case EPI_LVL_L3: b = (l3 ? l3 : 8 << 20) / 2; break;
+	case EPI_LVL_DRAM:
+		b = 4 * (l3 ? l3 : 8 << 20);
+		if (b < 64ull << 20)
+			b = 64ull << 20;
+		break;
+	}
+	return (size_t)(b & ~4095ull);
+}
+
+const char *epi_level_name(enum epi_level level)
+{
+	static const char *names[] = {"", "L1", "L2", "L3", "DRAM"};
+	return names[level];
+}
+
+int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err)
+{
+	ctx->buf = ctx->buf2 = NULL;
+	if (posix_memalign(&ctx->buf, 4096, bytes) != 0 || (two && posix_memalign(&ctx->buf2, 4096, bytes) != 0)) {
+		free(ctx->buf);
+		ctx->buf = NULL;
+		return epi_error(err, "cannot allocate %zu bytes for a benchmark buffer", bytes);
+	}
+	memset(ctx->buf, 0, bytes);
+	if (two)
+		memset(ctx->buf2, 0, bytes);
+	return 0;
+}
+
+void epi_bench_free(epi_bench_ctx *ctx)
+{
+	free(ctx->buf);
+	free(ctx->buf2);
+	ctx->buf = ctx->buf2 = NULL;
+}

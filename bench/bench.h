@@ -1,0 +1,60 @@
+/* bench: the microbenchmark kernels epi-calibrate runs, one file per
+ * operation class, listed in one registry (bench.c).
+ *
+ * A kernel runs ITERS iterations of a loop whose body performs OPS units of
+ * its operation (32 instructions, unrolled, in inline assembly on x86-64 so
+ * that the compiler can neither remove nor fuse them). The loop is
+ *     1: BODY; dec %rcx; jnz 1b
+ * and the `iter` kernel is that loop with an empty body, so that a net cost
+ * per unit is (time per iteration - time per empty iteration) / OPS. Each
+ * kernel documents its instruction sequence in `seq`. Elsewhere than x86-64
+ * the kernels are C with compiler barriers (marked in `seq`). */
+#ifndef EPI_BENCH_H
+#define EPI_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/ops.h"
+
+/* Buffer size classes for memory kernels. */
+enum epi_level { EPI_LVL_NONE, EPI_LVL_L1, EPI_LVL_L2, EPI_LVL_L3, EPI_LVL_DRAM };
+
+typedef struct epi_bench_ctx {
+	size_t bytes;        /* the buffer size, for memory kernels */
+	void *buf, *buf2;
+	void *aux;           /* kernel-owned (the print kernel's stream) */
+} epi_bench_ctx;
+
+typedef struct epi_kernel {
+	const char *name;    /* the cost-table key: add.i64, add.i64.lat, load.l2, ... */
+	const char *what;    /* one line for --help and the table */
+	const char *seq;     /* the instruction sequence of one unit */
+	enum epi_unit unit;  /* op, or MiB for memcpy and malloc */
+	enum epi_level level;
+	int latency;         /* 1: a dependent chain; 0: independent streams */
+	/* Units per iteration (for MiB kernels: computed from the buffer by setup). */
+	double units;
+	/* Prepares CTX (buffers of CTX->bytes for memory kernels); 0 or -1 with ERR. */
+	int (*setup)(const struct epi_kernel *k, epi_bench_ctx *ctx, char *err);
+	void (*run)(epi_bench_ctx *ctx, uint64_t iters);
+	void (*teardown)(epi_bench_ctx *ctx);
+	/* Units per iteration after setup (memcpy: bytes / MiB). */
+	double (*units_of)(const epi_bench_ctx *ctx);
+} epi_kernel;
+
+/* Every kernel, `iter` first. */
+const epi_kernel *const *epi_kernels(int *n);
+const epi_kernel *epi_kernel_find(const char *name);
+
+/* The buffer size that exercises LEVEL, from the data cache sizes in bytes
+ * (0: unknown, then typical sizes are assumed): half of L1, half of L2,
+ * half of L3, and 4 x L3 but at least 64 MiB for DRAM. A multiple of 4 KiB. */
+size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned long long l3, enum epi_level level);
+const char *epi_level_name(enum epi_level level);
+
+/* Shared helpers for kernels (bench.c). */
+int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err);
+void epi_bench_free(epi_bench_ctx *ctx);
+
+#endif

@@ -1,0 +1,101 @@
+/* The microbenchmark kernels: every kernel sets up, runs and tears down
+ * cleanly under the sanitizers (memory kernels stay inside their buffers),
+ * the pointer chase visits every cache line of its buffer in one cycle,
+ * and buffer sizes follow the cache sizes read from a fake sysfs tree. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bench/bench.h"
+#include "machine/cpu.h"
+#include "tests/fakehw.h"
+
+static void test_every_kernel_runs(void **st)
+{
+	int n;
+	const epi_kernel *const *k = epi_kernels(&n);
+	assert_true(n >= 30);
+	assert_string_equal(k[0]->name, "iter");
+	for (int i = 0; i < n; i++) {
+		epi_bench_ctx c = {0};
+		char err[512];
+		/* small buffers: the same code paths, quickly */
+		c.bytes = k[i]->level == EPI_LVL_NONE ? 0 : 64 << 10;
+		if (k[i]->setup && k[i]->setup(k[i], &c, err) < 0)
+			fail_msg("%s: %s", k[i]->name, err);
+		double units = k[i]->units_of ? k[i]->units_of(&c) : k[i]->units;
+		assert_true(units > 0);
+		assert_non_null(k[i]->seq);
+		assert_non_null(k[i]->what);
+		assert_ptr_equal(epi_kernel_find(k[i]->name), k[i]);
+		k[i]->run(&c, 0); /* no iterations: returns at once */
+		k[i]->run(&c, 3);
+		if (k[i]->teardown)
+			k[i]->teardown(&c);
+	}
+	assert_null(epi_kernel_find("nosuch"));
+}
+
+static void test_chase_is_one_cycle(void **st)
+{
+	const epi_kernel *k = epi_kernel_find("load.l2.lat");
+	epi_bench_ctx c = {.bytes = 256 << 10};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	size_t lines = c.bytes / 64, steps = 0;
+	void *start = c.aux, *p = start;
+	do {
+		p = *(void **)p;
+		assert_true((char *)p >= (char *)c.buf && (char *)p < (char *)c.buf + c.bytes);
+		assert_int_equal(((char *)p - (char *)c.buf) % 64, 0);
+		steps++;
+	} while (p != start && steps <= lines);
+	assert_int_equal(steps, lines);
+	k->teardown(&c);
+}
+
+static void test_levels_from_sysfs(void **st)
+{
+	fake_root();
+	const char *idx[][4] = {{"0", "1", "Data", "48K"},
+				{"1", "1", "Instruction", "32K"},
+				{"2", "2", "Unified", "2048K"},
+				{"3", "3", "Unified", "96M"}};
+	for (int i = 0; i < 4; i++) {
+		char rel[128], v[32];
+		const char *f[] = {"level", "type", "size"};
+		for (int j = 0; j < 3; j++) {
+			snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpu2/cache/index%s/%s", idx[i][0], f[j]);
+			snprintf(v, sizeof v, "%s\n", idx[i][j + 1]);
+			fake_put(rel, v);
+		}
+	}
+	epi_caches cs;
+	epi_caches_read(2, &cs);
+	assert_true(cs.l1 == 48 << 10 && cs.l2 == 2 << 20 && cs.l3 == 96ull << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L1), 24 << 10);
+	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L2), 1 << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L3), 48 << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_DRAM), 384ull << 20);
+	/* a CPU without cache information: typical sizes, DRAM at least 64 MiB */
+	epi_caches_read(5, &cs);
+	assert_true(cs.l1 == 0 && cs.l2 == 0 && cs.l3 == 0);
+	assert_int_equal(epi_level_bytes(0, 0, 0, EPI_LVL_L1), 16 << 10);
+	assert_int_equal(epi_level_bytes(0, 0, 0, EPI_LVL_DRAM), 64 << 20);
+	fake_root_free();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_kernel_runs),
+		cmocka_unit_test(test_chase_is_one_cycle),
+		cmocka_unit_test(test_levels_from_sysfs),
+	};
+	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
+}
