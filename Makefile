@@ -40,11 +40,11 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
           machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
           machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c \
-          $(wildcard bench/*.c)
+          $(wildcard bench/*.c) $(wildcard calibrate/*.c)
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
-EPI_SUBCMDS = probe measure freq
-EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c
+EPI_SUBCMDS = probe measure freq calibrate
+EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c
 EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c
@@ -52,7 +52,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench
+TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean

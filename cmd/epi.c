@@ -11,6 +11,7 @@ static const epi_subcmd cmds[] = {
 	{"probe", epi_probe_main, "what this machine can measure and control, and why not"},
 	{"measure", epi_measure_main, "run a command and report its time and energy"},
 	{"freq", epi_freq_main, "show, pin and restore CPU frequencies"},
+	{"calibrate", epi_calibrate_main, "measure what each operation costs here: the cost table"},
 	{NULL, NULL, NULL},
 };
 

@@ -24,5 +24,6 @@ enum epi_format epi_parse_format(const char *s);
 int epi_probe_main(int argc, char **argv);
 int epi_measure_main(int argc, char **argv);
 int epi_freq_main(int argc, char **argv);
+int epi_calibrate_main(int argc, char **argv);
 
 #endif

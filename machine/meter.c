@@ -142,9 +142,10 @@ int epi_meter_poll(epi_meter *m, char *err)
 	if (m->time_only)
 		return 0;
 	double raw[EPI_MAXDOM];
+	double before = epi_now();
 	if (m->ops->read(m, raw, err) < 0)
 		return -1;
-	double now = epi_now();
+	double now = (before + epi_now()) / 2; /* the best guess of the moment read */
 	for (int i = 0; i < m->ndom; i++)
 		epi_domain_feed(&m->dom[i], raw[i], now);
 	if (m->t_first == 0)

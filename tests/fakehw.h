@@ -51,6 +51,16 @@ double fake_power_read(fake_power *fp, void (*read)(void *), void *arg);
 /* The value counter C shows at time T. */
 uint64_t fake_counter_at(const fake_power *fp, const fake_counter *c, double t);
 
+/* A powercap zone ROOT/sys/class/powercap/DIR named NAME whose energy_uj
+ * FP advances at WATTS, wrapping at RANGE_UJ; MAX_W its stated maximum
+ * power (0: none). */
+void fake_zone(fake_power *fp, const char *dir, const char *name, double watts, uint64_t range_uj, double max_w);
+/* Writes FILE of cpufreq policy ID. */
+void fake_policy(int id, const char *file, const char *v);
+/* Two acpi-cpufreq policies (CPUs 0 and 1) offering 1.6, 1.8, 2.133 and
+ * 2.4 GHz with the userspace governor, schedutil in use, boost on. */
+void fake_acpi_tree(void);
+
 /* A FUSE file system with OPS mounted at the folder ROOT/REL (created),
  * served by a thread: device files that compute what they answer (the msr
  * device, cpufreq files that refuse min > max). */
@@ -61,6 +71,26 @@ typedef struct fake_fuse {
 } fake_fuse;
 /* 0, or -1 when FUSE cannot mount here (no /dev/fuse or no CAP_SYS_ADMIN). */
 int fake_fuse_mount(fake_fuse *d, const char *rel, const struct fuse_operations *ops);
+/* The same, with DATA as the file system's private data. */
+int fake_fuse_mount_data(fake_fuse *d, const char *rel, const struct fuse_operations *ops, void *data);
 void fake_fuse_unmount(fake_fuse *d);
+
+/* Small text files computed when read: TEXT(PATH, OUT, N) writes the
+ * content of /PATH into OUT and returns its length, or -ENOENT (no such
+ * file) or another -errno (a failing read). WRITE (NULL: read-only) takes
+ * the text written to PATH, or refuses it with -errno. */
+typedef struct fake_textfs {
+	int (*text)(const char *path, char *out, size_t n);
+	int (*write)(const char *path, const char *value);
+} fake_textfs;
+int fake_textfs_mount(fake_fuse *d, const char *rel, const fake_textfs *fs);
+
+/* A powercap zone served by FUSE at ROOT/sys/class/powercap/DIR whose
+ * energy_uj is computed when read: WATTS since the mount, wrapping at
+ * RANGE_UJ. Exact at any moment, whatever the scheduler does. Setting
+ * fake_zone_gone makes every read fail (EIO), as an unplugged device. */
+int fake_fuse_zone(fake_fuse *d, const char *dir, const char *name, double watts, uint64_t range_uj);
+extern volatile int fake_zone_gone;
+
 
 #endif

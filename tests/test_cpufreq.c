@@ -37,14 +37,6 @@ static int teardown(void **st)
 	return 0;
 }
 
-static void pol(int id, const char *file, const char *v)
-{
-	char rel[256], val[256];
-	snprintf(rel, sizeof rel, "/sys/devices/system/cpu/cpufreq/policy%d/%s", id, file);
-	snprintf(val, sizeof val, "%s\n", v);
-	fake_put(rel, val);
-}
-
 static void get(int id, const char *file, char *out)
 {
 	char path[EPI_PATHLEN], err[EPI_ERRLEN];
@@ -53,43 +45,23 @@ static void get(int id, const char *file, char *out)
 		fail_msg("%s", err);
 }
 
-static void acpi_tree(void)
-{
-	for (int i = 0; i < 2; i++) {
-		char c[8];
-		snprintf(c, sizeof c, "%d", i);
-		pol(i, "affected_cpus", c);
-		pol(i, "scaling_driver", "acpi-cpufreq");
-		pol(i, "scaling_governor", "schedutil");
-		pol(i, "scaling_available_governors", "conservative ondemand userspace powersave performance schedutil");
-		pol(i, "scaling_available_frequencies", "2400000 2133000 1800000 1600000");
-		pol(i, "cpuinfo_min_freq", "1600000");
-		pol(i, "cpuinfo_max_freq", "2400000");
-		pol(i, "scaling_min_freq", "1600000");
-		pol(i, "scaling_max_freq", "2400000");
-		pol(i, "scaling_cur_freq", "2400000");
-		pol(i, "scaling_setspeed", "<unsupported>");
-	}
-	fake_put("/sys/devices/system/cpu/cpufreq/boost", "1\n");
-}
-
 static void pstate_tree(void)
 {
-	pol(0, "affected_cpus", "0");
-	pol(0, "scaling_driver", "intel_pstate");
-	pol(0, "scaling_governor", "powersave");
-	pol(0, "scaling_available_governors", "performance powersave");
-	pol(0, "cpuinfo_min_freq", "800000");
-	pol(0, "cpuinfo_max_freq", "3900000");
-	pol(0, "scaling_min_freq", "800000");
-	pol(0, "scaling_max_freq", "3900000");
-	pol(0, "scaling_cur_freq", "1200000");
+	fake_policy(0, "affected_cpus", "0");
+	fake_policy(0, "scaling_driver", "intel_pstate");
+	fake_policy(0, "scaling_governor", "powersave");
+	fake_policy(0, "scaling_available_governors", "performance powersave");
+	fake_policy(0, "cpuinfo_min_freq", "800000");
+	fake_policy(0, "cpuinfo_max_freq", "3900000");
+	fake_policy(0, "scaling_min_freq", "800000");
+	fake_policy(0, "scaling_max_freq", "3900000");
+	fake_policy(0, "scaling_cur_freq", "1200000");
 	fake_put("/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
 }
 
 static void test_scan(void **st)
 {
-	acpi_tree();
+	fake_acpi_tree();
 	epi_cpufreq c;
 	char err[EPI_ERRLEN];
 	assert_int_equal(epi_cpufreq_scan(&c, 0, err), 0);
@@ -103,7 +75,7 @@ static void test_scan(void **st)
 
 static void test_userspace_pin_restore(void **st)
 {
-	acpi_tree();
+	fake_acpi_tree();
 	epi_cpufreq c;
 	char err[EPI_ERRLEN], v[256], state[EPI_PATHLEN];
 	assert_int_equal(epi_cpufreq_scan(&c, 0, err), 0);
@@ -171,10 +143,6 @@ static struct {
 	char log[256]; /* the writes, in order: "max=2400000 min=2400000 " */
 } strict;
 
-static const char *strict_files[] = {"affected_cpus", "scaling_driver", "scaling_governor", "scaling_available_governors",
-				     "cpuinfo_min_freq", "cpuinfo_max_freq", "scaling_min_freq", "scaling_max_freq",
-				     "scaling_cur_freq"};
-
 static int strict_text(const char *name, char *out, size_t n)
 {
 	static const char *fixed[][2] = {{"affected_cpus", "0"},
@@ -193,57 +161,8 @@ static int strict_text(const char *name, char *out, size_t n)
 	return -ENOENT;
 }
 
-static int s_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+static int strict_write(const char *path, const char *v)
 {
-	memset(st, 0, sizeof *st);
-	if (strcmp(path, "/") == 0) {
-		st->st_mode = S_IFDIR | 0755;
-		st->st_nlink = 2;
-		return 0;
-	}
-	char b[64];
-	if (strict_text(path + 1, b, sizeof b) < 0)
-		return -ENOENT;
-	st->st_mode = S_IFREG | 0644;
-	st->st_nlink = 1;
-	st->st_size = 4096;
-	return 0;
-}
-
-static int s_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off, struct fuse_file_info *fi,
-		     enum fuse_readdir_flags fl)
-{
-	fill(buf, ".", NULL, 0, 0);
-	fill(buf, "..", NULL, 0, 0);
-	for (size_t i = 0; i < sizeof strict_files / sizeof *strict_files; i++)
-		fill(buf, strict_files[i], NULL, 0, 0);
-	return 0;
-}
-
-static int s_open(const char *path, struct fuse_file_info *fi)
-{
-	fi->direct_io = 1;
-	char b[64];
-	return strict_text(path + 1, b, sizeof b) < 0 ? -ENOENT : 0;
-}
-
-static int s_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
-{
-	char b[64];
-	int n = strict_text(path + 1, b, sizeof b);
-	if (n < 0)
-		return n;
-	if (off >= n)
-		return 0;
-	size_t k = (size_t)(n - off) < size ? (size_t)(n - off) : size;
-	memcpy(buf, b + off, k);
-	return (int)k;
-}
-
-static int s_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
-{
-	char v[64];
-	snprintf(v, sizeof v, "%.*s", (int)(size < 63 ? size : 63), buf);
 	long khz = strtol(v, NULL, 10);
 	int is_min = strcmp(path, "/scaling_min_freq") == 0, is_max = strcmp(path, "/scaling_max_freq") == 0;
 	if (!is_min && !is_max)
@@ -255,16 +174,15 @@ static int s_write(const char *path, const char *buf, size_t size, off_t off, st
 	*(is_min ? &strict.min : &strict.max) = khz;
 	size_t l = strlen(strict.log);
 	snprintf(strict.log + l, sizeof strict.log - l, "%s=%ld ", is_min ? "min" : "max", khz);
-	return (int)size;
-}
-
-static int s_truncate(const char *path, off_t size, struct fuse_file_info *fi)
-{
 	return 0;
 }
 
-static const struct fuse_operations strict_ops = {
-	.getattr = s_getattr, .readdir = s_readdir, .open = s_open, .read = s_read, .write = s_write, .truncate = s_truncate};
+static int strict_read(const char *path, char *out, size_t n)
+{
+	return strict_text(path + 1, out, n);
+}
+
+static const fake_textfs strict_fs = {.text = strict_read, .write = strict_write};
 
 /* An administrator pinned 1.2 GHz (min = max). Pinning 2.4 GHz must raise
  * max before min; the restore must lower min before max; pinning 1 GHz
@@ -273,7 +191,7 @@ static const struct fuse_operations strict_ops = {
 static void test_minmax_order(void **st)
 {
 	fake_fuse d;
-	if (fake_fuse_mount(&d, "/sys/devices/system/cpu/cpufreq/policy0", &strict_ops) < 0) {
+	if (fake_textfs_mount(&d, "/sys/devices/system/cpu/cpufreq/policy0", &strict_fs) < 0) {
 		printf("# FUSE cannot mount here (needs /dev/fuse and CAP_SYS_ADMIN): min/max order test skipped\n");
 		skip();
 	}
@@ -310,7 +228,7 @@ static void test_minmax_order(void **st)
 
 static void test_not_offered(void **st)
 {
-	acpi_tree();
+	fake_acpi_tree();
 	epi_cpufreq c;
 	char err[EPI_ERRLEN], v[256];
 	assert_int_equal(epi_cpufreq_scan(&c, 0, err), 0);

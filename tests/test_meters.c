@@ -80,40 +80,18 @@ static void assert_watts(epi_domain *d, double window, double want)
 
 /* ---- powercap ---------------------------------------------------------- */
 
-static void zone(fake_power *fp, const char *dir, const char *name, double watts, uint64_t range_uj, double max_w)
-{
-	char rel[256], v[64];
-	snprintf(rel, sizeof rel, "/sys/class/powercap/%s/name", dir);
-	snprintf(v, sizeof v, "%s\n", name);
-	fake_put(rel, v);
-	snprintf(rel, sizeof rel, "/sys/class/powercap/%s/max_energy_range_uj", dir);
-	snprintf(v, sizeof v, "%llu\n", (unsigned long long)range_uj);
-	fake_put(rel, v);
-	if (max_w > 0) {
-		snprintf(rel, sizeof rel, "/sys/class/powercap/%s/constraint_0_max_power_uw", dir);
-		snprintf(v, sizeof v, "%llu\n", (unsigned long long)(max_w * 1e6));
-		fake_put(rel, v);
-	}
-	fake_counter *c = &fp->c[fp->n++];
-	snprintf(c->rel, sizeof c->rel, "/sys/class/powercap/%s/energy_uj", dir);
-	c->watts = watts;
-	c->scale = 1e6;
-	c->modulo = range_uj + 1;
-	c->start = range_uj / 2;
-}
-
 static void test_powercap_wraps(void **st)
 {
 	fake_root();
 	fake_cpu("GenuineIntel", 6, 0x55);
 	fake_power fp = {0};
 	/* package wraps every 0.4 s at 40 W; psys every 0.5 s */
-	zone(&fp, "intel-rapl:0", "package-0", 40, 16000000, 80);
-	zone(&fp, "intel-rapl:0:0", "core", 25, 16000000, 80);
-	zone(&fp, "intel-rapl:0:1", "dram", 5, 4000000, 20);
-	zone(&fp, "intel-rapl:1", "psys", 60, 30000000, 120);
+	fake_zone(&fp, "intel-rapl:0", "package-0", 40, 16000000, 80);
+	fake_zone(&fp, "intel-rapl:0:0", "core", 25, 16000000, 80);
+	fake_zone(&fp, "intel-rapl:0:1", "dram", 5, 4000000, 20);
+	fake_zone(&fp, "intel-rapl:1", "psys", 60, 30000000, 120);
 	/* the same package through MMIO: must not be counted again */
-	zone(&fp, "intel-rapl-mmio:0", "package-0", 40, 16000000, 80);
+	fake_zone(&fp, "intel-rapl-mmio:0", "package-0", 40, 16000000, 80);
 	fake_power_start(&fp);
 	epi_meter m;
 	char err[EPI_ERRLEN], why[EPI_WHYLEN];

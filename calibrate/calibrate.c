@@ -1,0 +1,699 @@
+/* calibrate: the measurement plan (see calibrate.h). */
+#define _GNU_SOURCE /* sched_setaffinity */
+#include "calibrate/calibrate.h"
+#include "bench/bench.h"
+#include "calibrate/measure.h"
+#include "calibrate/stats.h"
+#include "machine/cpu.h"
+#include "machine/cpufreq.h"
+#include "machine/sysroot.h"
+#include "model/freq.h"
+#include "model/util.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+void epi_calib_defaults(epi_calib *c)
+{
+	memset(c, 0, sizeof *c);
+	c->freqs = "all";
+	c->precision = 0.01;
+	c->max_runs = 30;
+	c->max_time = 10;
+	c->idle_s = 1;
+	c->settle_s = 0.2;
+}
+
+int epi_default_table_path(char *out, size_t n)
+{
+	const char *d = getenv("EPI_DATA_DIR"), *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
+	if (d && *d)
+		snprintf(out, n, "%s/costtable.xml", d);
+	else if (x && *x)
+		snprintf(out, n, "%s/epi/costtable.xml", x);
+	else if (h && *h)
+		snprintf(out, n, "%s/.local/share/epi/costtable.xml", h);
+	else
+		return -1;
+	return 0;
+}
+
+/* The class entry each kernel stands for (add from add.i64), or NULL. */
+static const char *class_of(const char *kernel)
+{
+	static const char *map[][2] = {{"add.i64", "add"},   {"mul.i64", "mul"},     {"div.i64", "div"},
+				       {"cmp.i64", "cmp"},   {"bit.i64", "bit"},     {"load.l1", "load"},
+				       {"store.l1", "store"}, {"memcpy.dram", "memcpy"}};
+	for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+		if (strcmp(map[i][0], kernel) == 0)
+			return map[i][1];
+	return NULL;
+}
+
+/* ---- choosing kernels and frequencies ------------------------------------ */
+
+static int select_kernels(const char *ops, const epi_kernel **sel, int *nsel, char *err)
+{
+	int n;
+	const epi_kernel *const *all = epi_kernels(&n);
+	int want[128] = {0};
+	want[0] = 1; /* iter: the baseline of every net cost */
+	if (!ops) {
+		for (int i = 0; i < n; i++)
+			want[i] = 1;
+	} else {
+		char *dup = strdup(ops), *save = NULL;
+		for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			int found = 0;
+			size_t l = strlen(tok);
+			for (int i = 0; i < n; i++)
+				if (strcmp(all[i]->name, tok) == 0 ||
+				    (strncmp(all[i]->name, tok, l) == 0 && all[i]->name[l] == '.'))
+					want[i] = found = 1;
+			if (!found) {
+				char list[2048] = "";
+				for (int i = 0; i < n; i++) {
+					size_t k = strlen(list);
+					snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", all[i]->name);
+				}
+				epi_error(err, "unknown operation '%s' (operations: %s)", tok, list);
+				free(dup);
+				return -1;
+			}
+		}
+		free(dup);
+	}
+	*nsel = 0;
+	for (int i = 0; i < n; i++)
+		if (want[i])
+			sel[(*nsel)++] = all[i];
+	return 0;
+}
+
+static const epi_policy *policy_of(const epi_cpufreq *cf, int cpu)
+{
+	for (int i = 0; i < cf->npol; i++)
+		for (int j = 0; j < cf->pol[i].ncpus; j++)
+			if (cf->pol[i].cpus[j] == cpu)
+				return &cf->pol[i];
+	return NULL;
+}
+
+static void offered_list(const epi_policy *p, char *out, size_t n)
+{
+	out[0] = 0;
+	for (int i = 0; i < p->nfreq; i++) {
+		char g[32];
+		size_t k = strlen(out);
+		epi_freq_ghz(g, sizeof g, p->freq[i]);
+		snprintf(out + k, n - k, "%s%s", i ? ", " : "", g);
+	}
+}
+
+/* Fills KHZ with the frequencies to calibrate; 0 of them means "the
+ * current one, unpinned". */
+static int select_freqs(epi_calib *c, epi_cpufreq *cf, long *khz, int *nf, char *err)
+{
+	*nf = 0;
+	char ferr[EPI_ERRLEN];
+	int have = epi_cpufreq_scan(cf, c->freq_step_khz, ferr) == 0;
+	const epi_policy *p = have ? policy_of(cf, c->cpu) : NULL;
+	if (have && !p) {
+		have = 0;
+		snprintf(ferr, sizeof ferr, "CPU %d belongs to no cpufreq policy", c->cpu);
+	}
+	if (strcmp(c->freqs, "current") == 0)
+		return 0;
+	if (strcmp(c->freqs, "all") == 0) {
+		if (!have) {
+			snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0],
+				 "cannot set CPU frequencies (%s): calibrating at the current frequency only", ferr);
+			return 0;
+		}
+		for (int i = 0; i < p->nfreq && *nf < EPI_MAXFREQ; i++)
+			khz[(*nf)++] = (long)p->freq[i];
+		return 0;
+	}
+	char *dup = strdup(c->freqs), *save = NULL;
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long k;
+		if (epi_freq_parse(tok, &k, err) < 0) {
+			free(dup);
+			return -1;
+		}
+		if (!have) {
+			free(dup);
+			return epi_error(err, "cannot calibrate at %s: %s (use --freqs current)", tok, ferr);
+		}
+		int ok = 0;
+		for (int i = 0; i < p->nfreq; i++)
+			ok |= p->freq[i] == k;
+		if (!ok) {
+			char g[32], list[1024];
+			epi_freq_ghz(g, sizeof g, k);
+			offered_list(p, list, sizeof list);
+			free(dup);
+			return epi_error(err, "CPU %d does not offer %s; it offers: %s", c->cpu, g, list);
+		}
+		khz[(*nf)++] = k;
+	}
+	free(dup);
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static void fill_identity(epi_calib *c, epi_table *t)
+{
+	char err[EPI_ERRLEN];
+	epi_cpuinfo ci;
+	if (epi_cpu_info(&ci, err) == 0) {
+		t->cpu = strdup(ci.name[0] ? ci.name : "unknown");
+		if (ci.microcode[0])
+			t->microcode = strdup(ci.microcode);
+	} else {
+		t->cpu = strdup("unknown");
+	}
+	struct utsname u;
+	if (uname(&u) == 0) {
+		t->host = strdup(u.nodename);
+		char k[400];
+		snprintf(k, sizeof k, "%s %s %s", u.sysname, u.release, u.machine);
+		t->kernel = strdup(k);
+	}
+	epi_caches cs;
+	epi_caches_read(c->cpu, &cs);
+	t->cache[0] = cs.l1, t->cache[1] = cs.l2, t->cache[2] = cs.l3;
+	t->meter = strdup(c->meter->ops->name);
+	t->domain = strdup(c->meter->time_only ? "none" : c->domain ? c->domain : "total");
+	double iv = 0;
+	int est = 0;
+	for (int i = 0; i < c->meter->ndom; i++) {
+		if (c->meter->dom[i].interval_s > iv)
+			iv = c->meter->dom[i].interval_s;
+		est |= c->meter->dom[i].estimated;
+	}
+	t->meter_interval_s = c->meter->time_only ? NAN : iv;
+	t->estimated = est;
+	char when[64];
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	t->created = strdup(when);
+	if (c->command)
+		t->command = strdup(c->command);
+	t->style = strdup("net");
+	t->calib_cpu = c->cpu;
+	t->precision = c->precision;
+}
+
+/* Opens the output: a cost table to resume, or a fresh one. Anything there
+ * that is not a cost table is refused, never overwritten. */
+static int open_table(epi_calib *c, epi_table *t, char *err)
+{
+	struct stat st;
+	if (stat(c->output, &st) == 0) {
+		char lerr[EPI_ERRLEN];
+		epi_table old;
+		if (epi_table_load(&old, c->output, lerr) < 0)
+			return epi_error(err, "'%s' exists and is not a cost table (%s): not overwritten", c->output, lerr);
+		if (c->resume) {
+			epi_table fresh;
+			epi_table_init(&fresh);
+			fill_identity(c, &fresh);
+			int same = old.cpu && strcmp(old.cpu, fresh.cpu) == 0 && old.meter &&
+				   strcmp(old.meter, fresh.meter) == 0 && old.domain && strcmp(old.domain, fresh.domain) == 0;
+			if (!same) {
+				epi_error(err, "cannot resume '%s': it was calibrated on '%s' with meter %s (%s), this is '%s' with %s (%s)",
+					  c->output, old.cpu ? old.cpu : "?", old.meter ? old.meter : "?", old.domain ? old.domain : "?",
+					  fresh.cpu, fresh.meter, fresh.domain);
+				epi_table_free(&fresh);
+				epi_table_free(&old);
+				return -1;
+			}
+			epi_table_free(&fresh);
+			*t = old;
+			return 0;
+		}
+		epi_table_free(&old);
+	}
+	epi_table_init(t);
+	fill_identity(c, t);
+	return 0;
+}
+
+static epi_fcol *column(epi_table *t, long khz, int pinned)
+{
+	for (int i = 0; i < t->nf; i++)
+		if (t->f[i].khz == khz || (!pinned && !t->f[i].pinned))
+			return &t->f[i];
+	int at = 0;
+	while (at < t->nf && t->f[at].khz < khz)
+		at++;
+	t->f = realloc(t->f, (t->nf + 1) * sizeof *t->f);
+	memmove(&t->f[at + 1], &t->f[at], (t->nf - at) * sizeof *t->f);
+	t->nf++;
+	epi_fcol *f = &t->f[at];
+	memset(f, 0, sizeof *f);
+	f->khz = khz;
+	f->pinned = pinned;
+	f->effective_ghz = f->idle_w = f->idle_w_sd = NAN;
+	return f;
+}
+
+static epi_cost *entry(epi_fcol *f, const char *key)
+{
+	for (int i = 0; i < f->n; i++)
+		if (strcmp(f->op[i].key, key) == 0)
+			return &f->op[i];
+	return NULL;
+}
+
+static epi_cost *put_entry(epi_fcol *f, const char *key)
+{
+	epi_cost *e = entry(f, key);
+	if (e) {
+		free(e->kernel);
+		free(e->key);
+	} else {
+		f->op = realloc(f->op, (f->n + 1) * sizeof *f->op);
+		e = &f->op[f->n++];
+	}
+	epi_cost_init(e);
+	e->key = strdup(key);
+	return e;
+}
+
+/* ---- one frequency --------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_sig; /* the signal that asked to stop */
+
+typedef struct work {
+	const epi_kernel *k;
+	epi_bench_ctx ctx;
+	int ready;             /* set up and sized */
+	uint64_t iters;
+	double units;          /* per iteration */
+	int n, cap;
+	double *t, *e;         /* per iteration, gross, in run order */
+	double spent;          /* seconds of runs */
+	int finished;
+} work;
+
+static void work_free(work *w)
+{
+	if (w->ready && w->k->teardown)
+		w->k->teardown(&w->ctx);
+	free(w->t);
+	free(w->e);
+	memset(w, 0, sizeof *w);
+}
+
+static void progress(epi_calib *c, epi_calib_progress *p, const char *op, const char *line, double t0)
+{
+	if (!c->progress)
+		return;
+	p->done = c->done;
+	p->total = c->total;
+	p->op = op;
+	p->line = line;
+	p->elapsed = epi_now() - t0;
+	c->progress(c->progress_arg, p);
+}
+
+/* Table order: kernels as the registry lists them, then class entries. */
+static int registry_rank(const epi_cost *e)
+{
+	int n;
+	const epi_kernel *const *k = epi_kernels(&n);
+	for (int i = 0; i < n; i++)
+		if (strcmp(k[i]->name, e->key) == 0)
+			return i;
+	return n + (e->kernel ? registry_rank(&(epi_cost){.key = e->kernel}) : n);
+}
+
+static int by_registry(const void *a, const void *b)
+{
+	int x = registry_rank(a), y = registry_rank(b);
+	return (x > y) - (x < y);
+}
+
+/* Summarises W into its table entry (net of the baseline BASE_T/BASE_E per
+ * iteration, with their half-widths). */
+static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double base_t_ci, double base_e,
+		   double base_e_ci, char *line, size_t ln)
+{
+	int is_iter = strcmp(w->k->name, "iter") == 0;
+	double *net = malloc(w->n * sizeof *net), *nete = malloc(w->n * sizeof *nete);
+	unsigned char *keep = malloc(w->n);
+	int metered = !isnan(w->e[0]);
+	epi_cost *e = put_entry(f, w->k->name);
+	e->unit = w->k->unit;
+	snprintf(e->style, sizeof e->style, "net");
+	epi_summary st, se;
+	/* a run is one observation: left out of time and energy alike */
+	memset(keep, 1, w->n);
+	for (int i = 0; i < w->n; i++) {
+		net[i] = (w->t[i] - (is_iter ? 0 : base_t)) / w->units;
+		nete[i] = (w->e[i] - (is_iter ? 0 : base_e)) / w->units;
+	}
+	epi_mark_outliers(net, w->n, keep);
+	if (metered)
+		epi_mark_outliers(nete, w->n, keep);
+	epi_summarise_kept(net, keep, w->n, c->precision, &st);
+	e->t = st.mean;
+	e->t_sd = st.sd;
+	e->t_ci = is_iter ? st.ci : hypot(st.ci, base_t_ci / w->units);
+	e->runs = st.n;
+	e->outliers = st.outliers;
+	e->drift = st.drift;
+	if (metered) {
+		epi_summarise_kept(nete, keep, w->n, c->precision, &se);
+		e->e = se.mean;
+		e->e_sd = se.sd;
+		e->e_ci = is_iter ? se.ci : hypot(se.ci, base_e_ci / w->units);
+		e->drift |= se.drift;
+		if (!isnan(f->idle_w))
+			e->e_dyn = e->e - f->idle_w * e->t;
+	}
+	if (!isnan(f->effective_ghz)) {
+		e->cycles = e->t * f->effective_ghz * 1e9;
+		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
+	}
+	const char *cls = class_of(w->k->name);
+	if (cls) {
+		epi_cost copy = *e;
+		epi_cost *a = put_entry(f, cls);
+		e = entry(f, w->k->name); /* put_entry may have moved it */
+		char *key = a->key;
+		*a = copy;
+		a->key = key;
+		a->kernel = strdup(w->k->name);
+	}
+	char g[32];
+	epi_freq_ghz(g, sizeof g, f->khz);
+	const char *u = w->k->unit == EPI_UNIT_MIB ? "MiB" : "op";
+	int n = snprintf(line, ln, "%s %-14s %.4g ns/%s +- %.2g%%", g, w->k->name, e->t * 1e9, u,
+			 e->t != 0 ? 100 * e->t_ci / fabs(e->t) : 0.0);
+	if (!isnan(e->cycles) && n < (int)ln)
+		n += snprintf(line + n, ln - n, ", %.3g cycles", e->cycles);
+	if (!isnan(e->e) && n < (int)ln)
+		n += snprintf(line + n, ln - n, ", %.4g nJ/%s +- %.2g%%", e->e * 1e9, u,
+			      e->e != 0 ? 100 * e->e_ci / fabs(e->e) : 0.0);
+	if (n < (int)ln)
+		snprintf(line + n, ln - n, " (%ld runs%s%s)", e->runs, e->outliers ? ", outliers left out" : "",
+			 e->drift ? ", DRIFT" : "");
+	free(net);
+	free(nete);
+	free(keep);
+	w->finished = 1;
+	qsort(f->op, f->n, sizeof *f->op, by_registry);
+}
+
+static int run_once(epi_calib *c, work *w, char *err)
+{
+	if (!w->ready) {
+		if (w->k->setup && w->k->setup(w->k, &w->ctx, err) < 0)
+			return -1;
+		w->ready = 1;
+		w->units = w->k->units_of ? w->k->units_of(&w->ctx) : w->k->units;
+		w->iters = epi_iters_for(w->k, &w->ctx, c->run_s);
+	}
+	epi_run r;
+	if (epi_run_kernel(w->k, &w->ctx, w->iters, c->meter, c->domain, &r, err) < 0)
+		return -1;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		w->t = realloc(w->t, w->cap * sizeof *w->t);
+		w->e = realloc(w->e, w->cap * sizeof *w->e);
+	}
+	w->t[w->n] = r.secs / (double)r.iters;
+	w->e[w->n] = r.joules / (double)r.iters;
+	w->n++;
+	w->spent += r.secs;
+	return 0;
+}
+
+static int converged(const epi_calib *c, const work *w)
+{
+	if (w->n >= c->max_runs || (w->spent >= c->max_time && w->n >= 2))
+		return 1;
+	unsigned char *keep = malloc(w->n);
+	memset(keep, 1, w->n);
+	int metered = !isnan(w->e[0]);
+	epi_mark_outliers(w->t, w->n, keep);
+	if (metered)
+		epi_mark_outliers(w->e, w->n, keep);
+	epi_summary s;
+	epi_summarise_kept(w->t, keep, w->n, c->precision, &s);
+	int ok = epi_summary_converged(&s, c->precision);
+	if (ok && metered) {
+		epi_summarise_kept(w->e, keep, w->n, c->precision, &s);
+		ok = epi_summary_converged(&s, c->precision);
+	}
+	free(keep);
+	return ok;
+}
+
+static const char *where(epi_fcol *f, const char *op)
+{
+	static char b[96];
+	char g[32];
+	epi_freq_ghz(g, sizeof g, f->khz);
+	snprintf(b, sizeof b, "%s, %s", g, op);
+	return b;
+}
+
+/* Calibrates the kernels SEL not yet in F. Returns 0, 1 (stopped) or -1. */
+static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kernel **sel, int nsel,
+			 gsl_rng *rng, epi_calib_progress *p, double t0, char *err)
+{
+	char line[256], merr[EPI_ERRLEN];
+	int ret = 0;
+	work *w = calloc(nsel, sizeof *w);
+	int *order = malloc(nsel * sizeof *order), npend = 0;
+	epi_caches cs = {t->cache[0], t->cache[1], t->cache[2]};
+	for (int i = 0; i < nsel; i++) {
+		w[i].k = sel[i];
+		w[i].ctx.bytes = epi_level_bytes(cs.l1, cs.l2, cs.l3, sel[i]->level);
+		if (entry(f, sel[i]->name))
+			w[i].finished = 1;
+	}
+	/* idle power, once per frequency */
+	if (!c->meter->time_only && isnan(f->idle_w)) {
+		double wv[3];
+		for (int i = 0; i < 3; i++)
+			if (epi_measure_idle(c->meter, c->domain, c->idle_s / 3, &wv[i], merr) < 0) {
+				ret = epi_error(err, "the meter failed measuring idle power at %s: %s", where(f, "idle"), merr);
+				goto out;
+			}
+		epi_summary s;
+		epi_summarise(wv, 3, c->precision, &s);
+		f->idle_w = s.mean;
+		f->idle_w_sd = s.sd;
+	}
+	/* the baseline first: the empty loop */
+	double bt = 0, bt_ci = 0, be = 0, be_ci = 0;
+	if (!w[0].finished) {
+		while (!w[0].finished) {
+			if (run_once(c, &w[0], merr) < 0) {
+				ret = epi_error(err, "%s: %s", where(f, "iter"), merr);
+				goto out;
+			}
+			progress(c, p, "iter", NULL, t0);
+			if (stop_sig) {
+				ret = 1;
+				goto out;
+			}
+			if (converged(c, &w[0])) {
+				finish(c, f, &w[0], 0, 0, 0, 0, line, sizeof line);
+				c->done++;
+				if (epi_table_save(t, c->output, err) < 0) {
+					ret = -1;
+					goto out;
+				}
+				progress(c, p, NULL, line, t0);
+			}
+		}
+	}
+	const epi_cost *base = entry(f, "iter");
+	bt = base->t, bt_ci = isnan(base->t_ci) ? 0 : base->t_ci;
+	be = isnan(base->e) ? 0 : base->e, be_ci = isnan(base->e_ci) ? 0 : base->e_ci;
+	/* rounds: every unfinished kernel once, in a new order each round */
+	for (;;) {
+		npend = 0;
+		for (int i = 1; i < nsel; i++)
+			if (!w[i].finished)
+				order[npend++] = i;
+		if (!npend)
+			break;
+		gsl_ran_shuffle(rng, order, npend, sizeof *order);
+		for (int j = 0; j < npend; j++) {
+			work *x = &w[order[j]];
+			if (run_once(c, x, merr) < 0) {
+				ret = epi_error(err, "%s: %s", where(f, x->k->name), merr);
+				goto out;
+			}
+			progress(c, p, x->k->name, NULL, t0);
+			if (stop_sig) {
+				ret = 1;
+				goto out;
+			}
+			if (converged(c, x)) {
+				finish(c, f, x, bt, bt_ci, be, be_ci, line, sizeof line);
+				c->done++;
+				if (epi_table_save(t, c->output, err) < 0) {
+					ret = -1;
+					goto out;
+				}
+				progress(c, p, NULL, line, t0);
+				work_free(x);
+				x->finished = 1;
+			}
+		}
+	}
+out:
+	for (int i = 0; i < nsel; i++)
+		work_free(&w[i]);
+	free(w);
+	free(order);
+	return ret;
+}
+
+/* ---- the whole plan ------------------------------------------------------------ */
+
+static const int stop_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction prev_sa[3]; /* the machine layer's: restore, then die */
+
+static void on_stop(int sig)
+{
+	if (stop_sig) { /* a second one: the previous handler, which restores and dies */
+		for (int i = 0; i < 3; i++)
+			if (stop_sigs[i] == sig)
+				sigaction(sig, &prev_sa[i], NULL);
+		raise(sig);
+		return;
+	}
+	stop_sig = sig;
+}
+
+/* Installed after every pin, which installs the machine layer's own. */
+static void catch_signals(epi_calib *c)
+{
+	if (!c->catch_signals)
+		return;
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++) {
+		sigaction(stop_sigs[i], &sa, &old);
+		if (old.sa_handler != on_stop)
+			prev_sa[i] = old;
+	}
+}
+
+int epi_calibrate(epi_calib *c, epi_table *t, char *err)
+{
+	const epi_kernel *sel[128];
+	int nsel;
+	long khz[EPI_MAXFREQ];
+	int nf;
+	stop_sig = 0;
+	if (c->precision <= 0 || c->precision >= 1)
+		return epi_error(err, "precision %g is not between 0 and 1 (0.01 is 1%%)", c->precision);
+	if (select_kernels(c->ops, sel, &nsel, err) < 0)
+		return -1;
+	epi_cpufreq *cf = calloc(1, sizeof *cf);
+	if (select_freqs(c, cf, khz, &nf, err) < 0) {
+		free(cf);
+		return -1;
+	}
+	if (c->run_s <= 0) {
+		double iv = 0;
+		for (int i = 0; i < c->meter->ndom; i++)
+			if (c->meter->dom[i].interval_s > iv)
+				iv = c->meter->dom[i].interval_s;
+		c->run_s = 100 * iv > 0.02 ? 100 * iv : 0.02;
+	}
+	if (c->meter->time_only)
+		snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0],
+			 "no energy meter (meter %s): calibrating time and cycles only", c->meter->ops->name);
+	cpu_set_t one, old;
+	CPU_ZERO(&one);
+	CPU_SET(c->cpu, &one);
+	sched_getaffinity(0, sizeof old, &old);
+	if (c->cpu < 0 || c->cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof one, &one) < 0) {
+		free(cf);
+		return epi_error(err, "cannot run on CPU %d: not an online CPU this process may use", c->cpu);
+	}
+	if (open_table(c, t, err) < 0) {
+		sched_setaffinity(0, sizeof old, &old);
+		free(cf);
+		return -1;
+	}
+	int nrun = nf ? nf : 1, ret = 0;
+	/* what is left to do */
+	c->total = c->skipped = c->done = 0;
+	for (int fi = 0; fi < nrun; fi++) {
+		const epi_fcol *f = NULL;
+		for (int i = 0; i < t->nf; i++)
+			if (nf ? t->f[i].khz == khz[fi] : !t->f[i].pinned)
+				f = &t->f[i];
+		for (int i = 0; i < nsel; i++) {
+			int have = f && entry((epi_fcol *)f, sel[i]->name);
+			c->skipped += have;
+			c->total += !have;
+		}
+	}
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)time(NULL));
+	double t0 = epi_now();
+	epi_calib_progress p = {.nf = nrun};
+	for (int fi = 0; fi < nrun && ret == 0; fi++) {
+		char perr[EPI_ERRLEN];
+		if (nf && epi_freq_pin(cf, &c->cpu, 1, khz[fi], 1, perr) < 0) {
+			ret = epi_error(err, "%s", perr);
+			break;
+		}
+		catch_signals(c);
+		if (stop_sig) {
+			ret = 1;
+			break;
+		}
+		if (nf && c->settle_s > 0) {
+			struct timespec ts = {(time_t)c->settle_s, (long)((c->settle_s - (time_t)c->settle_s) * 1e9)};
+			nanosleep(&ts, NULL);
+		}
+		double eff = epi_effective_ghz(c->cpu);
+		long k = nf ? khz[fi] : (long)(eff * 1e3 + 0.5) * 1000;
+		epi_fcol *f = column(t, k, nf > 0);
+		f->effective_ghz = eff;
+		p.fi = fi;
+		p.khz = f->khz;
+		ret = one_frequency(c, t, f, sel, nsel, rng, &p, t0, err);
+	}
+	gsl_rng_free(rng);
+	if (ret >= 0 && epi_table_save(t, c->output, err) < 0)
+		ret = -1;
+	char rerr[EPI_ERRLEN];
+	if (nf && epi_freq_restore(rerr) < 0 && ret >= 0)
+		ret = epi_error(err, "cannot restore the CPU frequencies: %s", rerr);
+	sched_setaffinity(0, sizeof old, &old);
+	free(cf);
+	c->stopped_by = stop_sig;
+	if (c->catch_signals) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+	}
+	return ret;
+}

@@ -1,0 +1,95 @@
+/* measure: metered kernel runs and idle power (see measure.h). */
+#include "calibrate/measure.h"
+#include "machine/sysroot.h"
+#include "model/util.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+double epi_meter_joules(const epi_meter *m, const char *domain)
+{
+	if (!m || m->time_only)
+		return NAN;
+	double j = 0;
+	for (int i = 0; i < m->ndom; i++)
+		if (domain ? strcmp(m->dom[i].name, domain) == 0 : m->dom[i].in_total)
+			j += m->dom[i].total;
+	return j;
+}
+
+uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s)
+{
+	uint64_t it = 1;
+	for (;;) {
+		double t0 = epi_now();
+		k->run(ctx, it);
+		double t = epi_now() - t0;
+		if (t >= min_s)
+			return it;
+		/* aim past MIN_S from what this run took, growing at most 64-fold */
+		double f = t > 0 ? 1.2 * min_s / t : 64;
+		if (f > 64)
+			f = 64;
+		if (f < 2 && t < min_s)
+			f = 2;
+		it = (uint64_t)ceil((double)it * f);
+	}
+}
+
+int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, epi_meter *m, const char *domain,
+		   epi_run *out, char *err)
+{
+	out->iters = iters;
+	out->joules = NAN;
+	int metered = m && !m->time_only;
+	if (!metered) {
+		double t0 = epi_now();
+		k->run(ctx, iters);
+		out->secs = epi_now() - t0;
+		return 0;
+	}
+	/* chunks of at most half the safe poll period, from a short probe */
+	double period = epi_meter_period(m);
+	uint64_t probe = iters < 64 ? iters : 64;
+	double t0 = epi_now();
+	k->run(ctx, probe);
+	double per_it = (epi_now() - t0) / (double)probe;
+	uint64_t chunk = per_it > 0 ? (uint64_t)(0.5 * period / per_it) : iters;
+	if (chunk < 1)
+		chunk = 1;
+	epi_meter_reset(m);
+	if (epi_meter_poll(m, err) < 0)
+		return -1;
+	for (uint64_t done = 0; done < iters;) {
+		uint64_t n = iters - done < chunk ? iters - done : chunk;
+		k->run(ctx, n);
+		done += n;
+		if (epi_meter_poll(m, err) < 0)
+			return -1;
+	}
+	out->secs = m->t_last - m->t_first;
+	out->joules = epi_meter_joules(m, domain);
+	return 0;
+}
+
+int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watts, char *err)
+{
+	*watts = NAN;
+	if (!m || m->time_only)
+		return 0;
+	double period = epi_meter_period(m), step = period > 0 && period < 0.1 ? period / 2 : 0.05;
+	epi_meter_reset(m);
+	if (epi_meter_poll(m, err) < 0)
+		return -1;
+	double end = epi_now() + secs;
+	while (epi_now() < end) {
+		struct timespec ts = {0, (long)(step * 1e9)};
+		nanosleep(&ts, NULL);
+		if (epi_meter_poll(m, err) < 0)
+			return -1;
+	}
+	double w = m->t_last - m->t_first;
+	*watts = w > 0 ? epi_meter_joules(m, domain) / w : NAN;
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* measure: one timed, metered run of a benchmark kernel, and idle power.
+ *
+ * A run executes the kernel in chunks short enough that the meter is
+ * polled within its safe period (no counter wrap is missed); the time and
+ * the energy are those of the meter's window, first poll to last, so
+ * that both cover the same interval. Without a meter the time is the
+ * run's own (CLOCK_MONOTONIC). */
+#ifndef EPI_MEASURE_H
+#define EPI_MEASURE_H
+
+#include <stdint.h>
+
+#include "bench/bench.h"
+#include "machine/meter.h"
+
+typedef struct epi_run {
+	uint64_t iters;
+	double secs;
+	double joules;   /* NAN without energy */
+} epi_run;
+
+/* The energy that counts: the named DOMAIN's, or the sum of the domains
+ * in the machine's total when DOMAIN is NULL; NAN for a time-only meter. */
+double epi_meter_joules(const epi_meter *m, const char *domain);
+
+/* Iterations of K (set up in CTX) that take at least MIN_S seconds. */
+uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s);
+
+/* Runs ITERS iterations of K metered by M (may be NULL). 0, or -1 with ERR
+ * (a meter that fails). */
+int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, epi_meter *m, const char *domain,
+		   epi_run *out, char *err);
+
+/* Sleeps SECS while metering; *WATTS is the mean power (NAN without energy). */
+int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watts, char *err);
+
+#endif

@@ -1,0 +1,375 @@
+/* epi calibrate: measures what each basic operation costs on this machine,
+ * at every CPU frequency it offers, and writes the cost table that
+ * epi-predict prices with. The plan is in calibrate/calibrate.c; this file
+ * parses options, shows progress and prints the summary. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "calibrate/calibrate.h"
+#include "cmd/epi_cmd.h"
+#include "machine/meter.h"
+#include "model/freq.h"
+#include "model/json.h"
+#include "model/util.h"
+
+static const char usage[] =
+	"usage: %s [options]\n"
+	"\n"
+	"Runs a microbenchmark per basic operation at each CPU frequency and writes\n"
+	"this machine's cost table: energy, time and cycles per operation, with their\n"
+	"spread, which epi-predict then uses.\n"
+	"\n"
+	"      --freqs all|current|LIST  frequencies (default all; LIST: 1.6GHz,2.4GHz);\n"
+	"                       without frequency control: the current one, said so\n"
+	"      --ops LIST       operations or classes (default all): add,load.l2,...\n"
+	"      --list           list the operations and their instruction sequences\n"
+	"      --style net      kernel minus the empty loop (the only style so far)\n"
+	"  -m, --meter M        auto (default), powercap, msr, perf, hwmon,\n"
+	"                       wattsup:DEVICE, const:WATTS or none (time only)\n"
+	"  -d, --domain D       the meter domain to price with (default: the machine's total)\n"
+	"      --cpu N          run the kernels on CPU N (default: the last this process may use)\n"
+	"      --precision P    95%% half-width wanted, relative (default 0.01, or 1%%)\n"
+	"      --max-runs N     runs per operation and frequency at most (default 30)\n"
+	"      --max-time T     seconds of runs per operation and frequency at most (default 10)\n"
+	"      --run-time T     seconds per run (default 100 x the meter's update interval,\n"
+	"                       at least 0.02)\n"
+	"      --idle-time T    seconds of idle power per frequency (default 1)\n"
+	"  -o, --output FILE    the table (default: $EPI_DATA_DIR/costtable.xml, else\n"
+	"                       ~/.local/share/epi/costtable.xml, where epi-predict finds it)\n"
+	"      --resume         continue an interrupted calibration of FILE\n"
+	"  -F, --format table|csv|json   the summary on stdout\n"
+	"  -q, --quiet          no progress\n"
+	"  -h, --help\n"
+	"\n"
+	"The table is written atomically after every finished operation; CPU\n"
+	"frequencies are restored at the end, on SIGINT, SIGTERM and SIGHUP (after\n"
+	"SIGKILL: epi freq --restore). See epi-calibrate(1).\n";
+
+typedef struct prog {
+	int tty, quiet, width;
+	const char *prog;
+} prog;
+
+static void fmt_dur(char *b, size_t n, double s)
+{
+	if (s < 60)
+		snprintf(b, n, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(b, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(b, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+/* A bar with ETA on a terminal; a plain line per finished entry otherwise. */
+static void show(void *arg, const epi_calib_progress *p)
+{
+	prog *pr = arg;
+	if (pr->quiet)
+		return;
+	if (!pr->tty) {
+		if (p->line)
+			fprintf(stderr, "%s: [%d/%d] %s\n", pr->prog, p->done, p->total, p->line);
+		return;
+	}
+	if (p->line)
+		fprintf(stderr, "\r\033[K%s\n", p->line);
+	char g[32], eta[32] = "?";
+	epi_freq_ghz(g, sizeof g, p->khz);
+	if (p->done > 0 && p->total > 0)
+		fmt_dur(eta, sizeof eta, p->elapsed * (p->total - p->done) / p->done);
+	int w = 30, fill = p->total ? w * p->done / p->total : w;
+	char bar[64];
+	for (int i = 0; i < w; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[w] = 0;
+	fprintf(stderr, "\r\033[K[%s] %d/%d  %s %s  %s left", bar, p->done, p->total, g, p->op ? p->op : "", eta);
+	fflush(stderr);
+}
+
+static void list_kernels(void)
+{
+	int n;
+	const epi_kernel *const *k = epi_kernels(&n);
+	printf("%-15s %-5s %-4s %s\n", "operation", "unit", "", "what (instruction sequence of one unit)");
+	for (int i = 0; i < n; i++)
+		printf("%-15s %-5s %-4s %s (%s)\n", k[i]->name, epi_unit_name(k[i]->unit), k[i]->latency ? "lat" : "",
+		       k[i]->what, k[i]->seq);
+}
+
+static void num(FILE *o, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs("", o);
+	else
+		fprintf(o, fmt, v);
+}
+
+static void summary(const epi_table *t, enum epi_format fmt, FILE *o)
+{
+	if (fmt == EPI_FMT_CSV) {
+		fprintf(o, "freq_ghz,effective_ghz,idle_w,op,unit,time_s,time_ci_s,cycles,energy_j,energy_ci_j,"
+			   "energy_dyn_j,runs,outliers,drift,kernel\n");
+		for (int i = 0; i < t->nf; i++)
+			for (int j = 0; j < t->f[i].n; j++) {
+				const epi_fcol *f = &t->f[i];
+				const epi_cost *e = &f->op[j];
+				fprintf(o, "%.6g,", f->khz / 1e6);
+				num(o, f->effective_ghz, "%.4f");
+				fputc(',', o);
+				num(o, f->idle_w, "%.6g");
+				fprintf(o, ",%s,%s,", e->key, epi_unit_name(e->unit));
+				num(o, e->t, "%.6g");
+				fputc(',', o);
+				num(o, e->t_ci, "%.3g");
+				fputc(',', o);
+				num(o, e->cycles, "%.4g");
+				fputc(',', o);
+				num(o, e->e, "%.6g");
+				fputc(',', o);
+				num(o, e->e_ci, "%.3g");
+				fputc(',', o);
+				num(o, e->e_dyn, "%.6g");
+				fprintf(o, ",%ld,%ld,%d,%s\n", e->runs, e->outliers < 0 ? 0 : e->outliers, e->drift,
+					e->kernel ? e->kernel : "");
+			}
+		return;
+	}
+	if (fmt == EPI_FMT_JSON) {
+		json_t *root = json_object();
+		json_object_set_new(root, "table", json_string(t->path ? t->path : ""));
+		json_object_set_new(root, "cpu", json_string(t->cpu ? t->cpu : ""));
+		json_object_set_new(root, "meter", json_string(t->meter ? t->meter : ""));
+		json_object_set_new(root, "domain", json_string(t->domain ? t->domain : ""));
+		json_t *fs = json_array();
+		for (int i = 0; i < t->nf; i++) {
+			const epi_fcol *f = &t->f[i];
+			json_t *jf = json_object();
+			json_object_set_new(jf, "ghz", json_real(f->khz / 1e6));
+			json_object_set_new(jf, "effective_ghz", epi_json_num(f->effective_ghz));
+			json_object_set_new(jf, "pinned", json_boolean(f->pinned));
+			json_object_set_new(jf, "idle_w", epi_json_num(f->idle_w));
+			json_t *ops = json_array();
+			for (int j = 0; j < f->n; j++) {
+				const epi_cost *e = &f->op[j];
+				json_t *x = json_object();
+				json_object_set_new(x, "op", json_string(e->key));
+				json_object_set_new(x, "unit", json_string(epi_unit_name(e->unit)));
+				json_object_set_new(x, "time_s", epi_json_num(e->t));
+				json_object_set_new(x, "time_ci_s", epi_json_num(e->t_ci));
+				json_object_set_new(x, "cycles", epi_json_num(e->cycles));
+				json_object_set_new(x, "energy_j", epi_json_num(e->e));
+				json_object_set_new(x, "energy_ci_j", epi_json_num(e->e_ci));
+				json_object_set_new(x, "energy_dyn_j", epi_json_num(e->e_dyn));
+				json_object_set_new(x, "runs", json_integer(e->runs));
+				json_object_set_new(x, "outliers", json_integer(e->outliers < 0 ? 0 : e->outliers));
+				json_object_set_new(x, "drift", json_boolean(e->drift));
+				if (e->kernel)
+					json_object_set_new(x, "kernel", json_string(e->kernel));
+				json_array_append_new(ops, x);
+			}
+			json_object_set_new(jf, "ops", ops);
+			json_array_append_new(fs, jf);
+		}
+		json_object_set_new(root, "frequencies", fs);
+		json_dumpf(root, o, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		fputc('\n', o);
+		json_decref(root);
+		return;
+	}
+	fprintf(o, "cost table %s\ncpu: %s; meter: %s (%s)\n", t->path ? t->path : "", t->cpu ? t->cpu : "?",
+		t->meter ? t->meter : "?", t->domain ? t->domain : "?");
+	for (int i = 0; i < t->nf; i++) {
+		const epi_fcol *f = &t->f[i];
+		char g[32];
+		epi_freq_ghz(g, sizeof g, f->khz);
+		fprintf(o, "\n%s%s, effective %.3f GHz", g, f->pinned ? "" : " (not pinned)", f->effective_ghz);
+		if (!isnan(f->idle_w))
+			fprintf(o, ", idle %.3f W", f->idle_w);
+		fprintf(o, "\n  %-15s %-4s %12s %7s %10s %12s %7s %12s %5s\n", "op", "unit", "time ns", "+-%", "cycles",
+			"energy nJ", "+-%", "dynamic nJ", "runs");
+		for (int j = 0; j < f->n; j++) {
+			const epi_cost *e = &f->op[j];
+			if (e->kernel)
+				continue; /* a class entry repeats its kernel */
+			char en[32] = "-", ec[16] = "-", ed[32] = "-", cy[32] = "-";
+			if (!isnan(e->e)) {
+				snprintf(en, sizeof en, "%.4g", e->e * 1e9);
+				snprintf(ec, sizeof ec, "%.2f", 100 * e->e_ci / fabs(e->e));
+			}
+			if (!isnan(e->e_dyn))
+				snprintf(ed, sizeof ed, "%.4g", e->e_dyn * 1e9);
+			if (!isnan(e->cycles))
+				snprintf(cy, sizeof cy, "%.4g", e->cycles);
+			fprintf(o, "  %-15s %-4s %12.4g %7.2f %10s %12s %7s %12s %5ld%s%s\n", e->key, epi_unit_name(e->unit),
+				e->t * 1e9, e->t != 0 ? 100 * e->t_ci / fabs(e->t) : 0.0, cy, en, ec, ed, e->runs,
+				e->outliers > 0 ? "  outliers left out" : "", e->drift ? "  DRIFT" : "");
+		}
+	}
+}
+
+static double parse_pos(const char *opt, const char *v, int percent_ok)
+{
+	char *end;
+	double d = strtod(v, &end);
+	if (percent_ok && *end == '%' && end[1] == 0)
+		d /= 100, end++;
+	if (*end || !(d > 0) || isinf(d))
+		epi_die(2, "%s '%s' is not a positive number", opt, v);
+	return d;
+}
+
+/* The last CPU this process may run on. */
+static int default_cpu(void)
+{
+	cpu_set_t s;
+	if (sched_getaffinity(0, sizeof s, &s) < 0)
+		return 0;
+	for (int i = CPU_SETSIZE - 1; i >= 0; i--)
+		if (CPU_ISSET(i, &s))
+			return i;
+	return 0;
+}
+
+static int mkdirs(const char *file)
+{
+	char d[4096];
+	snprintf(d, sizeof d, "%s", file);
+	for (char *s = d + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			if (mkdir(d, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*s = '/';
+		}
+	return 0;
+}
+
+int epi_calibrate_main(int argc, char **argv)
+{
+	enum { O_FREQS = 256, O_OPS, O_LIST, O_STYLE, O_CPU, O_PREC, O_MAXRUNS, O_MAXTIME, O_RUNTIME, O_IDLE, O_RESUME };
+	static const struct option opts[] = {
+		{"freqs", required_argument, 0, O_FREQS},     {"ops", required_argument, 0, O_OPS},
+		{"list", no_argument, 0, O_LIST},             {"style", required_argument, 0, O_STYLE},
+		{"meter", required_argument, 0, 'm'},         {"domain", required_argument, 0, 'd'},
+		{"cpu", required_argument, 0, O_CPU},         {"precision", required_argument, 0, O_PREC},
+		{"max-runs", required_argument, 0, O_MAXRUNS}, {"max-time", required_argument, 0, O_MAXTIME},
+		{"run-time", required_argument, 0, O_RUNTIME}, {"idle-time", required_argument, 0, O_IDLE},
+		{"output", required_argument, 0, 'o'},        {"resume", no_argument, 0, O_RESUME},
+		{"format", required_argument, 0, 'F'},        {"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
+	};
+	epi_calib c;
+	epi_calib_defaults(&c);
+	c.cpu = default_cpu();
+	const char *meter_spec = "auto";
+	enum epi_format format = EPI_FMT_TABLE;
+	prog pr = {.tty = isatty(2), .prog = epi_prog};
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "m:d:o:F:qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case O_FREQS: c.freqs = optarg; break;
+		case O_OPS: c.ops = optarg; break;
+		case O_LIST: list_kernels(); return 0;
+		case O_STYLE:
+			if (strcmp(optarg, "net") != 0)
+				epi_die(2, "--style '%s': only 'net' is built so far", optarg);
+			break;
+		case 'm': meter_spec = optarg; break;
+		case 'd': c.domain = optarg; break;
+		case O_CPU: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 0 || v >= CPU_SETSIZE)
+				epi_die(2, "--cpu '%s' is not a CPU number", optarg);
+			c.cpu = (int)v;
+			break;
+		}
+		case O_PREC: c.precision = parse_pos("--precision", optarg, 1); break;
+		case O_MAXRUNS: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 2 || v > 100000)
+				epi_die(2, "--max-runs '%s' is not a count from 2 to 100000", optarg);
+			c.max_runs = (int)v;
+			break;
+		}
+		case O_MAXTIME: c.max_time = parse_pos("--max-time", optarg, 0); break;
+		case O_RUNTIME: c.run_s = parse_pos("--run-time", optarg, 0); break;
+		case O_IDLE: c.idle_s = parse_pos("--idle-time", optarg, 0); break;
+		case 'o': c.output = optarg; break;
+		case O_RESUME: c.resume = 1; break;
+		case 'F': format = epi_parse_format(optarg); break;
+		case 'q': pr.quiet = 1; break;
+		case 'h': printf(usage, epi_prog); return 0;
+		default: epi_die(2, "unknown option");
+		}
+	}
+	if (optind < argc)
+		epi_die(2, "unexpected argument '%s'", argv[optind]);
+	char def[4096];
+	if (!c.output) {
+		if (epi_default_table_path(def, sizeof def) < 0)
+			epi_die(1, "no place for the table: set HOME, XDG_DATA_HOME or EPI_DATA_DIR, or give --output");
+		c.output = def;
+	}
+	if (mkdirs(c.output) < 0)
+		epi_die(1, "cannot create the folder of '%s': %s", c.output, strerror(errno));
+	/* the command line, for the table */
+	char cmdline[2048] = "epi-calibrate";
+	for (int i = 1; i < argc; i++) {
+		size_t l = strlen(cmdline);
+		snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
+	}
+	c.command = cmdline;
+	char err[EPI_ERRLEN], why[EPI_WHYLEN];
+	epi_meter m;
+	if (epi_meter_open(&m, meter_spec, why, err) < 0)
+		epi_die(1, "%s", err);
+	if (c.domain) {
+		int found = 0;
+		for (int i = 0; i < m.ndom; i++)
+			found |= strcmp(m.dom[i].name, c.domain) == 0;
+		if (!found)
+			epi_die(1, "meter %s has no domain '%s'", m.ops->name, c.domain);
+	}
+	c.meter = &m;
+	c.catch_signals = 1;
+	c.progress = show;
+	c.progress_arg = &pr;
+	epi_table t;
+	int r = epi_calibrate(&c, &t, err);
+	for (int i = 0; i < c.ncannot; i++)
+		epi_warn("%s", c.cannot[i]);
+	if (pr.tty && !pr.quiet)
+		fputs("\r\033[K", stderr);
+	epi_meter_close(&m);
+	if (r < 0) {
+		if (c.done + c.skipped > 0)
+			epi_die(1, "%s; '%s' keeps the %d finished entries: continue with --resume", err, c.output,
+				c.done + c.skipped);
+		epi_die(1, "%s", err);
+	}
+	if (r == 1) {
+		fprintf(stderr, "%s: interrupted by signal %d: '%s' keeps %d of %d entries; continue with: %s --resume\n",
+			epi_prog, c.stopped_by, c.output, c.done + c.skipped, c.total + c.skipped, cmdline);
+		epi_table_free(&t);
+		return 128 + c.stopped_by;
+	}
+	free(t.path);
+	t.path = strdup(c.output);
+	summary(&t, format, stdout);
+	if (c.skipped)
+		epi_warn("%d entries were already in '%s' and were kept (--resume)", c.skipped, c.output);
+	epi_table_free(&t);
+	return 0;
+}
