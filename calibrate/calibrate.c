@@ -33,20 +33,6 @@ void epi_calib_defaults(epi_calib *c)
 	c->settle_s = 0.2;
 }
 
-int epi_default_table_path(char *out, size_t n)
-{
-	const char *d = getenv("EPI_DATA_DIR"), *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
-	if (d && *d)
-		snprintf(out, n, "%s/costtable.xml", d);
-	else if (x && *x)
-		snprintf(out, n, "%s/epi/costtable.xml", x);
-	else if (h && *h)
-		snprintf(out, n, "%s/.local/share/epi/costtable.xml", h);
-	else
-		return -1;
-	return 0;
-}
-
 /* The class entry each kernel stands for (add from add.i64), or NULL. */
 static const char *class_of(const char *kernel)
 {
@@ -151,8 +137,9 @@ static int select_freqs(epi_calib *c, epi_cpufreq *cf, long *khz, int *nf, char 
 			return -1;
 		}
 		if (!have) {
+			epi_error(err, "cannot calibrate at %s: %s (use --freqs current)", tok, ferr);
 			free(dup);
-			return epi_error(err, "cannot calibrate at %s: %s (use --freqs current)", tok, ferr);
+			return -1;
 		}
 		int ok = 0;
 		for (int i = 0; i < p->nfreq; i++)

@@ -61,8 +61,4 @@ void epi_calib_defaults(epi_calib *c);
  * with ERR (bad option, meter failure: the table keeps what finished). */
 int epi_calibrate(epi_calib *c, epi_table *t, char *err);
 
-/* The default table: $EPI_DATA_DIR/costtable.xml, else
- * $XDG_DATA_HOME/epi/costtable.xml, else ~/.local/share/epi/costtable.xml. */
-int epi_default_table_path(char *out, size_t n);
-
 #endif

@@ -62,12 +62,7 @@ static char *default_table(void)
 	if (e && *e)
 		return strdup(e);
 	char path[4096];
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		snprintf(path, sizeof path, "%s/epi/costtable.xml", xdg);
-	else if (home && *home)
-		snprintf(path, sizeof path, "%s/.local/share/epi/costtable.xml", home);
-	else
+	if (epi_table_default_path(path, sizeof path) < 0)
 		return NULL;
 	return access(path, R_OK) == 0 ? strdup(path) : NULL;
 }

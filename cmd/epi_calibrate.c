@@ -318,7 +318,7 @@ int epi_calibrate_main(int argc, char **argv)
 		epi_die(2, "unexpected argument '%s'", argv[optind]);
 	char def[4096];
 	if (!c.output) {
-		if (epi_default_table_path(def, sizeof def) < 0)
+		if (epi_table_default_path(def, sizeof def) < 0)
 			epi_die(1, "no place for the table: set HOME, XDG_DATA_HOME or EPI_DATA_DIR, or give --output");
 		c.output = def;
 	}

@@ -250,7 +250,10 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 					epi_error(err, "'%s' line %ld: unknown operation '%s'", path, xmlGetLineNo(o), e->key);
 					goto fail;
 				}
-				if (epi_unit_factor(cls, e->unit) < 0) {
+				/* CLASS.call: a per-call cost of a byte-counted class (malloc.call) */
+				size_t kl = strlen(e->key);
+				int per_call = e->unit == EPI_UNIT_OP && kl > 5 && strcmp(e->key + kl - 5, ".call") == 0;
+				if (epi_unit_factor(cls, e->unit) < 0 && !per_call) {
 					epi_error(err, "'%s' line %ld: unit '%s' does not fit operation '%s' (%s)", path,
 						  xmlGetLineNo(o), epi_unit_name(e->unit), e->key,
 						  epi_op_counts_bytes(cls) ? "B or MiB" : "op");
@@ -478,3 +481,18 @@ int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 	return epi_error(err, "frequency %s GHz is outside cost table '%s' (calibrated: %s GHz)", fs,
 			 t->path ? t->path : "?", list);
 }
+
+int epi_table_default_path(char *out, size_t n)
+{
+	const char *d = getenv("EPI_DATA_DIR"), *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
+	if (d && *d)
+		snprintf(out, n, "%s/costtable.xml", d);
+	else if (x && *x)
+		snprintf(out, n, "%s/epi/costtable.xml", x);
+	else if (h && *h)
+		snprintf(out, n, "%s/.local/share/epi/costtable.xml", h);
+	else
+		return -1;
+	return 0;
+}
+

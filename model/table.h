@@ -5,6 +5,8 @@
 #ifndef EPI_TABLE_H
 #define EPI_TABLE_H
 
+#include <stddef.h>
+
 #include "model/ops.h"
 
 /* One operation at one frequency. Every double is NAN when absent. */
@@ -70,6 +72,11 @@ const epi_cost *epi_fcol_lookup(const epi_fcol *c, const char *key);
  * the table: -1 with ERR listing the calibrated frequencies. */
 int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err);
 void epi_fcol_free(epi_fcol *c);
+
+/* This machine's table, where epi-calibrate writes it and epi-predict
+ * looks: $EPI_DATA_DIR/costtable.xml, else $XDG_DATA_HOME/epi/costtable.xml,
+ * else ~/.local/share/epi/costtable.xml. -1 when none of them is set. */
+int epi_table_default_path(char *out, size_t n);
 
 /* The schema text (data/costtable.xsd). */
 extern const char epi_costtable_xsd[];

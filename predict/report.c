@@ -160,6 +160,9 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 	/* unknown (NAN) when the table gives no deviation for any priced op */
 	out->e_sd = known_e ? sqrt(ve) : NAN;
 	out->t_sd = known_t ? sqrt(vt) : NAN;
+	/* a calibrated table's energies include the idle power over each op's
+	 * time: E = sum N_i e_dyn_i + P_idle x T; say how much is idle */
+	out->e_idle = isnan(c->idle_w) ? NAN : c->idle_w * out->t;
 }
 
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
@@ -333,7 +336,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 					epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
 				for (int i = 0; i < r->counts.n; i++) {
 					const oprow *op = &rows[i];
-					epi_price p = {NAN, 0, NAN, 0, 0, 0};
+					epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
 					if (nf && !isnan(op->dcnt) && !price_op(&cols[fi], op->key, op->dcnt, &p))
 						p.e = p.t = NAN;
 					if (nf && op->dcnt == 0)
@@ -409,6 +412,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 				json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
 				json_object_set_new(x, "energy_j", epi_json_num(pr[fi].e));
 				json_object_set_new(x, "energy_sd_j", epi_json_num(pr[fi].e_sd));
+				json_object_set_new(x, "energy_idle_j", epi_json_num(pr[fi].e_idle));
 				json_object_set_new(x, "time_s", epi_json_num(pr[fi].t));
 				json_object_set_new(x, "time_sd_s", epi_json_num(pr[fi].t_sd));
 				json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
@@ -501,6 +505,12 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 						fprintf(out, "  %14s", tb);
 					}
 					fprintf(out, "\n");
+				}
+				if (nf == 1 && !isnan(pr[0].e_idle) && !isnan(pr[0].e)) {
+					char ib[48], db[48];
+					si(ib, sizeof ib, pr[0].e_idle, "J");
+					si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
+					fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", cols[0].idle_w, ib, db);
 				}
 				int nun = nf ? pr[0].nunpriced : 0;
 				if (nun)

@@ -22,6 +22,7 @@ typedef struct epi_report_opts {
  * deviation sqrt(sum (N_i sd_i)^2) (per-op errors taken as independent). */
 typedef struct epi_price {
 	double e, e_sd, t, t_sd;
+	double e_idle;        /* idle power x t where the table has idle power, else NAN */
 	int nunpriced;        /* ops with a count but no table entry */
 	int interpolated;
 } epi_price;

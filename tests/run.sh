@@ -122,6 +122,7 @@ else
 fi
 
 . "$top/tests/machine.sh"
+. "$top/tests/calibrate.sh"
 
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"

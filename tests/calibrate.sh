@@ -1,0 +1,77 @@
+# End-to-end tests of epi calibrate, sourced by tests/run.sh after
+# machine.sh (which defines run_epi and fake_freq_tree): on a machine
+# without meter or cpufreq (a bare sysroot), on a fake acpi-cpufreq tree
+# with four frequencies, interrupted by SIGINT and resumed, and the table
+# found by epi-predict without --table.
+C="$top/build/san/bin/epi-calibrate"
+Q="--meter none --run-time 0.005 --max-runs 4 --idle-time 0.1"
+
+EPI_SYSROOT="$tmp/bare" run_epi "calibrate without cpufreq says so" 0 "cannot set CPU frequencies (no CPU frequency control" -- \
+	calibrate --freqs all $Q --ops add.i64.lat,div.f64.lat -o "$tmp/c1.xml"
+grep -q "no energy meter (meter none): calibrating time and cycles only" "$tmp/err" &&
+	grep -q "add.i64.lat" "$tmp/out" && grep -q "div.f64.lat" "$tmp/out" && grep -q "<frequency ghz=" "$tmp/c1.xml" &&
+	ok "calibrate: time and cycles at the current frequency" || bad "calibrate: time and cycles at the current frequency" "$tmp/err"
+grep -q "^epi calibrate: \[1/3\] .* iter " "$tmp/err" && ok "calibrate: progress lines in a pipe" || bad "calibrate: progress lines in a pipe" "$tmp/err"
+# the default table, found by epi-predict without --table
+mkdir -p "$tmp/data"
+EPI_DATA_DIR="$tmp/data" EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops add,cmp,load.l1,store.l1 -q >/dev/null 2>"$tmp/err" &&
+	EPI_DATA_DIR="$tmp/data" "$P" "$ex/selection_sort.c" --param n=1000 >"$tmp/out" 2>&1 &&
+	grep -q "cost table $tmp/data/costtable.xml" "$tmp/out" && grep -q "^  all .* ms\|^  all .* us" "$tmp/out" &&
+	ok "calibrate writes this machine's table; epi-predict uses it without --table" ||
+	bad "calibrate writes this machine's table; epi-predict uses it without --table" "$tmp/out"
+# machine-readable summaries
+EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xml" -F csv -q >"$tmp/out" 2>/dev/null
+[ "$(head -1 "$tmp/out")" = "freq_ghz,effective_ghz,idle_w,op,unit,time_s,time_ci_s,cycles,energy_j,energy_ci_j,energy_dyn_j,runs,outliers,drift,kernel" ] &&
+	grep -q ",mul.i64.lat,op,[0-9.e-]*,[0-9.e-]*,[0-9.]*,,,,[0-9]*,[0-9]*,[01],$" "$tmp/out" &&
+	ok "calibrate --format csv" || bad "calibrate --format csv" "$tmp/out"
+EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xml" -F json -q >"$tmp/out" 2>/dev/null
+grep -q '"frequencies"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "calibrate --format json" || bad "calibrate --format json" "$tmp/out"
+
+# bad input
+run_epi "calibrate: unknown operation" 1 "unknown operation 'fma' (operations: iter, add.i64, " -- calibrate $Q --ops fma -o "$tmp/x.xml"
+EPI_SYSROOT="$tmp/bare" run_epi "calibrate: a frequency without cpufreq" 1 "cannot calibrate at 2GHz: no CPU frequency control" -- \
+	calibrate $Q --freqs 2GHz -o "$tmp/x.xml"
+run_epi "calibrate: a bad precision" 2 "--precision 'none' is not a positive number" -- calibrate --precision none
+echo "keep me" >"$tmp/notes.txt"
+EPI_SYSROOT="$tmp/bare" run_epi "calibrate: refuses a file that is not a cost table" 1 "notes.txt' exists and is not a cost table" -- \
+	calibrate $Q --freqs current --ops add -o "$tmp/notes.txt"
+[ "$(cat "$tmp/notes.txt")" = "keep me" ] && ok "calibrate: the file is left as it was" || bad "calibrate: the file is left as it was"
+
+# four frequencies on a fake acpi-cpufreq tree, restored afterwards
+fake_freq_tree "$F"
+export EPI_STATE_DIR="$F/state"
+EPI_SYSROOT="$F" run_epi "calibrate --freqs all pins each frequency" 0 "2.4 GHz, effective" -- \
+	calibrate --freqs all $Q --cpu 1 --ops add.i64.lat -o "$tmp/c4.xml"
+[ "$(grep -c '<frequency ghz="[0-9.]*" effective_ghz="[0-9.]*" pinned="true">' "$tmp/c4.xml")" = 4 ] &&
+	ok "calibrate: a table with four pinned frequencies" || bad "calibrate: a table with four pinned frequencies" "$tmp/c4.xml"
+[ "$(cat "$P1/scaling_governor")" = schedutil ] && [ "$(cat "$F/sys/devices/system/cpu/cpufreq/boost")" = 1 ] &&
+	[ ! -e "$F/state/cpufreq-state" ] && ok "calibrate: cpufreq restored" || bad "calibrate: cpufreq restored"
+
+# SIGINT mid-calibration: frequencies restored, finished entries kept; --resume completes
+fake_freq_tree "$F"
+rm -f "$tmp/c5.xml"
+EPI_SYSROOT="$F" "$C" --freqs all --meter none --run-time 0.02 --max-runs 30 --precision 0.0001 --cpu 1 \
+	--ops add.i64.lat,mul.i64.lat -o "$tmp/c5.xml" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while ! grep -q "mul.i64.lat\|add.i64.lat" "$tmp/c5.xml" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st = 130 ] && grep -q "interrupted by signal 2: '$tmp/c5.xml' keeps [1-9][0-9]* of 12 entries; continue with: epi-calibrate .* --resume" "$tmp/err" &&
+	[ "$(cat "$P1/scaling_governor")" = schedutil ] && [ ! -e "$F/state/cpufreq-state" ]; then
+	ok "calibrate: SIGINT restores the frequencies and keeps the table"
+else
+	bad "calibrate: SIGINT restores the frequencies and keeps the table (exit $st)" "$tmp/err"
+fi
+kept=$(grep -o '<op name="iter"[^>]*' "$tmp/c5.xml" | head -1)
+EPI_SYSROOT="$F" "$C" --freqs all --meter none --run-time 0.02 --max-runs 3 --cpu 1 --ops add.i64.lat,mul.i64.lat \
+	-o "$tmp/c5.xml" --resume -q >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && grep -q "entries were already in" "$tmp/err" && [ "$(grep -c '<op name="mul.i64.lat"' "$tmp/c5.xml")" = 4 ] &&
+	[ "$(grep -o '<op name="iter"[^>]*' "$tmp/c5.xml" | head -1)" = "$kept" ] && [ ! -e "$F/state/cpufreq-state" ]; then
+	ok "calibrate --resume completes the table, keeping what was done"
+else
+	bad "calibrate --resume completes the table, keeping what was done (exit $st)" "$tmp/err"
+fi
+unset EPI_STATE_DIR
