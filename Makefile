@@ -26,7 +26,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
-           libflint-dev libgmp-dev libjansson-dev libfuse3-dev fuse3
+           libflint-dev libgmp-dev libjansson-dev libfuse3-dev fuse3 gnuplot-nox
 BENCH_PKGS = clang-19
 
 ifeq ($(V),1)
@@ -72,12 +72,15 @@ build/obj/gen/%.o: build/gen/%.c
 
 build/san/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) $(KOPT) -c $< -o $@
+
+# the paper's kernels are measured as the paper compiled them: -O0
+build/obj/bench/paper.o build/san/bench/paper.o: KOPT = -O0
 
 build/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(KOPT) -c $< -o $@
 
 build/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -133,6 +136,7 @@ demo: deps $(BINS)
 bench: deps $(BINS)
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
 	$(Q)sh benchmarks/predict-bench.sh
+	$(Q)sh benchmarks/calibrate-bench.sh
 
 install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples

@@ -45,6 +45,9 @@ typedef struct epi_kernel {
 
 /* Every kernel, `iter` first. */
 const epi_kernel *const *epi_kernels(int *n);
+/* RR-8416's C kernels, in context (bench/paper.c): add, mul, div, cmp,
+ * load, store, memcpy, malloc, print. */
+const epi_kernel *const *epi_kernels_paper(int *n);
 const epi_kernel *epi_kernel_find(const char *name);
 
 /* The buffer size that exercises LEVEL, from the data cache sizes in bytes

@@ -26,6 +26,7 @@ void epi_calib_defaults(epi_calib *c)
 {
 	memset(c, 0, sizeof *c);
 	c->freqs = "all";
+	c->style = "net";
 	c->precision = 0.01;
 	c->max_runs = 30;
 	c->max_time = 10;
@@ -47,12 +48,18 @@ static const char *class_of(const char *kernel)
 
 /* ---- choosing kernels and frequencies ------------------------------------ */
 
-static int select_kernels(const char *ops, const epi_kernel **sel, int *nsel, char *err)
+static int is_net(const epi_calib *c)
+{
+	return strcmp(c->style, "paper") != 0;
+}
+
+static int select_kernels(const epi_calib *c, const epi_kernel **sel, int *nsel, char *err)
 {
 	int n;
-	const epi_kernel *const *all = epi_kernels(&n);
+	const char *ops = c->ops;
+	const epi_kernel *const *all = is_net(c) ? epi_kernels(&n) : epi_kernels_paper(&n);
 	int want[128] = {0};
-	want[0] = 1; /* iter: the baseline of every net cost */
+	want[0] = is_net(c); /* iter: the baseline of every net cost */
 	if (!ops) {
 		for (int i = 0; i < n; i++)
 			want[i] = 1;
@@ -197,7 +204,7 @@ static void fill_identity(epi_calib *c, epi_table *t)
 	t->created = strdup(when);
 	if (c->command)
 		t->command = strdup(c->command);
-	t->style = strdup("net");
+	t->style = strdup(c->style);
 	t->calib_cpu = c->cpu;
 	t->precision = c->precision;
 }
@@ -217,11 +224,12 @@ static int open_table(epi_calib *c, epi_table *t, char *err)
 			epi_table_init(&fresh);
 			fill_identity(c, &fresh);
 			int same = old.cpu && strcmp(old.cpu, fresh.cpu) == 0 && old.meter &&
-				   strcmp(old.meter, fresh.meter) == 0 && old.domain && strcmp(old.domain, fresh.domain) == 0;
+				   strcmp(old.meter, fresh.meter) == 0 && old.domain && strcmp(old.domain, fresh.domain) == 0 &&
+				   old.style && strcmp(old.style, fresh.style) == 0;
 			if (!same) {
-				epi_error(err, "cannot resume '%s': it was calibrated on '%s' with meter %s (%s), this is '%s' with %s (%s)",
+				epi_error(err, "cannot resume '%s': it was calibrated on '%s' with meter %s (%s), style %s; this is '%s' with %s (%s), style %s",
 					  c->output, old.cpu ? old.cpu : "?", old.meter ? old.meter : "?", old.domain ? old.domain : "?",
-					  fresh.cpu, fresh.meter, fresh.domain);
+					  old.style ? old.style : "?", fresh.cpu, fresh.meter, fresh.domain, fresh.style);
 				epi_table_free(&fresh);
 				epi_table_free(&old);
 				return -1;
@@ -317,10 +325,12 @@ static void progress(epi_calib *c, epi_calib_progress *p, const char *op, const 
 }
 
 /* Table order: kernels as the registry lists them, then class entries. */
+static int rank_paper; /* the registry the entries being sorted come from */
+
 static int registry_rank(const epi_cost *e)
 {
 	int n;
-	const epi_kernel *const *k = epi_kernels(&n);
+	const epi_kernel *const *k = rank_paper ? epi_kernels_paper(&n) : epi_kernels(&n);
 	for (int i = 0; i < n; i++)
 		if (strcmp(k[i]->name, e->key) == 0)
 			return i;
@@ -338,13 +348,13 @@ static int by_registry(const void *a, const void *b)
 static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double base_t_ci, double base_e,
 		   double base_e_ci, char *line, size_t ln)
 {
-	int is_iter = strcmp(w->k->name, "iter") == 0;
+	int is_iter = !is_net(c) || strcmp(w->k->name, "iter") == 0; /* nothing to subtract */
 	double *net = malloc(w->n * sizeof *net), *nete = malloc(w->n * sizeof *nete);
 	unsigned char *keep = malloc(w->n);
 	int metered = !isnan(w->e[0]);
 	epi_cost *e = put_entry(f, w->k->name);
 	e->unit = w->k->unit;
-	snprintf(e->style, sizeof e->style, "net");
+	snprintf(e->style, sizeof e->style, "%s", c->style);
 	epi_summary st, se;
 	/* a run is one observation: left out of time and energy alike */
 	memset(keep, 1, w->n);
@@ -375,7 +385,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double bas
 		e->cycles = e->t * f->effective_ghz * 1e9;
 		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
 	}
-	const char *cls = class_of(w->k->name);
+	const char *cls = is_net(c) ? class_of(w->k->name) : NULL;
 	if (cls) {
 		epi_cost copy = *e;
 		epi_cost *a = put_entry(f, cls);
@@ -402,6 +412,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double bas
 	free(nete);
 	free(keep);
 	w->finished = 1;
+	rank_paper = !is_net(c);
 	qsort(f->op, f->n, sizeof *f->op, by_registry);
 }
 
@@ -489,7 +500,8 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 	}
 	/* the baseline first: the empty loop */
 	double bt = 0, bt_ci = 0, be = 0, be_ci = 0;
-	if (!w[0].finished) {
+	int first = is_net(c); /* the kernels of the rounds: all but iter in net style */
+	if (first && !w[0].finished) {
 		while (!w[0].finished) {
 			if (run_once(c, &w[0], merr) < 0) {
 				ret = epi_error(err, "%s: %s", where(f, "iter"), merr);
@@ -511,13 +523,15 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 			}
 		}
 	}
-	const epi_cost *base = entry(f, "iter");
-	bt = base->t, bt_ci = isnan(base->t_ci) ? 0 : base->t_ci;
-	be = isnan(base->e) ? 0 : base->e, be_ci = isnan(base->e_ci) ? 0 : base->e_ci;
+	const epi_cost *base = first ? entry(f, "iter") : NULL;
+	if (base) {
+		bt = base->t, bt_ci = isnan(base->t_ci) ? 0 : base->t_ci;
+		be = isnan(base->e) ? 0 : base->e, be_ci = isnan(base->e_ci) ? 0 : base->e_ci;
+	}
 	/* rounds: every unfinished kernel once, in a new order each round */
 	for (;;) {
 		npend = 0;
-		for (int i = 1; i < nsel; i++)
+		for (int i = first; i < nsel; i++)
 			if (!w[i].finished)
 				order[npend++] = i;
 		if (!npend)
@@ -597,7 +611,9 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 	stop_sig = 0;
 	if (c->precision <= 0 || c->precision >= 1)
 		return epi_error(err, "precision %g is not between 0 and 1 (0.01 is 1%%)", c->precision);
-	if (select_kernels(c->ops, sel, &nsel, err) < 0)
+	if (strcmp(c->style, "net") != 0 && strcmp(c->style, "paper") != 0)
+		return epi_error(err, "unknown style '%s' (styles: net, paper)", c->style);
+	if (select_kernels(c, sel, &nsel, err) < 0)
 		return -1;
 	epi_cpufreq *cf = calloc(1, sizeof *cf);
 	if (select_freqs(c, cf, khz, &nf, err) < 0) {

@@ -30,6 +30,7 @@ typedef struct epi_calib_progress {
 typedef struct epi_calib {
 	const char *freqs;       /* "all", "current", or a list: 1.6GHz,2.4GHz */
 	const char *ops;         /* NULL: every kernel; else kernel or class names, comma-separated */
+	const char *style;       /* "net": asm kernels minus the empty loop; "paper": RR-8416's C kernels in context */
 	int cpu;                 /* the CPU the kernels run on */
 	double precision;        /* relative 95% half-width (0.01) */
 	int max_runs;            /* per entry */

@@ -15,6 +15,7 @@
 
 #include "bench/bench.h"
 #include "calibrate/calibrate.h"
+#include "calibrate/plot.h"
 #include "cmd/epi_cmd.h"
 #include "machine/meter.h"
 #include "model/freq.h"
@@ -32,7 +33,8 @@ static const char usage[] =
 	"                       without frequency control: the current one, said so\n"
 	"      --ops LIST       operations or classes (default all): add,load.l2,...\n"
 	"      --list           list the operations and their instruction sequences\n"
-	"      --style net      kernel minus the empty loop (the only style so far)\n"
+	"      --style net|paper  net (default): asm kernels minus the empty loop; paper:\n"
+	"                       RR-8416's C kernels at -O0, loop included, as its tables\n"
 	"  -m, --meter M        auto (default), powercap, msr, perf, hwmon,\n"
 	"                       wattsup:DEVICE, const:WATTS or none (time only)\n"
 	"  -d, --domain D       the meter domain to price with (default: the machine's total)\n"
@@ -46,6 +48,8 @@ static const char usage[] =
 	"  -o, --output FILE    the table (default: $EPI_DATA_DIR/costtable.xml, else\n"
 	"                       ~/.local/share/epi/costtable.xml, where epi-predict finds it)\n"
 	"      --resume         continue an interrupted calibration of FILE\n"
+	"      --plot SVG       draw the table (--output, or this machine's) as bars of\n"
+	"                       energy per operation grouped by frequency (gnuplot); no calibration\n"
 	"  -F, --format table|csv|json   the summary on stdout\n"
 	"  -q, --quiet          no progress\n"
 	"  -h, --help\n"
@@ -95,10 +99,10 @@ static void show(void *arg, const epi_calib_progress *p)
 	fflush(stderr);
 }
 
-static void list_kernels(void)
+static void list_kernels(const char *style)
 {
 	int n;
-	const epi_kernel *const *k = epi_kernels(&n);
+	const epi_kernel *const *k = strcmp(style, "paper") == 0 ? epi_kernels_paper(&n) : epi_kernels(&n);
 	printf("%-15s %-5s %-4s %s\n", "operation", "unit", "", "what (instruction sequence of one unit)");
 	for (int i = 0; i < n; i++)
 		printf("%-15s %-5s %-4s %s (%s)\n", k[i]->name, epi_unit_name(k[i]->unit), k[i]->latency ? "lat" : "",
@@ -255,7 +259,8 @@ static int mkdirs(const char *file)
 
 int epi_calibrate_main(int argc, char **argv)
 {
-	enum { O_FREQS = 256, O_OPS, O_LIST, O_STYLE, O_CPU, O_PREC, O_MAXRUNS, O_MAXTIME, O_RUNTIME, O_IDLE, O_RESUME };
+	enum { O_FREQS = 256, O_OPS, O_LIST, O_STYLE, O_CPU, O_PREC, O_MAXRUNS, O_MAXTIME, O_RUNTIME, O_IDLE, O_RESUME,
+	       O_PLOT };
 	static const struct option opts[] = {
 		{"freqs", required_argument, 0, O_FREQS},     {"ops", required_argument, 0, O_OPS},
 		{"list", no_argument, 0, O_LIST},             {"style", required_argument, 0, O_STYLE},
@@ -265,12 +270,14 @@ int epi_calibrate_main(int argc, char **argv)
 		{"run-time", required_argument, 0, O_RUNTIME}, {"idle-time", required_argument, 0, O_IDLE},
 		{"output", required_argument, 0, 'o'},        {"resume", no_argument, 0, O_RESUME},
 		{"format", required_argument, 0, 'F'},        {"quiet", no_argument, 0, 'q'},
+		{"plot", required_argument, 0, O_PLOT},
 		{"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
 	};
 	epi_calib c;
 	epi_calib_defaults(&c);
 	c.cpu = default_cpu();
-	const char *meter_spec = "auto";
+	const char *meter_spec = "auto", *plot = NULL;
+	int list = 0;
 	enum epi_format format = EPI_FMT_TABLE;
 	prog pr = {.tty = isatty(2), .prog = epi_prog};
 	int ch;
@@ -279,10 +286,11 @@ int epi_calibrate_main(int argc, char **argv)
 		switch (ch) {
 		case O_FREQS: c.freqs = optarg; break;
 		case O_OPS: c.ops = optarg; break;
-		case O_LIST: list_kernels(); return 0;
+		case O_LIST: list = 1; break;
 		case O_STYLE:
-			if (strcmp(optarg, "net") != 0)
-				epi_die(2, "--style '%s': only 'net' is built so far", optarg);
+			if (strcmp(optarg, "net") != 0 && strcmp(optarg, "paper") != 0)
+				epi_die(2, "invalid --style '%s' (net or paper)", optarg);
+			c.style = optarg;
 			break;
 		case 'm': meter_spec = optarg; break;
 		case 'd': c.domain = optarg; break;
@@ -308,6 +316,7 @@ int epi_calibrate_main(int argc, char **argv)
 		case O_IDLE: c.idle_s = parse_pos("--idle-time", optarg, 0); break;
 		case 'o': c.output = optarg; break;
 		case O_RESUME: c.resume = 1; break;
+		case O_PLOT: plot = optarg; break;
 		case 'F': format = epi_parse_format(optarg); break;
 		case 'q': pr.quiet = 1; break;
 		case 'h': printf(usage, epi_prog); return 0;
@@ -316,11 +325,28 @@ int epi_calibrate_main(int argc, char **argv)
 	}
 	if (optind < argc)
 		epi_die(2, "unexpected argument '%s'", argv[optind]);
+	if (list) {
+		list_kernels(c.style);
+		return 0;
+	}
 	char def[4096];
 	if (!c.output) {
 		if (epi_table_default_path(def, sizeof def) < 0)
 			epi_die(1, "no place for the table: set HOME, XDG_DATA_HOME or EPI_DATA_DIR, or give --output");
 		c.output = def;
+	}
+	char err[EPI_ERRLEN];
+	if (plot) { /* draw the table; no calibration */
+		epi_table t;
+		if (epi_table_load(&t, c.output, err) < 0)
+			epi_die(1, "%s", err);
+		int r = epi_table_plot(&t, plot, err);
+		epi_table_free(&t);
+		if (r < 0)
+			epi_die(1, "%s", err);
+		if (!pr.quiet)
+			fprintf(stderr, "%s: drew '%s' into '%s'\n", epi_prog, c.output, plot);
+		return 0;
 	}
 	if (mkdirs(c.output) < 0)
 		epi_die(1, "cannot create the folder of '%s': %s", c.output, strerror(errno));
@@ -331,7 +357,7 @@ int epi_calibrate_main(int argc, char **argv)
 		snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
 	}
 	c.command = cmdline;
-	char err[EPI_ERRLEN], why[EPI_WHYLEN];
+	char why[EPI_WHYLEN];
 	epi_meter m;
 	if (epi_meter_open(&m, meter_spec, why, err) < 0)
 		epi_die(1, "%s", err);

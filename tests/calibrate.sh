@@ -27,12 +27,23 @@ EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xm
 EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xml" -F json -q >"$tmp/out" 2>/dev/null
 grep -q '"frequencies"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "calibrate --format json" || bad "calibrate --format json" "$tmp/out"
 
+echo "keep me" >"$tmp/notes.txt"
+# the paper's style: its C kernels in context, nothing subtracted
+EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --style paper --ops add,print -o "$tmp/paper.xml" -q >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '<calibration [^>]*style="paper"' "$tmp/paper.xml" && grep -q '<op name="add" unit="op" [^>]*style="paper"' "$tmp/paper.xml" &&
+	! grep -q '<op name="iter"' "$tmp/paper.xml" && ok "calibrate --style paper" || bad "calibrate --style paper" "$tmp/err"
+run_epi "calibrate: an unknown style" 2 "invalid --style 'fast' (net or paper)" -- calibrate --style fast
+# the plot (gnuplot)
+run_epi "calibrate --plot draws the table" 0 "drew '$tmp/c1.xml' into '$tmp/c1.svg'" -- calibrate --plot "$tmp/c1.svg" -o "$tmp/c1.xml"
+grep -q "<svg" "$tmp/c1.svg" && grep -q "div.f64.lat" "$tmp/c1.svg" && grep -q "time (no energy meter) per operation\|per operation, time (no energy meter)" "$tmp/c1.svg" &&
+	ok "calibrate --plot: an SVG with every operation" || bad "calibrate --plot: an SVG with every operation" "$tmp/c1.svg"
+run_epi "calibrate --plot of a file that is not a table" 1 "notes.txt' line 1" -- calibrate --plot "$tmp/n.svg" -o "$tmp/notes.txt"
+
 # bad input
 run_epi "calibrate: unknown operation" 1 "unknown operation 'fma' (operations: iter, add.i64, " -- calibrate $Q --ops fma -o "$tmp/x.xml"
 EPI_SYSROOT="$tmp/bare" run_epi "calibrate: a frequency without cpufreq" 1 "cannot calibrate at 2GHz: no CPU frequency control" -- \
 	calibrate $Q --freqs 2GHz -o "$tmp/x.xml"
 run_epi "calibrate: a bad precision" 2 "--precision 'none' is not a positive number" -- calibrate --precision none
-echo "keep me" >"$tmp/notes.txt"
 EPI_SYSROOT="$tmp/bare" run_epi "calibrate: refuses a file that is not a cost table" 1 "notes.txt' exists and is not a cost table" -- \
 	calibrate $Q --freqs current --ops add -o "$tmp/notes.txt"
 [ "$(cat "$tmp/notes.txt")" = "keep me" ] && ok "calibrate: the file is left as it was" || bad "calibrate: the file is left as it was"

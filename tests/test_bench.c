@@ -41,6 +41,24 @@ static void test_every_kernel_runs(void **st)
 	assert_null(epi_kernel_find("nosuch"));
 }
 
+static void test_paper_kernels_run(void **st)
+{
+	int n;
+	const epi_kernel *const *k = epi_kernels_paper(&n);
+	const char *want[] = {"add", "mul", "div", "cmp", "load", "store", "memcpy", "malloc", "print"};
+	assert_int_equal(n, 9);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(k[i]->name, want[i]);
+		epi_bench_ctx c = {0};
+		char err[512];
+		if (k[i]->setup && k[i]->setup(k[i], &c, err) < 0)
+			fail_msg("%s: %s", k[i]->name, err);
+		k[i]->run(&c, 2);
+		if (k[i]->teardown)
+			k[i]->teardown(&c);
+	}
+}
+
 static void test_chase_is_one_cycle(void **st)
 {
 	const epi_kernel *k = epi_kernel_find("load.l2.lat");
@@ -94,6 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kernel_runs),
+		cmocka_unit_test(test_paper_kernels_run),
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_levels_from_sysfs),
 	};

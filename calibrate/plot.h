@@ -1,0 +1,13 @@
+/* plot: draws a cost table as RR-8416's Figure 2 does: energy per
+ * operation, bars grouped by operation, one bar per frequency, on a log
+ * scale (time per operation where the table has no energy). gnuplot draws
+ * the SVG; the file is written atomically. */
+#ifndef EPI_PLOT_H
+#define EPI_PLOT_H
+
+#include "model/table.h"
+
+/* Writes SVG from T; 0, or -1 with ERR (gnuplot missing or failing). */
+int epi_table_plot(const epi_table *t, const char *svg, char *err);
+
+#endif
