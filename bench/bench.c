@@ -3,6 +3,7 @@
 #include "bench/bench.h"
 #include "model/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,4 +86,20 @@ void epi_bench_free(epi_bench_ctx *ctx)
 	free(ctx->buf);
 	free(ctx->buf2);
 	ctx->buf = ctx->buf2 = NULL;
+}
+
+int epi_bench_open_null(const epi_kernel *k, epi_bench_ctx *ctx, char *err)
+{
+	FILE *f = fopen("/dev/null", "w");
+	if (!f)
+		return epi_error(err, "cannot open '/dev/null' for the %s kernel", k->name);
+	ctx->aux = f;
+	return 0;
+}
+
+void epi_bench_close_null(epi_bench_ctx *ctx)
+{
+	if (ctx->aux)
+		fclose(ctx->aux);
+	ctx->aux = NULL;
 }

@@ -59,5 +59,8 @@ const char *epi_level_name(enum epi_level level);
 /* Shared helpers for kernels (bench.c). */
 int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err);
 void epi_bench_free(epi_bench_ctx *ctx);
+/* The print kernels' stream: /dev/null in CTX->aux (setup), closed (teardown). */
+int epi_bench_open_null(const epi_kernel *k, epi_bench_ctx *ctx, char *err);
+void epi_bench_close_null(epi_bench_ctx *ctx);
 
 #endif

@@ -113,28 +113,12 @@ static void p_malloc(epi_bench_ctx *c, uint64_t n)
 	}
 }
 
-static int p_setup_print(const epi_kernel *k, epi_bench_ctx *c, char *err)
-{
-	FILE *f = fopen("/dev/null", "w");
-	if (!f)
-		return epi_error(err, "cannot open '/dev/null' for the print kernel");
-	c->aux = f;
-	return 0;
-}
-
 static void p_print(epi_bench_ctx *c, uint64_t n)
 {
 	int i;
 	for (; n; n--)
 		for (i = 0; i < LENGTH; i++)
 			fprintf(c->aux, "%d\n", i);
-}
-
-static void p_close(epi_bench_ctx *c)
-{
-	if (c->aux)
-		fclose(c->aux);
-	c->aux = NULL;
 }
 
 #define P(nm, wh, sq, fn) {.name = nm, .what = wh, .seq = sq, .unit = EPI_UNIT_OP, .units = LENGTH, .run = fn}
@@ -153,7 +137,7 @@ static const epi_kernel paper[] = {
 	{.name = "malloc", .what = "malloc of 1 MiB and free, per MiB", .seq = "malloc(1 MiB); free",
 	 .unit = EPI_UNIT_MIB, .units = 1, .run = p_malloc},
 	{.name = "print", .what = "fprintf(\"%d\\n\") to /dev/null in a loop at -O0", .seq = "fprintf(f, \"%d\\n\", i)",
-	 .unit = EPI_UNIT_OP, .units = LENGTH, .setup = p_setup_print, .run = p_print, .teardown = p_close},
+	 .unit = EPI_UNIT_OP, .units = LENGTH, .setup = epi_bench_open_null, .run = p_print, .teardown = epi_bench_close_null},
 };
 
 const epi_kernel *const *epi_kernels_paper(int *n)
