@@ -1,7 +1,7 @@
 # epi: energy per instruction. Plain Makefile; see README.md.
 # make            library and commands into bin/
 # make check      all tests (unit tests under ASan/UBSan, end-to-end tests)
-# make demo       predict the RR-8416 example programs with the reference table
+# make demo       calibrate this machine quickly, predict with it, then the RR-8416 examples
 # make bench      benchmark figures
 # make install    PREFIX=/usr/local DESTDIR=
 

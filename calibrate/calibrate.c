@@ -11,6 +11,8 @@
 #include "model/util.h"
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <sched.h>
@@ -470,6 +472,37 @@ static const char *where(epi_fcol *f, const char *op)
 	return b;
 }
 
+/* The effective frequency, measured again and again while a frequency is
+ * calibrated (a host, a turbo or heat can move it): F's value is the median
+ * of the measurements so far. */
+typedef struct ghz_track {
+	int n;
+	double v[1024];
+} ghz_track;
+
+static void track_ghz(const epi_calib *c, epi_fcol *f, ghz_track *g)
+{
+	if (g->n == (int)(sizeof g->v / sizeof *g->v))
+		return;
+	g->v[g->n++] = epi_effective_ghz(c->cpu);
+	double s[1024];
+	memcpy(s, g->v, g->n * sizeof *s);
+	gsl_sort(s, 1, g->n);
+	f->effective_ghz = gsl_stats_median_from_sorted_data(s, 1, g->n);
+}
+
+/* Saves T after every finished entry, the cycles of F's entries brought to
+ * its effective frequency as now measured. */
+static int save(epi_calib *c, epi_table *t, epi_fcol *f, char *err)
+{
+	for (int i = 0; f && !isnan(f->effective_ghz) && i < f->n; i++) {
+		epi_cost *e = &f->op[i];
+		e->cycles = isnan(e->t) ? NAN : e->t * f->effective_ghz * 1e9;
+		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
+	}
+	return epi_table_save(t, c->output, err);
+}
+
 /* Calibrates the kernels SEL not yet in F. Returns 0, 1 (stopped) or -1. */
 static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kernel **sel, int nsel,
 			 gsl_rng *rng, epi_calib_progress *p, double t0, char *err)
@@ -477,6 +510,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 	char line[256], merr[EPI_ERRLEN];
 	int ret = 0;
 	work *w = calloc(nsel, sizeof *w);
+	ghz_track *gt = calloc(1, sizeof *gt);
 	int *order = malloc(nsel * sizeof *order), npend = 0;
 	epi_caches cs = {t->cache[0], t->cache[1], t->cache[2]};
 	for (int i = 0; i < nsel; i++) {
@@ -500,6 +534,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 	}
 	/* the baseline first: the empty loop */
 	double bt = 0, bt_ci = 0, be = 0, be_ci = 0;
+	track_ghz(c, f, gt);
 	int first = is_net(c); /* the kernels of the rounds: all but iter in net style */
 	if (first && !w[0].finished) {
 		while (!w[0].finished) {
@@ -508,6 +543,8 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 				goto out;
 			}
 			progress(c, p, "iter", NULL, t0);
+			if (w[0].n % 5 == 0)
+				track_ghz(c, f, gt);
 			if (stop_sig) {
 				ret = 1;
 				goto out;
@@ -515,7 +552,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 			if (converged(c, &w[0])) {
 				finish(c, f, &w[0], 0, 0, 0, 0, line, sizeof line);
 				c->done++;
-				if (epi_table_save(t, c->output, err) < 0) {
+				if (save(c, t, f, err) < 0) {
 					ret = -1;
 					goto out;
 				}
@@ -537,6 +574,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		if (!npend)
 			break;
 		gsl_ran_shuffle(rng, order, npend, sizeof *order);
+		track_ghz(c, f, gt);
 		for (int j = 0; j < npend; j++) {
 			work *x = &w[order[j]];
 			if (run_once(c, x, merr) < 0) {
@@ -551,7 +589,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 			if (converged(c, x)) {
 				finish(c, f, x, bt, bt_ci, be, be_ci, line, sizeof line);
 				c->done++;
-				if (epi_table_save(t, c->output, err) < 0) {
+				if (save(c, t, f, err) < 0) {
 					ret = -1;
 					goto out;
 				}
@@ -562,6 +600,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		}
 	}
 out:
+	free(gt);
 	for (int i = 0; i < nsel; i++)
 		work_free(&w[i]);
 	free(w);
@@ -683,6 +722,10 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 		p.fi = fi;
 		p.khz = f->khz;
 		ret = one_frequency(c, t, f, sel, nsel, rng, &p, t0, err);
+		if (!nf && !isnan(f->effective_ghz)) /* unpinned: named after what it ran at */
+			f->khz = (long)(f->effective_ghz * 1e3 + 0.5) * 1000;
+		if (ret >= 0 && save(c, t, f, err) < 0)
+			ret = -1;
 	}
 	gsl_rng_free(rng);
 	if (ret >= 0 && epi_table_save(t, c->output, err) < 0)
