@@ -532,6 +532,14 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		f->idle_w = s.mean;
 		f->idle_w_sd = s.sd;
 	}
+	/* runs long enough for 100 steps of the meter's resolution at idle power */
+	if (c->run_base > 0 && f->idle_w > 0) {
+		double res = 0;
+		for (int i = 0; i < c->meter->ndom; i++)
+			if (c->meter->dom[i].resolution_j > res)
+				res = c->meter->dom[i].resolution_j;
+		c->run_s = fmax(c->run_base, 100 * res / f->idle_w);
+	}
 	/* the baseline first: the empty loop */
 	double bt = 0, bt_ci = 0, be = 0, be_ci = 0;
 	track_ghz(c, f, gt);
@@ -665,6 +673,9 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 			if (c->meter->dom[i].interval_s > iv)
 				iv = c->meter->dom[i].interval_s;
 		c->run_s = 100 * iv > 0.02 ? 100 * iv : 0.02;
+		c->run_base = c->run_s;
+	} else {
+		c->run_base = 0; /* given: kept */
 	}
 	if (c->meter->time_only)
 		snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0],

@@ -35,7 +35,8 @@ typedef struct epi_calib {
 	double precision;        /* relative 95% half-width (0.01) */
 	int max_runs;            /* per entry */
 	double max_time;         /* seconds of runs per entry */
-	double run_s;            /* seconds per run; 0: 100 x the meter's interval, at least 20 ms */
+	double run_s;            /* seconds per run; 0: 100 x the meter's update interval and
+				    100 x its resolution at idle power, at least 20 ms */
 	double idle_s;           /* idle power measured this long per frequency */
 	double settle_s;         /* pause after a frequency change */
 	long long freq_step_khz; /* for range drivers (intel_pstate): 0 = 100 MHz */
@@ -52,6 +53,7 @@ typedef struct epi_calib {
 	int ncannot;
 	int done, total, skipped; /* entries finished now, to do, found finished (--resume) */
 	int stopped_by;          /* the signal that stopped it, or 0 */
+	double run_base;         /* (internal) run_s from the update interval, when chosen here */
 } epi_calib;
 
 /* Defaults for every option. */

@@ -374,10 +374,10 @@ int epi_calibrate_main(int argc, char **argv)
 	c.progress_arg = &pr;
 	epi_table t;
 	int r = epi_calibrate(&c, &t, err);
+	if (pr.tty && !pr.quiet)
+		fputs("\r\033[K", stderr); /* the bar goes before anything is said */
 	for (int i = 0; i < c.ncannot; i++)
 		epi_warn("%s", c.cannot[i]);
-	if (pr.tty && !pr.quiet)
-		fputs("\r\033[K", stderr);
 	epi_meter_close(&m);
 	if (r < 0) {
 		if (c.done + c.skipped > 0)
