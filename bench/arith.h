@@ -3,7 +3,8 @@
  * CHAIN(name, insn, cop, ...): 32 x `insn %[b], %[a]` on one register: each unit
  * waits for the one before (latency). STREAMS(name, insn): the same
  * instruction on 8 independent registers, 4 times (throughput). Integer
- * kernels use 64-bit general registers, floating-point ones xmm registers;
+ * kernels use 64-bit general registers, floating-point ones xmm (x86-64)
+ * or d/s (aarch64) registers; INSN is EPI_ISA(x86-64, aarch64);
  * B is chosen by the kernel so that values neither grow nor vanish. COP is
  * the C operator of the portable fallback (other than x86-64). */
 #ifndef EPI_BENCH_ARITH_H
@@ -22,7 +23,7 @@
 		if (!n)                                                                           \
 			return;                                                                   \
 		__asm__ volatile("1:\n\t" R32(insn " %[b], %[a]\n\t") "dec %[n]\n\tjnz 1b"       \
-				 : [a] "+" C(a), [n] "+c"(n) : [b] C(b) : "cc");                  \
+				 : [a] "+&" C(a), [n] "+c"(n) : [b] C(b) : "cc");                  \
 	}
 #define EPI_ASM_STREAMS(fn, insn, T, C, A0, B0)                                                   \
 	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
@@ -37,8 +38,8 @@
 					     insn " %[b], %[a4]\n\t" insn " %[b], %[a5]\n\t"      \
 					     insn " %[b], %[a6]\n\t" insn " %[b], %[a7]\n\t")     \
 					 "dec %[n]\n\tjnz 1b"                                     \
-				 : [a0] "+" C(a0), [a1] "+" C(a1), [a2] "+" C(a2), [a3] "+" C(a3), \
-				   [a4] "+" C(a4), [a5] "+" C(a5), [a6] "+" C(a6), [a7] "+" C(a7), \
+				 : [a0] "+&" C(a0), [a1] "+&" C(a1), [a2] "+&" C(a2), [a3] "+&" C(a3), \
+				   [a4] "+&" C(a4), [a5] "+&" C(a5), [a6] "+&" C(a6), [a7] "+&" C(a7), \
 				   [n] "+c"(n)                                                    \
 				 : [b] C(b)                                                       \
 				 : "cc");                                                         \
@@ -47,9 +48,49 @@
 #define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_ASM_STREAMS(fn, insn, uint64_t, "r", A0, B0)
 #define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, "x", A0, B0)
 #define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_ASM_STREAMS(fn, insn, T, "x", A0, B0)
+#define EPI_XMM32_CHAIN EPI_XMM_CHAIN
+#elif defined(__aarch64__)
+/* T: the operand type; C: its constraint ("r" or "w"); M: the register
+ * modifier ("x" 64-bit, "w" 32-bit, "d" double, "s" float). */
+#define EPI_A64_CHAIN(fn, insn, T, C, M, A0, B0)                                                  \
+	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
+	{                                                                                         \
+		(void)c;                                                                          \
+		T a = (A0), b = (B0);                                                             \
+		if (!n)                                                                           \
+			return;                                                                   \
+		__asm__ volatile("1:\n\t" R32(insn " %" M "[a], %" M "[a], %" M "[b]\n\t")        \
+				 "subs %x[n], %x[n], #1\n\tb.ne 1b"                             \
+				 : [a] "+&" C(a), [n] "+r"(n) : [b] C(b) : "cc");                  \
+	}
+#define A64_S(insn, M, r) insn " %" M "[" r "], %" M "[" r "], %" M "[b]\n\t"
+#define EPI_A64_STREAMS(fn, insn, T, C, M, A0, B0)                                                \
+	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
+	{                                                                                         \
+		(void)c;                                                                          \
+		T a0 = (A0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;       \
+		T b = (B0);                                                                       \
+		if (!n)                                                                           \
+			return;                                                                   \
+		__asm__ volatile("1:\n\t" R4(A64_S(insn, M, "a0") A64_S(insn, M, "a1")             \
+					     A64_S(insn, M, "a2") A64_S(insn, M, "a3")             \
+					     A64_S(insn, M, "a4") A64_S(insn, M, "a5")             \
+					     A64_S(insn, M, "a6") A64_S(insn, M, "a7"))            \
+					 "subs %x[n], %x[n], #1\n\tb.ne 1b"                     \
+				 : [a0] "+&" C(a0), [a1] "+&" C(a1), [a2] "+&" C(a2), [a3] "+&" C(a3), \
+				   [a4] "+&" C(a4), [a5] "+&" C(a5), [a6] "+&" C(a6), [a7] "+&" C(a7), \
+				   [n] "+r"(n)                                                    \
+				 : [b] C(b)                                                       \
+				 : "cc");                                                         \
+	}
+#define EPI_GPR_CHAIN(fn, insn, cop, A0, B0) EPI_A64_CHAIN(fn, insn, uint64_t, "r", "x", A0, B0)
+#define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_A64_STREAMS(fn, insn, uint64_t, "r", "x", A0, B0)
+#define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_A64_CHAIN(fn, insn, T, "w", "d", A0, B0)
+#define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_A64_STREAMS(fn, insn, T, "w", "d", A0, B0)
+#define EPI_XMM32_CHAIN(fn, insn, cop, T, A0, B0) EPI_A64_CHAIN(fn, insn, T, "w", "s", A0, B0)
 #else
 /* C with barriers: the compiler keeps every operation, but may schedule
- * the loop differently from the x86-64 sequence. */
+ * the loop differently from the assembly sequences. */
 #define EPI_C_CHAIN(fn, T, OP, A0, B0, KEEP)                                                      \
 	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
 	{                                                                                         \
@@ -77,6 +118,7 @@
 #define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_C_STREAMS(fn, uint64_t, cop, A0, B0, EPI_KEEP)
 #define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_C_CHAIN(fn, T, cop, A0, B0, EPI_KEEPX)
 #define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_C_STREAMS(fn, T, cop, A0, B0, EPI_KEEPX)
+#define EPI_XMM32_CHAIN EPI_XMM_CHAIN
 #endif
 
 /* A kernel entry: NAME, WHAT, SEQ, latency flag, run function. */

@@ -2,7 +2,9 @@
  *
  * Every x86-64 kernel is
  *     1: BODY (32 units); dec %rcx; jnz 1b
- * with the counter in %rcx ("+c"). R4/R8/R32 repeat an instruction text. */
+ * with the counter in %rcx ("+c"); every aarch64 kernel
+ *     1: BODY (32 units); subs xN, xN, #1; b.ne 1b
+ * R4/R8/R32 repeat an instruction text. */
 #ifndef EPI_BENCH_ASM_H
 #define EPI_BENCH_ASM_H
 
@@ -14,9 +16,30 @@
 
 #define EPI_UNROLL 32
 
+/* The text for this architecture: the x86-64 one, the aarch64 one, or
+ * (elsewhere) a note that the kernel is C. */
+#if defined(__x86_64__)
+#define EPI_ISA(x86, a64) x86
+#elif defined(__aarch64__)
+#define EPI_ISA(x86, a64) a64
+#else
+#define EPI_ISA(x86, a64) "C with compiler barriers (no assembly kernel for this architecture)"
+#endif
+
+/* 32 memory instructions at offsets 0, 8, ..., 248 from %[p]: F(offset). */
+#define EPI_OFFS32(F) F(0) F(8) F(16) F(24) F(32) F(40) F(48) F(56) F(64) F(72) F(80) F(88) F(96) F(104) F(112) \
+	F(120) F(128) F(136) F(144) F(152) F(160) F(168) F(176) F(184) F(192) F(200) F(208) F(216) F(224) F(232) \
+	F(240) F(248)
+
 /* Keeps V alive and opaque to the optimiser (for C kernels). */
 #define EPI_KEEP(v) __asm__ volatile("" : "+r"(v))
+#if defined(__x86_64__)
 #define EPI_KEEPX(v) __asm__ volatile("" : "+x"(v))
+#elif defined(__aarch64__)
+#define EPI_KEEPX(v) __asm__ volatile("" : "+w"(v))
+#else
+#define EPI_KEEPX(v) __asm__ volatile("" : "+m"(v))
+#endif
 #define EPI_CLOBBER() __asm__ volatile("" ::: "memory")
 
 #endif

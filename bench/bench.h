@@ -7,8 +7,9 @@
  *     1: BODY; dec %rcx; jnz 1b
  * and the `iter` kernel is that loop with an empty body, so that a net cost
  * per unit is (time per iteration - time per empty iteration) / OPS. Each
- * kernel documents its instruction sequence in `seq`. Elsewhere than x86-64
- * the kernels are C with compiler barriers (marked in `seq`). */
+ * kernel documents its instruction sequence in `seq`. On aarch64 the loop
+ * is `subs; b.ne` and the sequences are aarch64's; elsewhere the kernels
+ * are C with compiler barriers (said in `seq`). */
 #ifndef EPI_BENCH_H
 #define EPI_BENCH_H
 

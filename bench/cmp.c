@@ -1,8 +1,9 @@
 /* cmp: comparisons (< <= > >= == !=) whose result is a value: a compare
- * and a setcc into the compared register's low byte (int64), so that a
- * chain of them waits for each result; 8 such chains for throughput. For
- * double: ucomisd and seta into 4 general registers, 4 streams. (A chain
- * through xmm registers would time conversions, not the compare.) */
+ * and a setcc into the compared register's low byte (aarch64: cmp and cset
+ * into the compared register), so that a chain of them waits for each
+ * result; 8 such chains for throughput. For double: ucomisd and seta
+ * (fcmp and cset) into 4 general registers, 4 streams. (A chain through
+ * floating-point registers would time conversions, not the compare.) */
 #include "bench/arith.h"
 
 #if defined(__x86_64__)
@@ -13,7 +14,7 @@ static void i64_lat(epi_bench_ctx *c, uint64_t n)
 	if (!n)
 		return;
 	__asm__ volatile("1:\n\t" R32("cmp %[b], %[a]\n\tsetl %b[a]\n\t") "dec %[n]\n\tjnz 1b"
-			 : [a] "+q"(a), [n] "+c"(n) : [b] "r"(b) : "cc");
+			 : [a] "+&q"(a), [n] "+c"(n) : [b] "r"(b) : "cc");
 }
 
 #define CS(r) "cmp %[b], %[" r "]\n\tsetl %b[" r "]\n\t"
@@ -45,15 +46,55 @@ static void f64_thr(epi_bench_ctx *c, uint64_t n)
 			 : [b] "x"(b), [x0] "x"(x0), [x1] "x"(x1), [x2] "x"(x2), [x3] "x"(x3)
 			 : "cc");
 }
+#elif defined(__aarch64__)
+static void i64_lat(epi_bench_ctx *c, uint64_t n)
+{
+	(void)c;
+	uint64_t a = 0, b = 1;
+	if (!n)
+		return;
+	__asm__ volatile("1:\n\t" R32("cmp %x[a], %x[b]\n\tcset %x[a], lt\n\t") "subs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [a] "+&r"(a), [n] "+r"(n) : [b] "r"(b) : "cc");
+}
+
+#define CS(r) "cmp %x[" r "], %x[b]\n\tcset %x[" r "], lt\n\t"
+static void i64_thr(epi_bench_ctx *c, uint64_t n)
+{
+	(void)c;
+	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0, b = 1;
+	if (!n)
+		return;
+	__asm__ volatile("1:\n\t" R4(CS("a0") CS("a1") CS("a2") CS("a3") CS("a4") CS("a5") CS("a6") CS("a7"))
+			 "subs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4),
+			   [a5] "+r"(a5), [a6] "+r"(a6), [a7] "+r"(a7), [n] "+r"(n)
+			 : [b] "r"(b)
+			 : "cc");
+}
+
+#define CF(x, r) "fcmp %d[" x "], %d[b]\n\tcset %x[" r "], gt\n\t"
+static void f64_thr(epi_bench_ctx *c, uint64_t n)
+{
+	(void)c;
+	double x0 = 1, x1 = 2, x2 = 3, x3 = 4, b = 2.5;
+	uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+	if (!n)
+		return;
+	__asm__ volatile("1:\n\t" R8(CF("x0", "r0") CF("x1", "r1") CF("x2", "r2") CF("x3", "r3"))
+			 "subs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [n] "+r"(n)
+			 : [b] "w"(b), [x0] "w"(x0), [x1] "w"(x1), [x2] "w"(x2), [x3] "w"(x3)
+			 : "cc");
+}
 #else
 EPI_C_CHAIN(i64_lat, uint64_t, <, 0, 1, EPI_KEEP)
 EPI_C_STREAMS(i64_thr, uint64_t, <, 0, 1, EPI_KEEP)
 EPI_C_STREAMS(f64_thr, double, <, 1.0, 2.5, EPI_KEEPX)
 #endif
 
-EPI_ARITH(epi_k_cmp_i64_lat, "cmp.i64.lat", "int64 compare to a value, dependent chain", "cmp %rbx, %rax; setl %al", 1,
-	  i64_lat);
+EPI_ARITH(epi_k_cmp_i64_lat, "cmp.i64.lat", "int64 compare to a value, dependent chain",
+	  EPI_ISA("cmp %rbx, %rax; setl %al", "cmp x0, x1; cset x0, lt"), 1, i64_lat);
 EPI_ARITH(epi_k_cmp_i64, "cmp.i64", "int64 compare to a value, 8 independent streams",
-	  "cmp %rbx, %r8; setl %r8b (x8 registers)", 0, i64_thr);
+	  EPI_ISA("cmp %rbx, %r8; setl %r8b (x8 registers)", "cmp x0, x8; cset x0, lt (x8 registers)"), 0, i64_thr);
 EPI_ARITH(epi_k_cmp_f64, "cmp.f64", "double compare to a value, 4 independent streams",
-	  "ucomisd %xmm4, %xmm0; seta %al (x4 registers)", 0, f64_thr);
+	  EPI_ISA("ucomisd %xmm4, %xmm0; seta %al (x4 registers)", "fcmp d0, d4; cset x0, gt (x4 registers)"), 0, f64_thr);

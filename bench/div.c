@@ -1,8 +1,8 @@
 /* div: division (/ and %). Integer: `cqo; idiv` (what a C compiler emits
  * for a signed 64-bit division; the remainder comes with it), dividend
  * 2^40 + 12345 and divisor 1, so that the chain's value stays put; the
- * 32-bit form `cltd; idivl` is faster on most CPUs. Floating point: divsd
- * and divss by 1. Throughput kernels reload the dividend each time, so
+ * 32-bit form `cltd; idivl` is faster on most CPUs (aarch64: sdiv on x and
+ * w registers). Floating point: divsd and divss (fdiv) by 1. Throughput kernels reload the dividend each time, so
  * that divisions do not wait for one another (the divider itself may). */
 #include "bench/arith.h"
 
@@ -38,19 +38,30 @@ static void i32_lat(epi_bench_ctx *c, uint64_t n)
 	__asm__ volatile("1:\n\t" R32("cltd\n\tidivl %[b]\n\t") "dec %[n]\n\tjnz 1b"
 			 : "+a"(a), "=&d"(d), [n] "+c"(n) : [b] "r"(b) : "cc");
 }
+#elif defined(__aarch64__)
+/* sdiv leaves no remainder: the dividend stays put with a divisor of 1 */
+EPI_A64_CHAIN(i64_lat, "sdiv", int64_t, "r", "x", DIVIDEND, 1)
+EPI_A64_STREAMS(i64_thr, "sdiv", int64_t, "r", "x", DIVIDEND, 1)
+EPI_A64_CHAIN(i32_lat, "sdiv", int32_t, "r", "w", 1000000007, 1)
 #else
 EPI_C_CHAIN(i64_lat, int64_t, /, DIVIDEND, 1, EPI_KEEP)
 EPI_C_STREAMS(i64_thr, int64_t, /, DIVIDEND, 1, EPI_KEEP)
 EPI_C_CHAIN(i32_lat, int32_t, /, 1000000007, 1, EPI_KEEP)
 #endif
 
-EPI_XMM_CHAIN(f64_lat, "divsd", /, double, 3.0, 1.0)
-EPI_XMM_STREAMS(f64_thr, "divsd", /, double, 3.0, 1.0)
-EPI_XMM_CHAIN(f32_lat, "divss", /, float, 3.0f, 1.0f)
+EPI_XMM_CHAIN(f64_lat, EPI_ISA("divsd", "fdiv"), /, double, 3.0, 1.0)
+EPI_XMM_STREAMS(f64_thr, EPI_ISA("divsd", "fdiv"), /, double, 3.0, 1.0)
+EPI_XMM32_CHAIN(f32_lat, EPI_ISA("divss", "fdiv"), /, float, 3.0f, 1.0f)
 
-EPI_ARITH(epi_k_div_i64_lat, "div.i64.lat", "int64 divide, dependent chain", "cqo; idiv %rbx", 1, i64_lat);
-EPI_ARITH(epi_k_div_i64, "div.i64", "int64 divide, independent", "mov %rsi, %rax; cqo; idiv %rbx", 0, i64_thr);
-EPI_ARITH(epi_k_div_i32_lat, "div.i32.lat", "int32 divide, dependent chain", "cltd; idivl %ebx", 1, i32_lat);
-EPI_ARITH(epi_k_div_f64_lat, "div.f64.lat", "double divide, dependent chain", "divsd %xmm1, %xmm0", 1, f64_lat);
-EPI_ARITH(epi_k_div_f64, "div.f64", "double divide, 8 independent streams", "divsd %xmm8, %xmm0..%xmm7", 0, f64_thr);
-EPI_ARITH(epi_k_div_f32_lat, "div.f32.lat", "float divide, dependent chain", "divss %xmm1, %xmm0", 1, f32_lat);
+EPI_ARITH(epi_k_div_i64_lat, "div.i64.lat", "int64 divide, dependent chain",
+	  EPI_ISA("cqo; idiv %rbx", "sdiv x0, x0, x1"), 1, i64_lat);
+EPI_ARITH(epi_k_div_i64, "div.i64", "int64 divide, independent",
+	  EPI_ISA("mov %rsi, %rax; cqo; idiv %rbx", "sdiv x0..x7, x0..x7, x8"), 0, i64_thr);
+EPI_ARITH(epi_k_div_i32_lat, "div.i32.lat", "int32 divide, dependent chain",
+	  EPI_ISA("cltd; idivl %ebx", "sdiv w0, w0, w1"), 1, i32_lat);
+EPI_ARITH(epi_k_div_f64_lat, "div.f64.lat", "double divide, dependent chain",
+	  EPI_ISA("divsd %xmm1, %xmm0", "fdiv d0, d0, d1"), 1, f64_lat);
+EPI_ARITH(epi_k_div_f64, "div.f64", "double divide, 8 independent streams",
+	  EPI_ISA("divsd %xmm8, %xmm0..%xmm7", "fdiv d0..d7, d0..d7, d8"), 0, f64_thr);
+EPI_ARITH(epi_k_div_f32_lat, "div.f32.lat", "float divide, dependent chain",
+	  EPI_ISA("divss %xmm1, %xmm0", "fdiv s0, s0, s1"), 1, f32_lat);

@@ -1,5 +1,5 @@
-/* iter: the empty loop, one iteration of `dec %rcx; jnz 1b` (a C loop's
- * increment, compare and branch, fused). Every other kernel's net cost per
+/* iter: the empty loop, one iteration of `dec %rcx; jnz 1b` (aarch64:
+ * `subs; b.ne`): a C loop's increment, compare and branch. Every other kernel's net cost per
  * unit subtracts this loop's time per iteration. */
 #include "bench/asm.h"
 #include "bench/bench.h"
@@ -11,6 +11,8 @@ static void run(epi_bench_ctx *c, uint64_t n)
 		return;
 #if defined(__x86_64__)
 	__asm__ volatile("1:\n\tdec %0\n\tjnz 1b" : "+c"(n) : : "cc");
+#elif defined(__aarch64__)
+	__asm__ volatile("1:\n\tsubs %x0, %x0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
 #else
 	for (; n; n--)
 		EPI_KEEP(n);
@@ -19,5 +21,5 @@ static void run(epi_bench_ctx *c, uint64_t n)
 
 const epi_kernel epi_k_iter = {
 	.name = "iter", .what = "one loop iteration's control (the empty loop)",
-	.seq = "dec %rcx; jnz 1b", .unit = EPI_UNIT_OP, .units = 1, .run = run,
+	.seq = EPI_ISA("dec %rcx; jnz 1b", "subs x0, x0, #1; b.ne 1b"), .unit = EPI_UNIT_OP, .units = 1, .run = run,
 };

@@ -1,7 +1,7 @@
 /* load: element reads from a buffer sized for one cache level (L1, L2, L3,
  * DRAM). Throughput: 32 independent 8-byte loads in address order per
  * iteration, then the pointer advances 256 bytes and wraps at the end of
- * the buffer (add, cmp, cmovae: part of each iteration's cost). Latency:
+ * the buffer (add, cmp, cmovae or csel: part of each iteration's cost). Latency:
  * pointer chasing, `mov (%rax), %rax`, through the buffer's cache lines in
  * a random cyclic order (GSL's shuffle), so that neither the prefetcher
  * nor overlap hides the load-to-use time. */
@@ -25,18 +25,18 @@ static void thr(epi_bench_ctx *c, uint64_t n)
 		return;
 #if defined(__x86_64__)
 	uint64_t t;
-	__asm__ volatile("1:\n\t"
-			 "mov 0(%[p]), %[t]\n\tmov 8(%[p]), %[t]\n\tmov 16(%[p]), %[t]\n\tmov 24(%[p]), %[t]\n\t"
-			 "mov 32(%[p]), %[t]\n\tmov 40(%[p]), %[t]\n\tmov 48(%[p]), %[t]\n\tmov 56(%[p]), %[t]\n\t"
-			 "mov 64(%[p]), %[t]\n\tmov 72(%[p]), %[t]\n\tmov 80(%[p]), %[t]\n\tmov 88(%[p]), %[t]\n\t"
-			 "mov 96(%[p]), %[t]\n\tmov 104(%[p]), %[t]\n\tmov 112(%[p]), %[t]\n\tmov 120(%[p]), %[t]\n\t"
-			 "mov 128(%[p]), %[t]\n\tmov 136(%[p]), %[t]\n\tmov 144(%[p]), %[t]\n\tmov 152(%[p]), %[t]\n\t"
-			 "mov 160(%[p]), %[t]\n\tmov 168(%[p]), %[t]\n\tmov 176(%[p]), %[t]\n\tmov 184(%[p]), %[t]\n\t"
-			 "mov 192(%[p]), %[t]\n\tmov 200(%[p]), %[t]\n\tmov 208(%[p]), %[t]\n\tmov 216(%[p]), %[t]\n\t"
-			 "mov 224(%[p]), %[t]\n\tmov 232(%[p]), %[t]\n\tmov 240(%[p]), %[t]\n\tmov 248(%[p]), %[t]\n\t"
-			 "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
+#define LD(k) "mov " #k "(%[p]), %[t]\n\t"
+	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
 			 "dec %[n]\n\tjnz 1b"
 			 : [p] "+&r"(p), [t] "=&r"(t), [n] "+c"(n)
+			 : [start] "r"(start), [end] "r"(end)
+			 : "cc", "memory");
+#elif defined(__aarch64__)
+	uint64_t t;
+#define LD(k) "ldr %x[t], [%x[p], #" #k "]\n\t"
+	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) "add %x[p], %x[p], #256\n\tcmp %x[p], %x[end]\n\t"
+			 "csel %x[p], %x[start], %x[p], hs\n\tsubs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [p] "+&r"(p), [t] "=&r"(t), [n] "+r"(n)
 			 : [start] "r"(start), [end] "r"(end)
 			 : "cc", "memory");
 #else
@@ -84,6 +84,9 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 #if defined(__x86_64__)
 	__asm__ volatile("1:\n\t" R32("mov (%[p]), %[p]\n\t") "dec %[n]\n\tjnz 1b"
 			 : [p] "+r"(p), [n] "+c"(n) : : "cc", "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("1:\n\t" R32("ldr %x[p], [%x[p]]\n\t") "subs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [p] "+r"(p), [n] "+r"(n) : : "cc", "memory");
 #else
 	for (; n; n--) {
 		R32(p = *(void *volatile *)p;)
@@ -94,11 +97,11 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 
 #define LOAD_K(var, nm, lvl, wh)                                                                        \
 	const epi_kernel var = {.name = nm, .what = "8-byte load in address order, " wh,                 \
-				.seq = "mov 8k(%rsi), %rax", .unit = EPI_UNIT_OP, .level = lvl,          \
+				.seq = EPI_ISA("mov 8k(%rsi), %rax", "ldr x0, [x1, #8k]"), .unit = EPI_UNIT_OP, .level = lvl,          \
 				.units = EPI_UNROLL, .setup = setup_seq, .run = thr, .teardown = epi_bench_free}
 #define CHASE_K(var, nm, lvl, wh)                                                                       \
 	const epi_kernel var = {.name = nm, .what = "load-to-use, pointer chasing, " wh,                 \
-				.seq = "mov (%rax), %rax", .unit = EPI_UNIT_OP, .level = lvl, .latency = 1, \
+				.seq = EPI_ISA("mov (%rax), %rax", "ldr x0, [x0]"), .unit = EPI_UNIT_OP, .level = lvl, .latency = 1, \
 				.units = EPI_UNROLL, .setup = setup_chase, .run = lat, .teardown = epi_bench_free}
 
 LOAD_K(epi_k_load_l1, "load.l1", EPI_LVL_L1, "buffer in L1");

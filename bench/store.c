@@ -15,27 +15,26 @@ static void run(epi_bench_ctx *c, uint64_t n)
 	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
 	if (!n)
 		return;
-#if defined(__x86_64__)
 	uint64_t v = 0x5eed;
-	__asm__ volatile("1:\n\t"
-			 "mov %[v], 0(%[p])\n\tmov %[v], 8(%[p])\n\tmov %[v], 16(%[p])\n\tmov %[v], 24(%[p])\n\t"
-			 "mov %[v], 32(%[p])\n\tmov %[v], 40(%[p])\n\tmov %[v], 48(%[p])\n\tmov %[v], 56(%[p])\n\t"
-			 "mov %[v], 64(%[p])\n\tmov %[v], 72(%[p])\n\tmov %[v], 80(%[p])\n\tmov %[v], 88(%[p])\n\t"
-			 "mov %[v], 96(%[p])\n\tmov %[v], 104(%[p])\n\tmov %[v], 112(%[p])\n\tmov %[v], 120(%[p])\n\t"
-			 "mov %[v], 128(%[p])\n\tmov %[v], 136(%[p])\n\tmov %[v], 144(%[p])\n\tmov %[v], 152(%[p])\n\t"
-			 "mov %[v], 160(%[p])\n\tmov %[v], 168(%[p])\n\tmov %[v], 176(%[p])\n\tmov %[v], 184(%[p])\n\t"
-			 "mov %[v], 192(%[p])\n\tmov %[v], 200(%[p])\n\tmov %[v], 208(%[p])\n\tmov %[v], 216(%[p])\n\t"
-			 "mov %[v], 224(%[p])\n\tmov %[v], 232(%[p])\n\tmov %[v], 240(%[p])\n\tmov %[v], 248(%[p])\n\t"
-			 "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
+#if defined(__x86_64__)
+#define ST(k) "mov %[v], " #k "(%[p])\n\t"
+	__asm__ volatile("1:\n\t" EPI_OFFS32(ST) "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
 			 "dec %[n]\n\tjnz 1b"
 			 : [p] "+&r"(p), [n] "+c"(n)
+			 : [v] "r"(v), [start] "r"(start), [end] "r"(end)
+			 : "cc", "memory");
+#elif defined(__aarch64__)
+#define ST(k) "str %x[v], [%x[p], #" #k "]\n\t"
+	__asm__ volatile("1:\n\t" EPI_OFFS32(ST) "add %x[p], %x[p], #256\n\tcmp %x[p], %x[end]\n\t"
+			 "csel %x[p], %x[start], %x[p], hs\n\tsubs %x[n], %x[n], #1\n\tb.ne 1b"
+			 : [p] "+&r"(p), [n] "+r"(n)
 			 : [v] "r"(v), [start] "r"(start), [end] "r"(end)
 			 : "cc", "memory");
 #else
 	for (; n; n--) {
 		volatile uint64_t *q = (volatile uint64_t *)p;
 		for (int i = 0; i < EPI_UNROLL; i++)
-			q[i] = 0x5eed;
+			q[i] = v;
 		p += 256;
 		if (p >= end)
 			p = start;
@@ -45,7 +44,7 @@ static void run(epi_bench_ctx *c, uint64_t n)
 
 #define STORE_K(var, nm, lvl, wh)                                                                      \
 	const epi_kernel var = {.name = nm, .what = "8-byte store in address order, " wh,               \
-				.seq = "mov %rax, 8k(%rsi)", .unit = EPI_UNIT_OP, .level = lvl,         \
+				.seq = EPI_ISA("mov %rax, 8k(%rsi)", "str x0, [x1, #8k]"), .unit = EPI_UNIT_OP, .level = lvl,         \
 				.units = EPI_UNROLL, .setup = setup, .run = run, .teardown = epi_bench_free}
 
 STORE_K(epi_k_store_l1, "store.l1", EPI_LVL_L1, "buffer in L1");

@@ -121,6 +121,21 @@ else
 	bad "RR-8416 Tables VI-VIII" "$tmp/cmp"
 fi
 
+# the kernels' aarch64 assembly assembles (a cross compiler: their
+# constraints, register names and instructions; running them needs the
+# machine, or qemu with an arm64 GSL)
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	cross_ok=1
+	for f in "$top"/bench/*.c; do
+		aarch64-linux-gnu-gcc -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_DEFAULT_SOURCE -I"$top" \
+			-c "$f" -o "$tmp/a64.o" >>"$tmp/a64.log" 2>&1 || cross_ok=0
+	done
+	[ $cross_ok = 1 ] && aarch64-linux-gnu-gcc -std=c11 -O2 -D_DEFAULT_SOURCE -I"$top" -S "$top/bench/load.c" -o - 2>/dev/null |
+		grep -q "ldr	x[0-9]*, \[x[0-9]*\]" && ok "bench kernels assemble for aarch64" || bad "bench kernels assemble for aarch64" "$tmp/a64.log"
+else
+	bad "aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu) is needed to check the aarch64 kernels"
+fi
+
 . "$top/tests/machine.sh"
 . "$top/tests/calibrate.sh"
 
