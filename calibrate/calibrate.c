@@ -531,6 +531,10 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		epi_summarise(wv, 3, c->precision, &s);
 		f->idle_w = s.mean;
 		f->idle_w_sd = s.sd;
+		if (f->idle_w == 0 && c->ncannot < 4)
+			snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0],
+				 "the meter's counter did not advance at idle (%s): its energies are not trustworthy",
+				 where(f, "idle"));
 	}
 	/* runs long enough for 100 steps of the meter's resolution at idle power */
 	if (c->run_base > 0 && f->idle_w > 0) {

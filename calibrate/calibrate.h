@@ -49,7 +49,7 @@ typedef struct epi_calib {
 	void (*progress)(void *arg, const epi_calib_progress *p);
 	void *progress_arg;
 	/* out */
-	char cannot[2][320];     /* what this machine could not do, said plainly */
+	char cannot[4][320];     /* what this machine could not do, said plainly */
 	int ncannot;
 	int done, total, skipped; /* entries finished now, to do, found finished (--resume) */
 	int stopped_by;          /* the signal that stopped it, or 0 */

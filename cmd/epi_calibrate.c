@@ -380,9 +380,10 @@ int epi_calibrate_main(int argc, char **argv)
 		epi_warn("%s", c.cannot[i]);
 	epi_meter_close(&m);
 	if (r < 0) {
-		if (c.done + c.skipped > 0)
-			epi_die(1, "%s; '%s' keeps the %d finished entries: continue with --resume", err, c.output,
-				c.done + c.skipped);
+		int kept = c.done + c.skipped;
+		if (kept > 0)
+			epi_die(1, "%s; '%s' keeps %d finished entr%s: continue with --resume", err, c.output, kept,
+				kept == 1 ? "y" : "ies");
 		epi_die(1, "%s", err);
 	}
 	if (r == 1) {

@@ -88,3 +88,22 @@ else
 	bad "calibrate --resume completes the table, keeping what was done (exit $st)" "$tmp/err"
 fi
 unset EPI_STATE_DIR
+
+# a meter that fails mid-calibration: the table keeps what finished, the
+# message says how to continue; a counter that stands still is said
+fake_powercap_tree "$PC"
+rm -f "$tmp/c6.xml"
+EPI_SYSROOT="$PC" "$C" --freqs current --meter powercap --run-time 0.02 --idle-time 0.1 --max-runs 200 --precision 0.00001 \
+	--ops add.i64.lat,mul.i64.lat -o "$tmp/c6.xml" -q >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while ! grep -q '<op name="iter"' "$tmp/c6.xml" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+rm -f "$PC$PKG"
+wait $pid
+st=$?
+if [ $st = 1 ] && grep -q "cannot read '.*energy_uj'.*; '$tmp/c6.xml' keeps 1 finished entry: continue with --resume" "$tmp/err" &&
+	grep -q "the meter's counter did not advance at idle" "$tmp/err" && grep -q '<op name="iter"' "$tmp/c6.xml"; then
+	ok "calibrate: a meter failing mid-run keeps the table and says to resume"
+else
+	bad "calibrate: a meter failing mid-run keeps the table and says to resume (exit $st)" "$tmp/err"
+fi
