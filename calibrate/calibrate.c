@@ -186,6 +186,19 @@ static void fill_identity(epi_calib *c, epi_table *t)
 		snprintf(k, sizeof k, "%s %s %s", u.sysname, u.release, u.machine);
 		t->kernel = strdup(k);
 	}
+	char path[EPI_PATHLEN], line[256];
+	FILE *mi = fopen(epi_syspath(path, "/proc/meminfo"), "r");
+	while (mi && fgets(line, sizeof line, mi)) {
+		unsigned long long kb;
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
+			char m[64];
+			snprintf(m, sizeof m, "%.1f GiB", kb / 1048576.0);
+			t->memory = strdup(m);
+			break;
+		}
+	}
+	if (mi)
+		fclose(mi);
 	epi_caches cs;
 	epi_caches_read(c->cpu, &cs);
 	t->cache[0] = cs.l1, t->cache[1] = cs.l2, t->cache[2] = cs.l3;
