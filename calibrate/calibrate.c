@@ -311,6 +311,7 @@ typedef struct work {
 	epi_bench_ctx ctx;
 	int ready;             /* set up and sized */
 	uint64_t iters;
+	double per_it;         /* seconds per iteration, from the sizing run */
 	double units;          /* per iteration */
 	int n, cap;
 	double *t, *e;         /* per iteration, gross, in run order */
@@ -438,10 +439,11 @@ static int run_once(epi_calib *c, work *w, char *err)
 			return -1;
 		w->ready = 1;
 		w->units = w->k->units_of ? w->k->units_of(&w->ctx) : w->k->units;
-		w->iters = epi_iters_for(w->k, &w->ctx, c->run_s);
+		w->iters = epi_iters_for(w->k, &w->ctx, c->run_s, &w->per_it);
 	}
 	epi_run r;
-	if (epi_run_kernel(w->k, &w->ctx, w->iters, c->meter, c->domain, &r, err) < 0)
+	if (epi_run_kernel(w->k, &w->ctx, w->iters, w->n ? w->t[w->n - 1] : w->per_it, c->meter, c->domain, &r,
+			   err) < 0)
 		return -1;
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 16;

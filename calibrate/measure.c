@@ -18,15 +18,18 @@ double epi_meter_joules(const epi_meter *m, const char *domain)
 	return j;
 }
 
-uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s)
+uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, double *per_it)
 {
 	uint64_t it = 1;
 	for (;;) {
 		double t0 = epi_now();
 		k->run(ctx, it);
 		double t = epi_now() - t0;
-		if (t >= min_s)
+		if (t >= min_s) {
+			if (per_it)
+				*per_it = t / (double)it;
 			return it;
+		}
 		/* aim past MIN_S from what this run took, growing at most 64-fold */
 		double f = t > 0 ? 1.2 * min_s / t : 64;
 		if (f > 64)
@@ -37,8 +40,8 @@ uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s)
 	}
 }
 
-int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, epi_meter *m, const char *domain,
-		   epi_run *out, char *err)
+int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, double per_it, epi_meter *m,
+		   const char *domain, epi_run *out, char *err)
 {
 	out->iters = iters;
 	out->joules = NAN;
@@ -49,12 +52,14 @@ int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, epi_
 		out->secs = epi_now() - t0;
 		return 0;
 	}
-	/* chunks of at most half the safe poll period, from a short probe */
+	/* chunks of at most half the safe poll period */
 	double period = epi_meter_period(m);
-	uint64_t probe = iters < 64 ? iters : 64;
-	double t0 = epi_now();
-	k->run(ctx, probe);
-	double per_it = (epi_now() - t0) / (double)probe;
+	if (per_it <= 0) {
+		uint64_t probe = iters < 64 ? iters : 64;
+		double t0 = epi_now();
+		k->run(ctx, probe);
+		per_it = (epi_now() - t0) / (double)probe;
+	}
 	uint64_t chunk = per_it > 0 ? (uint64_t)(0.5 * period / per_it) : iters;
 	if (chunk < 1)
 		chunk = 1;

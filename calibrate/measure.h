@@ -23,13 +23,15 @@ typedef struct epi_run {
  * in the machine's total when DOMAIN is NULL; NAN for a time-only meter. */
 double epi_meter_joules(const epi_meter *m, const char *domain);
 
-/* Iterations of K (set up in CTX) that take at least MIN_S seconds. */
-uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s);
+/* Iterations of K (set up in CTX) that take at least MIN_S seconds;
+ * *PER_IT (may be NULL) receives the seconds one iteration took. */
+uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, double *per_it);
 
-/* Runs ITERS iterations of K metered by M (may be NULL). 0, or -1 with ERR
- * (a meter that fails). */
-int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, epi_meter *m, const char *domain,
-		   epi_run *out, char *err);
+/* Runs ITERS iterations of K metered by M (may be NULL), in chunks of half
+ * the meter's safe poll period, sized from PER_IT seconds per iteration
+ * (0: from a short probe run). 0, or -1 with ERR (a meter that fails). */
+int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, double per_it, epi_meter *m,
+		   const char *domain, epi_run *out, char *err);
 
 /* Sleeps SECS while metering; *WATTS is the mean power (NAN without energy). */
 int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watts, char *err);
