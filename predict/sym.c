@@ -124,6 +124,8 @@ static void move_poly(sym_ctx *s, const fmpq_mpoly_ctx_t nctx, fmpq_mpoly_struct
 	*p = *t;
 }
 
+static void guard_own(sym_ctx *s, sym_guard *g);
+
 int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots)
 {
 	if (cap > SYM_MAXVARS)
@@ -137,6 +139,7 @@ int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots)
 		for (int i = 0; i < roots[r]->n; i++) {
 			sym_piece *pc = &roots[r]->p[i];
 			move_poly(s, nctx, pc->v);
+			guard_own(s, &pc->g); /* each moved once */
 			for (int j = 0; j < pc->g.n; j++)
 				move_poly(s, nctx, &pc->g.c[j]);
 		}
@@ -499,15 +502,42 @@ static unsigned long cons_hash(sym_ctx *s, const fmpq_mpoly_struct *c)
 
 static void guard_clear(sym_ctx *s, sym_guard *g)
 {
+	if (g->rc && --*g->rc > 0) { /* others still share the constraints */
+		guard_init(g);
+		return;
+	}
 	for (int i = 0; i < g->n; i++)
 		fmpq_mpoly_clear(&g->c[i], CTX);
 	free(g->c);
+	free(g->rc);
 	guard_init(g);
+}
+
+/* Gives G constraints of its own before it changes them (copy on write). */
+static void guard_own(sym_ctx *s, sym_guard *g)
+{
+	if (!g->rc)
+		return;
+	if (*g->rc == 1) {
+		free(g->rc);
+		g->rc = NULL;
+		return;
+	}
+	--*g->rc;
+	fmpq_mpoly_struct *c = malloc((g->n ? g->n : 1) * sizeof *c);
+	for (int i = 0; i < g->n; i++) {
+		fmpq_mpoly_init(&c[i], CTX);
+		fmpq_mpoly_set(&c[i], &g->c[i], CTX);
+	}
+	g->c = c;
+	g->cap = g->n ? g->n : 1;
+	g->rc = NULL;
 }
 
 /* Inserts the normalized, non-constant constraint C (taking ownership). */
 static void guard_insert(sym_ctx *s, sym_guard *g, fmpq_mpoly_t c)
 {
+	guard_own(s, g);
 	unsigned long h = cons_hash(s, c);
 	int pos = 0;
 	while (pos < g->n) {
@@ -577,16 +607,20 @@ static void guard_from(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct **c, in
 	}
 }
 
+/* Makes DST a copy of SRC that shares its constraints until either changes
+ * them (guard_own). SRC is const to its users: only its share count moves. */
 static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 {
 	guard_init(dst);
-	dst->h = src->h;
-	dst->cap = dst->n = src->n;
-	dst->c = src->n ? malloc(src->n * sizeof *dst->c) : NULL;
-	for (int i = 0; i < src->n; i++) {
-		fmpq_mpoly_init(&dst->c[i], CTX);
-		fmpq_mpoly_set(&dst->c[i], &src->c[i], CTX);
+	if (src->n == 0)
+		return;
+	sym_guard *from = (sym_guard *)src;
+	if (!from->rc) {
+		from->rc = malloc(sizeof *from->rc);
+		*from->rc = 1;
 	}
+	++*from->rc;
+	*dst = *from;
 }
 
 static int guard_equal(sym_ctx *s, const sym_guard *a, const sym_guard *b)
@@ -842,6 +876,7 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 
 static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
+	guard_own(s, g);
 	g->h -= cons_hash(s, &g->c[i]);
 	fmpq_mpoly_clear(&g->c[i], CTX);
 	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
@@ -867,6 +902,7 @@ static int cmp_lin(const void *a, const void *b)
  * Sorting by variable part keeps this O(n log n) on long guards. */
 static void drop_parallel(sym_ctx *s, sym_guard *g)
 {
+	guard_own(s, g);
 	if (g->n < 2)
 		return;
 	int n = g->n;
@@ -909,6 +945,7 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 /* Drops the constraints of G implied by the others. */
 static void guard_reduce(sym_ctx *s, sym_guard *g)
 {
+	guard_own(s, g);
 	/* cheap first: of two parallel constraints the looser is implied */
 	drop_parallel(s, g);
 	if (g->n <= 1)
@@ -1922,6 +1959,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum);
  * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs. */
 static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum, sym_guard *g)
 {
+	guard_own(s, g);
 	if (g->n != 1)
 		return;
 	int used[SYM_MAXVARS], u2[SYM_MAXVARS], p = -1, np = 0;

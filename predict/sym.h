@@ -48,6 +48,7 @@ typedef struct sym_guard {
 	int n, cap;
 	fmpq_mpoly_struct *c; /* each c[i] >= 0 */
 	unsigned long h;      /* order-free hash of the constraints, to compare guards fast */
+	int *rc;              /* copies sharing C (copy on write), or NULL when C is this guard's own */
 } sym_guard;
 
 typedef struct sym_piece {
