@@ -27,6 +27,7 @@ static void fmt_reset(sym_ctx *s)
 		sym_pw_clear(s, &s->fmt[i].w);
 		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
 		free(s->fmt[i].cond);
+		free(s->fmt[i].formula);
 	}
 	s->nfmt = 0;
 	if (s->fmtidx)
@@ -2095,14 +2096,21 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 		sym_pw_init(&norm);
 		fmpq_mpoly_init(hit->sum, CTX);
 		hit->cond = format_uncached(s, &hit->w, hit->sum);
+		hit->formula = NULL;
 		fmt_index(s);
 	}
-	fmpq_mpoly_t sum;
-	fmpq_mpoly_init(sum, CTX);
-	fmpq_mpoly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
-	*formula = poly_factored(s, sum);
+	if (unit) { /* the shape itself: its text once */
+		if (!hit->formula)
+			hit->formula = poly_factored(s, hit->sum);
+		*formula = strdup(hit->formula);
+	} else {
+		fmpq_mpoly_t sum;
+		fmpq_mpoly_init(sum, CTX);
+		fmpq_mpoly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
+		*formula = poly_factored(s, sum);
+		fmpq_mpoly_clear(sum, CTX);
+	}
 	*cond = strdup(hit->cond);
-	fmpq_mpoly_clear(sum, CTX);
 	if (!unit)
 		sym_pw_clear(s, &norm);
 	fmpq_clear(c);

@@ -105,6 +105,7 @@ typedef struct sym_fmt {
 	sym_pw w;
 	fmpq_mpoly_t sum;
 	char *cond;
+	char *formula;       /* SUM as text, once asked for (NULL before) */
 } sym_fmt;
 
 /* Bindings of parameters to exact values, for evaluation. */
