@@ -42,10 +42,13 @@ int epi_table_plot(const epi_table *t, const char *svg, char *err)
 			energy |= !isnan(t->f[i].op[j].e);
 	const char *names[256];
 	int n = op_names(t, names, 256);
-	char dir[] = "/tmp/epi-plot-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/epi-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
-		return epi_error(err, "cannot create a temporary folder: %s", strerror(errno));
-	char data[64], out[64], gerr[64];
+		return epi_error(err, "cannot create a temporary folder in '%s': %s", tmp && *tmp ? tmp : "/tmp",
+				 strerror(errno));
+	char data[600], out[600], gerr[600];
 	snprintf(data, sizeof data, "%s/table.dat", dir);
 	snprintf(out, sizeof out, "%s/plot.svg", dir);
 	snprintf(gerr, sizeof gerr, "%s/gnuplot.err", dir);
