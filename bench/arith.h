@@ -13,19 +13,26 @@
 #include "bench/asm.h"
 #include "bench/bench.h"
 
+#if defined(EPI_ASM)
+/* One unit on register R: `insn %[b], %[R]` (x86-64), `insn R, R, b`
+ * (aarch64, M naming the register width). */
 #if defined(__x86_64__)
-/* T: the operand type; C: its register constraint ("r" or "x"). */
-#define EPI_ASM_CHAIN(fn, insn, T, C, A0, B0)                                                     \
+#define EPI_OP(insn, M, r) insn " %[b], %[" r "]\n\t"
+#else
+#define EPI_OP(insn, M, r) insn " %" M "[" r "], %" M "[" r "], %" M "[b]\n\t"
+#endif
+/* T: the operand type; C: its register constraint; M: its modifier. */
+#define EPI_ASM_CHAIN(fn, insn, T, C, M, A0, B0)                                                  \
 	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
 	{                                                                                         \
 		(void)c;                                                                          \
 		T a = (A0), b = (B0);                                                             \
 		if (!n)                                                                           \
 			return;                                                                   \
-		__asm__ volatile("1:\n\t" R32(insn " %[b], %[a]\n\t") "dec %[n]\n\tjnz 1b"       \
-				 : [a] "+&" C(a), [n] "+c"(n) : [b] C(b) : "cc");                  \
+		__asm__ volatile("1:\n\t" R32(EPI_OP(insn, M, "a")) EPI_LOOP                       \
+				 : [a] "+&" C(a), [n] EPI_NCON(n) : [b] C(b) : "cc");             \
 	}
-#define EPI_ASM_STREAMS(fn, insn, T, C, A0, B0)                                                   \
+#define EPI_ASM_STREAMS(fn, insn, T, C, M, A0, B0)                                                \
 	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
 	{                                                                                         \
 		(void)c;                                                                          \
@@ -33,61 +40,22 @@
 		T b = (B0);                                                                       \
 		if (!n)                                                                           \
 			return;                                                                   \
-		__asm__ volatile("1:\n\t" R4(insn " %[b], %[a0]\n\t" insn " %[b], %[a1]\n\t"      \
-					     insn " %[b], %[a2]\n\t" insn " %[b], %[a3]\n\t"      \
-					     insn " %[b], %[a4]\n\t" insn " %[b], %[a5]\n\t"      \
-					     insn " %[b], %[a6]\n\t" insn " %[b], %[a7]\n\t")     \
-					 "dec %[n]\n\tjnz 1b"                                     \
+		__asm__ volatile("1:\n\t" R4(EPI_OP(insn, M, "a0") EPI_OP(insn, M, "a1")           \
+					     EPI_OP(insn, M, "a2") EPI_OP(insn, M, "a3")           \
+					     EPI_OP(insn, M, "a4") EPI_OP(insn, M, "a5")           \
+					     EPI_OP(insn, M, "a6") EPI_OP(insn, M, "a7"))          \
+					 EPI_LOOP                                                 \
 				 : [a0] "+&" C(a0), [a1] "+&" C(a1), [a2] "+&" C(a2), [a3] "+&" C(a3), \
 				   [a4] "+&" C(a4), [a5] "+&" C(a5), [a6] "+&" C(a6), [a7] "+&" C(a7), \
-				   [n] "+c"(n)                                                    \
+				   [n] EPI_NCON(n)                                                \
 				 : [b] C(b)                                                       \
 				 : "cc");                                                         \
 	}
-#define EPI_GPR_CHAIN(fn, insn, cop, A0, B0) EPI_ASM_CHAIN(fn, insn, uint64_t, "r", A0, B0)
-#define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_ASM_STREAMS(fn, insn, uint64_t, "r", A0, B0)
-#define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, "x", A0, B0)
-#define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_ASM_STREAMS(fn, insn, T, "x", A0, B0)
-#define EPI_XMM32_CHAIN EPI_XMM_CHAIN
-#elif defined(__aarch64__)
-/* T: the operand type; C: its constraint ("r" or "w"); M: the register
- * modifier ("x" 64-bit, "w" 32-bit, "d" double, "s" float). */
-#define EPI_A64_CHAIN(fn, insn, T, C, M, A0, B0)                                                  \
-	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
-	{                                                                                         \
-		(void)c;                                                                          \
-		T a = (A0), b = (B0);                                                             \
-		if (!n)                                                                           \
-			return;                                                                   \
-		__asm__ volatile("1:\n\t" R32(insn " %" M "[a], %" M "[a], %" M "[b]\n\t")        \
-				 "subs %x[n], %x[n], #1\n\tb.ne 1b"                             \
-				 : [a] "+&" C(a), [n] "+r"(n) : [b] C(b) : "cc");                  \
-	}
-#define A64_S(insn, M, r) insn " %" M "[" r "], %" M "[" r "], %" M "[b]\n\t"
-#define EPI_A64_STREAMS(fn, insn, T, C, M, A0, B0)                                                \
-	static void fn(epi_bench_ctx *c, uint64_t n)                                              \
-	{                                                                                         \
-		(void)c;                                                                          \
-		T a0 = (A0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;       \
-		T b = (B0);                                                                       \
-		if (!n)                                                                           \
-			return;                                                                   \
-		__asm__ volatile("1:\n\t" R4(A64_S(insn, M, "a0") A64_S(insn, M, "a1")             \
-					     A64_S(insn, M, "a2") A64_S(insn, M, "a3")             \
-					     A64_S(insn, M, "a4") A64_S(insn, M, "a5")             \
-					     A64_S(insn, M, "a6") A64_S(insn, M, "a7"))            \
-					 "subs %x[n], %x[n], #1\n\tb.ne 1b"                     \
-				 : [a0] "+&" C(a0), [a1] "+&" C(a1), [a2] "+&" C(a2), [a3] "+&" C(a3), \
-				   [a4] "+&" C(a4), [a5] "+&" C(a5), [a6] "+&" C(a6), [a7] "+&" C(a7), \
-				   [n] "+r"(n)                                                    \
-				 : [b] C(b)                                                       \
-				 : "cc");                                                         \
-	}
-#define EPI_GPR_CHAIN(fn, insn, cop, A0, B0) EPI_A64_CHAIN(fn, insn, uint64_t, "r", "x", A0, B0)
-#define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_A64_STREAMS(fn, insn, uint64_t, "r", "x", A0, B0)
-#define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_A64_CHAIN(fn, insn, T, "w", "d", A0, B0)
-#define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_A64_STREAMS(fn, insn, T, "w", "d", A0, B0)
-#define EPI_XMM32_CHAIN(fn, insn, cop, T, A0, B0) EPI_A64_CHAIN(fn, insn, T, "w", "s", A0, B0)
+#define EPI_GPR_CHAIN(fn, insn, cop, A0, B0) EPI_ASM_CHAIN(fn, insn, uint64_t, "r", EPI_M64, A0, B0)
+#define EPI_GPR_STREAMS(fn, insn, cop, A0, B0) EPI_ASM_STREAMS(fn, insn, uint64_t, "r", EPI_M64, A0, B0)
+#define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, EPI_FPCON, EPI_MF64, A0, B0)
+#define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_ASM_STREAMS(fn, insn, T, EPI_FPCON, EPI_MF64, A0, B0)
+#define EPI_XMM32_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, EPI_FPCON, EPI_MF32, A0, B0)
 #else
 /* C with barriers: the compiler keeps every operation, but may schedule
  * the loop differently from the assembly sequences. */

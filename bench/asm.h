@@ -26,6 +26,36 @@
 #define EPI_ISA(x86, a64) "C with compiler barriers (no assembly kernel for this architecture)"
 #endif
 
+/* The pieces of the assembly kernels, per architecture (EPI_ASM when there
+ * is one): the loop's end on the counter %[n] and its constraint; the
+ * constraint of a register whose low byte is written (setcc); general and
+ * floating-point register constraints and the operand modifiers that name
+ * 64-bit, 32-bit, double and float registers; the pointer %[p] advanced
+ * by 256 bytes and wrapped from %[end] to %[start]. */
+#if defined(__x86_64__)
+#define EPI_ASM 1
+#define EPI_LOOP "dec %[n]\n\tjnz 1b"
+#define EPI_NCON "+c"
+#define EPI_BYTECON "q"
+#define EPI_FPCON "x"
+#define EPI_M64 ""
+#define EPI_M32 "k"
+#define EPI_MF64 ""
+#define EPI_MF32 ""
+#define EPI_WRAP256 "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
+#elif defined(__aarch64__)
+#define EPI_ASM 1
+#define EPI_LOOP "subs %x[n], %x[n], #1\n\tb.ne 1b"
+#define EPI_NCON "+r"
+#define EPI_BYTECON "r"
+#define EPI_FPCON "w"
+#define EPI_M64 "x"
+#define EPI_M32 "w"
+#define EPI_MF64 "d"
+#define EPI_MF32 "s"
+#define EPI_WRAP256 "add %x[p], %x[p], #256\n\tcmp %x[p], %x[end]\n\tcsel %x[p], %x[start], %x[p], hs\n\t"
+#endif
+
 /* 32 memory instructions at offsets 0, 8, ..., 248 from %[p]: F(offset). */
 #define EPI_OFFS32(F) F(0) F(8) F(16) F(24) F(32) F(40) F(48) F(56) F(64) F(72) F(80) F(88) F(96) F(104) F(112) \
 	F(120) F(128) F(136) F(144) F(152) F(160) F(168) F(176) F(184) F(192) F(200) F(208) F(216) F(224) F(232) \

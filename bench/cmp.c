@@ -6,73 +6,40 @@
  * floating-point registers would time conversions, not the compare.) */
 #include "bench/arith.h"
 
+#if defined(EPI_ASM)
+/* CS(r): compare r with b, its result into r; CF(x, r): compare the
+ * double x with b, its result into r. */
 #if defined(__x86_64__)
-static void i64_lat(epi_bench_ctx *c, uint64_t n)
-{
-	(void)c;
-	uint64_t a = 0, b = 1;
-	if (!n)
-		return;
-	__asm__ volatile("1:\n\t" R32("cmp %[b], %[a]\n\tsetl %b[a]\n\t") "dec %[n]\n\tjnz 1b"
-			 : [a] "+&q"(a), [n] "+c"(n) : [b] "r"(b) : "cc");
-}
-
 #define CS(r) "cmp %[b], %[" r "]\n\tsetl %b[" r "]\n\t"
-static void i64_thr(epi_bench_ctx *c, uint64_t n)
-{
-	(void)c;
-	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0, b = 1;
-	if (!n)
-		return;
-	__asm__ volatile("1:\n\t" R4(CS("a0") CS("a1") CS("a2") CS("a3") CS("a4") CS("a5") CS("a6") CS("a7"))
-			 "dec %[n]\n\tjnz 1b"
-			 : [a0] "+q"(a0), [a1] "+q"(a1), [a2] "+q"(a2), [a3] "+q"(a3), [a4] "+q"(a4),
-			   [a5] "+q"(a5), [a6] "+q"(a6), [a7] "+q"(a7), [n] "+c"(n)
-			 : [b] "r"(b)
-			 : "cc");
-}
-
 #define CF(x, r) "ucomisd %[b], %[" x "]\n\tseta %b[" r "]\n\t"
-static void f64_thr(epi_bench_ctx *c, uint64_t n)
-{
-	(void)c;
-	double x0 = 1, x1 = 2, x2 = 3, x3 = 4, b = 2.5;
-	uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-	if (!n)
-		return;
-	__asm__ volatile("1:\n\t" R8(CF("x0", "r0") CF("x1", "r1") CF("x2", "r2") CF("x3", "r3"))
-			 "dec %[n]\n\tjnz 1b"
-			 : [r0] "+q"(r0), [r1] "+q"(r1), [r2] "+q"(r2), [r3] "+q"(r3), [n] "+c"(n)
-			 : [b] "x"(b), [x0] "x"(x0), [x1] "x"(x1), [x2] "x"(x2), [x3] "x"(x3)
-			 : "cc");
-}
-#elif defined(__aarch64__)
+#else
+#define CS(r) "cmp %x[" r "], %x[b]\n\tcset %x[" r "], lt\n\t"
+#define CF(x, r) "fcmp %d[" x "], %d[b]\n\tcset %x[" r "], gt\n\t"
+#endif
+#define Q EPI_BYTECON
+
 static void i64_lat(epi_bench_ctx *c, uint64_t n)
 {
 	(void)c;
 	uint64_t a = 0, b = 1;
 	if (!n)
 		return;
-	__asm__ volatile("1:\n\t" R32("cmp %x[a], %x[b]\n\tcset %x[a], lt\n\t") "subs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [a] "+&r"(a), [n] "+r"(n) : [b] "r"(b) : "cc");
+	__asm__ volatile("1:\n\t" R32(CS("a")) EPI_LOOP : [a] "+&" Q(a), [n] EPI_NCON(n) : [b] "r"(b) : "cc");
 }
 
-#define CS(r) "cmp %x[" r "], %x[b]\n\tcset %x[" r "], lt\n\t"
 static void i64_thr(epi_bench_ctx *c, uint64_t n)
 {
 	(void)c;
 	uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0, b = 1;
 	if (!n)
 		return;
-	__asm__ volatile("1:\n\t" R4(CS("a0") CS("a1") CS("a2") CS("a3") CS("a4") CS("a5") CS("a6") CS("a7"))
-			 "subs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4),
-			   [a5] "+r"(a5), [a6] "+r"(a6), [a7] "+r"(a7), [n] "+r"(n)
+	__asm__ volatile("1:\n\t" R4(CS("a0") CS("a1") CS("a2") CS("a3") CS("a4") CS("a5") CS("a6") CS("a7")) EPI_LOOP
+			 : [a0] "+" Q(a0), [a1] "+" Q(a1), [a2] "+" Q(a2), [a3] "+" Q(a3), [a4] "+" Q(a4),
+			   [a5] "+" Q(a5), [a6] "+" Q(a6), [a7] "+" Q(a7), [n] EPI_NCON(n)
 			 : [b] "r"(b)
 			 : "cc");
 }
 
-#define CF(x, r) "fcmp %d[" x "], %d[b]\n\tcset %x[" r "], gt\n\t"
 static void f64_thr(epi_bench_ctx *c, uint64_t n)
 {
 	(void)c;
@@ -80,10 +47,10 @@ static void f64_thr(epi_bench_ctx *c, uint64_t n)
 	uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
 	if (!n)
 		return;
-	__asm__ volatile("1:\n\t" R8(CF("x0", "r0") CF("x1", "r1") CF("x2", "r2") CF("x3", "r3"))
-			 "subs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [n] "+r"(n)
-			 : [b] "w"(b), [x0] "w"(x0), [x1] "w"(x1), [x2] "w"(x2), [x3] "w"(x3)
+	__asm__ volatile("1:\n\t" R8(CF("x0", "r0") CF("x1", "r1") CF("x2", "r2") CF("x3", "r3")) EPI_LOOP
+			 : [r0] "+" Q(r0), [r1] "+" Q(r1), [r2] "+" Q(r2), [r3] "+" Q(r3), [n] EPI_NCON(n)
+			 : [b] EPI_FPCON(b), [x0] EPI_FPCON(x0), [x1] EPI_FPCON(x1), [x2] EPI_FPCON(x2),
+			   [x3] EPI_FPCON(x3)
 			 : "cc");
 }
 #else

@@ -40,9 +40,9 @@ static void i32_lat(epi_bench_ctx *c, uint64_t n)
 }
 #elif defined(__aarch64__)
 /* sdiv leaves no remainder: the dividend stays put with a divisor of 1 */
-EPI_A64_CHAIN(i64_lat, "sdiv", int64_t, "r", "x", DIVIDEND, 1)
-EPI_A64_STREAMS(i64_thr, "sdiv", int64_t, "r", "x", DIVIDEND, 1)
-EPI_A64_CHAIN(i32_lat, "sdiv", int32_t, "r", "w", 1000000007, 1)
+EPI_ASM_CHAIN(i64_lat, "sdiv", int64_t, "r", EPI_M64, DIVIDEND, 1)
+EPI_ASM_STREAMS(i64_thr, "sdiv", int64_t, "r", EPI_M64, DIVIDEND, 1)
+EPI_ASM_CHAIN(i32_lat, "sdiv", int32_t, "r", EPI_M32, 1000000007, 1)
 #else
 EPI_C_CHAIN(i64_lat, int64_t, /, DIVIDEND, 1, EPI_KEEP)
 EPI_C_STREAMS(i64_thr, int64_t, /, DIVIDEND, 1, EPI_KEEP)

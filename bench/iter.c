@@ -1,6 +1,6 @@
 /* iter: the empty loop, one iteration of `dec %rcx; jnz 1b` (aarch64:
- * `subs; b.ne`): a C loop's increment, compare and branch. Every other kernel's net cost per
- * unit subtracts this loop's time per iteration. */
+ * `subs; b.ne`): a C loop's increment, compare and branch. Every other
+ * kernel's net cost per unit subtracts this loop's time per iteration. */
 #include "bench/asm.h"
 #include "bench/bench.h"
 
@@ -9,10 +9,8 @@ static void run(epi_bench_ctx *c, uint64_t n)
 	(void)c;
 	if (!n)
 		return;
-#if defined(__x86_64__)
-	__asm__ volatile("1:\n\tdec %0\n\tjnz 1b" : "+c"(n) : : "cc");
-#elif defined(__aarch64__)
-	__asm__ volatile("1:\n\tsubs %x0, %x0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" EPI_LOOP : [n] EPI_NCON(n) : : "cc");
 #else
 	for (; n; n--)
 		EPI_KEEP(n);

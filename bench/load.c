@@ -12,6 +12,15 @@
 #include "bench/asm.h"
 #include "bench/bench.h"
 
+/* One load of 8 bytes at offset K from %[p]; one step of the chase. */
+#if defined(__x86_64__)
+#define LD(k) "mov " #k "(%[p]), %[t]\n\t"
+#define CHASE "mov (%[p]), %[p]\n\t"
+#elif defined(__aarch64__)
+#define LD(k) "ldr %x[t], [%x[p], #" #k "]\n\t"
+#define CHASE "ldr %x[p], [%x[p]]\n\t"
+#endif
+
 static int setup_seq(const epi_kernel *k, epi_bench_ctx *c, char *err)
 {
 	(void)k;
@@ -23,20 +32,10 @@ static void thr(epi_bench_ctx *c, uint64_t n)
 	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
 	if (!n)
 		return;
-#if defined(__x86_64__)
+#if defined(EPI_ASM)
 	uint64_t t;
-#define LD(k) "mov " #k "(%[p]), %[t]\n\t"
-	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
-			 "dec %[n]\n\tjnz 1b"
-			 : [p] "+&r"(p), [t] "=&r"(t), [n] "+c"(n)
-			 : [start] "r"(start), [end] "r"(end)
-			 : "cc", "memory");
-#elif defined(__aarch64__)
-	uint64_t t;
-#define LD(k) "ldr %x[t], [%x[p], #" #k "]\n\t"
-	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) "add %x[p], %x[p], #256\n\tcmp %x[p], %x[end]\n\t"
-			 "csel %x[p], %x[start], %x[p], hs\n\tsubs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [p] "+&r"(p), [t] "=&r"(t), [n] "+r"(n)
+	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) EPI_WRAP256 EPI_LOOP
+			 : [p] "+&r"(p), [t] "=&r"(t), [n] EPI_NCON(n)
 			 : [start] "r"(start), [end] "r"(end)
 			 : "cc", "memory");
 #else
@@ -81,12 +80,8 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 	void *p = c->aux;
 	if (!n)
 		return;
-#if defined(__x86_64__)
-	__asm__ volatile("1:\n\t" R32("mov (%[p]), %[p]\n\t") "dec %[n]\n\tjnz 1b"
-			 : [p] "+r"(p), [n] "+c"(n) : : "cc", "memory");
-#elif defined(__aarch64__)
-	__asm__ volatile("1:\n\t" R32("ldr %x[p], [%x[p]]\n\t") "subs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [p] "+r"(p), [n] "+r"(n) : : "cc", "memory");
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" R32(CHASE) EPI_LOOP : [p] "+r"(p), [n] EPI_NCON(n) : : "cc", "memory");
 #else
 	for (; n; n--) {
 		R32(p = *(void *volatile *)p;)

@@ -4,6 +4,13 @@
 #include "bench/asm.h"
 #include "bench/bench.h"
 
+/* One store of 8 bytes at offset K from %[p]. */
+#if defined(__x86_64__)
+#define ST(k) "mov %[v], " #k "(%[p])\n\t"
+#elif defined(__aarch64__)
+#define ST(k) "str %x[v], [%x[p], #" #k "]\n\t"
+#endif
+
 static int setup(const epi_kernel *k, epi_bench_ctx *c, char *err)
 {
 	(void)k;
@@ -16,18 +23,9 @@ static void run(epi_bench_ctx *c, uint64_t n)
 	if (!n)
 		return;
 	uint64_t v = 0x5eed;
-#if defined(__x86_64__)
-#define ST(k) "mov %[v], " #k "(%[p])\n\t"
-	__asm__ volatile("1:\n\t" EPI_OFFS32(ST) "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
-			 "dec %[n]\n\tjnz 1b"
-			 : [p] "+&r"(p), [n] "+c"(n)
-			 : [v] "r"(v), [start] "r"(start), [end] "r"(end)
-			 : "cc", "memory");
-#elif defined(__aarch64__)
-#define ST(k) "str %x[v], [%x[p], #" #k "]\n\t"
-	__asm__ volatile("1:\n\t" EPI_OFFS32(ST) "add %x[p], %x[p], #256\n\tcmp %x[p], %x[end]\n\t"
-			 "csel %x[p], %x[start], %x[p], hs\n\tsubs %x[n], %x[n], #1\n\tb.ne 1b"
-			 : [p] "+&r"(p), [n] "+r"(n)
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" EPI_OFFS32(ST) EPI_WRAP256 EPI_LOOP
+			 : [p] "+&r"(p), [n] EPI_NCON(n)
 			 : [v] "r"(v), [start] "r"(start), [end] "r"(end)
 			 : "cc", "memory");
 #else
