@@ -4,19 +4,7 @@
 #include "model/util.h"
 
 #include <math.h>
-#include <string.h>
 #include <time.h>
-
-double epi_meter_joules(const epi_meter *m, const char *domain)
-{
-	if (!m || m->time_only)
-		return NAN;
-	double j = 0;
-	for (int i = 0; i < m->ndom; i++)
-		if (domain ? strcmp(m->dom[i].name, domain) == 0 : m->dom[i].in_total)
-			j += m->dom[i].total;
-	return j;
-}
 
 uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, double *per_it)
 {

@@ -19,10 +19,6 @@ typedef struct epi_run {
 	double joules;   /* NAN without energy */
 } epi_run;
 
-/* The energy that counts: the named DOMAIN's, or the sum of the domains
- * in the machine's total when DOMAIN is NULL; NAN for a time-only meter. */
-double epi_meter_joules(const epi_meter *m, const char *domain);
-
 /* Iterations of K (set up in CTX) that take at least MIN_S seconds;
  * *PER_IT (may be NULL) receives the seconds one iteration took. */
 uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, double *per_it);

@@ -1,6 +1,7 @@
 /* epi: one program for the machine-layer commands, git style: `epi CMD`,
  * or `epi-CMD` through a link named so. */
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,14 @@ enum epi_format epi_parse_format(const char *s)
 	if (strcmp(s, "json") == 0)
 		return EPI_FMT_JSON;
 	epi_die(2, "unknown format '%s' (table, csv or json)", s);
+}
+
+void epi_fmt_num(char *b, size_t n, double v, const char *fmt)
+{
+	if (isnan(v))
+		b[0] = 0;
+	else
+		snprintf(b, n, fmt, v);
 }
 
 static void usage(FILE *f)

@@ -109,14 +109,6 @@ static void list_kernels(const char *style)
 		       k[i]->what, k[i]->seq);
 }
 
-static void num(FILE *o, double v, const char *fmt)
-{
-	if (isnan(v))
-		fputs("", o);
-	else
-		fprintf(o, fmt, v);
-}
-
 static void summary(const epi_table *t, enum epi_format fmt, FILE *o)
 {
 	if (fmt == EPI_FMT_CSV) {
@@ -126,24 +118,18 @@ static void summary(const epi_table *t, enum epi_format fmt, FILE *o)
 			for (int j = 0; j < t->f[i].n; j++) {
 				const epi_fcol *f = &t->f[i];
 				const epi_cost *e = &f->op[j];
-				fprintf(o, "%.6g,", f->khz / 1e6);
-				num(o, f->effective_ghz, "%.4f");
-				fputc(',', o);
-				num(o, f->idle_w, "%.6g");
-				fprintf(o, ",%s,%s,", e->key, epi_unit_name(e->unit));
-				num(o, e->t, "%.6g");
-				fputc(',', o);
-				num(o, e->t_ci, "%.3g");
-				fputc(',', o);
-				num(o, e->cycles, "%.4g");
-				fputc(',', o);
-				num(o, e->e, "%.6g");
-				fputc(',', o);
-				num(o, e->e_ci, "%.3g");
-				fputc(',', o);
-				num(o, e->e_dyn, "%.6g");
-				fprintf(o, ",%ld,%ld,%d,%s\n", e->runs, e->outliers < 0 ? 0 : e->outliers, e->drift,
-					e->kernel ? e->kernel : "");
+				char eg[32], iw[32], ts[32], tc[32], cy[32], ej[32], ec[32], ed[32];
+				epi_fmt_num(eg, sizeof eg, f->effective_ghz, "%.4f");
+				epi_fmt_num(iw, sizeof iw, f->idle_w, "%.6g");
+				epi_fmt_num(ts, sizeof ts, e->t, "%.6g");
+				epi_fmt_num(tc, sizeof tc, e->t_ci, "%.3g");
+				epi_fmt_num(cy, sizeof cy, e->cycles, "%.4g");
+				epi_fmt_num(ej, sizeof ej, e->e, "%.6g");
+				epi_fmt_num(ec, sizeof ec, e->e_ci, "%.3g");
+				epi_fmt_num(ed, sizeof ed, e->e_dyn, "%.6g");
+				fprintf(o, "%.6g,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%ld,%ld,%d,%s\n", f->khz / 1e6, eg, iw, e->key,
+					epi_unit_name(e->unit), ts, tc, cy, ej, ec, ed, e->runs,
+					e->outliers < 0 ? 0 : e->outliers, e->drift, e->kernel ? e->kernel : "");
 			}
 		return;
 	}

@@ -3,6 +3,7 @@
 #ifndef EPI_CMD_H
 #define EPI_CMD_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct epi_subcmd {
@@ -20,6 +21,9 @@ void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
 /* Parses --format's value; dies with a usage error otherwise. */
 enum epi_format epi_parse_format(const char *s);
+/* V formatted with FMT (one double), or "" when V is NAN: a value nothing
+ * measured is an empty field, never 0. */
+void epi_fmt_num(char *b, size_t n, double v, const char *fmt) __attribute__((format(printf, 4, 0)));
 
 int epi_probe_main(int argc, char **argv);
 int epi_measure_main(int argc, char **argv);

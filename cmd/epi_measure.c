@@ -146,14 +146,6 @@ static int dom_estimated(const epi_meter *m, int d)
 	return 0;
 }
 
-static void fmt_num(char *b, size_t n, double v, int prec)
-{
-	if (isnan(v))
-		b[0] = 0;
-	else
-		snprintf(b, n, "%.*f", prec, v);
-}
-
 typedef struct summary {
 	int dom, n;
 	double s_mean, s_sd, j_mean, j_sd, j_min, j_max, w_mean, w_sd;
@@ -301,7 +293,7 @@ int epi_measure_main(int argc, char **argv)
 			push(&rs, (run_row){.run = r, .dom = -1, .s = secs, .j = NAN, .partial = merr_set});
 			continue;
 		}
-		double tot = 0, win = m.t_last > m.t_first ? m.t_last - m.t_first : secs;
+		double win = m.t_last > m.t_first ? m.t_last - m.t_first : secs;
 		int ntot = 0;
 		for (int d = 0; d < m.ndom; d++) {
 			epi_domain *dm = &m.dom[d];
@@ -310,15 +302,13 @@ int epi_measure_main(int argc, char **argv)
 			if (stalled)
 				epi_warn("run %d: the %s counter did not advance in %.3f s: its reading is not trustworthy",
 					 r, dm->name, secs);
-			if (dm->in_total) {
-				tot += dm->total;
-				ntot++;
-			}
+			ntot += dm->in_total;
 			if (want(domains, dm->name))
 				push(&rs, (run_row){.run = r, .dom = d, .s = secs, .j = dm->total, .win = win, .partial = merr_set, .stalled = stalled});
 		}
 		if (ntot > 1 && want(domains, "total"))
-			push(&rs, (run_row){.run = r, .dom = -2, .s = secs, .j = tot, .win = win, .partial = merr_set});
+			push(&rs, (run_row){.run = r, .dom = -2, .s = secs, .j = epi_meter_joules(&m, NULL), .win = win,
+					    .partial = merr_set});
 	}
 	/* report */
 	char *buf = NULL;
@@ -343,8 +333,8 @@ int epi_measure_main(int argc, char **argv)
 		for (int i = 0; i < rs.n; i++) {
 			run_row *x = &rs.r[i];
 			char j[32], w[32];
-			fmt_num(j, sizeof j, x->j, 6);
-			fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, 4);
+			epi_fmt_num(j, sizeof j, x->j, "%.6f");
+			epi_fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, "%.4f");
 			fprintf(out, "%d,%s,%s,%.6f,%s,%s,%d\n", x->run, m.ops->name, dom_name(&m, x->dom), x->s, j, w,
 				dom_estimated(&m, x->dom));
 		}
@@ -409,8 +399,8 @@ int epi_measure_main(int argc, char **argv)
 		for (int i = 0; i < rs.n; i++) {
 			run_row *x = &rs.r[i];
 			char j[32], w[32];
-			fmt_num(j, sizeof j, x->j, 4);
-			fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, 3);
+			epi_fmt_num(j, sizeof j, x->j, "%.4f");
+			epi_fmt_num(w, sizeof w, isnan(x->j) ? NAN : x->j / x->win, "%.3f");
 			char part[64] = "";
 			if (x->partial)
 				snprintf(part, sizeof part, "  (partial: metered %.3f s)", isnan(x->j) ? 0 : x->win);

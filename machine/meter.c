@@ -162,3 +162,14 @@ void epi_meter_reset(epi_meter *m)
 		m->dom[i].total = 0;
 	}
 }
+
+double epi_meter_joules(const epi_meter *m, const char *domain)
+{
+	if (!m || m->time_only)
+		return NAN;
+	double j = 0;
+	for (int i = 0; i < m->ndom; i++)
+		if (domain ? strcmp(m->dom[i].name, domain) == 0 : m->dom[i].in_total)
+			j += m->dom[i].total;
+	return j;
+}

@@ -73,6 +73,11 @@ double epi_meter_period(const epi_meter *m);
 /* Reads the meter and accumulates: the first call sets the baseline. */
 int epi_meter_poll(epi_meter *m, char *err);
 
+/* The energy of the window: the named DOMAIN's total, or the sum of the
+ * domains in the machine's total when DOMAIN is NULL; NAN for a time-only
+ * meter. */
+double epi_meter_joules(const epi_meter *m, const char *domain);
+
 /* Zeroes the totals (a new measurement window starts at the next poll). */
 void epi_meter_reset(epi_meter *m);
 
