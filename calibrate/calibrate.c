@@ -359,10 +359,14 @@ static int by_registry(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Summarises W into its table entry (net of the baseline BASE_T/BASE_E per
- * iteration, with their half-widths). */
-static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double base_t_ci, double base_e,
-		   double base_e_ci, char *line, size_t ln)
+/* The empty loop per iteration, subtracted from every net cost: time and
+ * energy with their half-widths (all 0 for the empty loop itself). */
+typedef struct baseline {
+	double t, t_ci, e, e_ci;
+} baseline;
+
+/* Summarises W into its table entry, net of the baseline B. */
+static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *line, size_t ln)
 {
 	int is_iter = !is_net(c) || strcmp(w->k->name, "iter") == 0; /* nothing to subtract */
 	double *net = malloc(w->n * sizeof *net), *nete = malloc(w->n * sizeof *nete);
@@ -375,8 +379,8 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double bas
 	/* a run is one observation: left out of time and energy alike */
 	memset(keep, 1, w->n);
 	for (int i = 0; i < w->n; i++) {
-		net[i] = (w->t[i] - (is_iter ? 0 : base_t)) / w->units;
-		nete[i] = (w->e[i] - (is_iter ? 0 : base_e)) / w->units;
+		net[i] = (w->t[i] - (is_iter ? 0 : b->t)) / w->units;
+		nete[i] = (w->e[i] - (is_iter ? 0 : b->e)) / w->units;
 	}
 	epi_mark_outliers(net, w->n, keep);
 	if (metered)
@@ -384,7 +388,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double bas
 	epi_summarise_kept(net, keep, w->n, c->precision, &st);
 	e->t = st.mean;
 	e->t_sd = st.sd;
-	e->t_ci = is_iter ? st.ci : hypot(st.ci, base_t_ci / w->units);
+	e->t_ci = is_iter ? st.ci : hypot(st.ci, b->t_ci / w->units);
 	e->runs = st.n;
 	e->outliers = st.outliers;
 	e->drift = st.drift;
@@ -392,7 +396,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, double base_t, double bas
 		epi_summarise_kept(nete, keep, w->n, c->precision, &se);
 		e->e = se.mean;
 		e->e_sd = se.sd;
-		e->e_ci = is_iter ? se.ci : hypot(se.ci, base_e_ci / w->units);
+		e->e_ci = is_iter ? se.ci : hypot(se.ci, b->e_ci / w->units);
 		e->drift |= se.drift;
 		if (!isnan(f->idle_w))
 			e->e_dyn = e->e - f->idle_w * e->t;
@@ -487,6 +491,42 @@ static const char *where(epi_fcol *f, const char *op)
 	return b;
 }
 
+/* Saves T after every finished entry, the cycles of F's entries brought to
+ * its effective frequency as now measured. */
+static int save(epi_calib *c, epi_table *t, epi_fcol *f, char *err)
+{
+	for (int i = 0; f && !isnan(f->effective_ghz) && i < f->n; i++) {
+		epi_cost *e = &f->op[i];
+		e->cycles = isnan(e->t) ? NAN : e->t * f->effective_ghz * 1e9;
+		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
+	}
+	return epi_table_save(t, c->output, err);
+}
+
+/* Runs X once; when it has converged, its entry goes into F and T is
+ * saved. 0 to go on, 1 when a signal asked to stop, -1 with ERR. */
+static int step(epi_calib *c, epi_table *t, epi_fcol *f, work *x, const baseline *b, epi_calib_progress *p,
+		double t0, char *err)
+{
+	char line[256], merr[EPI_ERRLEN];
+	const char *name = x->k->name;
+	if (run_once(c, x, merr) < 0)
+		return epi_error(err, "%s: %s", where(f, name), merr);
+	progress(c, p, name, NULL, t0);
+	if (stop_sig)
+		return 1;
+	if (!converged(c, x))
+		return 0;
+	finish(c, f, x, b, line, sizeof line);
+	c->done++;
+	if (save(c, t, f, err) < 0)
+		return -1;
+	progress(c, p, NULL, line, t0);
+	work_free(x);
+	x->finished = 1;
+	return 0;
+}
+
 /* The effective frequency, measured again and again while a frequency is
  * calibrated (a host, a turbo or heat can move it): F's value is the median
  * of the measurements so far. */
@@ -506,23 +546,11 @@ static void track_ghz(const epi_calib *c, epi_fcol *f, ghz_track *g)
 	f->effective_ghz = gsl_stats_median_from_sorted_data(s, 1, g->n);
 }
 
-/* Saves T after every finished entry, the cycles of F's entries brought to
- * its effective frequency as now measured. */
-static int save(epi_calib *c, epi_table *t, epi_fcol *f, char *err)
-{
-	for (int i = 0; f && !isnan(f->effective_ghz) && i < f->n; i++) {
-		epi_cost *e = &f->op[i];
-		e->cycles = isnan(e->t) ? NAN : e->t * f->effective_ghz * 1e9;
-		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
-	}
-	return epi_table_save(t, c->output, err);
-}
-
 /* Calibrates the kernels SEL not yet in F. Returns 0, 1 (stopped) or -1. */
 static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kernel **sel, int nsel,
 			 gsl_rng *rng, epi_calib_progress *p, double t0, char *err)
 {
-	char line[256], merr[EPI_ERRLEN];
+	char merr[EPI_ERRLEN];
 	int ret = 0;
 	work *w = calloc(nsel, sizeof *w);
 	ghz_track *gt = calloc(1, sizeof *gt);
@@ -560,37 +588,19 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		c->run_s = fmax(c->run_base, 100 * res / f->idle_w);
 	}
 	/* the baseline first: the empty loop */
-	double bt = 0, bt_ci = 0, be = 0, be_ci = 0;
+	baseline none = {0, 0, 0, 0}, base = none;
 	track_ghz(c, f, gt);
 	int first = is_net(c); /* the kernels of the rounds: all but iter in net style */
-	if (first && !w[0].finished) {
-		while (!w[0].finished) {
-			if (run_once(c, &w[0], merr) < 0) {
-				ret = epi_error(err, "%s: %s", where(f, "iter"), merr);
-				goto out;
-			}
-			progress(c, p, "iter", NULL, t0);
-			if (w[0].n % 5 == 0)
-				track_ghz(c, f, gt);
-			if (stop_sig) {
-				ret = 1;
-				goto out;
-			}
-			if (converged(c, &w[0])) {
-				finish(c, f, &w[0], 0, 0, 0, 0, line, sizeof line);
-				c->done++;
-				if (save(c, t, f, err) < 0) {
-					ret = -1;
-					goto out;
-				}
-				progress(c, p, NULL, line, t0);
-			}
-		}
+	while (first && !w[0].finished) {
+		if ((ret = step(c, t, f, &w[0], &none, p, t0, err)) != 0)
+			goto out;
+		if (w[0].n && w[0].n % 5 == 0) /* every fifth run, while it runs */
+			track_ghz(c, f, gt);
 	}
-	const epi_cost *base = first ? entry(f, "iter") : NULL;
-	if (base) {
-		bt = base->t, bt_ci = isnan(base->t_ci) ? 0 : base->t_ci;
-		be = isnan(base->e) ? 0 : base->e, be_ci = isnan(base->e_ci) ? 0 : base->e_ci;
+	const epi_cost *it = first ? entry(f, "iter") : NULL;
+	if (it) {
+		base.t = it->t, base.t_ci = isnan(it->t_ci) ? 0 : it->t_ci;
+		base.e = isnan(it->e) ? 0 : it->e, base.e_ci = isnan(it->e_ci) ? 0 : it->e_ci;
 	}
 	/* rounds: every unfinished kernel once, in a new order each round */
 	for (;;) {
@@ -602,29 +612,9 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 			break;
 		gsl_ran_shuffle(rng, order, npend, sizeof *order);
 		track_ghz(c, f, gt);
-		for (int j = 0; j < npend; j++) {
-			work *x = &w[order[j]];
-			if (run_once(c, x, merr) < 0) {
-				ret = epi_error(err, "%s: %s", where(f, x->k->name), merr);
+		for (int j = 0; j < npend; j++)
+			if ((ret = step(c, t, f, &w[order[j]], &base, p, t0, err)) != 0)
 				goto out;
-			}
-			progress(c, p, x->k->name, NULL, t0);
-			if (stop_sig) {
-				ret = 1;
-				goto out;
-			}
-			if (converged(c, x)) {
-				finish(c, f, x, bt, bt_ci, be, be_ci, line, sizeof line);
-				c->done++;
-				if (save(c, t, f, err) < 0) {
-					ret = -1;
-					goto out;
-				}
-				progress(c, p, NULL, line, t0);
-				work_free(x);
-				x->finished = 1;
-			}
-		}
 	}
 out:
 	free(gt);
