@@ -103,17 +103,6 @@ static const epi_policy *policy_of(const epi_cpufreq *cf, int cpu)
 	return NULL;
 }
 
-static void offered_list(const epi_policy *p, char *out, size_t n)
-{
-	out[0] = 0;
-	for (int i = 0; i < p->nfreq; i++) {
-		char g[32];
-		size_t k = strlen(out);
-		epi_freq_ghz(g, sizeof g, p->freq[i]);
-		snprintf(out + k, n - k, "%s%s", i ? ", " : "", g);
-	}
-}
-
 /* Fills KHZ with the frequencies to calibrate; 0 of them means "the
  * current one, unpinned". */
 static int select_freqs(epi_calib *c, epi_cpufreq *cf, long *khz, int *nf, char *err)
@@ -150,15 +139,9 @@ static int select_freqs(epi_calib *c, epi_cpufreq *cf, long *khz, int *nf, char 
 			free(dup);
 			return -1;
 		}
-		int ok = 0;
-		for (int i = 0; i < p->nfreq; i++)
-			ok |= p->freq[i] == k;
-		if (!ok) {
-			char g[32], list[1024];
-			epi_freq_ghz(g, sizeof g, k);
-			offered_list(p, list, sizeof list);
+		if (epi_freq_offered(p, k, err) < 0) {
 			free(dup);
-			return epi_error(err, "CPU %d does not offer %s; it offers: %s", c->cpu, g, list);
+			return -1;
 		}
 		khz[(*nf)++] = k;
 	}

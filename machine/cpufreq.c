@@ -238,6 +238,28 @@ static int offered(const epi_policy *p, long long khz)
 	return khz >= p->hw_min && khz <= p->hw_max;
 }
 
+int epi_freq_offered(const epi_policy *p, long long khz, char *err)
+{
+	if (offered(p, khz))
+		return 0;
+	char list[1024] = "", f[32];
+	if (p->table) {
+		for (int k = 0; k < p->nfreq; k++) {
+			epi_freq_ghz(f, sizeof f, p->freq[k]);
+			size_t n = strlen(list);
+			snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", f);
+		}
+	} else {
+		char a[32], b[32];
+		epi_freq_ghz(a, sizeof a, p->hw_min);
+		epi_freq_ghz(b, sizeof b, p->hw_max);
+		snprintf(list, sizeof list, "any from %s to %s", a, b);
+	}
+	epi_freq_ghz(f, sizeof f, khz);
+	return epi_error(err, "CPU %d (policy%d, %s) does not offer %s; it offers: %s", p->cpus[0], p->id, p->driver, f,
+			 list);
+}
+
 static int selected(const epi_policy *p, const int *cpus, int ncpus)
 {
 	if (ncpus == 0)
@@ -330,24 +352,8 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 		if (!selected(p, cpus, ncpus))
 			continue;
 		any = 1;
-		if (!offered(p, khz)) {
-			char list[1024] = "", f[32];
-			if (p->table) {
-				for (int k = 0; k < p->nfreq; k++) {
-					epi_freq_ghz(f, sizeof f, p->freq[k]);
-					size_t n = strlen(list);
-					snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", f);
-				}
-			} else {
-				char a[32], b[32];
-				epi_freq_ghz(a, sizeof a, p->hw_min);
-				epi_freq_ghz(b, sizeof b, p->hw_max);
-				snprintf(list, sizeof list, "any from %s to %s", a, b);
-			}
-			epi_freq_ghz(f, sizeof f, khz);
-			return epi_error(err, "CPU %d (policy%d, %s) does not offer %s; it offers: %s", p->cpus[0], p->id,
-					 p->driver, f, list);
-		}
+		if (epi_freq_offered(p, khz, err) < 0)
+			return -1;
 	}
 	if (!any)
 		return epi_error(err, "no frequency policy covers the CPUs asked for");

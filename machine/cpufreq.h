@@ -43,6 +43,10 @@ typedef struct epi_cpufreq {
  * cpufreq (saying why). */
 int epi_cpufreq_scan(epi_cpufreq *c, long long step_khz, char *err);
 
+/* 0 when policy P can run at KHZ (one of its frequencies, or within its
+ * range); else -1 with ERR naming the CPU, policy, driver and what it offers. */
+int epi_freq_offered(const epi_policy *p, long long khz, char *err);
+
 /* Pins CPUS (NCPUS; 0 = all) to KHZ, boost off if NOBOOST. Saves the
  * state first and arranges for its restoration at exit and on signals.
  * ERR names a frequency the CPU does not offer with the list it does. */

@@ -302,7 +302,7 @@ static void test_bad_input(void **st)
 	c.ops = "add.i64";
 	c.freqs = "2GHz";
 	assert_int_equal(epi_calibrate(&c, &t, err), -1);
-	assert_non_null(strstr(err, "CPU 1 does not offer 2 GHz; it offers: 1.6 GHz, 1.8 GHz, 2.133 GHz, 2.4 GHz"));
+	assert_non_null(strstr(err, "CPU 1 (policy1, acpi-cpufreq) does not offer 2 GHz; it offers: 1.6 GHz, 1.8 GHz, 2.133 GHz, 2.4 GHz"));
 	/* a file that is not a cost table is refused and left alone */
 	fake_put("/table.xml", "precious\n");
 	c.freqs = "2.4GHz";
