@@ -3,14 +3,12 @@
  * epi-predict prices with. The plan is in calibrate/calibrate.c; this file
  * parses options, shows progress and prints the summary. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -229,20 +227,6 @@ static int default_cpu(void)
 	return 0;
 }
 
-static int mkdirs(const char *file)
-{
-	char d[4096];
-	snprintf(d, sizeof d, "%s", file);
-	for (char *s = d + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(d, 0755) < 0 && errno != EEXIST)
-				return -1;
-			*s = '/';
-		}
-	return 0;
-}
-
 int epi_calibrate_main(int argc, char **argv)
 {
 	enum { O_FREQS = 256, O_OPS, O_LIST, O_STYLE, O_CPU, O_PREC, O_MAXRUNS, O_MAXTIME, O_RUNTIME, O_IDLE, O_RESUME,
@@ -334,8 +318,14 @@ int epi_calibrate_main(int argc, char **argv)
 			fprintf(stderr, "%s: drew '%s' into '%s'\n", epi_prog, c.output, plot);
 		return 0;
 	}
-	if (mkdirs(c.output) < 0)
-		epi_die(1, "cannot create the folder of '%s': %s", c.output, strerror(errno));
+	char folder[4096];
+	snprintf(folder, sizeof folder, "%s", c.output);
+	char *slash = strrchr(folder, '/');
+	if (slash && slash != folder) {
+		*slash = 0;
+		if (epi_mkdirs(folder, err) < 0)
+			epi_die(1, "%s", err);
+	}
 	/* the command line, for the table */
 	char cmdline[2048] = "epi-calibrate";
 	for (int i = 1; i < argc; i++) {

@@ -151,17 +151,7 @@ static int state_path(char *out, size_t n, int create, char *err)
 	snprintf(out, n, "%s/cpufreq-state", dir);
 	if (!create)
 		return 0;
-	/* mkdir -p */
-	for (char *s = dir + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			mkdir(dir, 0755);
-			*s = '/';
-		}
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return epi_error(err, "cannot create '%s': %s", dir, strerror(errno));
-	snprintf(out, n, "%s/cpufreq-state", dir);
-	return 0;
+	return epi_mkdirs(dir, err);
 }
 
 /* Async-signal-safe: writes the plan back and removes the state file. */

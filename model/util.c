@@ -104,3 +104,19 @@ void epi_fmt_double(char *buf, size_t n, double v)
 			return;
 	}
 }
+
+int epi_mkdirs(const char *dir, char *err)
+{
+	char d[4096];
+	snprintf(d, sizeof d, "%s", dir);
+	for (char *s = d + 1;; s++)
+		if (*s == '/' || *s == 0) {
+			char c = *s;
+			*s = 0;
+			if (mkdir(d, 0755) < 0 && errno != EEXIST)
+				return epi_error(err, "cannot create '%s': %s", d, strerror(errno));
+			if (!c)
+				return 0;
+			*s = c;
+		}
+}

@@ -14,6 +14,9 @@ int epi_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 
  * fsync, then rename over PATH.  Returns 0, or -1 with ERR set. */
 int epi_write_atomic(const char *path, const void *data, size_t len, char *err);
 
+/* Creates the folder DIR and its parents (mkdir -p); 0, or -1 with ERR. */
+int epi_mkdirs(const char *dir, char *err);
+
 /* Reads a whole file into a malloc'd, NUL-terminated buffer; NULL with ERR set. */
 char *epi_read_file(const char *path, size_t *len, char *err);
 
