@@ -53,6 +53,15 @@ enum epi_format epi_parse_format(const char *s)
 	epi_die(2, "unknown format '%s' (table, csv or json)", s);
 }
 
+int epi_parse_count(const char *opt, const char *v, long lo, long hi)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < lo || n > hi)
+		epi_die(2, "%s '%s' is not a count from %ld to %ld", opt, v, lo, hi);
+	return (int)n;
+}
+
 void epi_fmt_num(char *b, size_t n, double v, const char *fmt)
 {
 	if (isnan(v))

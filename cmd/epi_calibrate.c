@@ -273,14 +273,7 @@ int epi_calibrate_main(int argc, char **argv)
 			break;
 		}
 		case O_PREC: c.precision = parse_pos("--precision", optarg, 1); break;
-		case O_MAXRUNS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 2 || v > 100000)
-				epi_die(2, "--max-runs '%s' is not a count from 2 to 100000", optarg);
-			c.max_runs = (int)v;
-			break;
-		}
+		case O_MAXRUNS: c.max_runs = epi_parse_count("--max-runs", optarg, 2, 100000); break;
 		case O_MAXTIME: c.max_time = parse_pos("--max-time", optarg, 0); break;
 		case O_RUNTIME: c.run_s = parse_pos("--run-time", optarg, 0); break;
 		case O_IDLE: c.idle_s = parse_pos("--idle-time", optarg, 0); break;

@@ -21,6 +21,8 @@ void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
 /* Parses --format's value; dies with a usage error otherwise. */
 enum epi_format epi_parse_format(const char *s);
+/* The whole number V of option OPT, from LO to HI; dies with a usage error otherwise. */
+int epi_parse_count(const char *opt, const char *v, long lo, long hi);
 /* V formatted with FMT (one double), or "" when V is NAN: a value nothing
  * measured is an empty field, never 0. */
 void epi_fmt_num(char *b, size_t n, double v, const char *fmt) __attribute__((format(printf, 4, 0)));

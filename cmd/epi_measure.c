@@ -198,14 +198,7 @@ int epi_measure_main(int argc, char **argv)
 		switch (c) {
 		case 'm': meter_spec = optarg; break;
 		case 'd': domains = optarg; break;
-		case 'r': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 100000)
-				epi_die(2, "--repeat '%s' is not a count from 1 to 100000", optarg);
-			repeat = (int)v;
-			break;
-		}
+		case 'r': repeat = epi_parse_count("--repeat", optarg, 1, 100000); break;
 		case 'f': freq = optarg; break;
 		case 'c': cpulist = optarg; break;
 		case 'B': noboost = 1; break;
