@@ -324,22 +324,24 @@ static void progress(epi_calib *c, epi_calib_progress *p, const char *op, const 
 }
 
 /* Table order: kernels as the registry lists them, then class entries. */
-static int rank_paper; /* the registry the entries being sorted come from */
-
-static int registry_rank(const epi_cost *e)
-{
+typedef struct registry {
+	const epi_kernel *const *k;
 	int n;
-	const epi_kernel *const *k = rank_paper ? epi_kernels_paper(&n) : epi_kernels(&n);
-	for (int i = 0; i < n; i++)
-		if (strcmp(k[i]->name, e->key) == 0)
+} registry;
+
+static int registry_rank(const registry *r, const char *key, const char *kernel)
+{
+	for (int i = 0; i < r->n; i++)
+		if (strcmp(r->k[i]->name, key) == 0)
 			return i;
-	return n + (e->kernel ? registry_rank(&(epi_cost){.key = e->kernel}) : n);
+	return r->n + (kernel ? registry_rank(r, kernel, NULL) : r->n);
 }
 
-static int by_registry(const void *a, const void *b)
+static int by_registry(const void *a, const void *b, void *reg)
 {
-	int x = registry_rank(a), y = registry_rank(b);
-	return (x > y) - (x < y);
+	const epi_cost *x = a, *y = b;
+	int i = registry_rank(reg, x->key, x->kernel), j = registry_rank(reg, y->key, y->kernel);
+	return (i > j) - (i < j);
 }
 
 /* The empty loop per iteration, subtracted from every net cost: time and
@@ -415,8 +417,9 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *
 	free(nete);
 	free(keep);
 	w->finished = 1;
-	rank_paper = !is_net(c);
-	qsort(f->op, f->n, sizeof *f->op, by_registry);
+	registry reg;
+	reg.k = is_net(c) ? epi_kernels(&reg.n) : epi_kernels_paper(&reg.n);
+	qsort_r(f->op, f->n, sizeof *f->op, by_registry, &reg);
 }
 
 static int run_once(epi_calib *c, work *w, char *err)
