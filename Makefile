@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 # format-truncation: sysfs paths are composed with snprintf into fixed buffers;
 # a path too long is cut and then fails to open with its name in the message
 WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -D_DEFAULT_SOURCE
-PKGS = libxml-2.0 jansson gmp gsl
+PKGS = libxml-2.0 jansson gmp gsl libdw zlib
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm
 VERSION = 0.1.0
@@ -26,7 +26,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
-           libflint-dev libgmp-dev libjansson-dev libfuse3-dev fuse3 gnuplot-nox \
+           libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
            gcc-aarch64-linux-gnu libmimalloc-dev
 BENCH_PKGS = clang-19
 
@@ -41,11 +41,11 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
           machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
           machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c \
-          $(wildcard bench/*.c) $(wildcard calibrate/*.c)
+          $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
-EPI_SUBCMDS = probe measure freq calibrate
-EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c
+EPI_SUBCMDS = probe measure freq calibrate profile
+EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c
 EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c
@@ -53,7 +53,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate
+TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean
@@ -132,7 +132,12 @@ build/tests/%: build/san/tests/%.o build/san/tests/fakehw.o build/libepi-san.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(SAN) $(LDWRAP) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka fuse3 2>/dev/null) -lpthread
 
-check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/san/bin/epi-predict build/san/bin/epi
+# the program test_profile profiles: plain, with line information
+build/tests/phases: tests/phases.c tests/phases.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -O1 -g -I. -o $@ $<
+
+check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/tests/phases build/san/bin/epi-predict build/san/bin/epi
 	$(Q)sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)

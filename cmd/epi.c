@@ -7,12 +7,15 @@
 #include <string.h>
 
 #include "cmd/epi_cmd.h"
+#include "machine/meter.h"
+#include "model/util.h"
 
 static const epi_subcmd cmds[] = {
 	{"probe", epi_probe_main, "what this machine can measure and control, and why not"},
 	{"measure", epi_measure_main, "run a command and report its time and energy"},
 	{"freq", epi_freq_main, "show, pin and restore CPU frequencies"},
 	{"calibrate", epi_calibrate_main, "measure what each operation costs here: the cost table"},
+	{"profile", epi_profile_main, "sample a program's instruction pointer and power: time and energy per loop nest"},
 	{NULL, NULL, NULL},
 };
 
@@ -113,4 +116,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s%s", i ? ", " : "", cmds[i].name);
 	fprintf(stderr, "; see epi --help)\n");
 	return 2;
+}
+
+void epi_open_meter(epi_meter *m, const char *spec, const char *doing)
+{
+	char err[EPI_ERRLEN], why[EPI_WHYLEN];
+	if (epi_meter_open(m, spec, why, err) < 0) {
+		if (strcmp(spec, "auto") == 0)
+			fputs(why, stderr);
+		epi_die(1, "%s", err);
+	}
+	if (m->time_only && strcmp(spec, "auto") == 0)
+		epi_warn("no energy meter is usable here: %s time only (`epi probe` says why)", doing);
 }

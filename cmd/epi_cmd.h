@@ -27,9 +27,15 @@ int epi_parse_count(const char *opt, const char *v, long lo, long hi);
  * measured is an empty field, never 0. */
 void epi_fmt_num(char *b, size_t n, double v, const char *fmt) __attribute__((format(printf, 4, 0)));
 
+struct epi_meter;
+/* Opens the meter SPEC or dies saying why (for auto: every backend tried);
+ * warns when auto finds no meter, that the command is DOING time only. */
+void epi_open_meter(struct epi_meter *m, const char *spec, const char *doing);
+
 int epi_probe_main(int argc, char **argv);
 int epi_measure_main(int argc, char **argv);
 int epi_freq_main(int argc, char **argv);
 int epi_calibrate_main(int argc, char **argv);
+int epi_profile_main(int argc, char **argv);
 
 #endif

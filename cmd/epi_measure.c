@@ -211,15 +211,9 @@ int epi_measure_main(int argc, char **argv)
 	if (optind >= argc)
 		epi_die(2, "no command to measure: %s [options] -- COMMAND [ARGS...]", epi_prog);
 	char **cmd = argv + optind;
-	char err[EPI_ERRLEN], why[EPI_WHYLEN];
+	char err[EPI_ERRLEN];
 	epi_meter m;
-	if (epi_meter_open(&m, meter_spec, why, err) < 0) {
-		if (strcmp(meter_spec, "auto") == 0)
-			fputs(why, stderr);
-		epi_die(1, "%s", err);
-	}
-	if (m.time_only && strcmp(meter_spec, "auto") == 0)
-		epi_warn("no energy meter is usable here: measuring time only (`epi probe` says why)");
+	epi_open_meter(&m, meter_spec, "measuring");
 	if (domains) {
 		/* every name asked for must exist */
 		char *dup = strdup(domains);

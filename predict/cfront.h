@@ -56,6 +56,19 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err);
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
 void epi_analysis_free(epi_analysis *a);
 
+/* A top-level loop nest: its function, the line of its keyword (as in
+ * epi_region) and the last line it spans. */
+typedef struct epi_nest {
+	char *file;
+	char *function;
+	int line, end_line;
+} epi_nest;
+
+/* Lists FILE's top-level loop nests (O may be NULL) without counting them,
+ * for attributing samples to nests; returns 0, or -1 with ERR. */
+int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err);
+void epi_nests_free(epi_nest *v, int n);
+
 /* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a
  * malloc'd argv (and *argc) without the compiler, the file and -o/-c, or NULL with ERR. */
 char **epi_compdb_args(const char *dir, const char *file, int *argc, char *err);

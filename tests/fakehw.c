@@ -299,6 +299,7 @@ int fake_textfs_mount(fake_fuse *d, const char *rel, const fake_textfs *fs)
 /* ---- a powercap zone computed at read time (FUSE) ------------------------- */
 
 volatile int fake_zone_gone;
+double (*fake_zone_energy)(double now);
 static struct {
 	char name[64];
 	double watts, t0;
@@ -314,7 +315,8 @@ static int fz_text(const char *path, char *out, size_t n)
 	if (strcmp(path, "/energy_uj") == 0) {
 		if (fake_zone_gone)
 			return -EIO;
-		uint64_t v = (fz.range / 2 + (uint64_t)(fz.watts * (epi_now() - fz.t0) * 1e6)) % (fz.range + 1);
+		double j = fake_zone_energy ? fake_zone_energy(epi_now()) : fz.watts * (epi_now() - fz.t0);
+		uint64_t v = (fz.range / 2 + (uint64_t)(j * 1e6)) % (fz.range + 1);
 		return snprintf(out, n, "%llu\n", (unsigned long long)v);
 	}
 	return -ENOENT;

@@ -91,6 +91,9 @@ int fake_textfs_mount(fake_fuse *d, const char *rel, const fake_textfs *fs);
  * fake_zone_gone makes every read fail (EIO), as an unplugged device. */
 int fake_fuse_zone(fake_fuse *d, const char *dir, const char *name, double watts, uint64_t range_uj);
 extern volatile int fake_zone_gone;
+/* When set, the zone's energy in joules at time NOW (CLOCK_MONOTONIC
+ * seconds) instead of WATTS x the time since the mount. */
+extern double (*fake_zone_energy)(double now);
 
 
 #endif

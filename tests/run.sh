@@ -138,6 +138,7 @@ fi
 
 . "$top/tests/machine.sh"
 . "$top/tests/calibrate.sh"
+. "$top/tests/profile.sh"
 
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"

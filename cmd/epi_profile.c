@@ -1,0 +1,406 @@
+/* epi profile: runs a program under the ALEA-style sampler and writes a
+ * trace (validate/profile.h, validate/trace.h); `--report TRACE` reads one
+ * back and prints time, energy and power per block with 95% intervals. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/epi_cmd.h"
+#include "machine/cpufreq.h"
+#include "model/freq.h"
+#include "model/util.h"
+#include "validate/estimate.h"
+#include "validate/profile.h"
+
+static const char usage[] =
+	"usage: %s [options] -o TRACE -- COMMAND [ARGS...]\n"
+	"       %s --report TRACE [--by loop|function|line] [--format table|csv|json]\n"
+	"\n"
+	"Runs COMMAND (no shell) several times, sampling the instruction pointer of\n"
+	"its threads at a fixed interval from a random first offset, with the power\n"
+	"of the meter's last sensing interval, and writes the samples to TRACE.\n"
+	"Then prints time, energy and power per loop nest with 95%% intervals.\n"
+	"\n"
+	"  -o, --output TRACE   the trace to write (atomically)\n"
+	"  -n, --runs N         runs (default: until the blocks with 5%% or more of\n"
+	"                       the samples have their share within 5%%, 3 to --max-runs)\n"
+	"      --max-runs N     at most N runs (default 30)\n"
+	"  -i, --interval T     sampling interval: 1ms (default), 500us, 0.01s\n"
+	"      --method M       perf (default: cpu-clock samples, per CPU)\n"
+	"  -m, --meter M        auto (default), powercap, msr, perf, hwmon,\n"
+	"                       wattsup:DEVICE, const:WATTS or none (time only)\n"
+	"  -d, --domain D       the meter domain to attribute (default: the total)\n"
+	"  -f, --freq F         pin the CPUs to F during the runs, restored afterwards\n"
+	"      --seed N         seed of the random first offsets (default: the clock)\n"
+	"  -r, --report TRACE   read TRACE and print its report (no run)\n"
+	"  -b, --by B           loop (default), function or line\n"
+	"  -F, --format table|csv|json\n"
+	"  -q, --quiet          no progress\n"
+	"  -h, --help\n"
+	"\n"
+	"Clang flags for parsing the program's sources (to find its loop nests) may\n"
+	"follow the report's options after `--` with --report. See epi-profile(1).\n";
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig) { stop_sig = sig; }
+
+/* "1ms", "500us", "0.01s", "20000ns" in nanoseconds; dies otherwise. */
+static uint64_t parse_interval(const char *v)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	double mul = strcmp(end, "ns") == 0 ? 1 : strcmp(end, "us") == 0 ? 1e3 : strcmp(end, "ms") == 0 ? 1e6
+		: strcmp(end, "s") == 0 ? 1e9 : 0;
+	if (end == v || errno || mul == 0 || !(x > 0) || x * mul > 60e9)
+		epi_die(2, "--interval '%s' is not a time with a unit (500us, 1ms, 0.01s)", v);
+	return (uint64_t)llround(x * mul);
+}
+
+static void fmt_time(char *b, size_t n, uint64_t ns)
+{
+	if (ns % 1000000 == 0)
+		snprintf(b, n, "%" PRIu64 "ms", ns / 1000000);
+	else if (ns % 1000 == 0)
+		snprintf(b, n, "%" PRIu64 "us", ns / 1000);
+	else
+		snprintf(b, n, "%" PRIu64 "ns", ns);
+}
+
+static const char *kind_name(enum epi_block_kind k)
+{
+	return k == EPI_BLOCK_LOOP ? "loop" : k == EPI_BLOCK_FUNCTION ? "function" : k == EPI_BLOCK_LINE ? "line" : "object";
+}
+
+static int by_samples(const void *x, const void *y)
+{
+	const epi_block *a = *(epi_block *const *)x, *b = *(epi_block *const *)y;
+	return a->n < b->n ? 1 : a->n > b->n ? -1 : strcmp(a->name, b->name);
+}
+
+static void ci(char *b, size_t n, epi_est e, const char *f)
+{
+	if (isnan(e.v)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	char v[32], lo[32], hi[32];
+	snprintf(v, sizeof v, f, e.v);
+	snprintf(lo, sizeof lo, f, e.lo);
+	snprintf(hi, sizeof hi, f, e.hi);
+	snprintf(b, n, "%s [%s, %s]", v, lo, hi);
+}
+
+static void report(FILE *out, const epi_profile_sum *p, enum epi_format fmt, const char *trace)
+{
+	int nb;
+	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
+	epi_block **v = malloc((size_t)(nb ? nb : 1) * sizeof *v);
+	for (int i = 0; i < nb; i++)
+		v[i] = &blocks[i];
+	qsort(v, (size_t)nb, sizeof *v, by_samples);
+	const char *basis = p->time_is_cpu ? "cpu" : "wall";
+	char iv[32];
+	fmt_time(iv, sizeof iv, p->info.interval_ns);
+	if (fmt == EPI_FMT_JSON) {
+		json_t *root = json_object();
+		json_object_set_new(root, "trace", json_string(trace));
+		json_object_set_new(root, "command", json_string(p->info.command));
+		json_object_set_new(root, "method", json_string(p->info.method));
+		json_object_set_new(root, "meter", json_string(p->info.meter));
+		json_object_set_new(root, "domain", json_string(p->info.domain));
+		json_object_set_new(root, "interval_s", json_real((double)p->info.interval_ns * 1e-9));
+		json_object_set_new(root, "runs", json_integer(p->nruns));
+		json_object_set_new(root, "samples", json_integer((json_int_t)p->n));
+		json_object_set_new(root, "lost", json_integer((json_int_t)p->lost));
+		json_object_set_new(root, "time_basis", json_string(basis));
+		json_object_set_new(root, "time_s", json_real(p->t_mean));
+		json_object_set_new(root, "wall_s", json_real(p->wall_mean));
+		json_object_set_new(root, "cpu_s", json_real(p->cpu_mean));
+		json_object_set_new(root, "energy_j", isnan(p->j_mean) ? json_null() : json_real(p->j_mean));
+		json_t *arr = json_array();
+		for (int i = 0; i < nb; i++) {
+			epi_block_est e;
+			epi_block_estimate(p, v[i], &e);
+			json_t *o = json_object();
+			json_object_set_new(o, "block", json_string(v[i]->name));
+			json_object_set_new(o, "kind", json_string(kind_name(v[i]->kind)));
+			json_object_set_new(o, "file", v[i]->file ? json_string(v[i]->file) : json_null());
+			json_object_set_new(o, "line", v[i]->line ? json_integer(v[i]->line) : json_null());
+			json_object_set_new(o, "function", v[i]->function ? json_string(v[i]->function) : json_null());
+			json_object_set_new(o, "object", v[i]->object ? json_string(v[i]->object) : json_null());
+			json_object_set_new(o, "samples", json_integer((json_int_t)v[i]->n));
+			const char *nm[] = {"share", "time_s", "energy_j", "power_w"};
+			epi_est *es[] = {&e.share, &e.time, &e.energy, &e.power};
+			for (int k = 0; k < 4; k++) {
+				json_t *x = json_array();
+				json_array_append_new(x, isnan(es[k]->v) ? json_null() : json_real(es[k]->v));
+				json_array_append_new(x, isnan(es[k]->lo) ? json_null() : json_real(es[k]->lo));
+				json_array_append_new(x, isnan(es[k]->hi) ? json_null() : json_real(es[k]->hi));
+				json_object_set_new(o, nm[k], x);
+			}
+			json_array_append_new(arr, o);
+		}
+		json_object_set_new(root, "blocks", arr);
+		json_dumpf(root, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(root);
+	} else if (fmt == EPI_FMT_CSV) {
+		fputs("block,kind,file,line,function,object,samples,share,share_lo,share_hi,time_s,time_lo,time_hi,"
+		      "energy_j,energy_lo,energy_hi,power_w,power_lo,power_hi\n", out);
+		for (int i = 0; i < nb; i++) {
+			epi_block_est e;
+			epi_block_estimate(p, v[i], &e);
+			fprintf(out, "\"%s\",%s,%s,", v[i]->name, kind_name(v[i]->kind), v[i]->file ? v[i]->file : "");
+			if (v[i]->line)
+				fprintf(out, "%d", v[i]->line);
+			fprintf(out, ",%s,%s,%" PRIu64, v[i]->function ? v[i]->function : "", v[i]->object ? v[i]->object : "", v[i]->n);
+			epi_est *es[] = {&e.share, &e.time, &e.energy, &e.power};
+			for (int k = 0; k < 4; k++)
+				for (int j = 0; j < 3; j++) {
+					char b[40];
+					epi_fmt_num(b, sizeof b, j == 0 ? es[k]->v : j == 1 ? es[k]->lo : es[k]->hi, "%.6g");
+					fprintf(out, ",%s", b);
+				}
+			fputc('\n', out);
+		}
+	} else {
+		fprintf(out, "%s: %d run%s, %" PRIu64 " samples every %s (%s), %s time %.4g s per run",
+			p->info.command, p->nruns, p->nruns == 1 ? "" : "s", p->n, iv, p->info.method, basis, p->t_mean);
+		if (!isnan(p->j_mean))
+			fprintf(out, ", %.4g J measured (%s)", p->j_mean, p->info.domain);
+		else
+			fprintf(out, ", no energy (meter: %s)", p->info.meter);
+		fputc('\n', out);
+		int wn = 5;
+		for (int i = 0; i < nb; i++)
+			wn = (int)strlen(v[i]->name) > wn ? (int)strlen(v[i]->name) : wn;
+		fprintf(out, "%-*s %8s  %-32s %-32s %s\n", wn, "block", "samples", "time s [95% CI]", "energy J [95% CI]",
+			"power W [95% CI]");
+		for (int i = 0; i < nb; i++) {
+			epi_block_est e;
+			epi_block_estimate(p, v[i], &e);
+			char t[64], en[64], pw[64];
+			ci(t, sizeof t, e.time, "%.4g");
+			ci(en, sizeof en, e.energy, "%.4g");
+			ci(pw, sizeof pw, e.power, "%.4g");
+			fprintf(out, "%-*s %8" PRIu64 "  %-32s %-32s %s\n", wn, v[i]->name, v[i]->n, t, en, pw);
+		}
+		if (p->lost)
+			fprintf(out, "(%" PRIu64 " samples lost by the kernel's ring buffers)\n", p->lost);
+	}
+	free(v);
+}
+
+/* The command line as one shell-quoted string. */
+static void quote_cmd(char *out, size_t n, char *const *argv)
+{
+	size_t k = 0;
+	out[0] = 0;
+	for (int i = 0; argv[i] && k + 4 < n; i++) {
+		int plain = argv[i][0] != 0 && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@") == strlen(argv[i]);
+		k += (size_t)snprintf(out + k, n - k, "%s%s%s%s", i ? " " : "", plain ? "" : "'", argv[i], plain ? "" : "'");
+	}
+}
+
+static int do_report(const char *trace, enum epi_by by, enum epi_format fmt, char **clang, int nclang)
+{
+	char err[EPI_ERRLEN], warn[EPI_ERRLEN];
+	epi_profile_sum p;
+	if (epi_profile_load(&p, trace, by, (const char *const *)clang, nclang, warn, err) < 0)
+		epi_die(1, "%s", err);
+	if (warn[0])
+		epi_warn("%s", warn);
+	const char *notes = epi_attrib_notes(p.attrib);
+	if (*notes)
+		fprintf(stderr, "%s", notes);
+	report(stdout, &p, fmt, trace);
+	epi_profile_sum_free(&p);
+	return 0;
+}
+
+int epi_profile_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, 0, 'o'}, {"runs", required_argument, 0, 'n'},
+		{"max-runs", required_argument, 0, 'M'}, {"interval", required_argument, 0, 'i'},
+		{"method", required_argument, 0, 'T'}, {"meter", required_argument, 0, 'm'},
+		{"domain", required_argument, 0, 'd'}, {"freq", required_argument, 0, 'f'},
+		{"seed", required_argument, 0, 'S'},   {"report", required_argument, 0, 'r'},
+		{"by", required_argument, 0, 'b'},     {"format", required_argument, 0, 'F'},
+		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	const char *output = NULL, *method = "perf", *meter_spec = "auto", *domain = NULL, *freq = NULL, *rep = NULL;
+	int runs = 0, max_runs = 30, quiet = 0, seeded = 0;
+	uint64_t interval = 1000000, seed = 0;
+	enum epi_by by = EPI_BY_LOOP;
+	enum epi_format fmt = EPI_FMT_TABLE;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:n:i:m:d:f:r:b:F:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'n': runs = epi_parse_count("--runs", optarg, 1, 100000); break;
+		case 'M': max_runs = epi_parse_count("--max-runs", optarg, 1, 100000); break;
+		case 'i': interval = parse_interval(optarg); break;
+		case 'T': method = optarg; break;
+		case 'm': meter_spec = optarg; break;
+		case 'd': domain = optarg; break;
+		case 'f': freq = optarg; break;
+		case 'S': seed = (uint64_t)epi_parse_count("--seed", optarg, 0, 2147483647); seeded = 1; break;
+		case 'r': rep = optarg; break;
+		case 'b':
+			if (strcmp(optarg, "loop") == 0) by = EPI_BY_LOOP;
+			else if (strcmp(optarg, "function") == 0) by = EPI_BY_FUNCTION;
+			else if (strcmp(optarg, "line") == 0) by = EPI_BY_LINE;
+			else epi_die(2, "--by '%s': give loop, function or line", optarg);
+			break;
+		case 'F': fmt = epi_parse_format(optarg); break;
+		case 'q': quiet = 1; break;
+		case 'h': printf(usage, epi_prog, epi_prog); return 0;
+		default: epi_die(2, "unknown option");
+		}
+	}
+	if (rep)
+		return do_report(rep, by, fmt, argv + optind, argc - optind);
+	if (optind >= argc)
+		epi_die(2, "no command to profile: %s [options] -o TRACE -- COMMAND [ARGS...]", epi_prog);
+	if (!output)
+		epi_die(2, "no trace file: give -o TRACE");
+	const epi_sampler_ops *ops = epi_sampler_find(method);
+	if (!ops)
+		epi_die(2, "--method '%s' is not a sampler here (perf)", method);
+	char **cmd = argv + optind;
+	char err[EPI_ERRLEN];
+	epi_meter m;
+	epi_open_meter(&m, meter_spec, "profiling");
+	if (domain && !m.time_only && strcmp(domain, "total") != 0) {
+		int found = 0;
+		for (int i = 0; i < m.ndom; i++)
+			found |= strcmp(m.dom[i].name, domain) == 0;
+		if (!found)
+			epi_die(1, "meter %s has no domain '%s'", m.ops->name, domain);
+	}
+	if (domain && strcmp(domain, "total") == 0)
+		domain = NULL;
+	long khz = 0;
+	if (freq) {
+		if (epi_freq_parse(freq, &khz, err) < 0)
+			epi_die(1, "%s", err);
+		epi_cpufreq *cf = calloc(1, sizeof *cf);
+		if (epi_cpufreq_scan(cf, 0, err) < 0)
+			epi_die(1, "cannot pin the frequency to %s: %s", freq, err);
+		if (epi_freq_pin(cf, NULL, 0, khz, 0, err) < 0)
+			epi_die(1, "%s", err);
+	}
+	/* after pinning: a signal ends the runs, keeps the trace, and the
+	 * frequencies are restored at exit */
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	if (!seeded) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid();
+	}
+	epi_trace_info info = {0};
+	snprintf(info.method, sizeof info.method, "%s", ops->name);
+	snprintf(info.meter, sizeof info.meter, "%s", m.time_only ? "none" : m.desc);
+	snprintf(info.domain, sizeof info.domain, "%s", domain ? domain : m.time_only ? "" : "total");
+	info.interval_ns = interval;
+	info.freq_khz = khz;
+	quote_cmd(info.command, sizeof info.command, cmd);
+	epi_profile_opts po = {.argv = cmd, .interval_ns = interval, .meter = m.time_only ? NULL : &m,
+			       .domain = domain, .seed = seed};
+	info.meter_interval_s = NAN;
+	for (int i = 0; i < m.ndom && !m.time_only; i++)
+		if (isnan(info.meter_interval_s) || m.dom[i].interval_s < info.meter_interval_s)
+			info.meter_interval_s = m.dom[i].interval_s;
+	snprintf(info.exe, sizeof info.exe, "%s", cmd[0]);
+	epi_trace_writer w;
+	if (epi_trace_create(&w, output, &info, err) < 0)
+		epi_die(1, "%s", err);
+	epi_profile_sum sum = {0};
+	sum.info = info;
+	sum.time_is_cpu = strcmp(ops->name, "perf") == 0;
+	sum.attrib = epi_attrib_new(EPI_BY_LOOP, NULL, 0);
+	int tty = isatty(2) && !quiet, target = runs ? runs : max_runs, failed = 0;
+	for (int r = 0; r < target && !stop_sig; r++) {
+		epi_run_data run;
+		if (epi_profile_run(ops, &po, (uint32_t)r, &run, err) < 0) {
+			epi_run_data_free(&run);
+			if (w.nruns > 0 && epi_trace_commit(&w, err) == 0)
+				epi_die(1, "run %d: %s (the %u finished run%s are in '%s')", r + 1, err, w.nruns,
+					w.nruns == 1 ? "" : "s", output);
+			epi_trace_abort(&w);
+			epi_die(1, "%s", err);
+		}
+		if (run.end.flags & EPI_RUN_METER_FAILED)
+			epi_warn("run %d: the meter failed: %s (this run has no energy)", r + 1, err);
+		if (epi_trace_put_run(&w, &run, err) < 0 ||
+		    epi_profile_add_run(&sum, run.maps, run.nmaps, run.s, run.ns, &run.end, err) < 0) {
+			epi_trace_abort(&w);
+			epi_die(1, "%s", err);
+		}
+		int st = run.end.status;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			failed = 1;
+			if (WIFSIGNALED(st))
+				epi_warn("run %d: '%s' was killed by signal %d (%s); runs stop here", r + 1, cmd[0],
+					 WTERMSIG(st), strsignal(WTERMSIG(st)));
+			else
+				epi_warn("run %d: '%s' exited with status %d; runs stop here", r + 1, cmd[0], WEXITSTATUS(st));
+		}
+		if (run.kernel_excluded && r == 0)
+			epi_warn("perf_event_paranoid allows user-space samples only: time in system calls is not sampled");
+		if (tty)
+			fprintf(stderr, "\r%s: run %d: %.3f s, %zu samples, profiler %.2f%% cpu   ", epi_prog, r + 1,
+				run.end.wall_s, run.ns, 100 * run.end.prof_cpu_s / (run.end.wall_s > 0 ? run.end.wall_s : 1));
+		epi_run_data_free(&run);
+		if (failed)
+			break;
+		if (!runs && r + 1 >= 3 && epi_profile_converged(&sum, 0.05))
+			break;
+	}
+	if (tty)
+		fputc('\n', stderr);
+	if (w.nruns == 0) {
+		epi_trace_abort(&w);
+		epi_die(1, "no run finished: nothing written");
+	}
+	if (epi_trace_commit(&w, err) < 0)
+		epi_die(1, "%s", err);
+	if (stop_sig)
+		epi_warn("stopped by signal %d after %u run%s: they are in '%s'", (int)stop_sig, w.nruns,
+			 w.nruns == 1 ? "" : "s", output);
+	/* the profiler's own share, and the interval that keeps it under 1% */
+	double share = sum.wall_mean > 0 ? sum.prof_cpu_mean / sum.wall_mean : 0;
+	char iv[32], sug[32];
+	fmt_time(iv, sizeof iv, interval);
+	if (share > 0) {
+		uint64_t s1 = (uint64_t)((double)interval * share / 0.01);
+		s1 = s1 < 10000 ? 10000 : (s1 + 500) / 1000 * 1000;
+		fmt_time(sug, sizeof sug, s1);
+		if (!quiet)
+			fprintf(stderr, "%s: profiler overhead %.2f%% of the run (its own CPU time at %s); "
+				"%s keeps it near 1%%\n", epi_prog, 100 * share, iv, sug);
+	}
+	epi_attrib_free(sum.attrib);
+	sum.attrib = NULL;
+	do_report(output, EPI_BY_LOOP, fmt, NULL, 0);
+	epi_meter_close(&m);
+	if (stop_sig)
+		return 128 + (int)stop_sig;
+	return failed ? 1 : 0;
+}

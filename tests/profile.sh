@@ -1,0 +1,40 @@
+# End-to-end tests of epi profile, sourced by tests/run.sh after machine.sh
+# (run_epi): a program with two loop nests profiled through perf, reports
+# in three formats, and every kind of bad input: no command, a bad interval,
+# a program that does not exist or crashes, truncated and foreign traces, a
+# program rebuilt since it was profiled.
+PH="$top/build/tests/phases"
+head -c 4096 /dev/zero >"$tmp/page"
+run_epi "profile --help" 0 "usage: epi profile \[options\] -o TRACE" -- profile --help
+run_epi "profile without a command" 2 "no command to profile" -- profile -o "$tmp/x.trace"
+run_epi "profile without a trace file" 2 "no trace file: give -o TRACE" -- profile -- true
+run_epi "profile: an interval without a unit" 2 "--interval '5' is not a time with a unit" -- profile -i 5 -o "$tmp/x.trace" -- true
+run_epi "profile: an unknown sampler" 2 "--method 'dtrace' is not a sampler" -- profile --method dtrace -o "$tmp/x.trace" -- true
+run_epi "profile a program with two loop nests" 0 "phases.c:[0-9]* loop in main" -- \
+	profile -n 2 -m none -q -o "$tmp/ph.trace" -- "$PH" "$tmp/page" 20000
+[ "$(grep -c "loop in main" "$tmp/out")" -eq 2 ] && grep -q "2 runs, [0-9]* samples every 1ms (perf), cpu time" "$tmp/out" &&
+	ok "profile: both nests, runs and samples" || bad "profile: both nests, runs and samples" "$tmp/out"
+run_epi "profile --report --format csv" 0 '^"phases.c:[0-9]* loop in main",loop,.*phases.c,[0-9]*,main,.*/phases,[0-9]*,0\.' -- \
+	profile --report "$tmp/ph.trace" --format csv
+head -1 "$tmp/out" | grep -qx "block,kind,file,line,function,object,samples,share,share_lo,share_hi,time_s,time_lo,time_hi,energy_j,energy_lo,energy_hi,power_w,power_lo,power_hi" &&
+	ok "profile CSV columns" || bad "profile CSV columns" "$tmp/out"
+run_epi "profile --report --format json" 0 '"time_basis": "cpu"' -- profile --report "$tmp/ph.trace" -F json
+grep -q '"kind": "loop"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "profile JSON blocks" || bad "profile JSON blocks" "$tmp/out"
+run_epi "profile --report --by line" 0 "^phases.c:[0-9]* " -- profile --report "$tmp/ph.trace" --by line
+run_epi "profile --report --by function" 0 "^main " -- profile --report "$tmp/ph.trace" --by function
+# bad input
+run_epi "profile a program that does not exist" 1 "cannot run 'no-such-program'" -- profile -m none -o "$tmp/none.trace" -- no-such-program
+[ ! -e "$tmp/none.trace" ] && ok "profile: no trace when no run finished" || bad "profile: no trace when no run finished"
+run_epi "profile a program that crashes" 1 "killed by signal 11" -- profile -n 3 -m none -q -o "$tmp/crash.trace" -- sh -c 'kill -SEGV $$'
+run_epi "profile: the crashed run's trace is kept" 0 "1 run," -- profile --report "$tmp/crash.trace"
+size=$(wc -c <"$tmp/ph.trace")
+head -c $((size - 100)) "$tmp/ph.trace" >"$tmp/cut.trace"
+run_epi "profile --report of a truncated trace keeps the complete runs" 0 "truncated record at byte [0-9]*; the 1 complete run before it are used" -- \
+	profile --report "$tmp/cut.trace"
+run_epi "profile --report of a file that is not a trace" 1 "is not an epi trace" -- profile --report "$tmp/page"
+run_epi "profile --report of a missing trace" 1 "cannot open trace '$tmp/nope.trace'" -- profile --report "$tmp/nope.trace"
+# the program rebuilt since: its build-id differs
+cp "$PH" "$tmp/prog"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/prog.trace" -- "$tmp/prog" "$tmp/page" 2000 >/dev/null 2>&1
+cc -O0 -g -I"$top" -o "$tmp/prog" "$top/tests/phases.c" # other code, another build-id
+run_epi "profile --report of a program rebuilt since" 1 "the trace is of another build of '$tmp/prog'" -- profile --report "$tmp/prog.trace"

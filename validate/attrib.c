@@ -1,0 +1,360 @@
+/* attrib: instruction pointers to blocks (see attrib.h). */
+#include "validate/attrib.h"
+
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/util.h"
+#include "predict/cfront.h"
+#include "validate/profile.h"
+
+typedef struct seg {
+	uint64_t vaddr, offset, filesz;
+} seg;
+
+typedef struct object {
+	char *path;
+	Dwfl *d;
+	Dwfl_Module *mod;
+	GElf_Addr bias;       /* dwfl address = file vaddr + bias */
+	seg *segs;
+	int nsegs;
+	int usable;           /* readable, and the same build as in the trace */
+	unsigned char id[EPI_BUILDID_MAX];
+	int idlen;
+} object;
+
+typedef struct live {
+	uint64_t start, end;
+	int obj;
+	uint64_t bias;        /* file vaddr = ip - bias */
+} live;
+
+typedef struct source {
+	char *path;
+	epi_nest *nests;
+	int n;
+} source;
+
+typedef struct centry {
+	uint64_t addr;
+	int obj;              /* -1: free */
+	int block;
+} centry;
+
+struct epi_attrib {
+	enum epi_by by;
+	const char *const *clang_args;
+	int nclang_args;
+	object *o;
+	int no;
+	live *lv;
+	int nlv;
+	source *src;
+	int nsrc;
+	epi_block *b;
+	int nb, capb;
+	centry *cache;
+	size_t cmask, cn;
+	char *notes;
+	int prog;             /* the program's object */
+};
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+epi_attrib *epi_attrib_new(enum epi_by by, const char *const *clang_args, int nclang_args)
+{
+	epi_attrib *a = calloc(1, sizeof *a);
+	a->by = by;
+	a->clang_args = clang_args;
+	a->nclang_args = nclang_args;
+	a->cmask = 4095;
+	a->cache = malloc((a->cmask + 1) * sizeof *a->cache);
+	for (size_t i = 0; i <= a->cmask; i++)
+		a->cache[i].obj = -1;
+	a->notes = strdup("");
+	a->prog = -1;
+	return a;
+}
+
+void epi_attrib_free(epi_attrib *a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < a->no; i++) {
+		if (a->o[i].d)
+			dwfl_end(a->o[i].d);
+		free(a->o[i].path);
+		free(a->o[i].segs);
+	}
+	for (int i = 0; i < a->nsrc; i++) {
+		free(a->src[i].path);
+		epi_nests_free(a->src[i].nests, a->src[i].n);
+	}
+	for (int i = 0; i < a->nb; i++) {
+		free(a->b[i].name);
+		free(a->b[i].file);
+		free(a->b[i].function);
+		free(a->b[i].object);
+	}
+	free(a->o);
+	free(a->lv);
+	free(a->src);
+	free(a->b);
+	free(a->cache);
+	free(a->notes);
+	free(a);
+}
+
+static void note(epi_attrib *a, const char *fmt, const char *what)
+{
+	char line[4400];
+	snprintf(line, sizeof line, fmt, what);
+	size_t l = strlen(a->notes);
+	a->notes = realloc(a->notes, l + strlen(line) + 2);
+	sprintf(a->notes + l, "%s\n", line);
+}
+
+/* Loads PATH's program headers and debug information (once per path). */
+static int object_of(epi_attrib *a, const epi_map *m)
+{
+	for (int i = 0; i < a->no; i++)
+		if (strcmp(a->o[i].path, m->path) == 0)
+			return i;
+	a->o = realloc(a->o, (size_t)(a->no + 1) * sizeof *a->o);
+	object *o = &a->o[a->no];
+	memset(o, 0, sizeof *o);
+	o->path = strdup(m->path);
+	o->idlen = epi_read_buildid(m->path, o->id);
+	int same = m->buildid_len == 0 || (o->idlen == m->buildid_len && memcmp(o->id, m->buildid, (size_t)o->idlen) == 0);
+	int fd = same ? open(m->path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		elf_version(EV_CURRENT);
+		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		size_t nph = 0;
+		if (e && elf_getphdrnum(e, &nph) == 0) {
+			o->segs = calloc(nph + 1, sizeof *o->segs);
+			for (size_t i = 0; i < nph; i++) {
+				GElf_Phdr ph;
+				if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+					o->segs[o->nsegs++] = (seg){ph.p_vaddr, ph.p_offset, ph.p_filesz};
+			}
+		}
+		if (e)
+			elf_end(e);
+		close(fd);
+		o->d = dwfl_begin(&callbacks);
+		o->mod = o->d ? dwfl_report_elf(o->d, m->path, m->path, -1, 0, false) : NULL;
+		if (o->mod) {
+			dwfl_report_end(o->d, NULL, NULL);
+			Dwarf_Addr bias = 0;
+			dwfl_module_getelf(o->mod, &bias);
+			o->bias = bias;
+			o->usable = o->nsegs > 0;
+		}
+	}
+	if (!same)
+		note(a, "'%s' has changed since it was profiled (another build-id): its samples are left unresolved", m->path);
+	else if (!o->usable)
+		note(a, "cannot read '%s': its samples are left unresolved", m->path);
+	return a->no++;
+}
+
+int epi_attrib_run(epi_attrib *a, const epi_map *maps, int nmaps, char *err)
+{
+	a->lv = realloc(a->lv, (size_t)(nmaps ? nmaps : 1) * sizeof *a->lv);
+	a->nlv = 0;
+	for (int i = 0; i < nmaps; i++) {
+		const epi_map *m = &maps[i];
+		if (i == 0 && m->buildid_len) {
+			unsigned char id[EPI_BUILDID_MAX];
+			int n = epi_read_buildid(m->path, id);
+			if (n != m->buildid_len || memcmp(id, m->buildid, (size_t)n) != 0) {
+				char was[2 * EPI_BUILDID_MAX + 1], now[2 * EPI_BUILDID_MAX + 1];
+				epi_buildid_hex(m->buildid, m->buildid_len, was);
+				epi_buildid_hex(id, n, now);
+				return epi_error(err, "the trace is of another build of '%s' (build-id %s in the trace, %s now)",
+						 m->path, was, n ? now : "unreadable");
+			}
+		}
+		int k = object_of(a, m);
+		if (i == 0)
+			a->prog = k;
+		const object *o = &a->o[k];
+		/* the segment that holds the mapped file offset gives the load bias */
+		uint64_t bias = 0;
+		int found = 0;
+		for (int s = 0; s < o->nsegs && !found; s++) {
+			const seg *g = &o->segs[s];
+			uint64_t pg = g->offset & ~(uint64_t)0xfff;
+			if (m->pgoff >= pg && m->pgoff < g->offset + g->filesz) {
+				bias = m->start - m->pgoff - (g->vaddr - g->offset);
+				found = 1;
+			}
+		}
+		a->lv[a->nlv++] = (live){m->start, m->start + m->len, found ? k : -1, bias};
+	}
+	return 0;
+}
+
+static int add_block(epi_attrib *a, enum epi_block_kind kind, const char *file, const char *function,
+		     const char *object, int line, int in_program)
+{
+	char name[4400];
+	const char *obase = object ? strrchr(object, '/') : NULL;
+	obase = obase ? obase + 1 : object ? object : "?";
+	const char *fbase = file ? strrchr(file, '/') : NULL;
+	fbase = fbase ? fbase + 1 : file;
+	switch (kind) {
+	case EPI_BLOCK_LOOP:
+		snprintf(name, sizeof name, "%s:%d loop in %s", fbase, line, function);
+		break;
+	case EPI_BLOCK_LINE:
+		snprintf(name, sizeof name, "%s:%d", fbase, line);
+		break;
+	case EPI_BLOCK_FUNCTION:
+		if (in_program)
+			snprintf(name, sizeof name, "%s", function);
+		else
+			snprintf(name, sizeof name, "%s (%s)", function, obase);
+		break;
+	default:
+		snprintf(name, sizeof name, "[%s]", obase);
+	}
+	for (int i = 0; i < a->nb; i++)
+		if (strcmp(a->b[i].name, name) == 0)
+			return i;
+	if (a->nb == a->capb) {
+		a->capb = a->capb ? 2 * a->capb : 32;
+		a->b = realloc(a->b, (size_t)a->capb * sizeof *a->b);
+	}
+	epi_block *b = &a->b[a->nb];
+	memset(b, 0, sizeof *b);
+	b->kind = kind;
+	b->name = strdup(name);
+	b->file = file ? strdup(file) : NULL;
+	b->function = function ? strdup(function) : NULL;
+	b->object = object ? strdup(object) : NULL;
+	b->line = line;
+	b->in_program = in_program;
+	return a->nb++;
+}
+
+/* The loop nests of source file PATH (found once). */
+static source *source_of(epi_attrib *a, const char *path)
+{
+	for (int i = 0; i < a->nsrc; i++)
+		if (strcmp(a->src[i].path, path) == 0)
+			return &a->src[i];
+	a->src = realloc(a->src, (size_t)(a->nsrc + 1) * sizeof *a->src);
+	source *s = &a->src[a->nsrc++];
+	memset(s, 0, sizeof *s);
+	s->path = strdup(path);
+	char err[EPI_ERRLEN];
+	epi_front_opts fo;
+	epi_front_opts_init(&fo);
+	fo.clang_args = a->clang_args;
+	fo.nclang_args = a->nclang_args;
+	if (epi_find_nests(path, &fo, &s->nests, &s->n, err) < 0)
+		note(a, "%s: its lines are reported by function", err);
+	epi_front_opts_clear(&fo);
+	return s;
+}
+
+static int resolve(epi_attrib *a, int k, uint64_t vaddr)
+{
+	object *o = &a->o[k];
+	int prog = k == a->prog;
+	if (!o->usable)
+		return add_block(a, EPI_BLOCK_OBJECT, NULL, NULL, o->path, 0, prog);
+	Dwarf_Addr addr = vaddr + o->bias;
+	const char *fn = dwfl_module_addrname(o->mod, addr);
+	const char *src = NULL;
+	int line = 0;
+	Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
+	char full[4096];
+	if (l)
+		src = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	if (src && src[0] != '/') { /* relative to where it was compiled */
+		const char *cd = dwfl_line_comp_dir(l);
+		if (cd) {
+			snprintf(full, sizeof full, "%s/%s", cd, src);
+			src = full;
+		}
+	}
+	if (!fn && !src)
+		return add_block(a, EPI_BLOCK_OBJECT, NULL, NULL, o->path, 0, prog);
+	if (a->by == EPI_BY_LINE && src)
+		return add_block(a, EPI_BLOCK_LINE, src, fn, o->path, line, prog);
+	if (a->by == EPI_BY_LOOP && src && prog) {
+		source *s = source_of(a, src);
+		for (int i = 0; i < s->n; i++)
+			if (line >= s->nests[i].line && line <= s->nests[i].end_line)
+				return add_block(a, EPI_BLOCK_LOOP, src, s->nests[i].function, o->path, s->nests[i].line, 1);
+	}
+	return add_block(a, EPI_BLOCK_FUNCTION, src, fn ? fn : "?", o->path, 0, prog);
+}
+
+static size_t slot(uint64_t addr, int obj, size_t mask)
+{
+	uint64_t h = (addr ^ ((uint64_t)obj << 48)) * 0x9E3779B97F4A7C15ull;
+	return (size_t)(h >> 20) & mask;
+}
+
+int epi_attrib_ip(epi_attrib *a, uint64_t ip)
+{
+	int k = -1;
+	uint64_t vaddr = ip;
+	for (int i = 0; i < a->nlv; i++)
+		if (ip >= a->lv[i].start && ip < a->lv[i].end) {
+			k = a->lv[i].obj;
+			vaddr = ip - a->lv[i].bias;
+			break;
+		}
+	if (k < 0)
+		return add_block(a, EPI_BLOCK_OBJECT, NULL, NULL, "unknown", 0, 0);
+	size_t i = slot(vaddr, k, a->cmask);
+	while (a->cache[i].obj >= 0) {
+		if (a->cache[i].obj == k && a->cache[i].addr == vaddr)
+			return a->cache[i].block;
+		i = (i + 1) & a->cmask;
+	}
+	int b = resolve(a, k, vaddr);
+	a->cache[i] = (centry){vaddr, k, b};
+	if (2 * ++a->cn > a->cmask) {
+		centry *old = a->cache;
+		size_t om = a->cmask;
+		a->cmask = 2 * om + 1;
+		a->cache = malloc((a->cmask + 1) * sizeof *a->cache);
+		for (size_t j = 0; j <= a->cmask; j++)
+			a->cache[j].obj = -1;
+		for (size_t j = 0; j <= om; j++) {
+			if (old[j].obj < 0)
+				continue;
+			size_t t = slot(old[j].addr, old[j].obj, a->cmask);
+			while (a->cache[t].obj >= 0)
+				t = (t + 1) & a->cmask;
+			a->cache[t] = old[j];
+		}
+		free(old);
+	}
+	return b;
+}
+
+epi_block *epi_attrib_blocks(epi_attrib *a, int *n)
+{
+	*n = a->nb;
+	return a->b;
+}
+
+const char *epi_attrib_notes(epi_attrib *a) { return a->notes; }

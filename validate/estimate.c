@@ -1,0 +1,182 @@
+/* estimate: traces into blocks, and the estimators (see estimate.h). */
+#include "validate/estimate.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "model/util.h"
+
+void epi_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	if (n == 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	double z = gsl_cdf_ugaussian_Pinv(0.975), nn = (double)n, p = (double)k / nn;
+	double d = 1 + z * z / nn;
+	double c = (p + z * z / (2 * nn)) / d;
+	double h = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / d;
+	*lo = c - h < 0 ? 0 : c - h;
+	*hi = c + h > 1 ? 1 : c + h;
+}
+
+static double tq(uint64_t n)
+{
+	return n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) : NAN;
+}
+
+void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_est *out)
+{
+	double T = p->t_mean;
+	double lo, hi, share = p->n ? (double)b->n / (double)p->n : NAN;
+	epi_wilson(b->n, p->n, &lo, &hi);
+	out->share = (epi_est){share, lo, hi};
+	out->time = (epi_est){share * T, lo * T, hi * T};
+	out->energy = out->power = (epi_est){NAN, NAN, NAN};
+	if (p->np > 1) {
+		/* y_j = P_j [j in b] over every sample with power */
+		double n = (double)p->np, m = b->s1 / n;
+		double var = (b->s2 - b->s1 * b->s1 / n) / (n - 1);
+		double h = tq(p->np) * sqrt(var > 0 ? var / n : 0);
+		out->energy = (epi_est){T * m, T * (m - h), T * (m + h)};
+	}
+	if (b->np > 0) {
+		double n = (double)b->np, m = b->s1 / n;
+		double var = b->np > 1 ? (b->s2 - b->s1 * b->s1 / n) / (n - 1) : NAN;
+		double h = tq(b->np) * sqrt(var > 0 ? var / n : 0);
+		out->power = (epi_est){m, m - h, m + h};
+	}
+}
+
+int epi_profile_converged(const epi_profile_sum *p, double rel)
+{
+	int nb;
+	const epi_block *b = epi_attrib_blocks(p->attrib, &nb);
+	if (p->n == 0)
+		return 0;
+	for (int i = 0; i < nb; i++) {
+		double share = (double)b[i].n / (double)p->n, lo, hi;
+		if (share < 0.05)
+			continue;
+		epi_wilson(b[i].n, p->n, &lo, &hi);
+		if ((hi - lo) / 2 > rel * share)
+			return 0;
+	}
+	return 1;
+}
+
+int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, const epi_sample *s, size_t ns,
+			const epi_run_end *end, char *err)
+{
+	if (epi_attrib_run(p->attrib, maps, nmaps, err) < 0)
+		return -1;
+	for (size_t i = 0; i < ns; i++) {
+		int k = epi_attrib_ip(p->attrib, s[i].ip);
+		int nb;
+		epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[k];
+		b->n++;
+		if (!isnan(s[i].watts)) {
+			b->np++;
+			b->s1 += s[i].watts;
+			b->s2 += s[i].watts * s[i].watts;
+			p->np++;
+		}
+	}
+	p->n += ns;
+	p->nruns++;
+	if (!WIFEXITED(end->status) || WEXITSTATUS(end->status) != 0)
+		p->nfailed++;
+	p->last_status = end->status;
+	p->lost += end->lost;
+	p->sw += end->wall_s;
+	p->sw2 += end->wall_s * end->wall_s;
+	p->sc += end->cpu_s;
+	p->sp += end->prof_cpu_s;
+	if (!isnan(end->joules)) {
+		p->nj++;
+		p->sj += end->joules;
+		p->sj2 += end->joules * end->joules;
+	}
+	double r = p->nruns;
+	p->wall_mean = p->sw / r;
+	p->wall_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sw2 - p->sw * p->sw / r) / (r - 1))) : NAN;
+	p->cpu_mean = p->sc / r;
+	p->prof_cpu_mean = p->sp / r;
+	p->j_mean = p->nj ? p->sj / p->nj : NAN;
+	p->j_sd = p->nj > 1 ? sqrt(fmax(0, (p->sj2 - p->sj * p->sj / p->nj) / (p->nj - 1))) : NAN;
+	p->t_mean = p->time_is_cpu ? p->cpu_mean : p->wall_mean;
+	return 0;
+}
+
+void epi_profile_sum_free(epi_profile_sum *p)
+{
+	epi_attrib_free(p->attrib);
+	memset(p, 0, sizeof *p);
+}
+
+typedef struct pending {
+	epi_map *maps;
+	int nmaps, capmaps;
+	epi_sample *s;
+	size_t ns, caps;
+} pending;
+
+int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const char *const *clang_args,
+		     int nclang_args, char *warn, char *err)
+{
+	memset(p, 0, sizeof *p);
+	warn[0] = 0;
+	epi_trace_reader r;
+	if (epi_trace_open(&r, path, err) < 0)
+		return -1;
+	p->info = r.info;
+	p->time_is_cpu = strcmp(r.info.method, "perf") == 0;
+	p->attrib = epi_attrib_new(by, clang_args, nclang_args);
+	pending q = {0};
+	epi_trace_item it;
+	int k, ret = 0;
+	while ((k = epi_trace_next(&r, &it, err)) > 0) {
+		if (it.type == EPI_REC_RUN) {
+			q.nmaps = 0;
+			q.ns = 0;
+		} else if (it.type == EPI_REC_MAP) {
+			if (q.nmaps == q.capmaps) {
+				q.capmaps = q.capmaps ? 2 * q.capmaps : 16;
+				q.maps = realloc(q.maps, (size_t)q.capmaps * sizeof *q.maps);
+			}
+			q.maps[q.nmaps++] = it.u.map;
+		} else if (it.type == EPI_REC_SAMPLES) {
+			if (q.ns + it.u.samples.n > q.caps) {
+				q.caps = 2 * (q.ns + it.u.samples.n);
+				q.s = realloc(q.s, q.caps * sizeof *q.s);
+			}
+			memcpy(q.s + q.ns, it.u.samples.v, it.u.samples.n * sizeof *q.s);
+			q.ns += it.u.samples.n;
+		} else if (it.type == EPI_REC_END) {
+			if (epi_profile_add_run(p, q.maps, q.nmaps, q.s, q.ns, &it.u.end, err) < 0) {
+				ret = -1;
+				break;
+			}
+		}
+	}
+	if (k < 0 && ret == 0) {
+		if (p->nruns == 0) {
+			ret = -1;
+		} else {
+			snprintf(warn, EPI_ERRLEN, "%s; the %d complete run%s before it are used", err, p->nruns,
+				 p->nruns == 1 ? "" : "s");
+		}
+	}
+	if (ret == 0 && p->nruns == 0)
+		ret = epi_error(err, "trace '%s' holds no complete run", path);
+	free(q.maps);
+	free(q.s);
+	epi_trace_close(&r);
+	if (ret < 0)
+		epi_profile_sum_free(p);
+	return ret;
+}

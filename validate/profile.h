@@ -1,0 +1,87 @@
+/* profile: runs a program under a sampler, ALEA-style: the instruction
+ * pointer of every thread sampled at a fixed interval from a random first
+ * offset (systematic sampling), while a meter thread records (time, energy)
+ * at the meter's update rate; each sample then gets the power of the sensing
+ * interval just before it (ALEA's constant power model).
+ *
+ * Samplers are chosen through a small table: `perf` (perf_event_open
+ * cpu-clock, one event per CPU inherited by the program's threads, read
+ * through ring buffers) and `ptrace`. */
+#ifndef EPI_PROFILE_H
+#define EPI_PROFILE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "machine/meter.h"
+#include "validate/trace.h"
+
+typedef struct epi_run_data {
+	epi_run_begin begin;
+	epi_run_end end;
+	epi_sample *s;
+	size_t ns, caps;
+	epi_reading *r;
+	size_t nr, capr;
+	epi_map *maps;
+	int nmaps, capmaps;
+	int kernel_excluded;  /* samples in the kernel were not allowed (perf_event_paranoid) */
+} epi_run_data;
+
+typedef struct epi_profile_opts {
+	char *const *argv;    /* the program and its arguments */
+	uint64_t interval_ns; /* sampling interval */
+	epi_meter *meter;     /* NULL or time-only: no power */
+	const char *domain;   /* the meter domain to price; NULL for the machine's total */
+	uint64_t seed;        /* for the random first offsets */
+} epi_profile_opts;
+
+struct epi_sampler;
+
+typedef struct epi_sampler_ops {
+	const char *name;
+	const char *summary;
+	/* Prepares sampling of PID, which waits before exec; OFFSET_NS is the
+	 * first sample's offset. Returns 0, or -1 with ERR. */
+	int (*start)(struct epi_sampler *sm, pid_t pid, uint64_t interval_ns, uint64_t offset_ns, char *err);
+	/* Collects what is ready into RUN; returns 0, or -1 with ERR. */
+	int (*collect)(struct epi_sampler *sm, epi_run_data *run, char *err);
+	/* Seconds until collect wants to run again. */
+	double (*wait_s)(struct epi_sampler *sm);
+	/* Collects the rest after the program ended, and frees. */
+	int (*stop)(struct epi_sampler *sm, epi_run_data *run, char *err);
+} epi_sampler_ops;
+
+typedef struct epi_sampler {
+	const epi_sampler_ops *ops;
+	void *priv;
+	uint64_t exec_ns;     /* when the program was exec'd (samples before are the launcher's) */
+} epi_sampler;
+
+extern const epi_sampler_ops epi_sampler_perf;
+/* The sampler NAME, or NULL. */
+const epi_sampler_ops *epi_sampler_find(const char *name);
+
+/* Runs the program once under OPS; fills RUN (index INDEX). Returns 0 when
+ * the run was made (whatever the program's exit status, in run->end), or -1
+ * with ERR when the program could not be run or sampled. */
+int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint32_t index, epi_run_data *run,
+		    char *err);
+void epi_run_data_free(epi_run_data *run);
+
+/* Appends to RUN (for samplers). */
+void epi_run_add_sample(epi_run_data *run, const epi_sample *s);
+void epi_run_add_map(epi_run_data *run, const epi_map *m);
+
+/* Gives each sample the power of the meter's sensing interval that ends
+ * last before it (the first interval for samples before it ends); NAN with
+ * fewer than two readings. */
+void epi_assign_power(epi_sample *s, size_t ns, const epi_reading *r, size_t nr);
+
+/* Writes RUN to the trace: its beginning, load map, meter readings, samples and end. */
+int epi_trace_put_run(epi_trace_writer *w, const epi_run_data *run, char *err);
+
+/* Reads the GNU build-id of the ELF file PATH into ID; returns its length, or 0. */
+int epi_read_buildid(const char *path, unsigned char *id);
+
+#endif
