@@ -213,6 +213,15 @@ static void quote_cmd(char *out, size_t n, char *const *argv)
 	}
 }
 
+/* The notes about sources that could not be used, then the report. */
+static void show(epi_profile_sum *p, enum epi_format fmt, const char *trace)
+{
+	const char *notes = epi_attrib_notes(p->attrib);
+	if (*notes)
+		fprintf(stderr, "%s", notes);
+	report(stdout, p, fmt, trace);
+}
+
 static int do_report(const char *trace, enum epi_by by, enum epi_format fmt, char **clang, int nclang)
 {
 	char err[EPI_ERRLEN], warn[EPI_ERRLEN];
@@ -221,10 +230,7 @@ static int do_report(const char *trace, enum epi_by by, enum epi_format fmt, cha
 		epi_die(1, "%s", err);
 	if (warn[0])
 		epi_warn("%s", warn);
-	const char *notes = epi_attrib_notes(p.attrib);
-	if (*notes)
-		fprintf(stderr, "%s", notes);
-	report(stdout, &p, fmt, trace);
+	show(&p, fmt, trace);
 	epi_profile_sum_free(&p);
 	return 0;
 }
@@ -396,9 +402,8 @@ int epi_profile_main(int argc, char **argv)
 			fprintf(stderr, "%s: profiler overhead %.2f%% of the run (its own CPU time at %s); "
 				"%s keeps it near 1%%\n", epi_prog, 100 * share, iv, sug);
 	}
-	epi_attrib_free(sum.attrib);
-	sum.attrib = NULL;
-	do_report(output, EPI_BY_LOOP, fmt, NULL, 0);
+	show(&sum, fmt, output); /* what was just written, from the same blocks */
+	epi_profile_sum_free(&sum);
 	epi_meter_close(&m);
 	if (stop_sig)
 		return 128 + (int)stop_sig;

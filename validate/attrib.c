@@ -176,21 +176,18 @@ int epi_attrib_run(epi_attrib *a, const epi_map *maps, int nmaps, char *err)
 	a->nlv = 0;
 	for (int i = 0; i < nmaps; i++) {
 		const epi_map *m = &maps[i];
-		if (i == 0 && m->buildid_len) {
-			unsigned char id[EPI_BUILDID_MAX];
-			int n = epi_read_buildid(m->path, id);
-			if (n != m->buildid_len || memcmp(id, m->buildid, (size_t)n) != 0) {
+		int k = object_of(a, m);
+		const object *o = &a->o[k];
+		if (i == 0) {
+			a->prog = k;
+			if (m->buildid_len && (o->idlen != m->buildid_len || memcmp(o->id, m->buildid, (size_t)o->idlen) != 0)) {
 				char was[2 * EPI_BUILDID_MAX + 1], now[2 * EPI_BUILDID_MAX + 1];
 				epi_buildid_hex(m->buildid, m->buildid_len, was);
-				epi_buildid_hex(id, n, now);
+				epi_buildid_hex(o->id, o->idlen, now);
 				return epi_error(err, "the trace is of another build of '%s' (build-id %s in the trace, %s now)",
-						 m->path, was, n ? now : "unreadable");
+						 m->path, was, o->idlen ? now : "unreadable");
 			}
 		}
-		int k = object_of(a, m);
-		if (i == 0)
-			a->prog = k;
-		const object *o = &a->o[k];
 		/* the segment that holds the mapped file offset gives the load bias */
 		uint64_t bias = 0;
 		int found = 0;

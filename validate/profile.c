@@ -8,7 +8,6 @@
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -71,22 +70,18 @@ void epi_run_data_free(epi_run_data *run)
 
 void epi_assign_power(epi_sample *s, size_t ns, const epi_reading *r, size_t nr)
 {
-	/* readings where the energy moved: the meter's own update times */
-	size_t k = 1;
+	size_t e = 1; /* the sensing interval [r[e-1], r[e]] */
 	for (size_t i = 0; i < ns; i++) {
 		if (nr < 2) {
 			s[i].watts = NAN;
 			continue;
 		}
-		/* samples come in time order per CPU, not overall: search from the start when behind */
-		if (k > 1 && r[k - 1].t_ns > s[i].t_ns)
-			k = 1;
-		while (k + 1 < nr && r[k].t_ns <= s[i].t_ns)
-			k++;
-		/* r[k-1] is the last reading at or before the sample (or the first) */
-		size_t e = k > 1 && r[k - 1].t_ns <= s[i].t_ns ? k - 1 : 1;
-		if (e == 0)
+		/* samples come in time order per CPU, not overall: start again when behind */
+		if (r[e].t_ns > s[i].t_ns)
 			e = 1;
+		/* r[e]: the last reading at or before the sample, or r[1] when none is */
+		while (e + 1 < nr && r[e + 1].t_ns <= s[i].t_ns)
+			e++;
 		double dt = (double)(r[e].t_ns - r[e - 1].t_ns) * 1e-9;
 		s[i].watts = dt > 0 ? (r[e].joules - r[e - 1].joules) / dt : NAN;
 	}
@@ -121,7 +116,6 @@ typedef struct meter_job {
 	atomic_int stop;
 	int failed;
 	char err[EPI_ERRLEN];
-	pthread_mutex_t lock;
 } meter_job;
 
 static uint64_t now_ns(void)

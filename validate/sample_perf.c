@@ -165,7 +165,7 @@ static uint64_t id_time(const unsigned char *rec, size_t len)
 	return t;
 }
 
-static void on_record(epi_sampler *sm, perf_priv *p, epi_run_data *run, const unsigned char *rec)
+static void on_record(perf_priv *p, epi_run_data *run, const unsigned char *rec)
 {
 	struct perf_event_header h;
 	memcpy(&h, rec, sizeof h);
@@ -218,7 +218,7 @@ static void on_record(epi_sampler *sm, perf_priv *p, epi_run_data *run, const un
 	}
 }
 
-static void drain(epi_sampler *sm, perf_priv *p, ring *r, epi_run_data *run)
+static void drain(perf_priv *p, ring *r, epi_run_data *run)
 {
 	struct perf_event_mmap_page *meta = r->base;
 	unsigned char *data = (unsigned char *)r->base + sysconf(_SC_PAGESIZE);
@@ -247,7 +247,7 @@ static void drain(epi_sampler *sm, perf_priv *p, ring *r, epi_run_data *run)
 			memcpy(p->tmp + k, data, h.size - k);
 			rec = p->tmp;
 		}
-		on_record(sm, p, run, rec);
+		on_record(p, run, rec);
 		tail += h.size;
 	}
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
@@ -258,7 +258,7 @@ static int perf_collect(epi_sampler *sm, epi_run_data *run, char *err)
 	(void)err;
 	perf_priv *p = sm->priv;
 	for (int i = 0; i < p->nr; i++)
-		drain(sm, p, &p->r[i], run);
+		drain(p, &p->r[i], run);
 	return 0;
 }
 

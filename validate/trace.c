@@ -185,49 +185,50 @@ int epi_trace_map(epi_trace_writer *w, const epi_map *m, char *err)
 	return put_record(w, EPI_REC_MAP, p, sizeof p, m->path, plen, err);
 }
 
-int epi_trace_samples(epi_trace_writer *w, const epi_sample *s, uint32_t n, char *err)
+static void enc_sample(unsigned char *q, const void *v, uint32_t i)
+{
+	const epi_sample *x = (const epi_sample *)v + i;
+	put64(q, x->t_ns);
+	put64(q + 8, x->ip);
+	put32(q + 16, x->tid);
+	put32(q + 20, x->cpu);
+	putd(q + 24, x->watts);
+}
+
+static void enc_reading(unsigned char *q, const void *v, uint32_t i)
+{
+	const epi_reading *x = (const epi_reading *)v + i;
+	put64(q, x->t_ns);
+	putd(q + 8, x->joules);
+}
+
+/* Writes the N items of V as TYPE records of at most 4096 items (u32 count,
+ * then EACH bytes per item, written by ENC). */
+static int put_batches(epi_trace_writer *w, enum epi_rec type, const void *v, uint32_t n, size_t each,
+		       void (*enc)(unsigned char *, const void *, uint32_t), char *err)
 {
 	const uint32_t batch = 4096;
-	unsigned char *p = malloc(4 + (size_t)batch * SAMPLE_BYTES);
-	for (uint32_t at = 0; at < n; at += batch) {
+	unsigned char *p = malloc(4 + (size_t)batch * each);
+	int ret = 0;
+	for (uint32_t at = 0; at < n && ret == 0; at += batch) {
 		uint32_t k = n - at < batch ? n - at : batch;
 		put32(p, k);
-		for (uint32_t i = 0; i < k; i++) {
-			unsigned char *q = p + 4 + (size_t)i * SAMPLE_BYTES;
-			const epi_sample *x = &s[at + i];
-			put64(q, x->t_ns);
-			put64(q + 8, x->ip);
-			put32(q + 16, x->tid);
-			put32(q + 20, x->cpu);
-			putd(q + 24, x->watts);
-		}
-		if (put_record(w, EPI_REC_SAMPLES, p, 4 + (size_t)k * SAMPLE_BYTES, NULL, 0, err) < 0) {
-			free(p);
-			return -1;
-		}
+		for (uint32_t i = 0; i < k; i++)
+			enc(p + 4 + (size_t)i * each, v, at + i);
+		ret = put_record(w, type, p, 4 + (size_t)k * each, NULL, 0, err);
 	}
 	free(p);
-	return 0;
+	return ret;
+}
+
+int epi_trace_samples(epi_trace_writer *w, const epi_sample *s, uint32_t n, char *err)
+{
+	return put_batches(w, EPI_REC_SAMPLES, s, n, SAMPLE_BYTES, enc_sample, err);
 }
 
 int epi_trace_readings(epi_trace_writer *w, const epi_reading *r, uint32_t n, char *err)
 {
-	const uint32_t batch = 4096;
-	unsigned char *p = malloc(4 + (size_t)batch * READING_BYTES);
-	for (uint32_t at = 0; at < n; at += batch) {
-		uint32_t k = n - at < batch ? n - at : batch;
-		put32(p, k);
-		for (uint32_t i = 0; i < k; i++) {
-			put64(p + 4 + (size_t)i * READING_BYTES, r[at + i].t_ns);
-			putd(p + 12 + (size_t)i * READING_BYTES, r[at + i].joules);
-		}
-		if (put_record(w, EPI_REC_METER, p, 4 + (size_t)k * READING_BYTES, NULL, 0, err) < 0) {
-			free(p);
-			return -1;
-		}
-	}
-	free(p);
-	return 0;
+	return put_batches(w, EPI_REC_METER, r, n, READING_BYTES, enc_reading, err);
 }
 
 int epi_trace_end(epi_trace_writer *w, const epi_run_end *e, char *err)
