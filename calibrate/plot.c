@@ -32,57 +32,21 @@ static int op_names(const epi_table *t, const char **names, int max)
 	return n;
 }
 
-int epi_table_plot(const epi_table *t, const char *svg, char *err)
+/* Runs gnuplot on SCRIPT (its data inline, as $name << EOD blocks) with an
+ * SVG terminal of W x H, and writes the SVG to SVG atomically. */
+int epi_gnuplot(const char *script, int w, int h, const char *svg, char *err)
 {
-	if (t->nf == 0)
-		return epi_error(err, "cost table '%s' has no frequency to plot", t->path ? t->path : "?");
-	int energy = 0;
-	for (int i = 0; i < t->nf; i++)
-		for (int j = 0; j < t->f[i].n; j++)
-			energy |= !isnan(t->f[i].op[j].e);
-	const char *names[256];
-	int n = op_names(t, names, 256);
 	const char *tmp = getenv("TMPDIR");
 	char dir[512];
 	snprintf(dir, sizeof dir, "%s/epi-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return epi_error(err, "cannot create a temporary folder in '%s': %s", tmp && *tmp ? tmp : "/tmp",
 				 strerror(errno));
-	char data[600], out[600], gerr[600];
-	snprintf(data, sizeof data, "%s/table.dat", dir);
+	char out[600], gerr[600];
 	snprintf(out, sizeof out, "%s/plot.svg", dir);
 	snprintf(gerr, sizeof gerr, "%s/gnuplot.err", dir);
-	FILE *f = fopen(data, "w");
-	if (!f) {
-		rmdir(dir);
-		return epi_error(err, "cannot write '%s': %s", data, strerror(errno));
-	}
-	fprintf(f, "op");
-	for (int i = 0; i < t->nf; i++) {
-		char g[32];
-		epi_freq_fmt(g, sizeof g, t->f[i].khz);
-		fprintf(f, " \"%s GHz\"", g);
-	}
-	fputc('\n', f);
-	for (int k = 0; k < n; k++) {
-		fprintf(f, "%s", names[k]);
-		for (int i = 0; i < t->nf; i++) {
-			const epi_cost *e = NULL;
-			for (int j = 0; j < t->f[i].n; j++)
-				if (strcmp(t->f[i].op[j].key, names[k]) == 0)
-					e = &t->f[i].op[j];
-			double v = e ? (energy ? e->e : e->t) * 1e9 : NAN;
-			if (isnan(v) || v <= 0)
-				fprintf(f, " ?");
-			else
-				fprintf(f, " %.6g", v);
-		}
-		fputc('\n', f);
-	}
-	fclose(f);
 	int in[2];
 	if (pipe(in) < 0) {
-		unlink(data);
 		rmdir(dir);
 		return epi_error(err, "cannot make a pipe: %s", strerror(errno));
 	}
@@ -101,24 +65,8 @@ int epi_table_plot(const epi_table *t, const char *svg, char *err)
 	}
 	close(in[0]);
 	FILE *g = fdopen(in[1], "w");
-	fprintf(g,
-		"set terminal svg size 1280,640 dynamic font 'sans,11'\n"
-		"set output '%s'\n"
-		"set datafile missing '?'\n"
-		"set style data histogram\n"
-		"set style histogram clustered gap 1\n"
-		"set style fill solid 0.8 border -1\n"
-		"set logscale y\n"
-		"set grid ytics\n"
-		"set xtics rotate by -45 scale 0\n"
-		"set key top left\n"
-		"set termoption noenhanced\n"
-		"set ylabel '%s'\n"
-		"set title \"%s per operation, %s (meter %s)\" noenhanced\n"
-		"plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n",
-		out, energy ? "nJ per unit (MiB for memcpy, malloc)" : "ns per unit (MiB for memcpy, malloc)",
-		energy ? "energy" : "time (no energy meter)", t->cpu ? t->cpu : "?", t->meter ? t->meter : "?", t->nf + 1,
-		data);
+	fprintf(g, "set terminal svg size %d,%d dynamic font 'sans,11'\nset output '%s'\nset termoption noenhanced\n%s", w,
+		h, out, script);
 	fclose(g);
 	int st = 0;
 	waitpid(pid, &st, 0);
@@ -146,8 +94,63 @@ int epi_table_plot(const epi_table *t, const char *svg, char *err)
 		}
 	}
 	unlink(out);
-	unlink(data);
 	unlink(gerr);
 	rmdir(dir);
+	return ret;
+}
+
+int epi_table_plot(const epi_table *t, const char *svg, char *err)
+{
+	if (t->nf == 0)
+		return epi_error(err, "cost table '%s' has no frequency to plot", t->path ? t->path : "?");
+	int energy = 0;
+	for (int i = 0; i < t->nf; i++)
+		for (int j = 0; j < t->f[i].n; j++)
+			energy |= !isnan(t->f[i].op[j].e);
+	const char *names[256];
+	int n = op_names(t, names, 256);
+	char *script = NULL;
+	size_t slen = 0;
+	FILE *f = open_memstream(&script, &slen);
+	fprintf(f, "$table << EOD\nop");
+	for (int i = 0; i < t->nf; i++) {
+		char g[32];
+		epi_freq_fmt(g, sizeof g, t->f[i].khz);
+		fprintf(f, " \"%s GHz\"", g);
+	}
+	fputc('\n', f);
+	for (int k = 0; k < n; k++) {
+		fprintf(f, "%s", names[k]);
+		for (int i = 0; i < t->nf; i++) {
+			const epi_cost *e = NULL;
+			for (int j = 0; j < t->f[i].n; j++)
+				if (strcmp(t->f[i].op[j].key, names[k]) == 0)
+					e = &t->f[i].op[j];
+			double v = e ? (energy ? e->e : e->t) * 1e9 : NAN;
+			if (isnan(v) || v <= 0)
+				fprintf(f, " ?");
+			else
+				fprintf(f, " %.6g", v);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f,
+		"EOD\n"
+		"set datafile missing '?'\n"
+		"set style data histogram\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\n"
+		"set logscale y\n"
+		"set grid ytics\n"
+		"set xtics rotate by -45 scale 0\n"
+		"set key top left\n"
+		"set ylabel '%s'\n"
+		"set title \"%s per operation, %s (meter %s)\"\n"
+		"plot for [i=2:%d] $table using i:xtic(1) title columnheader(i)\n",
+		energy ? "nJ per unit (MiB for memcpy, malloc)" : "ns per unit (MiB for memcpy, malloc)",
+		energy ? "energy" : "time (no energy meter)", t->cpu ? t->cpu : "?", t->meter ? t->meter : "?", t->nf + 1);
+	fclose(f);
+	int ret = epi_gnuplot(script, 1280, 640, svg, err);
+	free(script);
 	return ret;
 }

@@ -55,51 +55,6 @@ static void die(int code, const char *fmt, ...)
 	exit(code);
 }
 
-/* This machine's calibrated table, if epi-calibrate wrote one. */
-static char *default_table(void)
-{
-	const char *e = getenv("EPI_TABLE");
-	if (e && *e)
-		return strdup(e);
-	char path[4096];
-	if (epi_table_default_path(path, sizeof path) < 0)
-		return NULL;
-	return access(path, R_OK) == 0 ? strdup(path) : NULL;
-}
-
-typedef struct param {
-	char *name;
-	fmpz_t v;
-	const char *spec;
-} param;
-
-static void parse_param(param *p, const char *spec)
-{
-	const char *eq = strchr(spec, '=');
-	if (!eq || eq == spec || eq[1] == 0)
-		die(2, "invalid --param '%s': expected NAME=VALUE", spec);
-	p->name = strndup(spec, (size_t)(eq - spec));
-	/* a C identifier, or a member access such as s->n or a.len */
-	int ok = *p->name == '_' || isalpha((unsigned char)*p->name);
-	for (const char *c = p->name; *c && ok; c++)
-		ok = *c == '_' || *c == '.' || isalnum((unsigned char)*c) || (c[0] == '-' && c[1] == '>') ||
-		     (c[0] == '>' && c > p->name && c[-1] == '-');
-	if (!ok)
-		die(2, "invalid --param '%s': '%s' is not a C identifier or member access", spec, p->name);
-	fmpz_init(p->v);
-	p->spec = spec;
-	const char *v = eq + 1;
-	if (fmpz_set_str(p->v, v[0] == '+' ? v + 1 : v, 10) == 0)
-		return;
-	/* 1e6, 2.5e5: accepted when the value is an integer */
-	char *end;
-	errno = 0;
-	double d = strtod(v, &end);
-	if (*end || errno || d != floor(d) || fabs(d) > 9007199254740992.0)
-		die(2, "invalid --param '%s': '%s' is not an integer", spec, v);
-	fmpz_set_d(p->v, d);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -118,26 +73,23 @@ int main(int argc, char **argv)
 	char *table_path = NULL, *compdb = NULL, *output = NULL;
 	const char *freq = NULL;
 	enum epi_format format = EPI_FMT_TABLE;
-	param *params = NULL;
+	const char **params = NULL;
 	int nparams = 0;
 	epi_front_opts fo;
 	epi_front_opts_init(&fo);
 	/* compiler flags follow "--"; options and the file may come in any order before it */
-	int dashdash = argc;
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
-			dashdash = i;
-			break;
-		}
+	int dashdash = epi_dashdash(argc, argv);
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(dashdash, argv, "t:f:P:b:p:F:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(dashdash, argv, ":t:f:P:b:p:F:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': table_path = strdup(optarg); break;
 		case 'f': freq = optarg; break;
 		case 'P':
 			params = realloc(params, (nparams + 1) * sizeof *params);
-			parse_param(&params[nparams++], optarg);
+			params[nparams++] = optarg;
+			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
+				die(2, "%s", err);
 			break;
 		case 'b': {
 			char *end;
@@ -163,18 +115,12 @@ int main(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': puts("epi-predict " EPI_VERSION); return 0;
-		case ':': die(2, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				die(2, "unknown option '-%c'", optopt);
-			die(2, "unknown option '%s'", argv[optind - 1]);
+		default: epi_opt_error(err, c, optopt, argv, optind); die(2, "%s", err);
 		}
 	}
-	if (optind >= dashdash)
-		die(2, "no C file given");
-	const char *file = argv[optind++];
-	if (optind < dashdash)
-		die(2, "unexpected argument '%s' (one C file; compiler flags go after '--')", argv[optind]);
+	const char *file = epi_one_source(argv, dashdash, &optind, err);
+	if (!file)
+		die(2, "%s", err);
 	optind = dashdash < argc ? dashdash + 1 : argc;
 	char **dbargs = NULL;
 	int ndb = 0;
@@ -196,7 +142,7 @@ int main(int argc, char **argv)
 	epi_table table;
 	int have_table = 0;
 	if (!table_path)
-		table_path = default_table();
+		table_path = epi_table_find_default();
 	if (table_path) {
 		if (epi_table_load(&table, table_path, err) < 0)
 			die(1, "%s", err);
@@ -234,22 +180,9 @@ int main(int argc, char **argv)
 	sym_env env;
 	sym_env_init(&env);
 	for (int i = 0; i < nparams; i++) {
-		int v = -1;
-		for (int k = 0; k < a.sym.nvars; k++)
-			if (a.sym.kind[k] == SYM_PARAM && strcmp(a.sym.name[k], params[i].name) == 0)
-				v = k;
-		if (v < 0) {
-			char known[256] = "";
-			size_t kl = 0;
-			for (int k = 0; k < a.sym.nvars && kl < sizeof known - 40; k++)
-				if (a.sym.kind[k] == SYM_PARAM)
-					kl += snprintf(known + kl, sizeof known - kl, "%s%s", kl ? ", " : "", a.sym.name[k]);
-			die(1, "--param '%s': '%s' is not a parameter of '%s' (its parameters: %s)", params[i].spec,
-			    params[i].name, file, kl ? known : "none");
-		}
-		fmpz_set(fmpq_numref(&env.val[v]), params[i].v);
-		fmpz_one(fmpq_denref(&env.val[v]));
-		env.bound[v] = 1;
+		int r = epi_bind_param(&a, &env, params[i], err);
+		if (r < 0)
+			die(r == -2 ? 2 : 1, "%s", err);
 	}
 	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format};
 	FILE *out = stdout;
@@ -279,10 +212,6 @@ int main(int argc, char **argv)
 	if (have_table)
 		epi_table_free(&table);
 	free(khz);
-	for (int i = 0; i < nparams; i++) {
-		free(params[i].name);
-		fmpz_clear(params[i].v);
-	}
 	free(params);
 	for (int i = 0; i < ndb; i++)
 		free(dbargs[i]);

@@ -16,6 +16,7 @@ static const epi_subcmd cmds[] = {
 	{"freq", epi_freq_main, "show, pin and restore CPU frequencies"},
 	{"calibrate", epi_calibrate_main, "measure what each operation costs here: the cost table"},
 	{"profile", epi_profile_main, "sample a program's instruction pointer and power: time and energy per loop nest"},
+	{"validate", epi_validate_main, "compare epi-predict's predictions with a profile or with measurements"},
 	{NULL, NULL, NULL},
 };
 

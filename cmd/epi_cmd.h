@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/util.h"
+
 typedef struct epi_subcmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -18,7 +20,6 @@ extern const char *epi_prog; /* "epi measure" or "epi-measure", for messages */
 void epi_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
 /* Parses --format's value; dies with a usage error otherwise. */
 enum epi_format epi_parse_format(const char *s);
 /* The whole number V of option OPT, from LO to HI; dies with a usage error otherwise. */
@@ -37,5 +38,6 @@ int epi_measure_main(int argc, char **argv);
 int epi_freq_main(int argc, char **argv);
 int epi_calibrate_main(int argc, char **argv);
 int epi_profile_main(int argc, char **argv);
+int epi_validate_main(int argc, char **argv);
 
 #endif

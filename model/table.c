@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *xstrdup(const xmlChar *s) { return s ? strdup((const char *)s) : NULL; }
 
@@ -496,3 +497,14 @@ int epi_table_default_path(char *out, size_t n)
 	return 0;
 }
 
+
+char *epi_table_find_default(void)
+{
+	const char *e = getenv("EPI_TABLE");
+	if (e && *e)
+		return strdup(e);
+	char path[4096];
+	if (epi_table_default_path(path, sizeof path) < 0)
+		return NULL;
+	return access(path, R_OK) == 0 ? strdup(path) : NULL;
+}

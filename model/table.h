@@ -78,6 +78,10 @@ void epi_fcol_free(epi_fcol *c);
  * else ~/.local/share/epi/costtable.xml. -1 when none of them is set. */
 int epi_table_default_path(char *out, size_t n);
 
+/* The table to use when none is named: $EPI_TABLE, else this machine's
+ * (epi_table_default_path) if it exists; a malloc'd path, or NULL. */
+char *epi_table_find_default(void);
+
 /* The schema text (data/costtable.xsd). */
 extern const char epi_costtable_xsd[];
 

@@ -120,3 +120,35 @@ int epi_mkdirs(const char *dir, char *err)
 			*s = c;
 		}
 }
+
+int epi_dashdash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	return argc;
+}
+
+const char *epi_one_source(char **argv, int end, int *optind, char *err)
+{
+	if (*optind >= end) {
+		epi_error(err, "no C file given");
+		return NULL;
+	}
+	const char *file = argv[(*optind)++];
+	if (*optind < end) {
+		epi_error(err, "unexpected argument '%s' (one C file; compiler flags go after '--')", argv[*optind]);
+		return NULL;
+	}
+	return file;
+}
+
+void epi_opt_error(char *err, int c, int optopt, char **argv, int optind)
+{
+	if (c == ':')
+		epi_error(err, "option '%s' needs a value", argv[optind - 1]);
+	else if (optopt)
+		epi_error(err, "unknown option '-%c'", optopt);
+	else
+		epi_error(err, "unknown option '%s'", argv[optind - 1]);
+}

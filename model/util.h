@@ -6,6 +6,9 @@
 
 #define EPI_ERRLEN 512
 
+/* The output formats of every command: a human table, CSV, JSON. */
+enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
+
 /* Formats a message into ERR (EPI_ERRLEN bytes) and returns -1, so that
  * library code can say `return epi_error(err, "...")`. */
 int epi_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -22,5 +25,16 @@ char *epi_read_file(const char *path, size_t *len, char *err);
 
 /* Shortest "%g" text that reads back as the same double. */
 void epi_fmt_double(char *buf, size_t n, double v);
+
+/* Command lines of the form [options] FILE.c [-- COMPILER-FLAGS]:
+ * the index of "--" in ARGV, or ARGC when there is none (getopt then reads
+ * ARGV up to it). */
+int epi_dashdash(int argc, char **argv);
+/* After getopt over ARGV up to END (epi_dashdash): the one C file at
+ * ARGV[*OPTIND], advanced past; or NULL with ERR (a usage error). */
+const char *epi_one_source(char **argv, int end, int *optind, char *err);
+/* The message of getopt's return C (':' or '?') for option OPTOPT at
+ * ARGV[OPTIND - 1], into ERR. */
+void epi_opt_error(char *err, int c, int optopt, char **argv, int optind);
 
 #endif

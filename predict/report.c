@@ -4,6 +4,8 @@
 #include "model/util.h"
 #include "model/json.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,59 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 	oprow *rows = region_rows(s, r, env, missing, 0); /* pricing needs no formulas */
 	price_rows(rows, r->counts.n, c, out);
 	rows_free(rows, r->counts.n);
+}
+
+int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || eq[1] == 0)
+		return epi_error(err, "invalid --param '%s': expected NAME=VALUE", spec), -2;
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+	/* a C identifier, or a member access such as s->n or a.len */
+	int ok = *name == '_' || isalpha((unsigned char)*name);
+	for (const char *c = name; *c && ok; c++)
+		ok = *c == '_' || *c == '.' || isalnum((unsigned char)*c) || (c[0] == '-' && c[1] == '>') ||
+		     (c[0] == '>' && c > name && c[-1] == '-');
+	if (!ok)
+		return epi_error(err, "invalid --param '%s': '%s' is not a C identifier or member access", spec, name), -2;
+	fmpz_t v;
+	fmpz_init(v);
+	const char *t = eq + 1;
+	if (fmpz_set_str(v, t[0] == '+' ? t + 1 : t, 10) != 0) {
+		/* 1e6, 2.5e5: accepted when the value is an integer */
+		char *end;
+		errno = 0;
+		double d = strtod(t, &end);
+		if (*end || errno || d != floor(d) || fabs(d) > 9007199254740992.0) {
+			fmpz_clear(v);
+			return epi_error(err, "invalid --param '%s': '%s' is not an integer", spec, t), -2;
+		}
+		fmpz_set_d(v, d);
+	}
+	if (!a) {
+		fmpz_clear(v);
+		return 0;
+	}
+	int k = -1;
+	for (int i = 0; i < a->sym.nvars; i++)
+		if (a->sym.kind[i] == SYM_PARAM && strcmp(a->sym.name[i], name) == 0)
+			k = i;
+	if (k < 0) {
+		fmpz_clear(v);
+		char known[256] = "";
+		size_t kl = 0;
+		for (int i = 0; i < a->sym.nvars && kl < sizeof known - 40; i++)
+			if (a->sym.kind[i] == SYM_PARAM)
+				kl += (size_t)snprintf(known + kl, sizeof known - kl, "%s%s", kl ? ", " : "", a->sym.name[i]);
+		return epi_error(err, "--param '%s': '%s' is not a parameter of '%s' (its parameters: %s)", spec, name,
+				 a->file, kl ? known : "none");
+	}
+	fmpz_swap(fmpq_numref(&env->val[k]), v);
+	fmpz_one(fmpq_denref(&env->val[k]));
+	env->bound[k] = 1;
+	fmpz_clear(v);
+	return 0;
 }
 
 /* ---- CSV ---------------------------------------------------------------- */

@@ -6,9 +6,8 @@
 #include <stdio.h>
 
 #include "model/table.h"
+#include "model/util.h"
 #include "predict/cfront.h"
-
-enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
 
 typedef struct epi_report_opts {
 	const epi_table *table; /* NULL: counts only */
@@ -30,6 +29,12 @@ typedef struct epi_price {
 /* Prices REGION's expected counts at column C; counts that need unbound
  * parameters make the price NAN. */
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out);
+
+/* Binds SPEC, "NAME=VALUE" (an integer, 1e6 allowed), in ENV for analysis A.
+ * Returns 0; -2 with ERR when SPEC is malformed (a usage error); -1 with
+ * ERR when NAME is not one of A's parameters (the message lists them).
+ * With A NULL, only checks SPEC (ENV untouched). */
+int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err);
 
 /* Writes the report; returns 0, or -1 with ERR set. */
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err);

@@ -29,7 +29,7 @@ run_epi "profile a program that crashes" 1 "killed by signal 11" -- profile -n 3
 run_epi "profile: the crashed run's trace is kept" 0 "1 run," -- profile --report "$tmp/crash.trace"
 size=$(wc -c <"$tmp/ph.trace")
 head -c $((size - 100)) "$tmp/ph.trace" >"$tmp/cut.trace"
-run_epi "profile --report of a truncated trace keeps the complete runs" 0 "truncated record at byte [0-9]*; the 1 complete run before it are used" -- \
+run_epi "profile --report of a truncated trace keeps the complete runs" 0 "truncated record at byte [0-9]*; the 1 complete run before it is used" -- \
 	profile --report "$tmp/cut.trace"
 run_epi "profile --report of a file that is not a trace" 1 "is not an epi trace" -- profile --report "$tmp/page"
 run_epi "profile --report of a missing trace" 1 "cannot open trace '$tmp/nope.trace'" -- profile --report "$tmp/nope.trace"

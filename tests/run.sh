@@ -139,6 +139,7 @@ fi
 . "$top/tests/machine.sh"
 . "$top/tests/calibrate.sh"
 . "$top/tests/profile.sh"
+. "$top/tests/validate.sh"
 
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"

@@ -25,6 +25,7 @@
 #include "model/util.h"
 #include "tests/fakehw.h"
 #include "tests/phases.h"
+#include "validate/compare.h"
 #include "validate/estimate.h"
 #include "validate/profile.h"
 #include "validate/trace.h"
@@ -290,6 +291,79 @@ static void within(const char *what, epi_est e, double truth, int interval)
 		assert_true(e.lo <= truth && truth <= e.hi);
 }
 
+/* epi validate's comparison of tests/phases.c with the profile SUM: each
+ * nest's row holds its block's estimate, the program's the runs' totals, and
+ * a prediction priced as epi-predict prices it. */
+static void check_validation(epi_profile_sum *sum, const int lines[2])
+{
+	char src[300], inc[310], tp[300], err[EPI_ERRLEN];
+	const char *top = getenv("EPI_TOP") ? getenv("EPI_TOP") : ".";
+	snprintf(src, sizeof src, "%s/tests/phases.c", top);
+	snprintf(inc, sizeof inc, "-I%s", top);
+	snprintf(tp, sizeof tp, "%s/data/rr8416-q6600.xml", top);
+	const char *args[] = {inc};
+	epi_front_opts fo;
+	epi_front_opts_init(&fo);
+	fo.clang_args = args;
+	fo.nclang_args = 1;
+	epi_analysis a;
+	assert_int_equal(epi_analyze(&a, src, &fo, err), 0);
+	epi_front_opts_clear(&fo);
+	epi_table t;
+	assert_int_equal(epi_table_load(&t, tp, err), 0);
+	epi_fcol col;
+	assert_int_equal(epi_table_at(&t, 2400000, &col, err), 0);
+	sym_env env;
+	sym_env_init(&env);
+	assert_int_equal(epi_bind_param(&a, &env, "n=120000", err), 0);
+	epi_validation v;
+	if (epi_validate_trace(&a, &col, &env, sum, &v, err) < 0)
+		fail_msg("%s", err);
+	int nb, seen = 0;
+	epi_block *b = epi_attrib_blocks(sum->attrib, &nb);
+	for (int i = 0; i < v.n; i++) {
+		const epi_cmp *c = &v.rows[i];
+		if (c->is_total) {
+			assert_int_equal(i, v.n - 1);
+			assert_true(c->samples == sum->n);
+			assert_true(c->meas[EPI_Q_TIME].v == sum->t_mean);
+			assert_true(c->meas[EPI_Q_ENERGY].v == sum->j_mean);
+			assert_true(c->meas[EPI_Q_TIME].lo < sum->t_mean && c->meas[EPI_Q_TIME].hi > sum->t_mean);
+			continue;
+		}
+		for (int k = 0; k < 2; k++)
+			if (c->line == lines[k]) {
+				seen++;
+				const epi_block *x = NULL;
+				for (int j = 0; j < nb; j++)
+					if (b[j].kind == EPI_BLOCK_LOOP && b[j].line == lines[k])
+						x = &b[j];
+				assert_non_null(x);
+				epi_block_est e;
+				epi_block_estimate(sum, x, &e);
+				assert_true(c->samples == x->n);
+				assert_true(c->meas[EPI_Q_TIME].v == e.time.v && c->meas[EPI_Q_TIME].lo == e.time.lo);
+				assert_true(c->meas[EPI_Q_ENERGY].v == e.energy.v && c->meas[EPI_Q_ENERGY].hi == e.energy.hi);
+				assert_true(c->pred[EPI_Q_TIME] > 0 && !isnan(c->err[EPI_Q_TIME]));
+			}
+	}
+	assert_int_equal(seen, 2);
+	/* nest B runs twice A's iterations: twice its predicted time */
+	double pa = NAN, pb = NAN;
+	for (int i = 0; i < v.n; i++) {
+		if (v.rows[i].line == lines[0])
+			pa = v.rows[i].pred[EPI_Q_TIME];
+		if (v.rows[i].line == lines[1])
+			pb = v.rows[i].pred[EPI_Q_TIME];
+	}
+	assert_true(fabs(pb / pa - 2) < 1e-3);
+	epi_validation_free(&v);
+	sym_env_clear(&env);
+	epi_fcol_free(&col);
+	epi_table_free(&t);
+	epi_analysis_free(&a);
+}
+
 static void test_profile_phases(void **st)
 {
 	fake_root();
@@ -360,6 +434,7 @@ static void test_profile_phases(void **st)
 	double nests_j = (PHASE_A_W * page->wall[0] + PHASE_B_W * page->wall[1]) / 3;
 	printf("# measured %.4g J per run, the nests %.4g J\n", sum.j_mean, nests_j);
 	assert_true(sum.j_mean >= nests_j * 0.99 && sum.j_mean <= nests_j * 1.10);
+	check_validation(&sum, page->line);
 	epi_profile_sum_free(&sum);
 	epi_meter_close(&m);
 	munmap(page, sizeof *page);

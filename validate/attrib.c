@@ -1,7 +1,10 @@
 /* attrib: instruction pointers to blocks (see attrib.h). */
 #include "validate/attrib.h"
 
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -355,3 +358,46 @@ epi_block *epi_attrib_blocks(epi_attrib *a, int *n)
 }
 
 const char *epi_attrib_notes(epi_attrib *a) { return a->notes; }
+
+int epi_same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+	return strcmp(x ? x + 1 : a, y ? y + 1 : b) == 0;
+}
+
+int epi_attrib_decl_line(epi_attrib *a, const char *file, const char *function)
+{
+	if (a->prog < 0 || !a->o[a->prog].usable)
+		return -1;
+	Dwfl_Module *mod = a->o[a->prog].mod;
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	int any = 0;
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		any = 1;
+		Dwarf_Attribute at;
+		const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+		Dwarf_Die d;
+		if (dwarf_child(cu, &d) != 0)
+			continue;
+		do {
+			if (dwarf_tag(&d) != DW_TAG_subprogram)
+				continue;
+			const char *name = dwarf_diename(&d), *df = dwarf_decl_file(&d);
+			int line = 0;
+			if (!name || !df || strcmp(name, function) != 0 || dwarf_decl_line(&d, &line) != 0)
+				continue;
+			char full[PATH_MAX];
+			if (df[0] != '/' && dir) {
+				snprintf(full, sizeof full, "%s/%s", dir, df);
+				df = full;
+			}
+			if (epi_same_file(df, file))
+				return line;
+		} while (dwarf_siblingof(&d, &d) == 0);
+	}
+	return any ? 0 : -1;
+}

@@ -50,6 +50,16 @@ int epi_attrib_run(epi_attrib *a, const epi_map *maps, int nmaps, char *err);
  * the blocks, stable while A lives). */
 int epi_attrib_ip(epi_attrib *a, uint64_t ip);
 epi_block *epi_attrib_blocks(epi_attrib *a, int *n);
+/* The line where the program's debug information declares FUNCTION of
+ * source FILE (DW_AT_decl_line), to check a source against the binary:
+ * the line, 0 when the binary has no such function, -1 when the program
+ * is not loaded or has no debug information. */
+int epi_attrib_decl_line(epi_attrib *a, const char *file, const char *function);
+
+/* Whether paths A and B name the same file: the same real path when both
+ * exist, else the same base name. */
+int epi_same_file(const char *a, const char *b);
+
 /* Notes about sources that could not be read or parsed, one per line ("" when none). */
 const char *epi_attrib_notes(epi_attrib *a);
 

@@ -20,8 +20,8 @@ void epi_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 	double d = 1 + z * z / nn;
 	double c = (p + z * z / (2 * nn)) / d;
 	double h = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / d;
-	*lo = c - h < 0 ? 0 : c - h;
-	*hi = c + h > 1 ? 1 : c + h;
+	*lo = k == 0 || c - h < 0 ? 0 : c - h; /* exact at the ends, not rounded */
+	*hi = k == n || c + h > 1 ? 1 : c + h;
 }
 
 static double tq(uint64_t n)
@@ -50,6 +50,20 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 		double h = tq(b->np) * sqrt(var > 0 ? var / n : 0);
 		out->power = (epi_est){m, m - h, m + h};
 	}
+}
+
+static epi_est t_interval(double mean, double sd, int n)
+{
+	if (isnan(mean))
+		return (epi_est){NAN, NAN, NAN};
+	double h = n > 1 ? tq((uint64_t)n) * sd / sqrt(n) : NAN;
+	return (epi_est){mean, mean - h, mean + h};
+}
+
+void epi_profile_total(const epi_profile_sum *p, epi_est *time, epi_est *energy)
+{
+	*time = t_interval(p->t_mean, p->time_is_cpu ? p->cpu_sd : p->wall_sd, p->nruns);
+	*energy = t_interval(p->j_mean, p->j_sd, p->nj);
 }
 
 int epi_profile_converged(const epi_profile_sum *p, double rel)
@@ -95,6 +109,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	p->sw += end->wall_s;
 	p->sw2 += end->wall_s * end->wall_s;
 	p->sc += end->cpu_s;
+	p->sc2 += end->cpu_s * end->cpu_s;
 	p->sp += end->prof_cpu_s;
 	if (!isnan(end->joules)) {
 		p->nj++;
@@ -105,6 +120,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	p->wall_mean = p->sw / r;
 	p->wall_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sw2 - p->sw * p->sw / r) / (r - 1))) : NAN;
 	p->cpu_mean = p->sc / r;
+	p->cpu_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sc2 - p->sc * p->sc / r) / (r - 1))) : NAN;
 	p->prof_cpu_mean = p->sp / r;
 	p->j_mean = p->nj ? p->sj / p->nj : NAN;
 	p->j_sd = p->nj > 1 ? sqrt(fmax(0, (p->sj2 - p->sj * p->sj / p->nj) / (p->nj - 1))) : NAN;
@@ -167,8 +183,8 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		if (p->nruns == 0) {
 			ret = -1;
 		} else {
-			snprintf(warn, EPI_ERRLEN, "%s; the %d complete run%s before it are used", err, p->nruns,
-				 p->nruns == 1 ? "" : "s");
+			snprintf(warn, EPI_ERRLEN, "%s; the %d complete run%s before it %s used", err, p->nruns,
+				 p->nruns == 1 ? "" : "s", p->nruns == 1 ? "is" : "are");
 		}
 	}
 	if (ret == 0 && p->nruns == 0)

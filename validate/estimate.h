@@ -27,14 +27,14 @@ typedef struct epi_profile_sum {
 	int nfailed;          /* of which the program exited non-zero or was killed */
 	int time_is_cpu;      /* T is CPU time (perf) rather than wall time */
 	double t_mean;        /* T */
-	double wall_mean, wall_sd, cpu_mean;
+	double wall_mean, wall_sd, cpu_mean, cpu_sd;
 	double j_mean, j_sd;  /* measured energy per run; NAN without a meter */
 	double prof_cpu_mean; /* the profiler's own CPU time per run */
 	uint64_t n, np;       /* samples, and samples with power */
 	uint64_t lost;
 	epi_attrib *attrib;   /* the blocks */
 	int last_status;      /* the wait status of the last run */
-	double sw, sw2, sc, sj, sj2, sp; /* sums over runs, for the means */
+	double sw, sw2, sc, sc2, sj, sj2, sp; /* sums over runs, for the means */
 	int nj;               /* runs with energy */
 } epi_profile_sum;
 
@@ -51,6 +51,10 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 			const epi_run_end *end, char *err);
 
 void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_est *out);
+
+/* The whole program per run: T and the measured energy, each with a t
+ * interval over the runs (NAN bounds with one run; energy NAN without a meter). */
+void epi_profile_total(const epi_profile_sum *p, epi_est *time, epi_est *energy);
 
 /* The Wilson score interval of K successes in N at 95%. */
 void epi_wilson(uint64_t k, uint64_t n, double *lo, double *hi);

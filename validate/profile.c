@@ -114,6 +114,8 @@ typedef struct meter_job {
 	const char *domain;
 	epi_run_data *run;
 	atomic_int stop;
+	pthread_mutex_t lock; /* with wake: ends the thread's sleep at stop */
+	pthread_cond_t wake;
 	int failed;
 	char err[EPI_ERRLEN];
 } meter_job;
@@ -157,10 +159,28 @@ static void *meter_main(void *arg)
 		long ns = next.tv_nsec + (long)(step * 1e9);
 		next.tv_sec += ns / 1000000000L;
 		next.tv_nsec = ns % 1000000000L;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		meter_read(j);
+		pthread_mutex_lock(&j->lock);
+		while (!atomic_load(&j->stop) && pthread_cond_timedwait(&j->wake, &j->lock, &next) == 0)
+			;
+		pthread_mutex_unlock(&j->lock);
+		if (!atomic_load(&j->stop))
+			meter_read(j);
 	}
 	return NULL;
+}
+
+/* The meter's count at T, interpolated between the readings around it (the
+ * first or last reading outside them). */
+static double energy_at(const epi_reading *r, size_t n, uint64_t t)
+{
+	size_t a = 0;
+	while (a + 1 < n && r[a + 1].t_ns <= t)
+		a++;
+	if (a + 1 < n && r[a].t_ns < t) {
+		double f = (double)(t - r[a].t_ns) / (double)(r[a + 1].t_ns - r[a].t_ns);
+		return r[a].joules + f * (r[a + 1].joules - r[a].joules);
+	}
+	return r[a].joules;
 }
 
 /* ---- launching ---- */
@@ -241,6 +261,12 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	meter_job mj = {.m = o->meter, .domain = o->domain, .run = run};
 	pthread_t mt;
 	int metered = o->meter && !o->meter->time_only, mstarted = 0;
+	pthread_mutex_init(&mj.lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&mj.wake, &ca);
+	pthread_condattr_destroy(&ca);
 	if (ops->start(&sm, pid, o->interval_ns, offset, err) < 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -287,7 +313,10 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	}
 	uint64_t t1 = now_ns();
 	if (mstarted) {
+		pthread_mutex_lock(&mj.lock);
 		atomic_store(&mj.stop, 1);
+		pthread_cond_signal(&mj.wake);
+		pthread_mutex_unlock(&mj.lock);
 		pthread_join(mt, NULL);
 		if (!mj.failed)
 			meter_read(&mj);
@@ -318,21 +347,13 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	if (end->cpu_s < 0)
 		end->cpu_s = 0;
 	end->joules = NAN;
-	if (metered && !mj.failed && run->nr >= 2) {
-		/* the energy from exec to the end, interpolated within the first interval */
-		size_t a = 0;
-		while (a + 1 < run->nr && run->r[a + 1].t_ns <= from)
-			a++;
-		double ja = run->r[a].joules;
-		if (a + 1 < run->nr && run->r[a].t_ns < from) {
-			double f = (double)(from - run->r[a].t_ns) / (double)(run->r[a + 1].t_ns - run->r[a].t_ns);
-			ja += f * (run->r[a + 1].joules - run->r[a].joules);
-		}
-		end->joules = run->r[run->nr - 1].joules - ja;
-	}
+	if (metered && !mj.failed && run->nr >= 2)
+		end->joules = energy_at(run->r, run->nr, t1) - energy_at(run->r, run->nr, from);
 	end->nsamples = run->ns;
 	end->prof_cpu_s = self_cpu_s() - cpu0;
 out:
+	pthread_cond_destroy(&mj.wake);
+	pthread_mutex_destroy(&mj.lock);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (metered && mj.failed && ret == 0)
 		snprintf(err, EPI_ERRLEN, "%s", mj.err); /* for the caller to warn */

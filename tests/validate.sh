@@ -1,0 +1,71 @@
+# End-to-end tests of epi validate, sourced by tests/run.sh after profile.sh
+# (run_epi): selection sort profiled with an assumed constant power and
+# compared per loop nest, the RR-8416 measurements compared whole-program,
+# and bad input: a source edited or foreign to the binary, unbound
+# parameters, no frequency, malformed measurement files.
+Q6600="$top/data/rr8416-q6600.xml"
+cp "$ex/selection_sort.c" "$tmp/sel.c"
+cc -O0 -g -o "$tmp/sel" "$tmp/sel.c"
+"$top/build/san/bin/epi" profile -n 3 -m const:50 -q -o "$tmp/sel.trace" -- "$tmp/sel" 6000 >/dev/null 2>&1
+VAL="validate $tmp/sel.c --against $tmp/sel.trace --table $Q6600 --freq 2.4GHz --param n=6000"
+run_epi "validate --help" 0 "usage: epi validate \[options\] SOURCE.c --against" -- validate --help
+run_epi "validate without --against" 2 "nothing to compare with" -- validate "$tmp/sel.c"
+run_epi "validate a trace: loop nests and the program" 0 "^sel.c:11 loop in selection_sort *[1-9][0-9]* " -- $VAL
+grep -q "^program " "$tmp/out" && grep -q "^time: mean absolute error [0-9.]*% over [12] loop nests*; [012] of 2 predictions inside" "$tmp/out" &&
+	grep -q "^energy: mean absolute error" "$tmp/out" && ok "validate: time and energy summaries" ||
+	bad "validate: time and energy summaries" "$tmp/out"
+run_epi "validate --format csv" 0 '^"program",program,,,2.4,' -- $VAL --format csv
+head -1 "$tmp/out" | grep -qx "block,kind,function,line,freq_ghz,samples,pred_time_s,pred_time_sd,time_s,time_lo,time_hi,time_error,time_inside,pred_energy_j,pred_energy_sd,energy_j,energy_lo,energy_hi,energy_error,energy_inside" &&
+	ok "validate CSV columns" || bad "validate CSV columns" "$tmp/out"
+# every error is (predicted - measured) / measured, every inside agrees with the interval
+awk -F'",' 'NR > 1 { print $2 }' "$tmp/out" | awk -F, '
+function chk(p, m, lo, hi, e, in_) {
+	if (m != "" && m + 0 > 0) { if (e == "" || (e - (p - m) / m) ^ 2 > 1e-8) bad++ }
+	if (lo != "") { want = (p + 0 >= lo + 0 && p + 0 <= hi + 0) ? "yes" : "no"; if (in_ != want) bad++ }
+	n++
+}
+{ chk($6, $8, $9, $10, $11, $12); chk($13, $15, $16, $17, $18, $19) }
+END { exit (n >= 4 && !bad) ? 0 : 1 }' && ok "validate CSV: errors and insides follow from the columns" ||
+	bad "validate CSV: errors and insides follow from the columns" "$tmp/out"
+# the program's measured energy is 50 W x its run time (the assumed meter)
+awk -F'",' '$1 == "\"program" { print $2 }' "$tmp/out" | awk -F, '{ r = $15 / ($8 * 50); exit (r > 0.9 && r < 1.1) ? 0 : 1 }' &&
+	ok "validate: the program's energy is the meter's" || bad "validate: the program's energy is the meter's" "$tmp/out"
+run_epi "validate --format json" 0 '"kind": "loop"' -- $VAL -F json
+grep -q '"mean_abs_error": [0-9]' "$tmp/out" && grep -q '"inside": \(true\|false\)' "$tmp/out" &&
+	ok "validate JSON summary" || bad "validate JSON summary" "$tmp/out"
+"$E" $VAL -o "$tmp/val.txt" >"$tmp/out" 2>&1 &&
+	grep -q "^sel.c:11 loop in selection_sort" "$tmp/val.txt" && [ ! -s "$tmp/out" ] && ok "validate -o: the report in the file" ||
+	bad "validate -o: the report in the file" "$tmp/val.txt"
+run_epi "validate --plot" 0 "^program " -- $VAL --plot "$tmp/val.svg"
+grep -q "<svg" "$tmp/val.svg" && grep -q "sel.c:11 loop in selection_sort" "$tmp/val.svg" &&
+	ok "validate --plot: an SVG naming the nests" || bad "validate --plot: an SVG naming the nests" "$tmp/val.svg"
+# bad input
+run_epi "validate without the parameters" 1 "give --param for n" -- validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz
+run_epi "validate a trace without a pinned frequency" 1 "records no pinned frequency and '$Q6600' has 4: give --freq" -- \
+	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=6000
+run_epi "validate another program's source" 1 "is not a source of '$tmp/sel'" -- \
+	validate "$ex/weighted_means.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -P n=6000
+sed -i '1i /* a line added after the build */' "$tmp/sel.c"
+run_epi "validate a source edited since the build" 1 "'$tmp/sel.c' does not match the binary '$tmp/sel': selection_sort is on line 9 in the source, line 8 in the binary" -- $VAL
+run_epi "validate against a missing file" 1 "cannot read '$tmp/none.trace'" -- validate "$ex/selection_sort.c" -a "$tmp/none.trace" -t "$Q6600"
+run_epi "validate: a bad --param" 2 "invalid --param 'n=many'" -- validate "$ex/selection_sort.c" -a "$tmp/sel.trace" -P n=many
+
+# whole-program measurements: RR-8416's Table VI
+MEAS="$top/data/rr8416-measured/selection_sort.csv"
+run_epi "validate against RR-8416's measurements" 0 "^n=100000 *1.6 *3015 *2600 *+16.0%" -- \
+	validate "$ex/selection_sort.c" --against "$MEAS" --table "$Q6600"
+grep -q "^energy: mean absolute error [0-9.]*% over 40 measurements" "$tmp/out" && ok "validate: 40 measurements summarised" ||
+	bad "validate: 40 measurements summarised" "$tmp/out"
+run_epi "validate measurements at one frequency, CSV" 0 '^"n=1000000",measurement,,,2.4,' -- \
+	validate "$ex/selection_sort.c" --against "$MEAS" --table "$Q6600" --freq 2.4GHz -F csv
+[ "$(grep -c ',measurement,' "$tmp/out")" -eq 10 ] && ok "validate --freq keeps that frequency's rows" ||
+	bad "validate --freq keeps that frequency's rows" "$tmp/out"
+printf 'param,freq_ghz,measured_j\n100000,1.6,2600\n200000,1.6,oops\n' >"$tmp/m.csv"
+run_epi "validate: a measurement that is not a number" 1 "$tmp/m.csv:3: measured_j 'oops' is not an energy in joules" -- \
+	validate "$ex/selection_sort.c" --against "$tmp/m.csv" --table "$Q6600"
+printf 'param,freq_ghz,measured_j\nm=5,1.6,2600\n' >"$tmp/m.csv"
+run_epi "validate: a measurement of an unknown parameter" 1 "$tmp/m.csv:2: --param 'm=5': 'm' is not a parameter" -- \
+	validate "$ex/selection_sort.c" --against "$tmp/m.csv" --table "$Q6600"
+printf 'n,f,j\n1,2,3\n' >"$tmp/m.csv"
+run_epi "validate: a CSV without the columns" 1 "$tmp/m.csv:1: the header has no column 'param'" -- \
+	validate "$ex/selection_sort.c" --against "$tmp/m.csv" --table "$Q6600"
