@@ -68,9 +68,10 @@ static void params_text(char *b, size_t n, const epi_analysis *a, const sym_env 
 		}
 }
 
-static const char *kind_of(const epi_cmp *c, int trace)
+static const char *kind_of(const epi_cmp *c)
 {
-	return !trace ? "measurement" : c->is_total ? "program" : "loop";
+	static const char *names[] = {"loop", "function", "program", "measurement"};
+	return names[c->kind];
 }
 
 static void write_csv(FILE *out, const epi_validation *v, int trace)
@@ -86,7 +87,7 @@ static void write_csv(FILE *out, const epi_validation *v, int trace)
 		const epi_cmp *c = &v->rows[i];
 		char g[32], b[40];
 		fmt_ghz(g, sizeof g, c->khz);
-		fprintf(out, "\"%s\",%s,%s,", c->label, kind_of(c, trace), c->function ? c->function : "");
+		fprintf(out, "\"%s\",%s,%s,", c->label, kind_of(c), c->function ? c->function : "");
 		if (c->line)
 			fprintf(out, "%d", c->line);
 		fprintf(out, ",%s,", g);
@@ -129,7 +130,7 @@ static void write_json(FILE *out, const epi_validation *v, int trace, const char
 		const epi_cmp *c = &v->rows[i];
 		json_t *o = json_object();
 		json_object_set_new(o, "block", json_string(c->label));
-		json_object_set_new(o, "kind", json_string(kind_of(c, trace)));
+		json_object_set_new(o, "kind", json_string(kind_of(c)));
 		json_object_set_new(o, "function", c->function ? json_string(c->function) : json_null());
 		json_object_set_new(o, "line", c->line ? json_integer(c->line) : json_null());
 		json_object_set_new(o, "freq_ghz", json_real((double)c->khz / 1e6));
@@ -389,6 +390,7 @@ int epi_validate_main(int argc, char **argv)
 	fo.clang_args = (const char *const *)argv + (dashdash < argc ? dashdash + 1 : argc);
 	fo.nclang_args = dashdash < argc ? argc - dashdash - 1 : 0;
 	int trace = is_trace(against);
+	fo.tag_blocks = trace; /* each block's own work, for the profile's blocks */
 
 	if (!table_path)
 		table_path = epi_table_find_default();
@@ -463,7 +465,7 @@ int epi_validate_main(int argc, char **argv)
 		if (epi_validate_trace(&a, &col, &env, &prof, &v, err) < 0)
 			epi_die(1, "%s", err);
 		for (int i = 0; i < v.n; i++)
-			if (v.rows[i].is_total && isnan(v.rows[i].pred[EPI_Q_TIME])) {
+			if (v.rows[i].kind == EPI_CMP_PROGRAM && isnan(v.rows[i].pred[EPI_Q_TIME])) {
 				char names[256] = "";
 				size_t k = 0;
 				for (int j = 0; j < a.sym.nvars && k + 40 < sizeof names; j++)
@@ -509,7 +511,7 @@ int epi_validate_main(int argc, char **argv)
 	if (svg) {
 		int q = v.nerr[EPI_Q_ENERGY] || (!trace && v.n) ? EPI_Q_ENERGY : EPI_Q_TIME;
 		for (int i = 0; i < v.n && q == EPI_Q_ENERGY && trace; i++)
-			if (v.rows[i].is_total && isnan(v.rows[i].meas[EPI_Q_ENERGY].v))
+			if (v.rows[i].kind == EPI_CMP_PROGRAM && isnan(v.rows[i].meas[EPI_Q_ENERGY].v))
 				q = EPI_Q_TIME;
 		const char *b = strrchr(source, '/');
 		plot(&v, q, svg, b ? b + 1 : source);

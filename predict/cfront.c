@@ -185,6 +185,7 @@ typedef struct W {
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;
+	int tag_line;     /* with o->tag_blocks: the line of the top-level loop being counted, else 0 */
 	int subscript;
 	int nlv;
 	CXCursor lvdecl[MAXDEPTH];
@@ -227,6 +228,29 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	a->notes[a->nnotes++] = strdup(full);
 }
 
+/* Counts AMOUNT of KEY, and with tag_blocks the same under its block's tag. */
+static void count_poly(W *w, epi_counts *out, const char *key, const fmpq_mpoly_t amount)
+{
+	counts_add_poly(w->s, out, key, amount);
+	if (!w->o->tag_blocks || !w->cur)
+		return;
+	char tagged[400];
+	if (w->tag_line)
+		snprintf(tagged, sizeof tagged, "@%d/%s", w->tag_line, key);
+	else
+		snprintf(tagged, sizeof tagged, "@%s()/%s", w->cur->name, key);
+	counts_add_poly(w->s, out, tagged, amount);
+}
+
+static void count_si(W *w, epi_counts *out, const char *key, long amount)
+{
+	fmpq_mpoly_t p;
+	fmpq_mpoly_init(p, w->s->ctx);
+	fmpq_mpoly_set_si(p, amount, w->s->ctx);
+	count_poly(w, out, key, p);
+	fmpq_mpoly_clear(p, w->s->ctx);
+}
+
 static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t)
 {
 	if (w->subscript && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_BIT))
@@ -234,7 +258,7 @@ static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t)
 	char key[64], ts[24];
 	type_suffix(t, ts, sizeof ts);
 	snprintf(key, sizeof key, "%s%s%s", epi_op_name(cls), ts[0] ? "." : "", ts);
-	counts_add_si(w->s, out, key, 1);
+	count_si(w, out, key, 1);
 }
 
 static int loop_var_of(W *w, CXCursor decl)
@@ -735,12 +759,12 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			fmpq_mpoly_mul(b, b, b2, s->ctx);
 		}
 		if (ok) {
-			counts_add_poly(s, out, epi_op_name(bytes_cls), b);
+			count_poly(w, out, epi_op_name(bytes_cls), b);
 		} else {
 			note(w, c, "the size passed to %s() is not a polynomial in the parameters: call listed, bytes not counted", name);
 			char key[160];
 			snprintf(key, sizeof key, "call:%s", name);
-			counts_add_si(s, out, key, 1);
+			count_si(w, out, key, 1);
 		}
 		fmpq_mpoly_clear(b, s->ctx);
 		fmpq_mpoly_clear(b2, s->ctx);
@@ -748,7 +772,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 	}
 	for (int i = 0; print_fns[i]; i++)
 		if (!f && strcmp(name, print_fns[i]) == 0) {
-			counts_add_si(s, out, "print", 1);
+			count_si(w, out, "print", 1);
 			goto out;
 		}
 	if (f) {
@@ -803,7 +827,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 		CXCursor callee = clang_getCursorReferenced(c);
 		int indirect = clang_Cursor_isNull(callee) || kind(callee) != CXCursor_FunctionDecl;
 		snprintf(key, sizeof key, "call:%s%s", indirect ? "*" : "", raw[0] ? raw : "(indirect)");
-		counts_add_si(s, out, key, 1);
+		count_si(w, out, key, 1);
 	}
 out:
 	free(raw);
@@ -1256,7 +1280,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		ret = counts_compose(s, &after, sub) < 0 ? too_complex(w, at) : 0;
 		counts_add(s, &before, &after);
 	}
-	counts_add_si(s, &before, "iter", 1);
+	count_si(w, &before, "iter", 1);
 	if (ret == 0) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
 		fmpz_t st;
@@ -1333,7 +1357,7 @@ static int count_given(W *w, CXCursor at, CXCursor body, const fmpq_mpoly_t T, e
 	w->loopdepth--;
 	w->sib = sib;
 	if (ret == 0) {
-		counts_add_si(w->s, &b, "iter", 1);
+		count_si(w, &b, "iter", 1);
 		counts_mul_poly(w->s, &b, T);
 		counts_add(w->s, out, &b);
 	}
@@ -1698,10 +1722,14 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		epi_counts lc;
 		counts_init(&lc);
 		int top = w->loopdepth == 0;
+		if (top)
+			w->tag_line = line_of(c);
 		if (k == CXCursor_ForStmt)
 			ret = for_loop(w, c, &lc);
 		else
 			ret = while_loop(w, c, k == CXCursor_DoStmt, &lc);
+		if (top)
+			w->tag_line = 0;
 		if (ret == -2)
 			ret = 0; /* recorded; the rest of the file is still checked */
 		else if (ret == 0) {
@@ -1801,12 +1829,13 @@ static int analyze_fn(W *w, fn *f)
 {
 	w->analyzed++;
 	fn *saved = w->cur;
-	int nlv = w->nlv, depth = w->loopdepth;
+	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
 	w->nlv = 0;
 	w->loopdepth = 0;
+	w->tag_line = 0;
 	w->sib = NULL;
 	w->nsib = w->isib = 0;
 	f->state = 1;
@@ -1832,6 +1861,7 @@ static int analyze_fn(W *w, fn *f)
 	w->cur = saved;
 	w->nlv = nlv;
 	w->loopdepth = depth;
+	w->tag_line = tag;
 	w->sib = sib;
 	w->nsib = nsib;
 	w->isib = isib;

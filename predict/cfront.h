@@ -22,6 +22,12 @@ typedef struct epi_front_opts {
 	fmpq_t branch_prob;            /* probability of a then-branch */
 	epi_trip *trips;               /* --trip FILE:LINE=EXPR */
 	int ntrips;
+	/* Also count every op under the block its code lies in: "@LINE/KEY" in
+	 * the top-level loop nest whose keyword is on LINE, "@FUNCTION()/KEY"
+	 * in FUNCTION outside its nests. Through calls these add up where the
+	 * code runs, so the total's tagged counts are each block's own work in
+	 * the whole program: what a sampling profile measures per block. */
+	int tag_blocks;
 } epi_front_opts;
 
 enum epi_scope { EPI_SCOPE_LOOP, EPI_SCOPE_FUNCTION, EPI_SCOPE_TOTAL };

@@ -92,20 +92,32 @@ void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount)
 	fmpq_mpoly_clear(p, s->ctx);
 }
 
+/* t += x */
+static void add_tri(sym_ctx *s, epi_tri *t, const epi_tri *x)
+{
+	if (!x->same)
+		unshare(s, t);
+	if (!t->same) {
+		sym_pw_add(s, &t->min, tri_min(x));
+		sym_pw_add(s, &t->max, tri_max(x));
+	}
+	sym_pw_add(s, &t->exp, &x->exp);
+}
+
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 {
-	for (int i = 0; i < a->n; i++) {
-		epi_tri *t = slot(dst, a->key[i]);
-		const epi_tri *x = &a->v[i];
-		if (!x->same)
-			unshare(s, t);
-		if (!t->same) {
-			sym_pw_add(s, &t->min, tri_min(x));
-			sym_pw_add(s, &t->max, tri_max(x));
-		}
-		sym_pw_add(s, &t->exp, &x->exp);
-	}
+	for (int i = 0; i < a->n; i++)
+		add_tri(s, slot(dst, a->key[i]), &a->v[i]);
 	dst->approx |= a->approx;
+}
+
+void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (int i = 0; i < src->n; i++)
+		if (strncmp(src->key[i], prefix, n) == 0)
+			add_tri(s, slot(dst, src->key[i] + n), &src->v[i]);
+	dst->approx |= src->approx;
 }
 
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p)

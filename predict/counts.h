@@ -1,7 +1,8 @@
 /* counts: per-operation counts of a piece of code, each as three exact
  * piecewise polynomials: the minimum, maximum and expected count over the
  * branches taken.  Keys are op keys ("add.f64") or "call:NAME" for calls
- * that are listed but not counted. */
+ * that are listed but not counted; with block tags (epi_front_opts), also
+ * "@LINE/KEY" and "@FUNCTION()/KEY" (see cfront.h). */
 #ifndef EPI_COUNTS_H
 #define EPI_COUNTS_H
 
@@ -31,6 +32,9 @@ void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpol
 void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
 /* dst += a */
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
+/* dst += the counts of SRC whose key starts with PREFIX, under the key
+ * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */
+void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);
 /* dst += one of A (probability p) or B: min and max per class, expected p*A + (1-p)*B. */
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p);
 /* c = sum over var from lo to hi of c. Returns 0 or -1 (s->err). */

@@ -306,6 +306,7 @@ static void check_validation(epi_profile_sum *sum, const int lines[2])
 	epi_front_opts_init(&fo);
 	fo.clang_args = args;
 	fo.nclang_args = 1;
+	fo.tag_blocks = 1;
 	epi_analysis a;
 	assert_int_equal(epi_analyze(&a, src, &fo, err), 0);
 	epi_front_opts_clear(&fo);
@@ -323,7 +324,7 @@ static void check_validation(epi_profile_sum *sum, const int lines[2])
 	epi_block *b = epi_attrib_blocks(sum->attrib, &nb);
 	for (int i = 0; i < v.n; i++) {
 		const epi_cmp *c = &v.rows[i];
-		if (c->is_total) {
+		if (c->kind == EPI_CMP_PROGRAM) {
 			assert_int_equal(i, v.n - 1);
 			assert_true(c->samples == sum->n);
 			assert_true(c->meas[EPI_Q_TIME].v == sum->t_mean);

@@ -37,7 +37,7 @@ static epi_cmp row(double pred, double m, double lo, double hi, int total)
 {
 	epi_cmp c;
 	memset(&c, 0, sizeof c);
-	c.is_total = total;
+	c.kind = total ? EPI_CMP_PROGRAM : EPI_CMP_LOOP;
 	c.pred[EPI_Q_TIME] = pred;
 	c.meas[EPI_Q_TIME] = (epi_est){m, lo, hi};
 	c.pred[EPI_Q_ENERGY] = NAN;

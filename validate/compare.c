@@ -28,7 +28,7 @@ void epi_validation_sum(epi_validation *v)
 		v->nerr[q] = v->nci[q] = v->nin[q] = 0;
 		for (int i = 0; i < v->n; i++) {
 			const epi_cmp *c = &v->rows[i];
-			if (c->is_total)
+			if (c->kind != EPI_CMP_LOOP && c->kind != EPI_CMP_MEASUREMENT)
 				continue;
 			if (!isnan(c->err[q])) {
 				s += fabs(c->err[q]);
@@ -104,10 +104,35 @@ static int check_source(epi_analysis *a, epi_profile_sum *p, char *err)
 	return 0;
 }
 
+static const epi_region *total_of(const epi_analysis *a)
+{
+	for (int i = 0; i < a->nregions; i++)
+		if (a->regions[i].scope == EPI_SCOPE_TOTAL)
+			return &a->regions[i];
+	return NULL;
+}
+
+/* The price of the total's counts tagged PREFIX: a block's own work. */
+static void price_tagged(epi_analysis *a, const epi_region *total, const char *prefix, const epi_fcol *col,
+			 const sym_env *env, epi_price *pr)
+{
+	epi_region r = *total;
+	counts_init(&r.counts);
+	counts_select(&a->sym, &r.counts, &total->counts, prefix);
+	epi_price_region(&a->sym, &r, col, env, pr);
+	counts_clear(&a->sym, &r.counts);
+}
+
 int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env, epi_profile_sum *p,
 		       epi_validation *v, char *err)
 {
 	memset(v, 0, sizeof *v);
+	const epi_region *total = total_of(a);
+	int tagged = 0;
+	for (int i = 0; total && i < total->counts.n; i++)
+		tagged |= total->counts.key[i][0] == '@';
+	if (!total || (total->counts.n && !tagged))
+		return epi_error(err, "the analysis of '%s' has no per-block counts (tag_blocks)", a->file);
 	if (check_source(a, p, err) < 0)
 		return -1;
 	int nb;
@@ -115,32 +140,43 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 	double watts = p->t_mean > 0 ? p->j_mean / p->t_mean : NAN;
 	for (int i = 0; i < a->nregions; i++) {
 		const epi_region *r = &a->regions[i];
-		if (r->scope == EPI_SCOPE_FUNCTION)
-			continue;
 		epi_cmp *c = new_row(v);
 		c->khz = col->khz;
 		epi_price pr;
-		epi_price_region(&a->sym, r, col, env, &pr);
-		set_pred(c, &pr);
 		if (r->scope == EPI_SCOPE_TOTAL) {
-			c->is_total = 1;
+			epi_price_region(&a->sym, r, col, env, &pr);
+			set_pred(c, &pr);
+			c->kind = EPI_CMP_PROGRAM;
 			c->label = strdup("program");
 			c->samples = p->n;
 			epi_profile_total(p, &c->meas[EPI_Q_TIME], &c->meas[EPI_Q_ENERGY]);
 			epi_cmp_finish(c);
 			continue;
 		}
+		int loop = r->scope == EPI_SCOPE_LOOP;
+		char tag[300], label[512];
 		const char *base = strrchr(r->file, '/');
-		char label[512];
-		snprintf(label, sizeof label, "%s:%d loop in %s", base ? base + 1 : r->file, r->line, r->function);
+		if (loop) {
+			snprintf(tag, sizeof tag, "@%d/", r->line);
+			snprintf(label, sizeof label, "%s:%d loop in %s", base ? base + 1 : r->file, r->line, r->function);
+		} else {
+			snprintf(tag, sizeof tag, "@%s()/", r->function);
+			snprintf(label, sizeof label, "%s() outside its loops", r->function);
+		}
+		price_tagged(a, total, tag, col, env, &pr);
+		set_pred(c, &pr);
+		c->kind = loop ? EPI_CMP_LOOP : EPI_CMP_FUNCTION;
 		c->label = strdup(label);
 		c->function = strdup(r->function);
-		c->line = r->line;
-		epi_block none = {.kind = EPI_BLOCK_LOOP}, *b = &none;
-		for (int k = 0; k < nb; k++)
-			if (blocks[k].kind == EPI_BLOCK_LOOP && blocks[k].line == r->line &&
-			    strcmp(blocks[k].function, r->function) == 0 && epi_same_file(blocks[k].file, r->file))
+		c->line = loop ? r->line : 0;
+		epi_block none = {.kind = loop ? EPI_BLOCK_LOOP : EPI_BLOCK_FUNCTION}, *b = &none;
+		for (int k = 0; k < nb; k++) {
+			const epi_block *x = &blocks[k];
+			if (x->kind != none.kind || !x->function || strcmp(x->function, r->function) != 0)
+				continue;
+			if (loop ? x->line == r->line && epi_same_file(x->file, r->file) : x->in_program)
 				b = &blocks[k];
+		}
 		c->samples = b->n;
 		epi_block_est e;
 		epi_block_estimate(p, b, &e);
@@ -153,14 +189,6 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 	}
 	epi_validation_sum(v);
 	return 0;
-}
-
-static const epi_region *total_of(const epi_analysis *a)
-{
-	for (int i = 0; i < a->nregions; i++)
-		if (a->regions[i].scope == EPI_SCOPE_TOTAL)
-			return &a->regions[i];
-	return NULL;
 }
 
 int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *env, const epi_measured *m, int n,
@@ -208,6 +236,7 @@ int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *en
 			break;
 		}
 		epi_cmp *c = new_row(v);
+		c->kind = EPI_CMP_MEASUREMENT;
 		c->khz = m[i].khz;
 		c->label = strdup(spec);
 		epi_price pr;

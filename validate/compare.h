@@ -15,9 +15,16 @@
 
 enum { EPI_Q_TIME, EPI_Q_ENERGY, EPI_NQ };
 
+enum epi_cmp_kind {
+	EPI_CMP_LOOP,         /* a loop nest: its own work, over the whole run */
+	EPI_CMP_FUNCTION,     /* a function's code outside its loop nests, likewise */
+	EPI_CMP_PROGRAM,      /* the whole program */
+	EPI_CMP_MEASUREMENT,  /* a row of a measurements CSV */
+};
+
 typedef struct epi_cmp {
-	char *label;          /* "sort.c:11 loop in sort", "program", "n=100000" */
-	int is_total;         /* the whole program */
+	char *label;          /* "sort.c:11 loop in sort", "main()", "program", "n=100000" */
+	enum epi_cmp_kind kind;
 	char *function;       /* loop nests: the function, and the keyword's line */
 	int line;
 	long khz;             /* the frequency priced at */
@@ -30,17 +37,21 @@ typedef struct epi_cmp {
 
 typedef struct epi_validation {
 	int n;
-	epi_cmp *rows;        /* against a trace: the nests in source order, then the program */
-	/* over the rows that are not the whole program (a trace's nests, or every
-	 * row of a CSV): the mean of |err|, how many had one, how many had an
-	 * interval and how many of those held the prediction */
+	epi_cmp *rows;        /* against a trace: nests and functions in source order, then the program */
+	/* over the loop nests of a trace, or every row of a CSV: the mean of
+	 * |err|, how many had one, how many had an interval and how many of
+	 * those held the prediction */
 	double mare[EPI_NQ];
 	int nerr[EPI_NQ], nci[EPI_NQ], nin[EPI_NQ];
 } epi_validation;
 
-/* Compares analysis A, priced with column COL and parameters ENV, with the
- * profile P (loaded at EPI_BY_LOOP). Checks first that A's source is the
- * one the profiled binary was built from (its functions declared on the
+/* Compares analysis A (made with tag_blocks), priced with column COL and
+ * parameters ENV, with the profile P (loaded at EPI_BY_LOOP). A block's
+ * prediction is its own work over the whole run, the total's tagged counts:
+ * a nest in a function called 10^4 times is predicted for the 10^4 calls,
+ * and a nest that calls a function does not include the callee's work, as
+ * the profile charges that to the callee. Checks first that A's source is
+ * the one the profiled binary was built from (its functions declared on the
  * same lines). Returns 0, or -1 with ERR. */
 int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env, epi_profile_sum *p,
 		       epi_validation *v, char *err);

@@ -42,13 +42,13 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 		double n = (double)p->np, m = b->s1 / n;
 		double var = (b->s2 - b->s1 * b->s1 / n) / (n - 1);
 		double h = tq(p->np) * sqrt(var > 0 ? var / n : 0);
-		out->energy = (epi_est){T * m, T * (m - h), T * (m + h)};
+		out->energy = (epi_est){T * m, T * fmax(0, m - h), T * (m + h)}; /* never below 0 */
 	}
 	if (b->np > 0) {
 		double n = (double)b->np, m = b->s1 / n;
 		double var = b->np > 1 ? (b->s2 - b->s1 * b->s1 / n) / (n - 1) : NAN;
 		double h = tq(b->np) * sqrt(var > 0 ? var / n : 0);
-		out->power = (epi_est){m, m - h, m + h};
+		out->power = (epi_est){m, fmax(0, m - h), m + h};
 	}
 }
 
