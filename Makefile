@@ -137,16 +137,22 @@ build/tests/phases: tests/phases.c tests/phases.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -O1 -g -I. -o $@ $<
 
-check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/tests/phases build/san/bin/epi-predict build/san/bin/epi
+# and with two threads at once
+build/tests/threads: tests/threads.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -O1 -g -pthread -o $@ $<
+
+check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/tests/phases build/tests/threads build/san/bin/epi-predict build/san/bin/epi
 	$(Q)sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)
 	$(Q)sh scripts/demo.sh
 
-bench: deps $(BINS)
+bench: deps $(BINS) $(EPI_LINKS) build/tests/phases
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
 	$(Q)sh benchmarks/predict-bench.sh
 	$(Q)sh benchmarks/calibrate-bench.sh
+	$(Q)sh benchmarks/profile-bench.sh
 
 install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples

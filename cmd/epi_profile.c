@@ -35,7 +35,9 @@ static const char usage[] =
 	"                       the samples have their share within 5%%, 3 to --max-runs)\n"
 	"      --max-runs N     at most N runs (default 30)\n"
 	"  -i, --interval T     sampling interval: 1ms (default), 500us, 0.01s\n"
-	"      --method M       perf (default: cpu-clock samples, per CPU)\n"
+	"      --method M       perf (default: cpu-clock samples, per CPU, CPU time)\n"
+	"                       or ptrace (ALEA's: every thread interrupted at each\n"
+	"                       tick, wall-clock time; no perf_event_open needed)\n"
 	"  -m, --meter M        auto (default), powercap, msr, perf, hwmon,\n"
 	"                       wattsup:DEVICE, const:WATTS or none (time only)\n"
 	"  -d, --domain D       the meter domain to attribute (default: the total)\n"
@@ -197,7 +199,8 @@ static void report(FILE *out, const epi_profile_sum *p, enum epi_format fmt, con
 			fprintf(out, "%-*s %8" PRIu64 "  %-32s %-32s %s\n", wn, v[i]->name, v[i]->n, t, en, pw);
 		}
 		if (p->lost)
-			fprintf(out, "(%" PRIu64 " samples lost by the kernel's ring buffers)\n", p->lost);
+			fprintf(out, "(%" PRIu64 " sample%s lost: %s)\n", p->lost, p->lost == 1 ? "" : "s",
+				p->time_is_cpu ? "the kernel's ring buffers were full" : "ticks missed while sampling fell behind");
 	}
 	free(v);
 }
@@ -286,7 +289,7 @@ int epi_profile_main(int argc, char **argv)
 		epi_die(2, "no trace file: give -o TRACE");
 	const epi_sampler_ops *ops = epi_sampler_find(method);
 	if (!ops)
-		epi_die(2, "--method '%s' is not a sampler here (perf)", method);
+		epi_die(2, "--method '%s' is not a sampler here (perf or ptrace)", method);
 	char **cmd = argv + optind;
 	char err[EPI_ERRLEN];
 	epi_meter m;
@@ -329,10 +332,7 @@ int epi_profile_main(int argc, char **argv)
 	quote_cmd(info.command, sizeof info.command, cmd);
 	epi_profile_opts po = {.argv = cmd, .interval_ns = interval, .meter = m.time_only ? NULL : &m,
 			       .domain = domain, .seed = seed};
-	info.meter_interval_s = NAN;
-	for (int i = 0; i < m.ndom && !m.time_only; i++)
-		if (isnan(info.meter_interval_s) || m.dom[i].interval_s < info.meter_interval_s)
-			info.meter_interval_s = m.dom[i].interval_s;
+	info.meter_interval_s = m.time_only ? NAN : epi_meter_step(&m);
 	snprintf(info.exe, sizeof info.exe, "%s", cmd[0]);
 	epi_trace_writer w;
 	if (epi_trace_create(&w, output, &info, err) < 0)

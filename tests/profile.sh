@@ -9,7 +9,7 @@ run_epi "profile --help" 0 "usage: epi profile \[options\] -o TRACE" -- profile 
 run_epi "profile without a command" 2 "no command to profile" -- profile -o "$tmp/x.trace"
 run_epi "profile without a trace file" 2 "no trace file: give -o TRACE" -- profile -- true
 run_epi "profile: an interval without a unit" 2 "--interval '5' is not a time with a unit" -- profile -i 5 -o "$tmp/x.trace" -- true
-run_epi "profile: an unknown sampler" 2 "--method 'dtrace' is not a sampler" -- profile --method dtrace -o "$tmp/x.trace" -- true
+run_epi "profile: an unknown sampler" 2 "--method 'dtrace' is not a sampler here (perf or ptrace)" -- profile --method dtrace -o "$tmp/x.trace" -- true
 run_epi "profile a program with two loop nests" 0 "phases.c:[0-9]* loop in main" -- \
 	profile -n 2 -m none -q -o "$tmp/ph.trace" -- "$PH" "$tmp/page" 20000
 [ "$(grep -c "loop in main" "$tmp/out")" -eq 2 ] && grep -q "2 runs, [0-9]* samples every 1ms (perf), cpu time" "$tmp/out" &&
@@ -38,3 +38,24 @@ cp "$PH" "$tmp/prog"
 "$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/prog.trace" -- "$tmp/prog" "$tmp/page" 2000 >/dev/null 2>&1
 cc -O0 -g -I"$top" -o "$tmp/prog" "$top/tests/phases.c" # other code, another build-id
 run_epi "profile --report of a program rebuilt since" 1 "the trace is of another build of '$tmp/prog'" -- profile --report "$tmp/prog.trace"
+
+# ALEA's own sampler: every thread interrupted at each tick, wall-clock time
+run_epi "profile --method ptrace" 0 "2 runs, [0-9]* samples every 1ms (ptrace), wall time" -- \
+	profile --method ptrace -n 2 -m none -q -o "$tmp/pt.trace" -- "$PH" "$tmp/page" 20000
+[ "$(grep -c "phases.c:[0-9]* loop in main" "$tmp/out")" -eq 2 ] && ok "profile --method ptrace: both nests" ||
+	bad "profile --method ptrace: both nests" "$tmp/out"
+# two threads at once: each tick is a vector of blocks; its power is divided
+# among the tick's threads, so the blocks' energies add up to the measured one
+TH="$top/build/tests/threads"
+run_epi "profile --method ptrace, two threads" 0 "threads.c:[0-9]* loop in work" -- \
+	profile --method ptrace -n 2 -m const:60 -q -F csv -o "$tmp/th.trace" -- "$TH" 50000000
+"$E" profile --report "$tmp/th.trace" -F json >"$tmp/th.json" 2>&1
+awk -F'",' 'NR > 1 { split($2, f, ","); e += f[13] } END { print e }' "$tmp/out" >"$tmp/th.sum"
+measured=$(sed -n 's/^  "energy_j": \(.*\),$/\1/p' "$tmp/th.json")
+awk -v a="$(cat "$tmp/th.sum")" -v b="$measured" 'BEGIN { exit (b > 0 && (a / b - 1) ^ 2 < 1e-8) ? 0 : 1 }' &&
+	ok "profile, two threads: the blocks' energies add up to the measured energy" ||
+	bad "profile, two threads: the blocks' energies add up to the measured energy" "$tmp/th.json"
+run_epi "profile --method ptrace: a program that does not exist" 1 "cannot run 'no-such-program'" -- \
+	profile --method ptrace -m none -o "$tmp/none.trace" -- no-such-program
+run_epi "profile --method ptrace: a program that crashes" 1 "killed by signal 11" -- \
+	profile --method ptrace -n 3 -m none -q -o "$tmp/crash.trace" -- sh -c 'kill -SEGV $$'

@@ -31,6 +31,7 @@ typedef struct epi_block {
 	/* accumulations, by the caller */
 	uint64_t n;         /* samples */
 	double s1, s2;      /* sum of power and of its square over samples with power */
+	double e1, e2;      /* the same of power / (samples in the sample's tick) */
 	uint64_t np;        /* samples with power */
 } epi_block;
 

@@ -32,17 +32,20 @@ static double tq(uint64_t n)
 void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_est *out)
 {
 	double T = p->t_mean;
+	/* thread time: T times the samples per tick (1 with one thread) */
+	double Tt = p->nticks ? T * (double)p->n / (double)p->nticks : T;
 	double lo, hi, share = p->n ? (double)b->n / (double)p->n : NAN;
 	epi_wilson(b->n, p->n, &lo, &hi);
 	out->share = (epi_est){share, lo, hi};
-	out->time = (epi_est){share * T, lo * T, hi * T};
+	out->time = (epi_est){share * Tt, lo * Tt, hi * Tt};
 	out->energy = out->power = (epi_est){NAN, NAN, NAN};
-	if (p->np > 1) {
-		/* y_j = P_j [j in b] over every sample with power */
-		double n = (double)p->np, m = b->s1 / n;
-		double var = (b->s2 - b->s1 * b->s1 / n) / (n - 1);
+	if (p->np > 1 && p->npticks) {
+		/* y_j = P_j / k_j [j in b] over every sample with power, k_j the
+		 * samples of j's tick: E_b = T x sum(y) / ticks */
+		double n = (double)p->np, m = b->e1 / n, f = n / (double)p->npticks;
+		double var = (b->e2 - b->e1 * b->e1 / n) / (n - 1);
 		double h = tq(p->np) * sqrt(var > 0 ? var / n : 0);
-		out->energy = (epi_est){T * m, T * fmax(0, m - h), T * (m + h)}; /* never below 0 */
+		out->energy = (epi_est){T * f * m, T * f * fmax(0, m - h), T * f * (m + h)}; /* never below 0 */
 	}
 	if (b->np > 0) {
 		double n = (double)b->np, m = b->s1 / n;
@@ -88,17 +91,29 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 {
 	if (epi_attrib_run(p->attrib, maps, nmaps, err) < 0)
 		return -1;
-	for (size_t i = 0; i < ns; i++) {
-		int k = epi_attrib_ip(p->attrib, s[i].ip);
-		int nb;
-		epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[k];
-		b->n++;
-		if (!isnan(s[i].watts)) {
-			b->np++;
-			b->s1 += s[i].watts;
-			b->s2 += s[i].watts * s[i].watts;
-			p->np++;
+	/* ticks: runs of samples taken at the same instant (one per thread) */
+	for (size_t i = 0, j; i < ns; i = j) {
+		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
+			;
+		double k = (double)(j - i);
+		int powered = 0;
+		for (size_t x = i; x < j; x++) {
+			int nb, kb = epi_attrib_ip(p->attrib, s[x].ip); /* may grow the blocks */
+			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[kb];
+			b->n++;
+			if (!isnan(s[x].watts)) {
+				double y = s[x].watts / k;
+				b->np++;
+				b->s1 += s[x].watts;
+				b->s2 += s[x].watts * s[x].watts;
+				b->e1 += y;
+				b->e2 += y * y;
+				p->np++;
+				powered = 1;
+			}
 		}
+		p->nticks++;
+		p->npticks += (uint64_t)powered;
 	}
 	p->n += ns;
 	p->nruns++;

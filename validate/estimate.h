@@ -6,7 +6,14 @@
  *   power   P_b = sum(y) / n_b (the ratio estimator), t interval over the
  *           block's samples.
  * T is the mean run time: CPU time for the perf sampler (cpu-clock samples a
- * thread only while it runs), wall time for ptrace. Figures are per run. */
+ * thread only while it runs), wall time for ptrace. Figures are per run.
+ *
+ * Threads (ALEA section 3.4): the ptrace sampler samples every thread at each
+ * tick, so a tick is a vector of blocks. A block's time is then thread time,
+ * share x T x (samples / ticks), and each sample carries its tick's power
+ * divided among the tick's threads, so that the blocks' energies add up to the
+ * measured energy. perf's samples are each their own tick (their clocks run
+ * per thread): concurrent threads each carry the whole power there. */
 #ifndef EPI_ESTIMATE_H
 #define EPI_ESTIMATE_H
 
@@ -31,6 +38,7 @@ typedef struct epi_profile_sum {
 	double j_mean, j_sd;  /* measured energy per run; NAN without a meter */
 	double prof_cpu_mean; /* the profiler's own CPU time per run */
 	uint64_t n, np;       /* samples, and samples with power */
+	uint64_t nticks, npticks; /* sampling instants, and those with power */
 	uint64_t lost;
 	epi_attrib *attrib;   /* the blocks */
 	int last_status;      /* the wait status of the last run */

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,7 +22,7 @@
 #include "machine/sysroot.h"
 #include "model/util.h"
 
-static const epi_sampler_ops *const samplers[] = {&epi_sampler_perf, NULL};
+static const epi_sampler_ops *const samplers[] = {&epi_sampler_perf, &epi_sampler_ptrace, NULL};
 
 const epi_sampler_ops *epi_sampler_find(const char *name)
 {
@@ -127,6 +128,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+static int meter_read(meter_job *j);
+
+static int meter_read_cb(void *ctx) { return meter_read(ctx); }
+
 static int meter_read(meter_job *j)
 {
 	if (epi_meter_poll(j->m, j->err) < 0) {
@@ -138,9 +143,7 @@ static int meter_read(meter_job *j)
 	return 0;
 }
 
-/* The sensing interval: the fastest domain's update interval, at least 1 ms
- * (a faster poll only repeats readings), at most the meter's safe period. */
-static double meter_step(const epi_meter *m)
+double epi_meter_step(const epi_meter *m)
 {
 	double s = epi_meter_period(m);
 	for (int i = 0; i < m->ndom; i++)
@@ -152,7 +155,7 @@ static double meter_step(const epi_meter *m)
 static void *meter_main(void *arg)
 {
 	meter_job *j = arg;
-	double step = meter_step(j->m);
+	double step = epi_meter_step(j->m);
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&j->stop) && !j->failed) {
@@ -252,7 +255,7 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[1]);
 		close(ex[0]);
-		child(go[0], ex[1], offset, o->argv);
+		child(go[0], ex[1], ops->run ? 0 : offset, o->argv); /* ptrace's ticks start at the exec */
 	}
 	close(go[0]);
 	close(ex[1]);
@@ -275,8 +278,15 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	}
 	if (metered) {
 		epi_meter_reset(o->meter);
-		if (meter_read(&mj) == 0 && pthread_create(&mt, NULL, meter_main, &mj) == 0)
-			mstarted = 1;
+		if (meter_read(&mj) == 0) {
+			if (ops->reads_meter) {
+				sm.read_meter = meter_read_cb;
+				sm.meter_ctx = &mj;
+				sm.meter_step_s = epi_meter_step(o->meter);
+			} else if (pthread_create(&mt, NULL, meter_main, &mj) == 0) {
+				mstarted = 1;
+			}
+		}
 	}
 	run->begin.index = index;
 	run->begin.pid = (uint32_t)pid;
@@ -295,19 +305,28 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	if (got == (ssize_t)sizeof e && ret == 0)
 		ret = epi_error(err, "cannot run '%s': %s", o->argv[0], strerror(e));
 	struct rusage ru;
-	for (;;) {
-		pid_t w = wait4(pid, &status, WNOHANG, &ru);
+	if (ops->run && ret == 0 && ops->run(&sm, run, &status, &ru, err) < 0) {
+		ret = -1;
+		kill(pid, SIGKILL);
+	}
+	for (int waiting = !ops->run || ret < 0; waiting;) {
+		pid_t w = wait4(pid, &status, WNOHANG | __WALL, &ru);
+		if (w == pid && WIFSTOPPED(status)) { /* a tracee whose ptrace run failed: let it end */
+			kill(pid, SIGKILL);
+			ptrace(PTRACE_CONT, pid, 0, 0);
+			continue;
+		}
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {
 			ret = epi_error(err, "cannot wait for '%s': %s", o->argv[0], strerror(errno));
 			break;
 		}
-		if (ret == 0 && ops->collect(&sm, run, err) < 0) {
+		if (ret == 0 && ops->collect && ops->collect(&sm, run, err) < 0) {
 			ret = -1;
 			kill(pid, SIGKILL);
 		}
-		double ws = ops->wait_s(&sm);
+		double ws = ops->wait_s ? ops->wait_s(&sm) : 0.01;
 		struct timespec ts = {.tv_sec = (time_t)ws, .tv_nsec = (long)((ws - (double)(time_t)ws) * 1e9)};
 		sigtimedwait(&chld, NULL, &ts);
 	}
@@ -318,9 +337,9 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 		pthread_cond_signal(&mj.wake);
 		pthread_mutex_unlock(&mj.lock);
 		pthread_join(mt, NULL);
-		if (!mj.failed)
-			meter_read(&mj);
 	}
+	if (metered && !mj.failed)
+		meter_read(&mj); /* the run's last reading */
 	if (ops->stop(&sm, run, ret == 0 ? err : (char[EPI_ERRLEN]){0}) < 0)
 		ret = -1;
 	if (ret < 0)

@@ -6,11 +6,13 @@
  *
  * Samplers are chosen through a small table: `perf` (perf_event_open
  * cpu-clock, one event per CPU inherited by the program's threads, read
- * through ring buffers) and `ptrace`. */
+ * through ring buffers; CPU time) and `ptrace` (ALEA's: every thread
+ * interrupted at each tick; wall-clock time). */
 #ifndef EPI_PROFILE_H
 #define EPI_PROFILE_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "machine/meter.h"
@@ -44,10 +46,17 @@ typedef struct epi_sampler_ops {
 	/* Prepares sampling of PID, which waits before exec; OFFSET_NS is the
 	 * first sample's offset. Returns 0, or -1 with ERR. */
 	int (*start)(struct epi_sampler *sm, pid_t pid, uint64_t interval_ns, uint64_t offset_ns, char *err);
-	/* Collects what is ready into RUN; returns 0, or -1 with ERR. */
+	/* For samplers that must wait for the program themselves (ptrace's
+	 * tracer): samples until it ends, and gives its wait status and usage.
+	 * NULL: the program is waited for here, calling collect every wait_s. */
+	int (*run)(struct epi_sampler *sm, epi_run_data *run, int *status, struct rusage *ru, char *err);
+	/* Without run: collects what is ready into RUN; returns 0, or -1 with ERR. */
 	int (*collect)(struct epi_sampler *sm, epi_run_data *run, char *err);
-	/* Seconds until collect wants to run again. */
+	/* Without run: seconds until collect wants to run again. */
 	double (*wait_s)(struct epi_sampler *sm);
+	/* It reads the meter itself at its ticks (ALEA's loop: power, then the
+	 * threads), instead of a meter thread polling on its own clock. */
+	int reads_meter;
 	/* Collects the rest after the program ended, and frees. */
 	int (*stop)(struct epi_sampler *sm, epi_run_data *run, char *err);
 } epi_sampler_ops;
@@ -56,9 +65,14 @@ typedef struct epi_sampler {
 	const epi_sampler_ops *ops;
 	void *priv;
 	uint64_t exec_ns;     /* when the program was exec'd (samples before are the launcher's) */
+	/* for samplers that read the meter themselves (reads_meter), set when
+	 * the run has a meter: reads it once into the run's readings, 0 or -1 */
+	int (*read_meter)(void *ctx);
+	void *meter_ctx;
+	double meter_step_s;  /* read it at most this often */
 } epi_sampler;
 
-extern const epi_sampler_ops epi_sampler_perf;
+extern const epi_sampler_ops epi_sampler_perf, epi_sampler_ptrace;
 /* The sampler NAME, or NULL. */
 const epi_sampler_ops *epi_sampler_find(const char *name);
 
@@ -72,6 +86,10 @@ void epi_run_data_free(epi_run_data *run);
 /* Appends to RUN (for samplers). */
 void epi_run_add_sample(epi_run_data *run, const epi_sample *s);
 void epi_run_add_map(epi_run_data *run, const epi_map *m);
+
+/* The meter's sensing interval: its fastest domain's update interval, at
+ * least 1 ms (a faster poll only repeats readings), at most its safe period. */
+double epi_meter_step(const epi_meter *m);
 
 /* Gives each sample the power of the meter's sensing interval that ends
  * last before it (the first interval for samples before it ends); NAN with

@@ -82,6 +82,10 @@ static void attr_for(struct perf_event_attr *a, uint64_t interval_ns, int exclud
 	a->clockid = CLOCK_MONOTONIC;
 	a->exclude_hv = 1;
 	a->exclude_kernel = (unsigned)exclude_kernel;
+	/* the rings are read on a timer: no wakeup per sample (the kernel's
+	 * default), whose irq_work costs as much as the sample in a VM */
+	a->watermark = 1;
+	a->wakeup_watermark = RING_PAGES * 4096 / 2;
 	/* enabled now, not at exec: the launcher's offset burn then sets the
 	 * sampling clock's phase (systematic sampling, random first offset) */
 	a->disabled = 0;
