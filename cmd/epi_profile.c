@@ -355,7 +355,7 @@ int epi_profile_main(int argc, char **argv)
 		if (run.end.flags & EPI_RUN_METER_FAILED)
 			epi_warn("run %d: the meter failed: %s (this run has no energy)", r + 1, err);
 		if (epi_trace_put_run(&w, &run, err) < 0 ||
-		    epi_profile_add_run(&sum, run.maps, run.nmaps, run.s, run.ns, &run.end, err) < 0) {
+		    epi_profile_add_run(&sum, run.maps, run.nmaps, run.s, run.ns, run.r, run.nr, &run.end, err) < 0) {
 			epi_trace_abort(&w);
 			epi_die(1, "%s", err);
 		}

@@ -33,6 +33,8 @@ typedef struct epi_block {
 	double s1, s2;      /* sum of power and of its square over samples with power */
 	double e1, e2;      /* the same of power / (samples in the sample's tick) */
 	uint64_t np;        /* samples with power */
+	double i1, i2;      /* power sums over the interior samples: their sensing interval within the block */
+	uint64_t ni;
 } epi_block;
 
 typedef struct epi_attrib epi_attrib;

@@ -48,9 +48,12 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 		out->energy = (epi_est){T * f * m, T * f * fmax(0, m - h), T * f * (m + h)}; /* never below 0 */
 	}
 	if (b->np > 0) {
-		double n = (double)b->np, m = b->s1 / n;
-		double var = b->np > 1 ? (b->s2 - b->s1 * b->s1 / n) / (n - 1) : NAN;
-		double h = tq(b->np) * sqrt(var > 0 ? var / n : 0);
+		/* the interior samples' power, when there are some */
+		int in = b->ni >= 2;
+		uint64_t k = in ? b->ni : b->np;
+		double n = (double)k, s1 = in ? b->i1 : b->s1, s2 = in ? b->i2 : b->s2, m = s1 / n;
+		double var = k > 1 ? (s2 - s1 * s1 / n) / (n - 1) : NAN;
+		double h = tq(k) * sqrt(var > 0 ? var / n : 0);
 		out->power = (epi_est){m, fmax(0, m - h), m + h};
 	}
 }
@@ -86,11 +89,60 @@ int epi_profile_converged(const epi_profile_sum *p, double rel)
 	return 1;
 }
 
+static const epi_sample *sort_base;
+
+static int by_thread_time(const void *x, const void *y)
+{
+	const epi_sample *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
+}
+
+/* Marks in INTERIOR the samples whose thread was in their block from at
+ * least MARGIN before their sensing interval began; BLOCK holds each
+ * sample's block. */
+static void mark_interior(const epi_sample *s, size_t ns, const int *block, const epi_reading *r, size_t nr,
+			  uint64_t sampling_ns, char *interior)
+{
+	memset(interior, 0, ns);
+	if (nr < 2 || ns == 0)
+		return;
+	size_t *ix = malloc(ns * sizeof *ix);
+	for (size_t i = 0; i < ns; i++)
+		ix[i] = i;
+	sort_base = s; /* one caller at a time: the profile is built in one thread */
+	qsort(ix, ns, sizeof *ix, by_thread_time);
+	uint64_t streak = 0;
+	for (size_t k = 0; k < ns; k++) {
+		const epi_sample *x = &s[ix[k]];
+		if (k == 0 || s[ix[k - 1]].tid != x->tid || block[ix[k - 1]] != block[ix[k]])
+			streak = x->t_ns;
+		/* the sensing interval [r[e-1], r[e]] epi_assign_power used */
+		size_t lo = 1, hi = nr - 1;
+		while (lo < hi) { /* the last e with r[e].t <= t, at least 1 */
+			size_t mid = (lo + hi + 1) / 2;
+			if (r[mid].t_ns <= x->t_ns)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		uint64_t begin = r[lo - 1].t_ns, len = r[lo].t_ns - begin;
+		interior[ix[k]] = begin >= len + sampling_ns && streak <= begin - len - sampling_ns;
+	}
+	free(ix);
+}
+
 int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, const epi_sample *s, size_t ns,
-			const epi_run_end *end, char *err)
+			const epi_reading *r, size_t nr, const epi_run_end *end, char *err)
 {
 	if (epi_attrib_run(p->attrib, maps, nmaps, err) < 0)
 		return -1;
+	int *block = malloc((ns ? ns : 1) * sizeof *block);
+	char *interior = malloc(ns ? ns : 1);
+	for (size_t i = 0; i < ns; i++)
+		block[i] = epi_attrib_ip(p->attrib, s[i].ip);
+	mark_interior(s, ns, block, r, nr, p->info.interval_ns, interior);
 	/* ticks: runs of samples taken at the same instant (one per thread) */
 	for (size_t i = 0, j; i < ns; i = j) {
 		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
@@ -98,8 +150,8 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 		double k = (double)(j - i);
 		int powered = 0;
 		for (size_t x = i; x < j; x++) {
-			int nb, kb = epi_attrib_ip(p->attrib, s[x].ip); /* may grow the blocks */
-			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[kb];
+			int nb;
+			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[block[x]];
 			b->n++;
 			if (!isnan(s[x].watts)) {
 				double y = s[x].watts / k;
@@ -108,6 +160,11 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 				b->s2 += s[x].watts * s[x].watts;
 				b->e1 += y;
 				b->e2 += y * y;
+				if (interior[x]) {
+					b->ni++;
+					b->i1 += s[x].watts;
+					b->i2 += s[x].watts * s[x].watts;
+				}
 				p->np++;
 				powered = 1;
 			}
@@ -115,6 +172,8 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 		p->nticks++;
 		p->npticks += (uint64_t)powered;
 	}
+	free(block);
+	free(interior);
 	p->n += ns;
 	p->nruns++;
 	if (!WIFEXITED(end->status) || WEXITSTATUS(end->status) != 0)
@@ -131,12 +190,12 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 		p->sj += end->joules;
 		p->sj2 += end->joules * end->joules;
 	}
-	double r = p->nruns;
-	p->wall_mean = p->sw / r;
-	p->wall_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sw2 - p->sw * p->sw / r) / (r - 1))) : NAN;
-	p->cpu_mean = p->sc / r;
-	p->cpu_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sc2 - p->sc * p->sc / r) / (r - 1))) : NAN;
-	p->prof_cpu_mean = p->sp / r;
+	double k = p->nruns;
+	p->wall_mean = p->sw / k;
+	p->wall_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sw2 - p->sw * p->sw / k) / (k - 1))) : NAN;
+	p->cpu_mean = p->sc / k;
+	p->cpu_sd = p->nruns > 1 ? sqrt(fmax(0, (p->sc2 - p->sc * p->sc / k) / (k - 1))) : NAN;
+	p->prof_cpu_mean = p->sp / k;
 	p->j_mean = p->nj ? p->sj / p->nj : NAN;
 	p->j_sd = p->nj > 1 ? sqrt(fmax(0, (p->sj2 - p->sj * p->sj / p->nj) / (p->nj - 1))) : NAN;
 	p->t_mean = p->time_is_cpu ? p->cpu_mean : p->wall_mean;
@@ -154,6 +213,8 @@ typedef struct pending {
 	int nmaps, capmaps;
 	epi_sample *s;
 	size_t ns, caps;
+	epi_reading *r;
+	size_t nr, capr;
 } pending;
 
 int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const char *const *clang_args,
@@ -174,6 +235,7 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		if (it.type == EPI_REC_RUN) {
 			q.nmaps = 0;
 			q.ns = 0;
+			q.nr = 0;
 		} else if (it.type == EPI_REC_MAP) {
 			if (q.nmaps == q.capmaps) {
 				q.capmaps = q.capmaps ? 2 * q.capmaps : 16;
@@ -187,8 +249,15 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 			}
 			memcpy(q.s + q.ns, it.u.samples.v, it.u.samples.n * sizeof *q.s);
 			q.ns += it.u.samples.n;
+		} else if (it.type == EPI_REC_METER) {
+			if (q.nr + it.u.readings.n > q.capr) {
+				q.capr = 2 * (q.nr + it.u.readings.n);
+				q.r = realloc(q.r, q.capr * sizeof *q.r);
+			}
+			memcpy(q.r + q.nr, it.u.readings.v, it.u.readings.n * sizeof *q.r);
+			q.nr += it.u.readings.n;
 		} else if (it.type == EPI_REC_END) {
-			if (epi_profile_add_run(p, q.maps, q.nmaps, q.s, q.ns, &it.u.end, err) < 0) {
+			if (epi_profile_add_run(p, q.maps, q.nmaps, q.s, q.ns, q.r, q.nr, &it.u.end, err) < 0) {
 				ret = -1;
 				break;
 			}
@@ -206,6 +275,7 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		ret = epi_error(err, "trace '%s' holds no complete run", path);
 	free(q.maps);
 	free(q.s);
+	free(q.r);
 	epi_trace_close(&r);
 	if (ret < 0)
 		epi_profile_sum_free(p);

@@ -3,8 +3,13 @@
  *   time    t_b = p_b x T, p_b = n_b / n with a Wilson interval (a Wald
  *           interval goes negative for rare blocks);
  *   energy  E_b = T x mean(y), y_j = P_j x [sample j in b], t interval;
- *   power   P_b = sum(y) / n_b (the ratio estimator), t interval over the
- *           block's samples.
+ *   power   P_b = the mean power of the block's interior samples, t interval:
+ *           a sample is interior when its thread was in the block over its
+ *           whole sensing interval (plus one sampling interval, and one
+ *           sensing interval for the reading's timing), so that its power is
+ *           the block's and not a neighbour's (ALEA's constant power model
+ *           lags by up to an interval); all the block's samples when none
+ *           is interior (blocks shorter than the sensing interval).
  * T is the mean run time: CPU time for the perf sampler (cpu-clock samples a
  * thread only while it runs), wall time for ptrace. Figures are per run.
  *
@@ -54,9 +59,10 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		     int nclang_args, char *warn, char *err);
 void epi_profile_sum_free(epi_profile_sum *p);
 
-/* Adds run RUN's samples to P's blocks (P->attrib must exist). */
+/* Adds a run's samples to P's blocks (P->attrib must exist), with the
+ * meter readings R (NR of them) their powers came from. */
 int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, const epi_sample *s, size_t ns,
-			const epi_run_end *end, char *err);
+			const epi_reading *r, size_t nr, const epi_run_end *end, char *err);
 
 void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_est *out);
 
