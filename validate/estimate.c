@@ -217,6 +217,18 @@ typedef struct pending {
 	size_t nr, capr;
 } pending;
 
+/* V (N items of SIZE, CAP allocated) with the K items at X appended. */
+static void *append(void *v, size_t *n, size_t *cap, const void *x, size_t k, size_t size)
+{
+	if (*n + k > *cap) {
+		*cap = 2 * (*n + k);
+		v = realloc(v, *cap * size);
+	}
+	memcpy((char *)v + *n * size, x, k * size);
+	*n += k;
+	return v;
+}
+
 int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const char *const *clang_args,
 		     int nclang_args, char *warn, char *err)
 {
@@ -243,19 +255,9 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 			}
 			q.maps[q.nmaps++] = it.u.map;
 		} else if (it.type == EPI_REC_SAMPLES) {
-			if (q.ns + it.u.samples.n > q.caps) {
-				q.caps = 2 * (q.ns + it.u.samples.n);
-				q.s = realloc(q.s, q.caps * sizeof *q.s);
-			}
-			memcpy(q.s + q.ns, it.u.samples.v, it.u.samples.n * sizeof *q.s);
-			q.ns += it.u.samples.n;
+			q.s = append(q.s, &q.ns, &q.caps, it.u.samples.v, it.u.samples.n, sizeof *q.s);
 		} else if (it.type == EPI_REC_METER) {
-			if (q.nr + it.u.readings.n > q.capr) {
-				q.capr = 2 * (q.nr + it.u.readings.n);
-				q.r = realloc(q.r, q.capr * sizeof *q.r);
-			}
-			memcpy(q.r + q.nr, it.u.readings.v, it.u.readings.n * sizeof *q.r);
-			q.nr += it.u.readings.n;
+			q.r = append(q.r, &q.nr, &q.capr, it.u.readings.v, it.u.readings.n, sizeof *q.r);
 		} else if (it.type == EPI_REC_END) {
 			if (epi_profile_add_run(p, q.maps, q.nmaps, q.s, q.ns, q.r, q.nr, &it.u.end, err) < 0) {
 				ret = -1;
