@@ -200,7 +200,7 @@ static void report(FILE *out, const epi_profile_sum *p, enum epi_format fmt, con
 		}
 		if (p->lost)
 			fprintf(out, "(%" PRIu64 " sample%s lost: %s)\n", p->lost, p->lost == 1 ? "" : "s",
-				p->time_is_cpu ? "the kernel's ring buffers were full" : "ticks missed while sampling fell behind");
+				p->time_is_cpu ? "the kernel's ring buffers were full" : "ticks missed while sampling fell behind, each given the blocks of the tick after it");
 	}
 	free(v);
 }

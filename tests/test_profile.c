@@ -438,10 +438,10 @@ static void profile_phases(const epi_sampler_ops *ops, int wall)
 		 * inside the nest), which removes the 1-1.5% lag bias of the edge
 		 * samples; its interval covers sampling error only, and each reading
 		 * is stamped at the middle of a read that takes 50-200 us of the 1 ms
-		 * interval through this FUSE meter, which leaves about 0.3%: within
-		 * 1% here, not always inside an interval of +-0.1% */
+		 * interval through this FUSE meter, which leaves 0.3-1%: within 2%
+		 * here, not always inside an interval of +-0.1-0.4% */
 		within("power W", e.power, watts[k], 0);
-		assert_true(fabs(e.power.v - watts[k]) <= 0.01 * watts[k]);
+		assert_true(fabs(e.power.v - watts[k]) <= 0.02 * watts[k]);
 	}
 	if (wall)
 		goto done;

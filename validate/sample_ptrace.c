@@ -35,7 +35,8 @@
 
 typedef struct thr {
 	pid_t tid;
-	int sig; /* a signal to deliver when resumed */
+	int sig;       /* a signal to deliver when resumed */
+	uint64_t late; /* the tick it has not stopped for yet, 0 when none */
 } thr;
 
 typedef struct pt_priv {
@@ -78,7 +79,7 @@ static thr *add(pt_priv *p, pid_t tid)
 		p->capt = p->capt ? 2 * p->capt : 8;
 		p->t = realloc(p->t, (size_t)p->capt * sizeof *p->t);
 	}
-	p->t[p->nt] = (thr){tid, 0};
+	p->t[p->nt] = (thr){tid, 0, 0};
 	return &p->t[p->nt++];
 }
 
@@ -173,7 +174,26 @@ static void resume(pt_priv *p, pid_t tid, int sig)
 		t->sig = 0;
 }
 
-/* Wait status ST of TID, outside a tick: handled, and TID resumed. */
+/* Samples stopped thread TID for the tick at T. */
+static void sample(pt_priv *p, epi_run_data *run, pid_t tid, uint64_t t)
+{
+#ifdef REG_IP
+	struct user_regs_struct regs;
+	struct iovec io = {&regs, sizeof regs};
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &io) == 0) {
+		uint64_t ip = (uint64_t)REG_IP(regs);
+		if (!in_maps(run, ip))
+			read_maps(p, run); /* a library loaded since */
+		epi_sample s = {.t_ns = t, .ip = ip, .tid = (uint32_t)tid, .cpu = 0, .watts = 0};
+		epi_run_add_sample(run, &s);
+	}
+#else
+	(void)p, (void)run, (void)tid, (void)t;
+#endif
+}
+
+/* Wait status ST of TID, outside a tick: handled, and TID resumed. A
+ * thread that stops late for a tick is sampled for that tick now. */
 static void status(pt_priv *p, epi_sampler *sm, epi_run_data *run, pid_t tid, int st, const struct rusage *ru)
 {
 	if (WIFEXITED(st) || WIFSIGNALED(st)) {
@@ -184,8 +204,13 @@ static void status(pt_priv *p, epi_sampler *sm, epi_run_data *run, pid_t tid, in
 			p->ru = *ru;
 		}
 	} else if (WIFSTOPPED(st)) {
-		add(p, tid);
-		resume(p, tid, on_stop(p, sm, run, tid, st));
+		thr *t = add(p, tid);
+		int sig = on_stop(p, sm, run, tid, st);
+		if (t->late) {
+			sample(p, run, tid, t->late);
+			t->late = 0;
+		}
+		resume(p, tid, sig);
 	}
 }
 
@@ -225,8 +250,9 @@ static int wait_until(pid_t tid, int *st, struct rusage *ru, uint64_t deadline)
 /* One tick, ALEA's loop: the meter read (at most once per its sensing
  * interval), then every thread interrupted, its IP read at its first stop
  * (whatever stopped it), and resumed. A thread that does not stop within
- * the interval is not sampled this time; its stop is handled later. */
-static void tick(pt_priv *p, epi_sampler *sm, epi_run_data *run)
+ * the interval is sampled when it stops (for this tick). Returns the tick's
+ * time, its samples' t_ns. */
+static uint64_t tick(pt_priv *p, epi_sampler *sm, epi_run_data *run)
 {
 	if (sm->read_meter && (double)(now_ns() - p->last_read) * 1e-9 >= sm->meter_step_s * 0.999) {
 		p->last_read = now_ns();
@@ -244,27 +270,22 @@ static void tick(pt_priv *p, epi_sampler *sm, epi_run_data *run)
 		pid_t tid = tids[i];
 		int st;
 		struct rusage ru;
-		if (!wait_until(tid, &st, &ru, deadline))
+		if (!wait_until(tid, &st, &ru, deadline)) {
+			thr *t = find(p, tid);
+			if (t)
+				t->late = t0; /* sampled when it stops */
 			continue;
+		}
 		if (!WIFSTOPPED(st)) {
 			status(p, sm, run, tid, st, &ru); /* it ended */
 			continue;
 		}
 		int sig = on_stop(p, sm, run, tid, st);
-#ifdef REG_IP
-		struct user_regs_struct regs;
-		struct iovec io = {&regs, sizeof regs};
-		if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &io) == 0) {
-			uint64_t ip = (uint64_t)REG_IP(regs);
-			if (!in_maps(run, ip))
-				read_maps(p, run); /* a library loaded since */
-			epi_sample s = {.t_ns = t0, .ip = ip, .tid = (uint32_t)tid, .cpu = 0, .watts = 0};
-			epi_run_add_sample(run, &s);
-		}
-#endif
+		sample(p, run, tid, t0);
 		resume(p, tid, sig);
 	}
 	free(tids);
+	return t0;
 }
 
 static int pt_start(epi_sampler *sm, pid_t pid, uint64_t interval_ns, uint64_t offset_ns, char *err)
@@ -317,11 +338,23 @@ static int pt_run(epi_sampler *sm, epi_run_data *run, int *status, struct rusage
 		}
 		uint64_t t = now_ns();
 		if (p->next && t >= p->next) {
-			tick(p, sm, run);
+			size_t first = run->ns;
+			uint64_t t0 = tick(p, sm, run);
 			p->next += p->interval;
 			t = now_ns();
-			if (t > p->next) { /* sampling fell behind: those ticks are lost */
+			if (t > p->next) {
+				/* sampling fell behind: the ticks it missed hold what this one
+				 * found (the program ran on meanwhile; dropping them would
+				 * take that time from whatever block it ran in) */
 				uint64_t behind = (t - p->next) / p->interval + 1;
+				size_t last = run->ns;
+				for (uint64_t k = 0; k < behind; k++)
+					for (size_t i = first; i < last; i++)
+						if (run->s[i].t_ns == t0) {
+							epi_sample c = run->s[i];
+							c.t_ns = p->next + k * p->interval;
+							epi_run_add_sample(run, &c);
+						}
 				p->missed += behind;
 				p->next += behind * p->interval;
 			}
