@@ -46,21 +46,21 @@ scale=$(nests | awk '{ printf "%d", 100000 * 10 / $1 }')
 # 1. the cost of one sample, at 10 kHz where it is large enough to see: the
 #    program's CPU time with and without, per sample taken
 short=$((scale / 10))
-: >"$tmp/cost"
-for r in $(seq 1 "$rounds"); do
-	plain "$short"
-	c0=$(nests)
-	set -- $(profile 100us "$short")
-	echo "$c0 $(nests) $1" >>"$tmp/cost"
-done
+# cost_rounds FILE MEASURE INTERVAL SAMPLER: per round, the program's MEASURE
+# unprofiled, then profiled, and the samples taken, into FILE
+cost_rounds() {
+	file=$1 measure=$2 iv=$3 method=$4
+	: >"$file"
+	for r in $(seq 1 "$rounds"); do
+		plain "$short"
+		v0=$($measure)
+		set -- $(profile "$iv" "$short" "$method")
+		echo "$v0 $($measure) $1" >>"$file"
+	done
+}
+cost_rounds "$tmp/cost" nests 100us perf
 # the ptrace sampler's tick stops the program: its cost is in wall time
-: >"$tmp/ptcost"
-for r in $(seq 1 "$rounds"); do
-	plain "$short"
-	w0=$(nest_wall)
-	set -- $(profile 1ms "$short" ptrace)
-	echo "$w0 $(nest_wall) $1" >>"$tmp/ptcost"
-done
+cost_rounds "$tmp/ptcost" nest_wall 1ms ptrace
 # 2. the 10 s program at 100 Hz and 1 kHz, interleaved with unprofiled runs;
 # 3. the per-nest estimates of the 1 kHz runs against the program's clock
 : >"$tmp/rows"

@@ -466,13 +466,10 @@ int epi_validate_main(int argc, char **argv)
 			epi_die(1, "%s", err);
 		for (int i = 0; i < v.n; i++)
 			if (v.rows[i].kind == EPI_CMP_PROGRAM && isnan(v.rows[i].pred[EPI_Q_TIME])) {
-				char names[256] = "";
-				size_t k = 0;
-				for (int j = 0; j < a.sym.nvars && k + 40 < sizeof names; j++)
-					if (a.sym.kind[j] == SYM_PARAM && !env.bound[j])
-						k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", k ? ", " : "", a.sym.name[j]);
+				char names[256];
+				int nu = epi_param_names(&a, &env, names, sizeof names, NULL);
 				epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s",
-					source, names[0] ? names : "each");
+					source, nu ? names : "each");
 			}
 	} else if (epi_validate_measured(&a, &table, &env, meas, nmeas, against, &v, err) < 0) {
 		epi_die(1, "%s", err);

@@ -37,5 +37,7 @@ int epi_parse_cpulist(const char *s, int *cpus, int max);
 
 /* Monotonic seconds. */
 double epi_now(void);
+/* The same clock in nanoseconds (the clock of perf samples with use_clockid). */
+uint64_t epi_now_ns(void);
 
 #endif

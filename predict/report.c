@@ -175,6 +175,22 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 	rows_free(rows, r->counts.n);
 }
 
+int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t n, int *last)
+{
+	size_t l = 0;
+	int count = 0;
+	out[0] = 0;
+	for (int i = 0; i < a->sym.nvars; i++)
+		if (a->sym.kind[i] == SYM_PARAM && (!env || !env->bound[i])) {
+			count++;
+			if (last)
+				*last = i;
+			if (l + 40 < n)
+				l += (size_t)snprintf(out + l, n - l, "%s%s", l ? ", " : "", a->sym.name[i]);
+		}
+	return count;
+}
+
 int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err)
 {
 	const char *eq = strchr(spec, '=');
@@ -213,13 +229,10 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 			k = i;
 	if (k < 0) {
 		fmpz_clear(v);
-		char known[256] = "";
-		size_t kl = 0;
-		for (int i = 0; i < a->sym.nvars && kl < sizeof known - 40; i++)
-			if (a->sym.kind[i] == SYM_PARAM)
-				kl += (size_t)snprintf(known + kl, sizeof known - kl, "%s%s", kl ? ", " : "", a->sym.name[i]);
+		char known[256];
+		int nk = epi_param_names(a, NULL, known, sizeof known, NULL);
 		return epi_error(err, "--param '%s': '%s' is not a parameter of '%s' (its parameters: %s)", spec, name,
-				 a->file, kl ? known : "none");
+				 a->file, nk ? known : "none");
 	}
 	fmpz_swap(fmpq_numref(&env->val[k]), v);
 	fmpz_one(fmpq_denref(&env->val[k]));

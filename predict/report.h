@@ -36,6 +36,11 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
  * With A NULL, only checks SPEC (ENV untouched). */
 int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err);
 
+/* A's parameters as "n, m" into OUT (N bytes; "" when none), only those
+ * ENV leaves unbound when ENV is not NULL. Returns how many; *LAST (may be
+ * NULL) is the index of the last one listed. */
+int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t n, int *last);
+
 /* Writes the report; returns 0, or -1 with ERR set. */
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err);
 

@@ -197,16 +197,9 @@ int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *en
 	memset(v, 0, sizeof *v);
 	const epi_region *total = total_of(a);
 	/* a bare value binds the one parameter --param left unbound */
-	int free_var = -1, nfree = 0;
-	char names[256] = "";
-	size_t nl = 0;
-	for (int k = 0; k < a->sym.nvars; k++)
-		if (a->sym.kind[k] == SYM_PARAM && !env->bound[k]) {
-			free_var = k;
-			nfree++;
-			if (nl < sizeof names - 40)
-				nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", nl ? ", " : "", a->sym.name[k]);
-		}
+	int free_var = -1;
+	char names[256];
+	int nfree = epi_param_names(a, env, names, sizeof names, &free_var);
 	sym_env e;
 	sym_env_init(&e);
 	int ret = 0;

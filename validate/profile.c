@@ -121,13 +121,6 @@ typedef struct meter_job {
 	char err[EPI_ERRLEN];
 } meter_job;
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static int meter_read(meter_job *j);
 
 static int meter_read_cb(void *ctx) { return meter_read(ctx); }
@@ -292,7 +285,7 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 	run->begin.pid = (uint32_t)pid;
 	run->begin.offset_ns = offset;
 	double cpu0 = self_cpu_s();
-	uint64_t t0 = now_ns();
+	uint64_t t0 = epi_now_ns();
 	run->begin.start_ns = t0;
 	if (write(go[1], "g", 1) != 1) {
 		ret = epi_error(err, "cannot start the program: %s", strerror(errno));
@@ -330,7 +323,7 @@ int epi_profile_run(const epi_sampler_ops *ops, const epi_profile_opts *o, uint3
 		struct timespec ts = {.tv_sec = (time_t)ws, .tv_nsec = (long)((ws - (double)(time_t)ws) * 1e9)};
 		sigtimedwait(&chld, NULL, &ts);
 	}
-	uint64_t t1 = now_ns();
+	uint64_t t1 = epi_now_ns();
 	if (mstarted) {
 		pthread_mutex_lock(&mj.lock);
 		atomic_store(&mj.stop, 1);

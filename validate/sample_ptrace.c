@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machine/sysroot.h"
 #include "model/util.h"
 #include "validate/profile.h"
 
@@ -54,13 +55,6 @@ typedef struct pt_priv {
 	int realtime;    /* raised to SCHED_FIFO for the run */
 	char exe[4096];
 } pt_priv;
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 static thr *find(pt_priv *p, pid_t tid)
 {
@@ -150,7 +144,7 @@ static int on_stop(pt_priv *p, epi_sampler *sm, epi_run_data *run, pid_t tid, in
 		/* only the leader is left; ticks start a random offset from here */
 		p->nt = 0;
 		add(p, p->pid);
-		sm->exec_ns = now_ns();
+		sm->exec_ns = epi_now_ns();
 		p->next = sm->exec_ns + p->offset;
 		return 0;
 	case PTRACE_EVENT_EXIT:
@@ -239,7 +233,7 @@ static int wait_until(pid_t tid, int *st, struct rusage *ru, uint64_t deadline)
 			return 1;
 		if (w < 0 && errno != EINTR)
 			return 0;
-		uint64_t t = now_ns();
+		uint64_t t = epi_now_ns();
 		if (t >= deadline)
 			return 0;
 		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)(deadline - t < 1000000 ? deadline - t : 1000000)};
@@ -254,12 +248,12 @@ static int wait_until(pid_t tid, int *st, struct rusage *ru, uint64_t deadline)
  * time, its samples' t_ns. */
 static uint64_t tick(pt_priv *p, epi_sampler *sm, epi_run_data *run)
 {
-	if (sm->read_meter && (double)(now_ns() - p->last_read) * 1e-9 >= sm->meter_step_s * 0.999) {
-		p->last_read = now_ns();
+	if (sm->read_meter && (double)(epi_now_ns() - p->last_read) * 1e-9 >= sm->meter_step_s * 0.999) {
+		p->last_read = epi_now_ns();
 		if (sm->read_meter(sm->meter_ctx) < 0)
 			sm->read_meter = NULL; /* the run says the meter failed */
 	}
-	uint64_t t0 = now_ns(), deadline = t0 + (p->interval > 1000000 ? p->interval : 1000000);
+	uint64_t t0 = epi_now_ns(), deadline = t0 + (p->interval > 1000000 ? p->interval : 1000000);
 	int n = p->nt;
 	pid_t *tids = malloc((size_t)(n ? n : 1) * sizeof *tids);
 	int k = 0;
@@ -336,12 +330,12 @@ static int pt_run(epi_sampler *sm, epi_run_data *run, int *status, struct rusage
 			p->exe[l > 0 ? l : 0] = 0;
 			read_maps(p, run);
 		}
-		uint64_t t = now_ns();
+		uint64_t t = epi_now_ns();
 		if (p->next && t >= p->next) {
 			size_t first = run->ns;
 			uint64_t t0 = tick(p, sm, run);
 			p->next += p->interval;
-			t = now_ns();
+			t = epi_now_ns();
 			if (t > p->next) {
 				/* sampling fell behind: the ticks it missed hold what this one
 				 * found (the program ran on meanwhile; dropping them would
