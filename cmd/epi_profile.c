@@ -333,6 +333,7 @@ int epi_profile_main(int argc, char **argv)
 	epi_profile_opts po = {.argv = cmd, .interval_ns = interval, .meter = m.time_only ? NULL : &m,
 			       .domain = domain, .seed = seed};
 	info.meter_interval_s = m.time_only ? NAN : epi_meter_step(&m);
+	info.meter_update_s = m.time_only ? NAN : epi_meter_lag(&m);
 	snprintf(info.exe, sizeof info.exe, "%s", cmd[0]);
 	epi_trace_writer w;
 	if (epi_trace_create(&w, output, &info, err) < 0)

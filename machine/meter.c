@@ -145,7 +145,9 @@ int epi_meter_poll(epi_meter *m, char *err)
 	double before = epi_now();
 	if (m->ops->read(m, raw, err) < 0)
 		return -1;
-	double now = (before + epi_now()) / 2; /* the best guess of the moment read */
+	double after = epi_now();
+	double now = (before + after) / 2; /* the best guess of the moment read */
+	m->t_span = after - before;
 	for (int i = 0; i < m->ndom; i++)
 		epi_domain_feed(&m->dom[i], raw[i], now);
 	if (m->t_first == 0)

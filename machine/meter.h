@@ -49,6 +49,7 @@ struct epi_meter {
 	void *priv;
 	int time_only;       /* `none`: no energy at all */
 	double t_first, t_last; /* the window the totals cover (epi_meter_poll) */
+	double t_span;       /* how long the last poll's read took: t_last is its middle */
 };
 
 /* The backends, in the order `auto` tries them. */

@@ -65,7 +65,8 @@ static void write_trace(const char *path, int nruns)
 {
 	char err[EPI_ERRLEN];
 	epi_trace_writer w;
-	epi_trace_info info = {.method = "perf", .meter = "powercap", .domain = "total", .interval_ns = 1000000};
+	epi_trace_info info = {.method = "perf", .meter = "powercap", .domain = "total", .interval_ns = 1000000,
+			       .meter_interval_s = 0.002, .meter_update_s = 0.001};
 	snprintf(info.command, sizeof info.command, "prog 'a b'");
 	snprintf(info.exe, sizeof info.exe, "/bin/true");
 	assert_int_equal(epi_trace_create(&w, path, &info, err), 0);
@@ -77,7 +78,7 @@ static void write_trace(const char *path, int nruns)
 		phases_path(m.path, sizeof m.path);
 		m.buildid_len = epi_read_buildid(m.path, m.buildid);
 		assert_int_equal(epi_trace_map(&w, &m, err), 0);
-		epi_reading rd[2] = {{1, 0.5}, {2, 1.5}};
+		epi_reading rd[2] = {{1, 0.5, 100}, {2, 1.5, 200}};
 		assert_int_equal(epi_trace_readings(&w, rd, 2, err), 0);
 		for (int i = 0; i < 10000; i++)
 			s[i] = sample((uint64_t)i, 0x1000 + (uint64_t)(i % 64), i % 2 ? 30.0 : NAN);
@@ -101,6 +102,7 @@ static int read_runs(const char *path, uint64_t *nsamples, char *err)
 		return -1;
 	assert_string_equal(r.info.command, "prog 'a b'");
 	assert_int_equal(r.info.interval_ns, 1000000);
+	assert_true(r.info.meter_interval_s == 0.002 && r.info.meter_update_s == 0.001);
 	epi_trace_item it;
 	int k, runs = 0;
 	uint64_t n = 0, pending = 0;
@@ -124,6 +126,12 @@ static int read_runs(const char *path, uint64_t *nsamples, char *err)
 				assert_true(j % 2 ? s->watts == 30.0 : isnan(s->watts));
 			}
 			pending += it.u.samples.n;
+		}
+		if (it.type == EPI_REC_METER) {
+			assert_int_equal(it.u.readings.n, 2);
+			assert_int_equal(it.u.readings.v[1].t_ns, 2);
+			assert_true(it.u.readings.v[1].joules == 1.5);
+			assert_int_equal(it.u.readings.v[1].span_ns, 200);
 		}
 		if (it.type == EPI_REC_END) {
 			assert_true(it.u.end.wall_s == 1.5 && it.u.end.joules == 40);
@@ -155,6 +163,45 @@ static void test_trace_round_trip(void **st)
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "test $(ls '%s' | wc -l) -eq 1", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* A version 1 trace (epi before read spans: 16-byte readings, no
+ * meter_update_s) of two runs of a shell loop with a const:50 meter. */
+static void test_trace_v1(void **st)
+{
+	char path[300], warn[EPI_ERRLEN], err[EPI_ERRLEN];
+	snprintf(path, sizeof path, "%s/tests/data/v1.trace", getenv("EPI_TOP") ? getenv("EPI_TOP") : ".");
+	epi_trace_reader r;
+	assert_int_equal(epi_trace_open(&r, path, err), 0);
+	assert_int_equal(r.version, 1);
+	assert_true(isnan(r.info.meter_update_s));
+	epi_trace_item it;
+	int k, readings = 0;
+	while ((k = epi_trace_next(&r, &it, err)) > 0)
+		if (it.type == EPI_REC_METER)
+			for (uint32_t i = 0; i < it.u.readings.n; i++, readings++) {
+				assert_int_equal(it.u.readings.v[i].span_ns, 0);
+				assert_true(i == 0 || it.u.readings.v[i].t_ns > it.u.readings.v[i - 1].t_ns);
+			}
+	assert_int_equal(k, 0);
+	assert_true(readings >= 4);
+	epi_trace_close(&r);
+	epi_profile_sum p;
+	assert_int_equal(epi_profile_load(&p, path, EPI_BY_FUNCTION, NULL, 0, warn, err), 0);
+	assert_string_equal(warn, "");
+	assert_int_equal(p.nruns, 2);
+	assert_int_equal(p.n, 131);
+	/* const:50 for 0.0667 s per run */
+	assert_true(fabs(p.j_mean - 3.335) < 0.01);
+	int nb;
+	epi_block *b = epi_attrib_blocks(p.attrib, &nb);
+	for (int i = 0; i < nb; i++) {
+		epi_block_est e;
+		epi_block_estimate(&p, &b[i], &e);
+		if (b[i].np > 1) /* the samples' own powers: these runs are too short for streaks */
+			assert_true(fabs(e.power.v - 50) < 0.01 && b[i].nk == 0);
+	}
+	epi_profile_sum_free(&p);
 }
 
 static void test_trace_truncated(void **st)
@@ -224,7 +271,7 @@ static void test_trace_corrupt(void **st)
 static void test_assign_power(void **st)
 {
 	/* 10 W for 1 s, then 50 W for 1 s, readings every 0.5 s */
-	epi_reading r[5] = {{0, 0}, {500000000, 5}, {1000000000, 10}, {1500000000, 35}, {2000000000, 60}};
+	epi_reading r[5] = {{0, 0, 0}, {500000000, 5, 0}, {1000000000, 10, 0}, {1500000000, 35, 0}, {2000000000, 60, 0}};
 	epi_sample s[6] = {sample(100, 0, 0), sample(600000000, 0, 0), sample(1200000000, 0, 0),
 			   sample(1600000000, 0, 0), sample(2500000000u, 0, 0), sample(700000000, 0, 0)};
 	epi_assign_power(s, 6, r, 5);
@@ -397,6 +444,7 @@ static void profile_phases(const epi_sampler_ops *ops, int wall)
 	 * energy is tested end to end with a constant meter (tests/profile.sh). */
 	epi_profile_opts o = {.argv = argv, .interval_ns = 1000000, .meter = wall ? NULL : &m, .seed = 7};
 	epi_profile_sum sum = {.time_is_cpu = !wall};
+	sum.info.meter_update_s = wall ? NAN : epi_meter_lag(&m);
 	sum.attrib = epi_attrib_new(EPI_BY_LOOP, NULL, 0);
 	/* three runs: at most one sample per run straddles the switch into B */
 	for (uint32_t r = 0; r < 3; r++) {
@@ -434,14 +482,9 @@ static void profile_phases(const epi_sampler_ops *ops, int wall)
 		if (wall)
 			continue;
 		within("energy J", e.energy, watts[k] * t, 1);
-		/* power comes from the interior samples (their sensing interval
-		 * inside the nest), which removes the 1-1.5% lag bias of the edge
-		 * samples; its interval covers sampling error only, and each reading
-		 * is stamped at the middle of a read that takes 50-200 us of the 1 ms
-		 * interval through this FUSE meter, which leaves 0.3-1%: within 2%
-		 * here, not always inside an interval of +-0.1-0.4% */
-		within("power W", e.power, watts[k], 0);
-		assert_true(fabs(e.power.v - watts[k]) <= 0.02 * watts[k]);
+		/* power over the nest's streaks, its interval widened by the
+		 * readings' timing (this FUSE meter's reads take 0.05-4 ms) */
+		within("power W", e.power, watts[k], 1);
 	}
 	if (wall)
 		goto done;
@@ -465,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_trace_round_trip, setup, teardown),
+		cmocka_unit_test(test_trace_v1),
 		cmocka_unit_test_setup_teardown(test_trace_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_corrupt, setup, teardown),
 		cmocka_unit_test(test_assign_power),

@@ -33,8 +33,11 @@ typedef struct epi_block {
 	double s1, s2;      /* sum of power and of its square over samples with power */
 	double e1, e2;      /* the same of power / (samples in the sample's tick) */
 	uint64_t np;        /* samples with power */
-	double i1, i2;      /* power sums over the interior samples: their sensing interval within the block */
-	uint64_t ni;
+	/* the block's streaks (a thread's consecutive samples in it) over the
+	 * meter readings that surely lie inside them: duration x (s), energy y
+	 * (J) and the uncertainty u (s) of x from the readings' timing */
+	double sx, sy, sxx, syy, sxy, su;
+	uint64_t nk;        /* such streaks */
 } epi_block;
 
 typedef struct epi_attrib epi_attrib;

@@ -47,15 +47,26 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 		double h = tq(p->np) * sqrt(var > 0 ? var / n : 0);
 		out->energy = (epi_est){T * f * m, T * f * fmax(0, m - h), T * f * (m + h)}; /* never below 0 */
 	}
-	if (b->np > 0) {
-		/* the interior samples' power, when there are some */
-		int in = b->ni >= 2;
-		uint64_t k = in ? b->ni : b->np;
-		double n = (double)k, s1 = in ? b->i1 : b->s1, s2 = in ? b->i2 : b->s2, m = s1 / n;
-		double var = k > 1 ? (s2 - s1 * s1 / n) / (n - 1) : NAN;
-		double h = tq(k) * sqrt(var > 0 ? var / n : 0);
-		out->power = (epi_est){m, fmax(0, m - h), m + h};
+	if (b->np == 0)
+		return;
+	/* the samples' spread: the statistical half-width without streaks to go by */
+	double n = (double)b->np, m = b->s1 / n;
+	double var = b->np > 1 ? (b->s2 - b->s1 * b->s1 / n) / (n - 1) : NAN;
+	double h = b->np > 1 ? tq(b->np) * sqrt(var > 0 ? var / n : 0) : NAN;
+	if (b->nk == 0) { /* no streak long enough: the samples' own powers (no interval from one) */
+		out->power = (epi_est){m, isnan(h) ? NAN : fmax(0, m - h), m + h};
+		return;
 	}
+	/* the streaks' ratio of energy to time, its t interval over the streaks,
+	 * widened by the readings' timing (at most su in sx) */
+	double R = b->sy / b->sx;
+	if (b->nk > 1) {
+		double k = (double)b->nk, xbar = b->sx / k;
+		double d2 = (b->syy - 2 * R * b->sxy + R * R * b->sxx) / (k - 1);
+		h = tq(b->nk) * sqrt(d2 > 0 ? d2 / k : 0) / xbar;
+	}
+	double plo = b->sy / (b->sx + b->su), phi = b->sy / (b->sx - b->su);
+	out->power = (epi_est){R, fmax(0, plo - h), phi + h};
 }
 
 static epi_est t_interval(double mean, double sd, int n)
@@ -99,37 +110,107 @@ static int by_thread_time(const void *x, const void *y)
 	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
 }
 
-/* Marks in INTERIOR the samples whose thread was in their block from at
- * least MARGIN before their sensing interval began; BLOCK holds each
- * sample's block. */
-static void mark_interior(const epi_sample *s, size_t ns, const int *block, const epi_reading *r, size_t nr,
-			  uint64_t sampling_ns, char *interior)
+/* The block's streaks: each thread's runs of consecutive samples in one
+ * block, during which (sampling assumes) the thread stayed there. Over a
+ * streak from sample time ta to tz, the meter's energy between the first
+ * reading a and the last reading z that surely lie inside [ta, tz] is the
+ * block's, and the ratio of sums of these energies and durations is its
+ * power: the readings between a and z cancel, so only the timing of a and z
+ * is uncertain, each by half its read's span (the moment read lies within
+ * it) and by the meter's update lag (the count it returns was last updated
+ * up to LAG before). Adds each streak's sums to its block. */
+static void add_streaks(epi_profile_sum *p, const epi_sample *s, size_t ns, const int *block,
+			const epi_reading *r, size_t nr)
 {
-	memset(interior, 0, ns);
 	if (nr < 2 || ns == 0)
 		return;
+	double lag = isnan(p->info.meter_update_s) ? p->info.meter_interval_s : p->info.meter_update_s;
+	uint64_t lag_ns = isnan(lag) || lag < 0 ? 0 : (uint64_t)(lag * 1e9);
 	size_t *ix = malloc(ns * sizeof *ix);
 	for (size_t i = 0; i < ns; i++)
 		ix[i] = i;
 	sort_base = s; /* one caller at a time: the profile is built in one thread */
 	qsort(ix, ns, sizeof *ix, by_thread_time);
-	uint64_t streak = 0;
-	for (size_t k = 0; k < ns; k++) {
+	int nb;
+	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
+	for (size_t k = 0, j; k < ns; k = j) {
 		const epi_sample *x = &s[ix[k]];
-		if (k == 0 || s[ix[k - 1]].tid != x->tid || block[ix[k - 1]] != block[ix[k]])
-			streak = x->t_ns;
-		/* the sensing interval [r[e-1], r[e]] epi_assign_power used */
-		size_t lo = 1, hi = nr - 1;
-		while (lo < hi) { /* the last e with r[e].t <= t, at least 1 */
-			size_t mid = (lo + hi + 1) / 2;
-			if (r[mid].t_ns <= x->t_ns)
-				lo = mid;
+		for (j = k + 1; j < ns && s[ix[j]].tid == x->tid && block[ix[j]] == block[ix[k]]; j++)
+			;
+		uint64_t ta = x->t_ns, tz = s[ix[j - 1]].t_ns;
+		/* a: the first reading whose moment is surely after ta */
+		size_t lo = 0, hi = nr;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (r[mid].t_ns < ta + lag_ns + r[mid].span_ns / 2)
+				lo = mid + 1;
 			else
-				hi = mid - 1;
+				hi = mid;
 		}
-		uint64_t begin = r[lo - 1].t_ns, len = r[lo].t_ns - begin;
-		interior[ix[k]] = begin >= len + sampling_ns && streak <= begin - len - sampling_ns;
+		size_t a = lo, z = a;
+		while (z + 1 < nr && r[z + 1].t_ns + r[z + 1].span_ns / 2 <= tz)
+			z++;
+		if (a >= nr || z <= a)
+			continue;
+		double dx = (double)(r[z].t_ns - r[a].t_ns) * 1e-9, dy = r[z].joules - r[a].joules;
+		double du = ((double)r[a].span_ns / 2 + (double)r[z].span_ns / 2 + (double)lag_ns) * 1e-9;
+		if (dx <= 2 * du)
+			continue; /* too short to tell the block's power from the readings' timing */
+		epi_block *bk = &blocks[block[ix[k]]];
+		bk->sx += dx;
+		bk->sy += dy;
+		bk->sxx += dx * dx;
+		bk->syy += dy * dy;
+		bk->sxy += dx * dy;
+		bk->su += du;
+		bk->nk++;
 	}
+	free(ix);
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const epi_sample *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
+}
+
+/* K[i]: the threads with a sample within WINDOW ns of sample i (itself
+ * included), the threads running beside it. */
+static void concurrent_threads(const epi_sample *s, size_t ns, uint64_t window, uint32_t *k)
+{
+	size_t *ix = malloc((ns ? ns : 1) * sizeof *ix);
+	for (size_t i = 0; i < ns; i++)
+		ix[i] = i;
+	sort_base = s;
+	qsort(ix, ns, sizeof *ix, by_time);
+	/* the samples of each thread in the window [a, b) */
+	struct tcount { uint32_t tid, n; } *in = NULL;
+	size_t nin = 0, capin = 0, a = 0, b = 0;
+	for (size_t i = 0; i < ns; i++) {
+		uint64_t t = s[ix[i]].t_ns;
+		for (; b < ns && s[ix[b]].t_ns <= t + window; b++) {
+			size_t u = 0;
+			while (u < nin && in[u].tid != s[ix[b]].tid)
+				u++;
+			if (u == nin) {
+				if (nin == capin) {
+					capin = capin ? 2 * capin : 8;
+					in = realloc(in, capin * sizeof *in);
+				}
+				in[nin++] = (struct tcount){s[ix[b]].tid, 0};
+			}
+			in[u].n++;
+		}
+		for (; s[ix[a]].t_ns + window < t; a++) {
+			size_t u = 0;
+			while (in[u].tid != s[ix[a]].tid)
+				u++;
+			if (--in[u].n == 0)
+				in[u] = in[--nin];
+		}
+		k[ix[i]] = (uint32_t)nin;
+	}
+	free(in);
 	free(ix);
 }
 
@@ -139,32 +220,37 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	if (epi_attrib_run(p->attrib, maps, nmaps, err) < 0)
 		return -1;
 	int *block = malloc((ns ? ns : 1) * sizeof *block);
-	char *interior = malloc(ns ? ns : 1);
 	for (size_t i = 0; i < ns; i++)
 		block[i] = epi_attrib_ip(p->attrib, s[i].ip);
-	mark_interior(s, ns, block, r, nr, p->info.interval_ns, interior);
-	/* ticks: runs of samples taken at the same instant (one per thread) */
+	add_streaks(p, s, ns, block, r, nr);
+	/* the threads sharing each sample's power: ptrace samples every thread
+	 * at each tick (same instant); perf's clocks run per thread, so there
+	 * they are the threads with a sample within one interval of it */
+	uint32_t *share = malloc((ns ? ns : 1) * sizeof *share);
+	if (p->time_is_cpu)
+		concurrent_threads(s, ns, p->info.interval_ns, share);
 	for (size_t i = 0, j; i < ns; i = j) {
 		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
 			;
-		double k = (double)(j - i);
+		for (size_t x = i; x < j; x++)
+			if (!p->time_is_cpu)
+				share[x] = (uint32_t)(j - i);
+	}
+	for (size_t i = 0, j; i < ns; i = j) {
+		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
+			;
 		int powered = 0;
 		for (size_t x = i; x < j; x++) {
 			int nb;
 			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[block[x]];
 			b->n++;
 			if (!isnan(s[x].watts)) {
-				double y = s[x].watts / k;
+				double y = s[x].watts / share[x];
 				b->np++;
 				b->s1 += s[x].watts;
 				b->s2 += s[x].watts * s[x].watts;
 				b->e1 += y;
 				b->e2 += y * y;
-				if (interior[x]) {
-					b->ni++;
-					b->i1 += s[x].watts;
-					b->i2 += s[x].watts * s[x].watts;
-				}
 				p->np++;
 				powered = 1;
 			}
@@ -172,8 +258,8 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 		p->nticks++;
 		p->npticks += (uint64_t)powered;
 	}
+	free(share);
 	free(block);
-	free(interior);
 	p->n += ns;
 	p->nruns++;
 	if (!WIFEXITED(end->status) || WEXITSTATUS(end->status) != 0)

@@ -2,14 +2,15 @@
  * intervals (GSL quantiles):
  *   time    t_b = p_b x T, p_b = n_b / n with a Wilson interval (a Wald
  *           interval goes negative for rare blocks);
- *   energy  E_b = T x mean(y), y_j = P_j x [sample j in b], t interval;
- *   power   P_b = the mean power of the block's interior samples, t interval:
- *           a sample is interior when its thread was in the block over its
- *           whole sensing interval (plus one sampling interval, and one
- *           sensing interval for the reading's timing), so that its power is
- *           the block's and not a neighbour's (ALEA's constant power model
- *           lags by up to an interval); all the block's samples when none
- *           is interior (blocks shorter than the sensing interval).
+ *   energy  E_b = T x mean(y), y_j = P_j / k_j x [sample j in b], k_j the
+ *           threads sharing sample j's power, t interval;
+ *   power   P_b = sum(dE) / sum(dt) over the block's streaks (a thread's
+ *           consecutive samples in it), dE and dt between the first and last
+ *           readings surely inside the streak, so that the readings between
+ *           cancel; a t interval over the streaks, widened by the end
+ *           readings' timing (half their read's span, and the meter's update
+ *           lag); the mean of the samples' powers for a block without such a
+ *           streak (blocks shorter than two sensing intervals).
  * T is the mean run time: CPU time for the perf sampler (cpu-clock samples a
  * thread only while it runs), wall time for ptrace. Figures are per run.
  *
@@ -18,7 +19,8 @@
  * share x T x (samples / ticks), and each sample carries its tick's power
  * divided among the tick's threads, so that the blocks' energies add up to the
  * measured energy. perf's samples are each their own tick (their clocks run
- * per thread): concurrent threads each carry the whole power there. */
+ * per thread): there a sample's power is divided among the threads with a
+ * sample within one sampling interval of it. */
 #ifndef EPI_ESTIMATE_H
 #define EPI_ESTIMATE_H
 

@@ -50,7 +50,7 @@ void epi_run_add_map(epi_run_data *run, const epi_map *m)
 	run->maps[run->nmaps++] = *m;
 }
 
-static void add_reading(epi_run_data *run, uint64_t t, double j)
+static void add_reading(epi_run_data *run, uint64_t t, double j, double span_s)
 {
 	if (run->nr == run->capr) {
 		run->capr = run->capr ? 2 * run->capr : 1024;
@@ -58,6 +58,7 @@ static void add_reading(epi_run_data *run, uint64_t t, double j)
 	}
 	run->r[run->nr].t_ns = t;
 	run->r[run->nr].joules = j;
+	run->r[run->nr].span_ns = span_s < 4.0 ? (uint32_t)(span_s * 1e9) : UINT32_MAX;
 	run->nr++;
 }
 
@@ -132,8 +133,17 @@ static int meter_read(meter_job *j)
 		return -1;
 	}
 	double t = j->m->t_last;
-	add_reading(j->run, (uint64_t)(t * 1e9), epi_meter_joules(j->m, j->domain));
+	add_reading(j->run, (uint64_t)(t * 1e9), epi_meter_joules(j->m, j->domain), j->m->t_span);
 	return 0;
+}
+
+double epi_meter_lag(const epi_meter *m)
+{
+	double s = 0;
+	for (int i = 0; i < m->ndom; i++)
+		if (m->dom[i].interval_s > s)
+			s = m->dom[i].interval_s;
+	return s;
 }
 
 double epi_meter_step(const epi_meter *m)

@@ -90,6 +90,9 @@ void epi_run_add_map(epi_run_data *run, const epi_map *m);
 /* The meter's sensing interval: its fastest domain's update interval, at
  * least 1 ms (a faster poll only repeats readings), at most its safe period. */
 double epi_meter_step(const epi_meter *m);
+/* How stale a reading can be: the slowest domain's update interval (a
+ * counter returns the energy at its last update; 0 for computed meters). */
+double epi_meter_lag(const epi_meter *m);
 
 /* Gives each sample the power of the meter's sensing interval that ends
  * last before it (the first interval for samples before it ends); NAN with

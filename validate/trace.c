@@ -16,7 +16,8 @@
 static const char magic[8] = {'E', 'P', 'I', 'T', 'R', 'A', 'C', 'E'};
 
 #define SAMPLE_BYTES 32
-#define READING_BYTES 16
+#define READING_BYTES 20
+#define READING_BYTES_V1 16
 #define MAP_FIXED_BYTES (4 + 8 + 8 + 8 + 1 + EPI_BUILDID_MAX + 2)
 #define END_BYTES (4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 4)
 #define RUN_BYTES (4 + 4 + 8 + 8)
@@ -138,6 +139,8 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 	kv(&t, &len, &cap, "domain", info->domain);
 	epi_fmt_double(num, sizeof num, info->meter_interval_s);
 	kv(&t, &len, &cap, "meter_interval_s", num);
+	epi_fmt_double(num, sizeof num, info->meter_update_s);
+	kv(&t, &len, &cap, "meter_update_s", num);
 	snprintf(num, sizeof num, "%" PRIu64, info->interval_ns);
 	kv(&t, &len, &cap, "interval_ns", num);
 	snprintf(num, sizeof num, "%lld", info->freq_khz);
@@ -200,6 +203,7 @@ static void enc_reading(unsigned char *q, const void *v, uint32_t i)
 	const epi_reading *x = (const epi_reading *)v + i;
 	put64(q, x->t_ns);
 	putd(q + 8, x->joules);
+	put32(q + 16, x->span_ns);
 }
 
 /* Writes the N items of V as TYPE records of at most 4096 items (u32 count,
@@ -363,11 +367,12 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 		return epi_error(err, "'%s' is not an epi trace (no EPITRACE signature)", path);
 	}
 	uint32_t v = get32(h + 8);
-	if (v != EPI_TRACE_VERSION) {
+	if (v < 1 || v > EPI_TRACE_VERSION) {
 		epi_trace_close(r);
-		return epi_error(err, "trace '%s' has format version %u; this epi reads version %d", path, v,
+		return epi_error(err, "trace '%s' has format version %u; this epi reads versions 1 to %d", path, v,
 				 EPI_TRACE_VERSION);
 	}
+	r->version = v;
 	r->off = sizeof h;
 	uint32_t type, len;
 	int k = read_record(r, &type, &len, err);
@@ -388,6 +393,8 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	header_value(r->header, "domain", in->domain, sizeof in->domain);
 	header_value(r->header, "meter_interval_s", num, sizeof num);
 	in->meter_interval_s = num[0] ? strtod(num, NULL) : NAN;
+	header_value(r->header, "meter_update_s", num, sizeof num);
+	in->meter_update_s = num[0] ? strtod(num, NULL) : NAN;
 	header_value(r->header, "interval_ns", num, sizeof num);
 	in->interval_ns = strtoull(num, NULL, 10);
 	header_value(r->header, "freq_khz", num, sizeof num);
@@ -439,7 +446,7 @@ int epi_trace_next(epi_trace_reader *r, epi_trace_item *it, char *err)
 			m->path[pl] = 0;
 		}
 	} else if (type == EPI_REC_SAMPLES || type == EPI_REC_METER) {
-		size_t each = type == EPI_REC_SAMPLES ? SAMPLE_BYTES : READING_BYTES;
+		size_t each = type == EPI_REC_SAMPLES ? SAMPLE_BYTES : r->version == 1 ? READING_BYTES_V1 : READING_BYTES;
 		size_t sz = type == EPI_REC_SAMPLES ? sizeof(epi_sample) : sizeof(epi_reading);
 		uint32_t n = len >= 4 ? get32(p) : 0;
 		if (len < 4 || (size_t)len != 4 + n * each) {
@@ -462,6 +469,7 @@ int epi_trace_next(epi_trace_reader *r, epi_trace_item *it, char *err)
 					epi_reading *x = (epi_reading *)r->vec + i;
 					x->t_ns = get64(q);
 					x->joules = getd(q + 8);
+					x->span_ns = r->version == 1 ? 0 : get32(q + 16);
 				}
 			}
 			if (type == EPI_REC_SAMPLES) {

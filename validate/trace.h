@@ -10,7 +10,8 @@
  *     MAP     u32 pid, u64 start, u64 length, u64 file offset,
  *             u8 build-id length, 20 bytes build-id, u16 path length, path
  *     SAMPLES u32 count, then count x (u64 t ns, u64 ip, u32 tid, u32 cpu, f64 watts)
- *     METER   u32 count, then count x (u64 t ns, f64 joules since the run began)
+ *     METER   u32 count, then count x (u64 t ns, f64 joules since the run began,
+ *             u32 ns the read took, t being its middle; version 1: without it)
  *     END     i32 wait status, u32 flags, f64 wall s, f64 cpu s, f64 joules,
  *             u64 samples, u64 lost, f64 profiler cpu s, u32 CRC-32 of the
  *             run's records from RUN up to this END's payload
@@ -23,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define EPI_TRACE_VERSION 1
+#define EPI_TRACE_VERSION 2 /* written; version 1 is read too */
 #define EPI_BUILDID_MAX 20
 
 enum epi_rec { EPI_REC_HEADER = 1, EPI_REC_RUN, EPI_REC_MAP, EPI_REC_SAMPLES, EPI_REC_METER, EPI_REC_END };
@@ -35,8 +36,9 @@ typedef struct epi_sample {
 } epi_sample;
 
 typedef struct epi_reading {
-	uint64_t t_ns;
+	uint64_t t_ns;   /* the middle of the read */
 	double joules;
+	uint32_t span_ns; /* how long the read took (0 in version 1 traces: unknown) */
 } epi_reading;
 
 typedef struct epi_map {
@@ -69,6 +71,7 @@ typedef struct epi_trace_info {
 	char meter[160];          /* what was read; "none" without a meter */
 	char domain[40];          /* the domain priced, "total" for the machine's total */
 	double meter_interval_s;  /* the meter's sensing interval */
+	double meter_update_s;    /* how long a reading can lag: the slowest domain's update interval (NAN: unknown) */
 	uint64_t interval_ns;     /* sampling interval */
 	long long freq_khz;       /* the pinned frequency, 0 when not pinned */
 	char command[1024];       /* the program and its arguments, shell-quoted */
@@ -125,6 +128,7 @@ typedef struct epi_trace_reader {
 	size_t veccap;
 	uint32_t crc;
 	int in_run;
+	uint32_t version;         /* of the file */
 } epi_trace_reader;
 
 /* Opens PATH and reads its header; returns 0, or -1 with ERR naming the file. */
