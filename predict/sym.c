@@ -241,20 +241,34 @@ static int exps_zero(const sym_ctx *s, const ulong *e)
 	return 1;
 }
 
-char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
+/* Which terms terms_str() writes. */
+enum terms {
+	TERMS_ALL,
+	TERMS_POS,      /* those with a variable and a positive coefficient */
+	TERMS_REST_NEG, /* the others, negated */
+	TERMS_VARS_NEG, /* those with a variable, negated */
+	TERMS_CONST     /* the constant term */
+};
+
+/* Some of P's terms as text, in P's order ("0" when none). */
+static char *terms_str(sym_ctx *s, const fmpq_mpoly_t p, enum terms which)
 {
 	slong n = fmpq_mpoly_length(p, CTX);
-	if (n == 0)
-		return strdup("0");
 	size_t cap = 64, len = 0;
 	char *buf = malloc(cap);
 	fmpq_t c;
 	fmpq_init(c);
-	int var[SYM_MAXVARS];
+	int var[SYM_MAXVARS], out = 0;
 	ulong e[SYM_MAXVARS];
 	for (slong i = 0; i < n; i++) {
 		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
 		int nv = term_exps(s, p, i, var, e);
+		int pos = nv > 0 && fmpq_sgn(c) > 0;
+		if ((which == TERMS_POS && !pos) || (which == TERMS_REST_NEG && pos) ||
+		    (which == TERMS_VARS_NEG && nv == 0) || (which == TERMS_CONST && nv > 0))
+			continue;
+		if (which == TERMS_REST_NEG || which == TERMS_VARS_NEG)
+			fmpq_neg(c, c);
 		int neg = fmpq_sgn(c) < 0, isconst = nv == 0;
 		fmpq_abs(c, c);
 		char *cs = fmpq_get_str(NULL, 10, c);
@@ -263,7 +277,7 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 			need += strlen(var[j] < s->nvars ? s->name[var[j]] : "?") + 24;
 		if (len + need >= cap)
 			buf = realloc(buf, cap = 2 * (len + need));
-		if (i == 0)
+		if (out++ == 0)
 			len += snprintf(buf + len, cap - len, "%s", neg ? "-" : "");
 		else
 			len += snprintf(buf + len, cap - len, " %s ", neg ? "-" : "+");
@@ -281,9 +295,13 @@ char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p)
 		}
 		flint_free(cs);
 	}
+	if (out == 0)
+		snprintf(buf, cap, "0");
 	fmpq_clear(c);
 	return buf;
 }
+
+char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p) { return terms_str(s, p, TERMS_ALL); }
 
 /* The constant term of P: its last term in the monomial order, if that
  * has no variable. */
@@ -1915,40 +1933,21 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
  * positive terms on the left, the rest on the right. */
 static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 {
-	fmpq_mpoly_t P, N;
-	fmpq_mpoly_init(P, CTX);
-	fmpq_mpoly_init(N, CTX);
-	fmpq_t t;
-	fmpq_init(t);
-	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
-		if (!exps_zero(s, e) && fmpq_sgn(t) > 0) {
-			fmpq_mpoly_set_coeff_fmpq_ui(P, t, e, CTX);
-		} else {
-			fmpq_neg(t, t);
-			fmpq_mpoly_set_coeff_fmpq_ui(N, t, e, CTX);
-		}
-	}
+	char *l = terms_str(s, c, TERMS_POS), *r;
 	const char *op = ">=";
-	if (fmpq_mpoly_is_zero(P, CTX)) {
-		/* -n + 5 >= 0 reads n <= 5: N = n - 5 */
-		const_term(s, t, N);
-		fmpq_mpoly_sub_fmpq(P, N, t, CTX);
-		fmpq_neg(t, t);
-		fmpq_mpoly_set_fmpq(N, t, CTX);
+	if (strcmp(l, "0") == 0) { /* -n + 5 >= 0 reads n <= 5 */
+		free(l);
+		l = terms_str(s, c, TERMS_VARS_NEG);
+		r = terms_str(s, c, TERMS_CONST);
 		op = "<=";
+	} else {
+		r = terms_str(s, c, TERMS_REST_NEG);
 	}
-	char *l = sym_poly_str(s, P), *r = sym_poly_str(s, N);
 	size_t len = strlen(l) + strlen(r) + 8;
 	char *out = malloc(len);
 	snprintf(out, len, "%s %s %s", l, op, r);
 	free(l);
 	free(r);
-	fmpq_clear(t);
-	fmpq_mpoly_clear(P, CTX);
-	fmpq_mpoly_clear(N, CTX);
 	return out;
 }
 
