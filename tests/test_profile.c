@@ -445,6 +445,7 @@ static void profile_phases(const epi_sampler_ops *ops, int wall)
 	epi_profile_opts o = {.argv = argv, .interval_ns = 1000000, .meter = wall ? NULL : &m, .seed = 7};
 	epi_profile_sum sum = {.time_is_cpu = !wall};
 	sum.info.meter_update_s = wall ? NAN : epi_meter_lag(&m);
+	sum.info.interval_ns = o.interval_ns;
 	sum.attrib = epi_attrib_new(EPI_BY_LOOP, NULL, 0);
 	/* three runs: at most one sample per run straddles the switch into B */
 	for (uint32_t r = 0; r < 3; r++) {

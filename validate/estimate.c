@@ -226,16 +226,9 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	/* the threads sharing each sample's power: ptrace samples every thread
 	 * at each tick (same instant); perf's clocks run per thread, so there
 	 * they are the threads with a sample within one interval of it */
-	uint32_t *share = malloc((ns ? ns : 1) * sizeof *share);
-	if (p->time_is_cpu)
+	uint32_t *share = p->time_is_cpu ? malloc((ns ? ns : 1) * sizeof *share) : NULL;
+	if (share)
 		concurrent_threads(s, ns, p->info.interval_ns, share);
-	for (size_t i = 0, j; i < ns; i = j) {
-		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
-			;
-		for (size_t x = i; x < j; x++)
-			if (!p->time_is_cpu)
-				share[x] = (uint32_t)(j - i);
-	}
 	for (size_t i = 0, j; i < ns; i = j) {
 		for (j = i + 1; j < ns && s[j].t_ns == s[i].t_ns; j++)
 			;
@@ -245,7 +238,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[block[x]];
 			b->n++;
 			if (!isnan(s[x].watts)) {
-				double y = s[x].watts / share[x];
+				double y = s[x].watts / (share ? share[x] : (double)(j - i));
 				b->np++;
 				b->s1 += s[x].watts;
 				b->s2 += s[x].watts * s[x].watts;
