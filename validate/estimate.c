@@ -102,12 +102,29 @@ int epi_profile_converged(const epi_profile_sum *p, double rel)
 
 static const epi_sample *sort_base;
 
+static int by_time(const void *x, const void *y)
+{
+	const epi_sample *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
+}
+
 static int by_thread_time(const void *x, const void *y)
 {
 	const epi_sample *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
 	if (a->tid != b->tid)
 		return a->tid < b->tid ? -1 : 1;
-	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
+	return by_time(x, y);
+}
+
+/* The indices of S's NS samples in the order of CMP (malloc'd). */
+static size_t *sorted_index(const epi_sample *s, size_t ns, int (*cmp)(const void *, const void *))
+{
+	size_t *ix = malloc((ns ? ns : 1) * sizeof *ix);
+	for (size_t i = 0; i < ns; i++)
+		ix[i] = i;
+	sort_base = s; /* one caller at a time: the profile is built in one thread */
+	qsort(ix, ns, sizeof *ix, cmp);
+	return ix;
 }
 
 /* The block's streaks: each thread's runs of consecutive samples in one
@@ -126,11 +143,7 @@ static void add_streaks(epi_profile_sum *p, const epi_sample *s, size_t ns, cons
 		return;
 	double lag = isnan(p->info.meter_update_s) ? p->info.meter_interval_s : p->info.meter_update_s;
 	uint64_t lag_ns = isnan(lag) || lag < 0 ? 0 : (uint64_t)(lag * 1e9);
-	size_t *ix = malloc(ns * sizeof *ix);
-	for (size_t i = 0; i < ns; i++)
-		ix[i] = i;
-	sort_base = s; /* one caller at a time: the profile is built in one thread */
-	qsort(ix, ns, sizeof *ix, by_thread_time);
+	size_t *ix = sorted_index(s, ns, by_thread_time);
 	int nb;
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
 	for (size_t k = 0, j; k < ns; k = j) {
@@ -168,21 +181,11 @@ static void add_streaks(epi_profile_sum *p, const epi_sample *s, size_t ns, cons
 	free(ix);
 }
 
-static int by_time(const void *x, const void *y)
-{
-	const epi_sample *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
-	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
-}
-
 /* K[i]: the threads with a sample within WINDOW ns of sample i (itself
  * included), the threads running beside it. */
 static void concurrent_threads(const epi_sample *s, size_t ns, uint64_t window, uint32_t *k)
 {
-	size_t *ix = malloc((ns ? ns : 1) * sizeof *ix);
-	for (size_t i = 0; i < ns; i++)
-		ix[i] = i;
-	sort_base = s;
-	qsort(ix, ns, sizeof *ix, by_time);
+	size_t *ix = sorted_index(s, ns, by_time);
 	/* the samples of each thread in the window [a, b) */
 	struct tcount { uint32_t tid, n; } *in = NULL;
 	size_t nin = 0, capin = 0, a = 0, b = 0;
@@ -226,6 +229,8 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	/* the threads sharing each sample's power: ptrace samples every thread
 	 * at each tick (same instant); perf's clocks run per thread, so there
 	 * they are the threads with a sample within one interval of it */
+	int nb;
+	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb); /* all made: every sample has its block */
 	uint32_t *share = p->time_is_cpu ? malloc((ns ? ns : 1) * sizeof *share) : NULL;
 	if (share)
 		concurrent_threads(s, ns, p->info.interval_ns, share);
@@ -234,8 +239,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 			;
 		int powered = 0;
 		for (size_t x = i; x < j; x++) {
-			int nb;
-			epi_block *b = &epi_attrib_blocks(p->attrib, &nb)[block[x]];
+			epi_block *b = &blocks[block[x]];
 			b->n++;
 			if (!isnan(s[x].watts)) {
 				double y = s[x].watts / (share ? share[x] : (double)(j - i));
