@@ -112,6 +112,13 @@ static void kv(char **buf, size_t *len, size_t *cap, const char *k, const char *
 	(*buf)[*len] = 0;
 }
 
+static void kv_double(char **buf, size_t *len, size_t *cap, const char *k, double v)
+{
+	char num[64];
+	epi_fmt_double(num, sizeof num, v);
+	kv(buf, len, cap, k, num);
+}
+
 int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info *info, char *err)
 {
 	memset(w, 0, sizeof *w);
@@ -137,10 +144,8 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 	kv(&t, &len, &cap, "method", info->method);
 	kv(&t, &len, &cap, "meter", info->meter);
 	kv(&t, &len, &cap, "domain", info->domain);
-	epi_fmt_double(num, sizeof num, info->meter_interval_s);
-	kv(&t, &len, &cap, "meter_interval_s", num);
-	epi_fmt_double(num, sizeof num, info->meter_update_s);
-	kv(&t, &len, &cap, "meter_update_s", num);
+	kv_double(&t, &len, &cap, "meter_interval_s", info->meter_interval_s);
+	kv_double(&t, &len, &cap, "meter_update_s", info->meter_update_s);
 	snprintf(num, sizeof num, "%" PRIu64, info->interval_ns);
 	kv(&t, &len, &cap, "interval_ns", num);
 	snprintf(num, sizeof num, "%lld", info->freq_khz);
@@ -329,6 +334,14 @@ static void header_value(const char *text, const char *key, char *out, size_t n)
 	out[0] = 0;
 }
 
+/* The header's number KEY, NAN when absent. */
+static double header_double(const char *text, const char *key)
+{
+	char num[64];
+	header_value(text, key, num, sizeof num);
+	return num[0] ? strtod(num, NULL) : NAN;
+}
+
 /* Reads the next record's header and payload into r->buf; 1, 0 at EOF, -1. */
 static int read_record(epi_trace_reader *r, uint32_t *type, uint32_t *len, char *err)
 {
@@ -391,10 +404,8 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	header_value(r->header, "method", in->method, sizeof in->method);
 	header_value(r->header, "meter", in->meter, sizeof in->meter);
 	header_value(r->header, "domain", in->domain, sizeof in->domain);
-	header_value(r->header, "meter_interval_s", num, sizeof num);
-	in->meter_interval_s = num[0] ? strtod(num, NULL) : NAN;
-	header_value(r->header, "meter_update_s", num, sizeof num);
-	in->meter_update_s = num[0] ? strtod(num, NULL) : NAN;
+	in->meter_interval_s = header_double(r->header, "meter_interval_s");
+	in->meter_update_s = header_double(r->header, "meter_update_s");
 	header_value(r->header, "interval_ns", num, sizeof num);
 	in->interval_ns = strtoull(num, NULL, 10);
 	header_value(r->header, "freq_khz", num, sizeof num);
