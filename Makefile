@@ -37,7 +37,7 @@ Q = @
 endif
 
 LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
-          predict/sym.c predict/counts.c predict/cfront.c predict/report.c \
+          predict/poly.c predict/sym.c predict/counts.c predict/cfront.c predict/report.c \
           machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
           machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
           machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c \
@@ -53,7 +53,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile test_validate
+TESTS = test_poly test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile test_validate
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean

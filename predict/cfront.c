@@ -229,7 +229,7 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 }
 
 /* Counts AMOUNT of KEY, and with tag_blocks the same under its block's tag. */
-static void count_poly(W *w, epi_counts *out, const char *key, const fmpq_mpoly_t amount)
+static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amount)
 {
 	counts_add_poly(w->s, out, key, amount);
 	if (!w->o->tag_blocks || !w->cur)
@@ -244,11 +244,11 @@ static void count_poly(W *w, epi_counts *out, const char *key, const fmpq_mpoly_
 
 static void count_si(W *w, epi_counts *out, const char *key, long amount)
 {
-	fmpq_mpoly_t p;
-	fmpq_mpoly_init(p, w->s->ctx);
-	fmpq_mpoly_set_si(p, amount, w->s->ctx);
+	poly_t p;
+	poly_init(p, w->s->ctx);
+	poly_set_si(p, amount, w->s->ctx);
 	count_poly(w, out, key, p);
-	fmpq_mpoly_clear(p, w->s->ctx);
+	poly_clear(p, w->s->ctx);
 }
 
 static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t)
@@ -270,18 +270,18 @@ static int loop_var_of(W *w, CXCursor decl)
 }
 
 /* OUT = the parameter NAME; returns 0, or -1 when the symbol table is full. */
-static int param_poly(W *w, const char *name, fmpq_mpoly_t out)
+static int param_poly(W *w, const char *name, poly_t out)
 {
 	int v = sym_var(w->s, name, SYM_PARAM);
 	if (v < 0)
 		return -1;
-	fmpq_mpoly_set(out, &w->s->gen[v], w->s->ctx);
+	poly_set(out, &w->s->gen[v], w->s->ctx);
 	return 0;
 }
 
 /* Converts an integer expression to a polynomial in parameters and loop
  * variables; returns 0, or -1 when it is not one. */
-static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
+static int expr_poly(W *w, CXCursor c, poly_t out)
 {
 	sym_ctx *s = w->s;
 	c = strip(c);
@@ -289,7 +289,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		if (kind(d) == CXCursor_EnumConstantDecl) {
-			fmpq_mpoly_set_si(out, clang_getEnumConstantDeclValue(d), s->ctx);
+			poly_set_si(out, clang_getEnumConstantDeclValue(d), s->ctx);
 			return 0;
 		}
 		if (kind(d) != CXCursor_VarDecl && kind(d) != CXCursor_ParmDecl)
@@ -300,7 +300,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 			if (clang_isConstQualifiedType(t)) {
 				CXEvalResult r = clang_Cursor_Evaluate(c);
 				if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
-					fmpq_mpoly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
+					poly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
 					clang_EvalResult_dispose(r);
 					return 0;
 				}
@@ -312,7 +312,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 			free(name);
 			return r;
 		}
-		fmpq_mpoly_set(out, &s->gen[v], s->ctx);
+		poly_set(out, &s->gen[v], s->ctx);
 		return 0;
 	}
 	if (k == CXCursor_MemberRefExpr) {
@@ -348,45 +348,45 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 		kids_of(c, &kk);
 		int ret = -1;
 		if (kk.n == 2) {
-			fmpq_mpoly_t b;
-			fmpq_mpoly_init(b, s->ctx);
+			poly_t b;
+			poly_init(b, s->ctx);
 			if (expr_poly(w, kk.c[0], out) == 0 && expr_poly(w, kk.c[1], b) == 0) {
 				ret = 0;
 				CXType t = clang_getCanonicalType(clang_getCursorType(c));
 				int integral = t.kind >= CXType_Bool && t.kind <= CXType_Int128;
 				switch (op) {
-				case CXBinaryOperator_Add: fmpq_mpoly_add(out, out, b, s->ctx); break;
-				case CXBinaryOperator_Sub: fmpq_mpoly_sub(out, out, b, s->ctx); break;
-				case CXBinaryOperator_Mul: fmpq_mpoly_mul(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Add: poly_add(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Sub: poly_sub(out, out, b, s->ctx); break;
+				case CXBinaryOperator_Mul: poly_mul(out, out, b, s->ctx); break;
 				case CXBinaryOperator_Div:
 				case CXBinaryOperator_Rem:
-					if (!integral || !fmpq_mpoly_is_fmpq(b, s->ctx)) {
+					if (!integral || !poly_is_fmpq(b, s->ctx)) {
 						ret = -1;
 						break;
 					}
 					{
 						fmpq_t d;
 						fmpq_init(d);
-						fmpq_mpoly_get_fmpq(d, b, s->ctx);
+						poly_get_fmpq(d, b, s->ctx);
 						if (fmpz_sgn(fmpq_numref(d)) <= 0 || !fmpz_is_one(fmpq_denref(d))) {
 							ret = -1;
-						} else if (!fmpq_mpoly_is_fmpq(out, s->ctx)) {
+						} else if (!poly_is_fmpq(out, s->ctx)) {
 							/* C rounds toward zero: exact for non-negative operands */
 							note(w, c, "'/' and '%%' in a bound are taken as floor division "
 								   "(exact for non-negative operands)");
 						}
 						if (ret == 0) {
-							fmpq_mpoly_t q;
-							fmpq_mpoly_init(q, s->ctx);
+							poly_t q;
+							poly_init(q, s->ctx);
 							if (sym_floor(s, q, out, fmpq_numref(d)) < 0) {
 								ret = -1;
 							} else if (op == CXBinaryOperator_Div) {
-								fmpq_mpoly_swap(out, q, s->ctx);
+								poly_swap(out, q, s->ctx);
 							} else {
-								fmpq_mpoly_scalar_mul_fmpz(q, q, fmpq_numref(d), s->ctx);
-								fmpq_mpoly_sub(out, out, q, s->ctx);
+								poly_scalar_mul_fmpz(q, q, fmpq_numref(d), s->ctx);
+								poly_sub(out, out, q, s->ctx);
 							}
-							fmpq_mpoly_clear(q, s->ctx);
+							poly_clear(q, s->ctx);
 						}
 						fmpq_clear(d);
 					}
@@ -395,7 +395,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 					ret = -1;
 				}
 			}
-			fmpq_mpoly_clear(b, s->ctx);
+			poly_clear(b, s->ctx);
 		}
 		kids_free(&kk);
 		if (ret == 0)
@@ -409,7 +409,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 		if (kk.n == 1 && (op == CXUnaryOperator_Minus || op == CXUnaryOperator_Plus) &&
 		    expr_poly(w, kk.c[0], out) == 0) {
 			if (op == CXUnaryOperator_Minus)
-				fmpq_mpoly_neg(out, out, s->ctx);
+				poly_neg(out, out, s->ctx);
 			ret = 0;
 		}
 		kids_free(&kk);
@@ -422,7 +422,7 @@ static int expr_poly(W *w, CXCursor c, fmpq_mpoly_t out)
 		CXEvalResult r = clang_Cursor_Evaluate(c);
 		int ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
 		if (ok)
-			fmpq_mpoly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
+			poly_set_si(out, (long)clang_EvalResult_getAsLongLong(r), s->ctx);
 		if (r)
 			clang_EvalResult_dispose(r);
 		return ok ? 0 : -1;
@@ -720,7 +720,7 @@ static fn *find_fn(W *w, const char *name)
 
 static int analyze_fn(W *w, fn *f);
 static void collect_symbols(W *w, epi_counts *current);
-static void grow_symbols(W *w, epi_counts *current);
+static void grow_symbols(W *w);
 
 static int call(W *w, CXCursor c, epi_counts *out)
 {
@@ -750,13 +750,13 @@ static int call(W *w, CXCursor c, epi_counts *out)
 	}
 	fn *f = find_fn(w, raw);
 	if (bytes_cls != EPI_OP_COUNT && !f && bytes_arg < nargs && bytes_arg2 < nargs) {
-		fmpq_mpoly_t b, b2;
-		fmpq_mpoly_init(b, s->ctx);
-		fmpq_mpoly_init(b2, s->ctx);
+		poly_t b, b2;
+		poly_init(b, s->ctx);
+		poly_init(b2, s->ctx);
 		int ok = expr_poly(w, clang_Cursor_getArgument(c, bytes_arg), b) == 0;
 		if (ok && bytes_arg2 >= 0) {
 			ok = expr_poly(w, clang_Cursor_getArgument(c, bytes_arg2), b2) == 0;
-			fmpq_mpoly_mul(b, b, b2, s->ctx);
+			poly_mul(b, b, b2, s->ctx);
 		}
 		if (ok) {
 			count_poly(w, out, epi_op_name(bytes_cls), b);
@@ -766,8 +766,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			snprintf(key, sizeof key, "call:%s", name);
 			count_si(w, out, key, 1);
 		}
-		fmpq_mpoly_clear(b, s->ctx);
-		fmpq_mpoly_clear(b2, s->ctx);
+		poly_clear(b, s->ctx);
+		poly_clear(b2, s->ctx);
 		goto out;
 	}
 	for (int i = 0; print_fns[i]; i++)
@@ -788,8 +788,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			epi_counts cc;
 			counts_init(&cc);
 			counts_set(s, &cc, &f->counts);
-			fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
-			fmpq_mpoly_struct argp[SYM_MAXVARS];
+			poly_struct *sub[SYM_MAXVARS] = {0};
+			poly_struct argp[SYM_MAXVARS];
 			int nown = 0;
 			for (int i = 0; i < f->nparams && i < nargs; i++) {
 				int v = -1;
@@ -798,7 +798,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 						v = k;
 				if (v < 0 || nown == SYM_MAXVARS)
 					continue;
-				fmpq_mpoly_init(&argp[nown], s->ctx);
+				poly_init(&argp[nown], s->ctx);
 				if (expr_poly(w, clang_Cursor_getArgument(c, i), &argp[nown]) == 0)
 					sub[v] = &argp[nown];
 				nown++;
@@ -816,7 +816,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			else
 				counts_add(s, out, &cc);
 			for (int i = 0; i < nown; i++)
-				fmpq_mpoly_clear(&argp[i], s->ctx);
+				poly_clear(&argp[i], s->ctx);
 			counts_clear(s, &cc);
 			goto out;
 		}
@@ -974,7 +974,7 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 
 typedef struct loop {
 	CXCursor decl;      /* the induction variable */
-	fmpq_mpoly_t L, B;  /* first value, bound */
+	poly_t L, B;  /* first value, bound */
 	long step;
 	enum CXBinaryOperatorKind rel; /* var REL B */
 	CXCursor bound;     /* the expression B */
@@ -1034,8 +1034,8 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 	kids kk = {0};
 	kids_of(inc, &kk);
 	int ret = -1;
-	fmpq_mpoly_t c;
-	fmpq_mpoly_init(c, w->s->ctx);
+	poly_t c;
+	poly_init(c, w->s->ctx);
 	enum CXCursorKind k = kind(inc);
 	if (k == CXCursor_UnaryOperator && kk.n == 1 && same_decl(kk.c[0], l->decl)) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
@@ -1071,10 +1071,10 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 			}
 			kids_free(&rk);
 		}
-		if (sign && expr_poly(w, amount, c) == 0 && fmpq_mpoly_is_fmpq(c, w->s->ctx)) {
+		if (sign && expr_poly(w, amount, c) == 0 && poly_is_fmpq(c, w->s->ctx)) {
 			fmpq_t q;
 			fmpq_init(q);
-			fmpq_mpoly_get_fmpq(q, c, w->s->ctx);
+			poly_get_fmpq(q, c, w->s->ctx);
 			if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q)) && !fmpq_is_zero(q)) {
 				l->step = sign * fmpz_get_si(fmpq_numref(q));
 				ret = 0;
@@ -1082,14 +1082,14 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 			fmpq_clear(q);
 		}
 	}
-	fmpq_mpoly_clear(c, w->s->ctx);
+	poly_clear(c, w->s->ctx);
 	kids_free(&kk);
 	return ret;
 }
 
 /* The trip count given for the loop at LINE by `#pragma epi trip(EXPR)` or
  * --trip; sets T and returns 1, 0 when none, -1 on a bad expression. */
-static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
+static int given_trip(W *w, CXCursor at, poly_t T)
 {
 	int line = line_of(at);
 	const char *expr = NULL;
@@ -1153,7 +1153,7 @@ static int given_trip(W *w, CXCursor at, fmpq_mpoly_t T)
 			snprintf(pn[k], sizeof pn[k], "x%d", k);
 			names[k] = pn[k];
 		}
-		if (fmpq_mpoly_set_str_pretty(T, text, names, s->ctx) != 0)
+		if (poly_set_str_pretty(T, text, names, s->ctx) != 0)
 			ret = fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
 	}
 	free(text);
@@ -1269,13 +1269,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->isib = isib;
 	w->loopdepth--;
 	w->nlv--;
-	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
-	fmpq_mpoly_t x, K, num;
-	fmpq_mpoly_init(x, s->ctx);
-	fmpq_mpoly_init(K, s->ctx);
-	fmpq_mpoly_init(num, s->ctx);
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	poly_t x, K, num;
+	poly_init(x, s->ctx);
+	poly_init(K, s->ctx);
+	poly_init(num, s->ctx);
 	if (ret == 0 && after.n) {
-		fmpq_mpoly_add_si(x, &s->gen[var], l->step, s->ctx);
+		poly_add_si(x, &s->gen[var], l->step, s->ctx);
 		sub[var] = x;
 		ret = counts_compose(s, &after, sub) < 0 ? too_complex(w, at) : 0;
 		counts_add(s, &before, &after);
@@ -1286,11 +1286,11 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		fmpz_t st;
 		fmpz_init_set_si(st, l->step > 0 ? l->step : -l->step);
 		if (l->step > 0)
-			fmpq_mpoly_sub(num, l->B, l->L, s->ctx); /* B - L */
+			poly_sub(num, l->B, l->L, s->ctx); /* B - L */
 		else
-			fmpq_mpoly_sub(num, l->L, l->B, s->ctx); /* L - B */
+			poly_sub(num, l->L, l->B, s->ctx); /* L - B */
 		if (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT)
-			fmpq_mpoly_sub_ui(num, num, 1, s->ctx);
+			poly_sub_ui(num, num, 1, s->ctx);
 		if (sym_floor(s, K, num, st) < 0)
 			ret = too_complex(w, at);
 		fmpz_clear(st);
@@ -1305,27 +1305,27 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			if (counts_compose(s, &first, sub) < 0)
 				ret = too_complex(w, at);
 		}
-		fmpq_mpoly_t lo, hi;
-		fmpq_mpoly_init(lo, s->ctx);
-		fmpq_mpoly_init(hi, s->ctx);
+		poly_t lo, hi;
+		poly_init(lo, s->ctx);
+		poly_init(hi, s->ctx);
 		/* unit steps: sum over var itself, from L up (or down) to L + step*K,
 		 * unless the bounds name var (a parameter counted down in place) */
-		int direct = (l->step == 1 || l->step == -1) && fmpq_mpoly_degree_si(l->L, var, s->ctx) < 1 &&
-			     fmpq_mpoly_degree_si(K, var, s->ctx) < 1;
+		int direct = (l->step == 1 || l->step == -1) && poly_degree_si(l->L, var, s->ctx) < 1 &&
+			     poly_degree_si(K, var, s->ctx) < 1;
 		if (ret == 0 && direct) {
-			fmpq_mpoly_add_si(lo, l->L, is_do ? l->step : 0, s->ctx);
-			fmpq_mpoly_scalar_mul_si(hi, K, l->step, s->ctx);
-			fmpq_mpoly_add(hi, hi, l->L, s->ctx);
+			poly_add_si(lo, l->L, is_do ? l->step : 0, s->ctx);
+			poly_scalar_mul_si(hi, K, l->step, s->ctx);
+			poly_add(hi, hi, l->L, s->ctx);
 			if (l->step < 0)
-				fmpq_mpoly_swap(lo, hi, s->ctx);
+				poly_swap(lo, hi, s->ctx);
 			if (counts_sum(s, &before, var, lo, hi) < 0)
 				ret = too_complex(w, at);
 		} else if (ret == 0) {
 			/* var = L + step*k, summed over k */
-			fmpq_mpoly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
-			fmpq_mpoly_add(x, x, l->L, s->ctx);
+			poly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
+			poly_add(x, x, l->L, s->ctx);
 			sub[var] = x;
-			fmpq_mpoly_set_si(lo, is_do ? 1 : 0, s->ctx);
+			poly_set_si(lo, is_do ? 1 : 0, s->ctx);
 			if (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0)
 				ret = too_complex(w, at);
 		}
@@ -1333,20 +1333,20 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			counts_add(s, out, &first);
 			counts_add(s, out, &before);
 		}
-		fmpq_mpoly_clear(lo, s->ctx);
-		fmpq_mpoly_clear(hi, s->ctx);
+		poly_clear(lo, s->ctx);
+		poly_clear(hi, s->ctx);
 		counts_clear(s, &first);
 	}
-	fmpq_mpoly_clear(x, s->ctx);
-	fmpq_mpoly_clear(K, s->ctx);
-	fmpq_mpoly_clear(num, s->ctx);
+	poly_clear(x, s->ctx);
+	poly_clear(K, s->ctx);
+	poly_clear(num, s->ctx);
 	counts_clear(s, &before);
 	counts_clear(s, &after);
 	return ret;
 }
 
 /* Counts a loop whose trip count is given: trip x (body + iter). */
-static int count_given(W *w, CXCursor at, CXCursor body, const fmpq_mpoly_t T, epi_counts *out)
+static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, epi_counts *out)
 {
 	epi_counts b;
 	counts_init(&b);
@@ -1370,14 +1370,14 @@ static void loop_init(W *w, loop *l)
 	memset(l, 0, sizeof *l);
 	l->decl = clang_getNullCursor();
 	l->bound = clang_getNullCursor();
-	fmpq_mpoly_init(l->L, w->s->ctx);
-	fmpq_mpoly_init(l->B, w->s->ctx);
+	poly_init(l->L, w->s->ctx);
+	poly_init(l->B, w->s->ctx);
 }
 
 static void loop_clear(W *w, loop *l)
 {
-	fmpq_mpoly_clear(l->L, w->s->ctx);
-	fmpq_mpoly_clear(l->B, w->s->ctx);
+	poly_clear(l->L, w->s->ctx);
+	poly_clear(l->B, w->s->ctx);
 }
 
 /* The statements of a loop body (a compound statement's children, or itself). */
@@ -1461,8 +1461,8 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	}
 	if (ret)
 		goto out;
-	fmpq_mpoly_t T;
-	fmpq_mpoly_init(T, s->ctx);
+	poly_t T;
+	poly_init(T, s->ctx);
 	int given = given_trip(w, c, T);
 	if (given < 0) {
 		ret = -1;
@@ -1480,7 +1480,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		body_stmts(body, &bk);
 		ret = count_loop(w, c, &l, bk.c, bk.n, -1, 0, out);
 	}
-	fmpq_mpoly_clear(T, s->ctx);
+	poly_clear(T, s->ctx);
 out:
 	loop_clear(w, &l);
 	kids_free(&kk);
@@ -1500,8 +1500,8 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 	loop_init(w, &l);
 	CXCursor cond = is_do ? kk.c[kk.n - 1] : kk.c[0];
 	CXCursor body = is_do ? kk.c[0] : kk.c[kk.n - 1];
-	fmpq_mpoly_t T;
-	fmpq_mpoly_init(T, s->ctx);
+	poly_t T;
+	poly_init(T, s->ctx);
 	int given = given_trip(w, c, T);
 	if (given < 0) {
 		ret = -1;
@@ -1580,11 +1580,11 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 			ret = fail(w, c, "%s", s->err);
 			goto out;
 		}
-		fmpq_mpoly_set(l.L, &s->gen[v], s->ctx);
+		poly_set(l.L, &s->gen[v], s->ctx);
 	}
 	ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:
-	fmpq_mpoly_clear(T, s->ctx);
+	poly_clear(T, s->ctx);
 	loop_clear(w, &l);
 	kids_free(&kk);
 	kids_free(&bk);
@@ -1821,7 +1821,7 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 			free(r->function);
 			counts_clear(w->s, &r->counts);
 		}
-		grow_symbols(w, &f->counts);
+		grow_symbols(w);
 	}
 }
 
@@ -1909,27 +1909,13 @@ static void collect_symbols(W *w, epi_counts *current)
 	sym_collect(s, used);
 	free(live);
 	if (free_symbols(s) <= s->cap / 4)
-		grow_symbols(w, current);
+		grow_symbols(w);
 }
 
-/* Doubles the symbol table (up to SYM_MAXVARS), moving every live count. */
-static void grow_symbols(W *w, epi_counts *current)
+/* Doubles the symbol table (up to SYM_MAXVARS). */
+static void grow_symbols(W *w)
 {
-	int n, nroots = 0;
-	epi_counts **live = live_counts(w, current, &n);
-	for (int i = 0; i < n; i++)
-		nroots += 3 * live[i]->n;
-	sym_pw **roots = malloc((nroots + 1) * sizeof *roots);
-	nroots = 0;
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < live[i]->n; j++) {
-			roots[nroots++] = &live[i]->v[j].min;
-			roots[nroots++] = &live[i]->v[j].max;
-			roots[nroots++] = &live[i]->v[j].exp;
-		}
-	sym_grow(w->s, 2 * w->s->cap, roots, nroots);
-	free(roots);
-	free(live);
+	sym_grow(w->s, 2 * w->s->cap);
 }
 
 /* ---- entry points ----------------------------------------------------- */

@@ -69,7 +69,7 @@ void counts_set(sym_ctx *s, epi_counts *dst, const epi_counts *src)
 	dst->approx = src->approx;
 }
 
-void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpoly_t amount)
+void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const poly_t amount)
 {
 	sym_pw w;
 	sym_pw_init(&w);
@@ -85,11 +85,11 @@ void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpol
 
 void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount)
 {
-	fmpq_mpoly_t p;
-	fmpq_mpoly_init(p, s->ctx);
-	fmpq_mpoly_set_si(p, amount, s->ctx);
+	poly_t p;
+	poly_init(p, s->ctx);
+	poly_set_si(p, amount, s->ctx);
 	counts_add_poly(s, c, key, p);
-	fmpq_mpoly_clear(p, s->ctx);
+	poly_clear(p, s->ctx);
 }
 
 /* t += x */
@@ -170,7 +170,7 @@ typedef struct memo {
 /* The first coefficient of W (W != 0), by which W is normalised. */
 static void lead(sym_ctx *s, const sym_pw *w, fmpq_t c)
 {
-	fmpq_mpoly_get_term_coeff_fmpq(c, w->p[0].v, 0, s->ctx);
+	poly_get_term_coeff_fmpq(c, w->p[0].v, 0, s->ctx);
 }
 
 enum xform { SUM, COMPOSE };
@@ -178,8 +178,8 @@ enum xform { SUM, COMPOSE };
 typedef struct xf {
 	enum xform kind;
 	int var;
-	const fmpq_mpoly_struct *lo, *hi;
-	fmpq_mpoly_struct *const *sub;
+	const poly_struct *lo, *hi;
+	poly_struct *const *sub;
 } xf;
 
 static int apply(sym_ctx *s, sym_pw *w, const xf *x)
@@ -265,19 +265,19 @@ static int transform(sym_ctx *s, epi_counts *c, const xf *x)
 	return ret;
 }
 
-int counts_sum(sym_ctx *s, epi_counts *c, int var, const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+int counts_sum(sym_ctx *s, epi_counts *c, int var, const poly_t lo, const poly_t hi)
 {
 	xf x = {.kind = SUM, .var = var, .lo = lo, .hi = hi};
 	return transform(s, c, &x);
 }
 
-int counts_compose(sym_ctx *s, epi_counts *c, fmpq_mpoly_struct *const *sub)
+int counts_compose(sym_ctx *s, epi_counts *c, poly_struct *const *sub)
 {
 	xf x = {.kind = COMPOSE, .sub = sub};
 	return transform(s, c, &x);
 }
 
-void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p)
+void counts_mul_poly(sym_ctx *s, epi_counts *c, const poly_t p)
 {
 	for (int i = 0; i < c->n; i++) {
 		sym_pw_mul_poly(s, &c->v[i].min, p);

@@ -28,7 +28,7 @@ void counts_init(epi_counts *c);
 void counts_clear(sym_ctx *s, epi_counts *c);
 void counts_set(sym_ctx *s, epi_counts *dst, const epi_counts *src);
 /* Adds AMOUNT (exact) of KEY. */
-void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const fmpq_mpoly_t amount);
+void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const poly_t amount);
 void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
 /* dst += a */
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
@@ -38,9 +38,9 @@ void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const cha
 /* dst += one of A (probability p) or B: min and max per class, expected p*A + (1-p)*B. */
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p);
 /* c = sum over var from lo to hi of c. Returns 0 or -1 (s->err). */
-int counts_sum(sym_ctx *s, epi_counts *c, int var, const fmpq_mpoly_t lo, const fmpq_mpoly_t hi);
-int counts_compose(sym_ctx *s, epi_counts *c, fmpq_mpoly_struct *const *sub);
-void counts_mul_poly(sym_ctx *s, epi_counts *c, const fmpq_mpoly_t p);
+int counts_sum(sym_ctx *s, epi_counts *c, int var, const poly_t lo, const poly_t hi);
+int counts_compose(sym_ctx *s, epi_counts *c, poly_struct *const *sub);
+void counts_mul_poly(sym_ctx *s, epi_counts *c, const poly_t p);
 /* Index of KEY or -1. */
 int counts_find(const epi_counts *c, const char *key);
 /* Marks every symbol any count uses (atoms and what they use included). */

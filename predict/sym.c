@@ -25,7 +25,7 @@ static void fmt_reset(sym_ctx *s)
 {
 	for (int i = 0; i < s->nfmt; i++) {
 		sym_pw_clear(s, &s->fmt[i].w);
-		fmpq_mpoly_clear(s->fmt[i].sum, CTX);
+		poly_clear(s->fmt[i].sum, CTX);
 		free(s->fmt[i].cond);
 		free(s->fmt[i].formula);
 	}
@@ -38,11 +38,11 @@ int sym_init(sym_ctx *s)
 {
 	memset(s, 0, sizeof *s);
 	s->cap = SYM_INITVARS;
-	fmpq_mpoly_ctx_init(s->ctx, s->cap, ORD_LEX);
+	poly_ctx_init(s->ctx, s->cap);
 	for (int k = 0; k < s->cap; k++) {
-		fmpq_mpoly_init(&s->gen[k], CTX);
-		fmpq_mpoly_gen(&s->gen[k], k, CTX);
-		fmpq_mpoly_init(&s->atom_num[k], CTX);
+		poly_init(&s->gen[k], CTX);
+		poly_gen(&s->gen[k], k, CTX);
+		poly_init(&s->atom_num[k], CTX);
 		fmpz_init(&s->atom_den[k]);
 	}
 	return 0;
@@ -51,8 +51,8 @@ int sym_init(sym_ctx *s)
 void sym_free(sym_ctx *s)
 {
 	for (int k = 0; k < s->cap; k++) {
-		fmpq_mpoly_clear(&s->gen[k], CTX);
-		fmpq_mpoly_clear(&s->atom_num[k], CTX);
+		poly_clear(&s->gen[k], CTX);
+		poly_clear(&s->atom_num[k], CTX);
 		fmpz_clear(&s->atom_den[k]);
 		free(s->name[k]);
 	}
@@ -62,10 +62,10 @@ void sym_free(sym_ctx *s)
 	fmt_reset(s);
 	free(s->fmt);
 	free(s->fmtidx);
-	fmpq_mpoly_ctx_clear(s->ctx);
+	poly_ctx_clear(s->ctx);
 }
 
-static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used);
+static void used_closure(sym_ctx *s, const poly_t p, int *used);
 
 /* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
 static int new_slot(sym_ctx *s)
@@ -98,66 +98,21 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 	return k;
 }
 
-/* DST (in context NEW) = SRC (in s->ctx), the same terms. */
-static void convert(sym_ctx *s, const fmpq_mpoly_ctx_t nctx, fmpq_mpoly_struct *dst, const fmpq_mpoly_struct *src)
-{
-	fmpq_t c;
-	fmpq_init(c);
-	ulong e[SYM_MAXVARS];
-	memset(e, 0, sizeof e);
-	fmpq_mpoly_zero(dst, nctx);
-	for (slong i = 0; i < fmpq_mpoly_length(src, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, src, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, src, i, CTX);
-		fmpq_mpoly_push_term_fmpq_ui(dst, c, e, nctx); /* the order is unchanged */
-	}
-	fmpq_mpoly_reduce(dst, nctx);
-	fmpq_clear(c);
-}
-
-/* Moves P from s->ctx into NCTX in place. */
-static void move_poly(sym_ctx *s, const fmpq_mpoly_ctx_t nctx, fmpq_mpoly_struct *p)
-{
-	fmpq_mpoly_t t;
-	fmpq_mpoly_init(t, nctx);
-	convert(s, nctx, t, p);
-	fmpq_mpoly_clear(p, CTX);
-	*p = *t;
-}
-
-static void guard_own(sym_ctx *s, sym_guard *g);
-
-int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots)
+/* Polynomials name variables by index only: widening the table leaves them
+ * as they are. */
+int sym_grow(sym_ctx *s, int cap)
 {
 	if (cap > SYM_MAXVARS)
 		cap = SYM_MAXVARS;
 	if (cap <= s->cap)
 		return -1;
-	fmpq_mpoly_ctx_t nctx;
-	fmpq_mpoly_ctx_init(nctx, cap, ORD_LEX);
-	fmt_reset(s);
-	for (int r = 0; r < nroots; r++)
-		for (int i = 0; i < roots[r]->n; i++) {
-			sym_piece *pc = &roots[r]->p[i];
-			move_poly(s, nctx, pc->v);
-			guard_own(s, &pc->g); /* each moved once */
-			for (int j = 0; j < pc->g.n; j++)
-				move_poly(s, nctx, &pc->g.c[j]);
-		}
-	for (int k = 0; k < s->cap; k++) {
-		move_poly(s, nctx, &s->atom_num[k]);
-		fmpq_mpoly_clear(&s->gen[k], CTX);
-	}
 	for (int k = s->cap; k < cap; k++) {
-		fmpq_mpoly_init(&s->atom_num[k], nctx);
+		poly_init(&s->gen[k], CTX);
+		poly_gen(&s->gen[k], k, CTX);
+		poly_init(&s->atom_num[k], CTX);
 		fmpz_init(&s->atom_den[k]);
 	}
-	for (int k = 0; k < cap; k++) {
-		fmpq_mpoly_init(&s->gen[k], nctx);
-		fmpq_mpoly_gen(&s->gen[k], k, nctx);
-	}
-	fmpq_mpoly_ctx_clear(s->ctx);
-	*s->ctx = *nctx;
+	s->ctx->nvars = cap;
 	s->cap = cap;
 	return 0;
 }
@@ -175,57 +130,30 @@ void sym_collect(sym_ctx *s, const int *used_in)
 			continue;
 		free(s->name[k]);
 		s->name[k] = NULL;
-		fmpq_mpoly_zero(&s->atom_num[k], CTX);
+		poly_zero(&s->atom_num[k], CTX);
 		s->kind[k] = SYM_FREE;
 	}
 }
 
 /* The variables of term T of P with nonzero exponents, in increasing order,
- * into VAR and EXP; returns how many. It reads FLINT's packed exponents
- * directly (fields of p->bits bits, never straddling a word; in ORD_LEX
- * variable k is field nfields - 1 - k) and skips zero words, where
- * fmpq_mpoly_get_term_exp_ui unpacks every variable of the context: the
- * difference dominates for the sparse, short polynomials of loop bounds. */
-static int term_exps(const sym_ctx *s, const fmpq_mpoly_t p, slong t, int *var, ulong *exp)
+ * into VAR and EXP; returns how many. */
+static int term_exps(const sym_ctx *s, const poly_t p, slong t, int *var, ulong *exp)
 {
-	const fmpz_mpoly_struct *z = p->zpoly;
-	const mpoly_ctx_struct *m = s->ctx->zctx->minfo;
-	flint_bitcnt_t b = z->bits;
-	if (b > FLINT_BITS) { /* multiprecision exponents: never for loop bounds */
-		ulong e[SYM_MAXVARS];
-		fmpq_mpoly_get_term_exp_ui(e, p, t, CTX);
-		int n = 0;
-		for (int k = 0; k < s->cap; k++)
-			if (e[k]) {
-				var[n] = k;
-				exp[n++] = e[k];
-			}
-		return n;
+	(void)s;
+	const poly_mono *m = &p->m[t];
+	for (int j = 0; j < m->n; j++) {
+		var[j] = m->v[j];
+		exp[j] = m->e[j];
 	}
-	slong nw = mpoly_words_per_exp_sp(b, m);
-	int per = FLINT_BITS / b, n = 0;
-	ulong mask = b == FLINT_BITS ? ~0UL : (1UL << b) - 1;
-	const ulong *e = z->exps + nw * t;
-	for (slong w = nw - 1; w >= 0; w--) {
-		if (!e[w])
-			continue;
-		for (int f = per - 1; f >= 0; f--) {
-			ulong v = (e[w] >> (f * b)) & mask;
-			if (v) {
-				var[n] = (int)(m->nfields - 1 - (w * per + f));
-				exp[n++] = v;
-			}
-		}
-	}
-	return n;
+	return m->n;
 }
 
 /* Marks in USED the variables that P mentions (without clearing the rest). */
-static void poly_vars(const sym_ctx *s, const fmpq_mpoly_t p, int *used)
+static void poly_vars(const sym_ctx *s, const poly_t p, int *used)
 {
 	int var[SYM_MAXVARS];
 	ulong exp[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+	for (slong i = 0; i < poly_length(p, CTX); i++) {
 		int n = term_exps(s, p, i, var, exp);
 		for (int j = 0; j < n; j++)
 			used[var[j]] = 1;
@@ -251,9 +179,9 @@ enum terms {
 };
 
 /* Some of P's terms as text, in P's order ("0" when none). */
-static char *terms_str(sym_ctx *s, const fmpq_mpoly_t p, enum terms which)
+static char *terms_str(sym_ctx *s, const poly_t p, enum terms which)
 {
-	slong n = fmpq_mpoly_length(p, CTX);
+	slong n = poly_length(p, CTX);
 	size_t cap = 64, len = 0;
 	char *buf = malloc(cap);
 	fmpq_t c;
@@ -261,7 +189,7 @@ static char *terms_str(sym_ctx *s, const fmpq_mpoly_t p, enum terms which)
 	int var[SYM_MAXVARS], out = 0;
 	ulong e[SYM_MAXVARS];
 	for (slong i = 0; i < n; i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+		poly_get_term_coeff_fmpq(c, p, i, CTX);
 		int nv = term_exps(s, p, i, var, e);
 		int pos = nv > 0 && fmpq_sgn(c) > 0;
 		if ((which == TERMS_POS && !pos) || (which == TERMS_REST_NEG && pos) ||
@@ -301,120 +229,117 @@ static char *terms_str(sym_ctx *s, const fmpq_mpoly_t p, enum terms which)
 	return buf;
 }
 
-char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p) { return terms_str(s, p, TERMS_ALL); }
+char *sym_poly_str(sym_ctx *s, const poly_t p) { return terms_str(s, p, TERMS_ALL); }
 
 /* The constant term of P: its last term in the monomial order, if that
  * has no variable. */
-static void const_term(sym_ctx *s, fmpq_t c, const fmpq_mpoly_t p)
+static void const_term(sym_ctx *s, fmpq_t c, const poly_t p)
 {
-	slong n = fmpq_mpoly_length(p, CTX);
-	fmpq_zero(c);
-	if (n == 0)
-		return;
-	ulong e[SYM_MAXVARS];
-	fmpq_mpoly_get_term_exp_ui(e, p, n - 1, CTX);
-	if (exps_zero(s, e))
-		fmpq_mpoly_get_term_coeff_fmpq(c, p, n - 1, CTX);
+	(void)s;
+	if (p->n && p->m[p->n - 1].n == 0)
+		fmpq_set(c, &p->c[p->n - 1]);
+	else
+		fmpq_zero(c);
 }
 
-int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den_in)
+int sym_floor(sym_ctx *s, poly_t p, const poly_t num, const fmpz_t den_in)
 {
 	if (fmpz_is_one(den_in)) {
 		/* floor(num) = num for integer coefficients, the common case */
 		fmpz_t d;
 		fmpz_init(d);
-		fmpq_mpoly_get_denominator(d, num, CTX);
+		poly_get_denominator(d, num, CTX);
 		int integral = fmpz_is_one(d);
 		fmpz_clear(d);
 		if (integral) {
-			fmpq_mpoly_set(p, num, CTX);
+			poly_set(p, num, CTX);
 			return 0;
 		}
 	}
 	fmpz_t den, q, r, g;
 	fmpq_t c;
-	fmpq_mpoly_t Q, R;
+	poly_t Q, R;
 	ulong e[SYM_MAXVARS];
 	int ret = 0;
 	fmpz_init_set(den, den_in);
 	fmpz_init(q); fmpz_init(r); fmpz_init(g);
 	fmpq_init(c);
-	fmpq_mpoly_init(Q, CTX); fmpq_mpoly_init(R, CTX);
-	fmpq_mpoly_set(R, num, CTX);
+	poly_init(Q, CTX); poly_init(R, CTX);
+	poly_set(R, num, CTX);
 	if (fmpz_sgn(den) < 0) {
 		fmpz_neg(den, den);
-		fmpq_mpoly_neg(R, R, CTX);
+		poly_neg(R, R, CTX);
 	}
 	/* Rational coefficients: floor(R/den) = floor(R*m / (den*m)). */
-	fmpq_mpoly_get_denominator(g, R, CTX);
+	poly_get_denominator(g, R, CTX);
 	if (!fmpz_is_one(g)) {
-		fmpq_mpoly_scalar_mul_fmpz(R, R, g, CTX);
+		poly_scalar_mul_fmpz(R, R, g, CTX);
 		fmpz_mul(den, den, g);
 	}
 	/* Split each integer coefficient into den*q + r with 0 <= r < den. */
-	fmpq_mpoly_t Rr;
-	fmpq_mpoly_init(Rr, CTX);
+	poly_t Rr;
+	poly_init(Rr, CTX);
 	fmpz_zero(g);
-	for (slong i = 0; i < fmpq_mpoly_length(R, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, R, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, R, i, CTX);
+	for (slong i = 0; i < poly_length(R, CTX); i++) {
+		poly_get_term_coeff_fmpq(c, R, i, CTX);
+		poly_get_term_exp_ui(e, R, i, CTX);
 		fmpz_fdiv_qr(q, r, fmpq_numref(c), den);
 		/* terms come in order, so pushing keeps both sorted */
 		if (!fmpz_is_zero(q)) {
 			fmpz_set(fmpq_numref(c), q);
-			fmpq_mpoly_push_term_fmpq_ui(Q, c, e, CTX);
+			poly_push_term_fmpq_ui(Q, c, e, CTX);
 		}
 		if (!fmpz_is_zero(r)) {
 			fmpz_set(fmpq_numref(c), r);
-			fmpq_mpoly_push_term_fmpq_ui(Rr, c, e, CTX);
+			poly_push_term_fmpq_ui(Rr, c, e, CTX);
 		}
 		fmpz_gcd(g, g, r);
 	}
-	fmpq_mpoly_reduce(Q, CTX);
-	fmpq_mpoly_reduce(Rr, CTX);
-	if (!fmpq_mpoly_is_zero(Rr, CTX)) {
+	poly_reduce(Q, CTX);
+	poly_reduce(Rr, CTX);
+	if (!poly_is_zero(Rr, CTX)) {
 		/* divide by the common factor of the remainder and den */
 		fmpz_gcd(g, g, den);
 		if (!fmpz_is_one(g)) {
-			fmpq_mpoly_scalar_div_fmpz(Rr, Rr, g, CTX);
+			poly_scalar_div_fmpz(Rr, Rr, g, CTX);
 			fmpz_divexact(den, den, g);
 		}
 		int flat = -1; /* an atom that appears in Rr alone with coefficient 1 */
 		for (int k = 0; k < s->nvars && flat < 0 && !fmpz_is_one(den); k++) {
-			if (s->kind[k] != SYM_ATOM || fmpq_mpoly_degree_si(Rr, k, CTX) != 1)
+			if (s->kind[k] != SYM_ATOM || poly_degree_si(Rr, k, CTX) != 1)
 				continue;
-			fmpq_mpoly_t co;
-			fmpq_mpoly_init(co, CTX);
+			poly_t co;
+			poly_init(co, CTX);
 			slong vars[1] = {k};
 			ulong one[1] = {1};
-			fmpq_mpoly_get_coeff_vars_ui(co, Rr, vars, one, 1, CTX);
-			if (fmpq_mpoly_is_one(co, CTX))
+			poly_get_coeff_vars_ui(co, Rr, vars, one, 1, CTX);
+			if (poly_is_one(co, CTX))
 				flat = k;
-			fmpq_mpoly_clear(co, CTX);
+			poly_clear(co, CTX);
 		}
 		if (flat >= 0) {
 			/* nested floors flatten: floor((x + floor(y/c))/d) = floor((c*x + y)/(c*d))
 			 * for integer x, which keeps atoms few and often simpler */
-			fmpq_mpoly_sub(Rr, Rr, &s->gen[flat], CTX);
-			fmpq_mpoly_scalar_mul_fmpz(Rr, Rr, &s->atom_den[flat], CTX);
-			fmpq_mpoly_add(Rr, Rr, &s->atom_num[flat], CTX);
+			poly_sub(Rr, Rr, &s->gen[flat], CTX);
+			poly_scalar_mul_fmpz(Rr, Rr, &s->atom_den[flat], CTX);
+			poly_add(Rr, Rr, &s->atom_num[flat], CTX);
 			fmpz_mul(den, den, &s->atom_den[flat]);
-			fmpq_mpoly_t inner;
-			fmpq_mpoly_init(inner, CTX);
+			poly_t inner;
+			poly_init(inner, CTX);
 			ret = sym_floor(s, inner, Rr, den);
-			fmpq_mpoly_add(Q, Q, inner, CTX);
-			fmpq_mpoly_clear(inner, CTX);
+			poly_add(Q, Q, inner, CTX);
+			poly_clear(inner, CTX);
 			if (ret < 0)
 				goto out;
 		} else if (fmpz_is_one(den)) {
-			fmpq_mpoly_add(Q, Q, Rr, CTX);
-		} else if (fmpq_mpoly_is_fmpq(Rr, CTX)) {
+			poly_add(Q, Q, Rr, CTX);
+		} else if (poly_is_fmpq(Rr, CTX)) {
 			/* 0 <= constant < den: floor is 0 */
 		} else {
 			int k, found = 0;
 			for (k = 0; k < s->nvars && !found; k++)
 				found = s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) &&
-					fmpq_mpoly_equal(&s->atom_num[k], Rr, CTX);
+					poly_equal(&s->atom_num[k], Rr, CTX);
 			if (found) {
 				k--;
 			} else {
@@ -431,16 +356,16 @@ int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t d
 				free(ns);
 				flint_free(ds);
 				s->kind[k] = SYM_ATOM;
-				fmpq_mpoly_set(&s->atom_num[k], Rr, CTX);
+				poly_set(&s->atom_num[k], Rr, CTX);
 				fmpz_set(&s->atom_den[k], den);
 			}
-			fmpq_mpoly_add(Q, Q, &s->gen[k], CTX);
+			poly_add(Q, Q, &s->gen[k], CTX);
 		}
 	}
-	fmpq_mpoly_swap(p, Q, CTX);
+	poly_swap(p, Q, CTX);
 out:
-	fmpq_mpoly_clear(Rr, CTX);
-	fmpq_mpoly_clear(Q, CTX); fmpq_mpoly_clear(R, CTX);
+	poly_clear(Rr, CTX);
+	poly_clear(Q, CTX); poly_clear(R, CTX);
 	fmpq_clear(c);
 	fmpz_clear(den); fmpz_clear(q); fmpz_clear(r); fmpz_clear(g);
 	return ret;
@@ -451,12 +376,12 @@ out:
 /* Normalizes c >= 0 to integer coefficients with the variable part primitive,
  * tightening the constant (valid since all variables are integers).
  * Returns 1 if always true, -1 if never, 0 otherwise. */
-static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
+static int cons_norm(sym_ctx *s, poly_t c)
 {
-	if (fmpq_mpoly_is_fmpq(c, CTX)) {
+	if (poly_is_fmpq(c, CTX)) {
 		fmpq_t k;
 		fmpq_init(k);
-		fmpq_mpoly_get_fmpq(k, c, CTX);
+		poly_get_fmpq(k, c, CTX);
 		int r = fmpq_sgn(k) >= 0 ? 1 : -1;
 		fmpq_clear(k);
 		return r;
@@ -465,22 +390,22 @@ static int cons_norm(sym_ctx *s, fmpq_mpoly_t c)
 	fmpq_t k, t;
 	fmpz_init(d); fmpz_init(g);
 	fmpq_init(k); fmpq_init(t);
-	fmpq_mpoly_get_denominator(d, c, CTX);
-	fmpq_mpoly_scalar_mul_fmpz(c, c, d, CTX);
+	poly_get_denominator(d, c, CTX);
+	poly_scalar_mul_fmpz(c, c, d, CTX);
 	const_term(s, k, c);
 	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(c, CTX); i++) {
-		fmpq_mpoly_get_term_exp_ui(e, c, i, CTX);
+	for (slong i = 0; i < poly_length(c, CTX); i++) {
+		poly_get_term_exp_ui(e, c, i, CTX);
 		if (exps_zero(s, e))
 			continue;
-		fmpq_mpoly_get_term_coeff_fmpq(t, c, i, CTX);
+		poly_get_term_coeff_fmpq(t, c, i, CTX);
 		fmpz_gcd(g, g, fmpq_numref(t));
 	}
 	if (!fmpz_is_one(g)) {
-		fmpq_mpoly_sub_fmpq(c, c, k, CTX);
-		fmpq_mpoly_scalar_div_fmpz(c, c, g, CTX);
+		poly_sub_fmpq(c, c, k, CTX);
+		poly_scalar_div_fmpz(c, c, g, CTX);
 		fmpz_fdiv_q(fmpq_numref(k), fmpq_numref(k), g);
-		fmpq_mpoly_add_fmpq(c, c, k, CTX);
+		poly_add_fmpq(c, c, k, CTX);
 	}
 	fmpz_clear(d); fmpz_clear(g);
 	fmpq_clear(k); fmpq_clear(t);
@@ -494,7 +419,7 @@ static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
 /* A hash of the exponents of P's term T. term_exps() reads them whatever
  * the packing width, and by variable, so the hash survives the context
  * growing (sym_grow). */
-static unsigned long term_exp_hash(const sym_ctx *s, const fmpq_mpoly_t p, slong t)
+static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
 {
 	int var[SYM_MAXVARS];
 	ulong exp[SYM_MAXVARS];
@@ -505,15 +430,13 @@ static unsigned long term_exp_hash(const sym_ctx *s, const fmpq_mpoly_t p, slong
 	return h;
 }
 
-static unsigned long cons_hash(sym_ctx *s, const fmpq_mpoly_struct *c)
+static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
-	const fmpz_mpoly_struct *z = c->zpoly;
-	unsigned long h = (unsigned long)z->length * 2654435761UL;
-	h = h * 31 + fmpz_fdiv_ui(fmpq_numref(c->content), p);
-	h = h * 31 + fmpz_fdiv_ui(fmpq_denref(c->content), p);
-	for (slong i = 0; i < z->length; i++) {
-		h = h * 31 + fmpz_fdiv_ui(z->coeffs + i, p);
+	unsigned long h = (unsigned long)c->n * 2654435761UL;
+	for (slong i = 0; i < c->n; i++) {
+		h = h * 31 + fmpz_fdiv_ui(fmpq_numref(&c->c[i]), p);
+		h = h * 31 + fmpz_fdiv_ui(fmpq_denref(&c->c[i]), p);
 		h = h * 31 + term_exp_hash(s, c, i);
 	}
 	return h;
@@ -526,7 +449,7 @@ static void guard_clear(sym_ctx *s, sym_guard *g)
 		return;
 	}
 	for (int i = 0; i < g->n; i++)
-		fmpq_mpoly_clear(&g->c[i], CTX);
+		poly_clear(&g->c[i], CTX);
 	free(g->c);
 	free(g->rc);
 	guard_init(g);
@@ -543,10 +466,10 @@ static void guard_own(sym_ctx *s, sym_guard *g)
 		return;
 	}
 	--*g->rc;
-	fmpq_mpoly_struct *c = malloc((g->n ? g->n : 1) * sizeof *c);
+	poly_struct *c = malloc((g->n ? g->n : 1) * sizeof *c);
 	for (int i = 0; i < g->n; i++) {
-		fmpq_mpoly_init(&c[i], CTX);
-		fmpq_mpoly_set(&c[i], &g->c[i], CTX);
+		poly_init(&c[i], CTX);
+		poly_set(&c[i], &g->c[i], CTX);
 	}
 	g->c = c;
 	g->cap = g->n ? g->n : 1;
@@ -554,15 +477,15 @@ static void guard_own(sym_ctx *s, sym_guard *g)
 }
 
 /* Inserts the normalized, non-constant constraint C (taking ownership). */
-static void guard_insert(sym_ctx *s, sym_guard *g, fmpq_mpoly_t c)
+static void guard_insert(sym_ctx *s, sym_guard *g, poly_t c)
 {
 	guard_own(s, g);
 	unsigned long h = cons_hash(s, c);
 	int pos = 0;
 	while (pos < g->n) {
-		int cmp = fmpq_mpoly_cmp(&g->c[pos], c, CTX);
+		int cmp = poly_cmp(&g->c[pos], c, CTX);
 		if (cmp == 0) {
-			fmpq_mpoly_clear(c, CTX);
+			poly_clear(c, CTX);
 			return;
 		}
 		if (cmp > 0)
@@ -580,24 +503,24 @@ static void guard_insert(sym_ctx *s, sym_guard *g, fmpq_mpoly_t c)
 }
 
 /* Adds a constraint already in normal form (one taken from a guard). */
-static void guard_add_normed(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct *c_in)
+static void guard_add_normed(sym_ctx *s, sym_guard *g, const poly_struct *c_in)
 {
-	fmpq_mpoly_t c;
-	fmpq_mpoly_init(c, CTX);
-	fmpq_mpoly_set(c, c_in, CTX);
+	poly_t c;
+	poly_init(c, CTX);
+	poly_set(c, c_in, CTX);
 	guard_insert(s, g, c);
 }
 
 /* Adds c >= 0 to G, kept sorted and without duplicates.
  * Returns -1 when the constraint can never hold. */
-static int guard_add(sym_ctx *s, sym_guard *g, const fmpq_mpoly_t c_in)
+static int guard_add(sym_ctx *s, sym_guard *g, const poly_t c_in)
 {
-	fmpq_mpoly_t c;
-	fmpq_mpoly_init(c, CTX);
-	fmpq_mpoly_set(c, c_in, CTX);
+	poly_t c;
+	poly_init(c, CTX);
+	poly_set(c, c_in, CTX);
 	int r = cons_norm(s, c);
 	if (r != 0) {
-		fmpq_mpoly_clear(c, CTX);
+		poly_clear(c, CTX);
 		return r > 0 ? 0 : -1;
 	}
 	guard_insert(s, g, c);
@@ -606,21 +529,21 @@ static int guard_add(sym_ctx *s, sym_guard *g, const fmpq_mpoly_t c_in)
 
 static int cmp_cons(const void *a, const void *b, void *ctx)
 {
-	return fmpq_mpoly_cmp(*(fmpq_mpoly_struct *const *)a, *(fmpq_mpoly_struct *const *)b, ctx);
+	return poly_cmp(*(poly_struct *const *)a, *(poly_struct *const *)b, ctx);
 }
 
 /* Sets G (empty) to the union of the N normalized constraints C: sorted and
  * without duplicates, in O(n log n) for the long unions of totals. */
-static void guard_from(sym_ctx *s, sym_guard *g, const fmpq_mpoly_struct **c, int n)
+static void guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
 {
 	qsort_r(c, n, sizeof *c, cmp_cons, (void *)s->ctx);
 	g->c = malloc((n + 1) * sizeof *g->c);
 	g->cap = n + 1;
 	for (int i = 0; i < n; i++) {
-		if (g->n && fmpq_mpoly_equal(&g->c[g->n - 1], c[i], CTX))
+		if (g->n && poly_equal(&g->c[g->n - 1], c[i], CTX))
 			continue;
-		fmpq_mpoly_init(&g->c[g->n], CTX);
-		fmpq_mpoly_set(&g->c[g->n], c[i], CTX);
+		poly_init(&g->c[g->n], CTX);
+		poly_set(&g->c[g->n], c[i], CTX);
 		g->h += cons_hash(s, &g->c[g->n]);
 		g->n++;
 	}
@@ -647,7 +570,7 @@ static int guard_equal(sym_ctx *s, const sym_guard *a, const sym_guard *b)
 	if (a->n != b->n || a->h != b->h)
 		return 0;
 	for (int i = 0; i < a->n; i++)
-		if (!fmpq_mpoly_equal(&a->c[i], &b->c[i], CTX))
+		if (!poly_equal(&a->c[i], &b->c[i], CTX))
 			return 0;
 	return 1;
 }
@@ -673,18 +596,18 @@ static void fm_push(fm_sys *m, fmpz *r)
 
 /* Adds the affine constraint P >= 0 as a row; nonlinear ones are skipped
  * (treating them as true keeps the test sound). */
-static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p, int *used)
+static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, int *used)
 {
 	fmpz *r = _fmpz_vec_init(m->nv + 1);
 	fmpz_t d;
 	fmpz_init(d);
-	fmpq_mpoly_get_denominator(d, p, CTX);
+	poly_get_denominator(d, p, CTX);
 	fmpq_t c;
 	fmpq_init(c);
 	int var[SYM_MAXVARS];
 	ulong e[SYM_MAXVARS];
 	int linear = 1;
-	for (slong i = 0; i < fmpq_mpoly_length(p, CTX) && linear; i++) {
+	for (slong i = 0; i < poly_length(p, CTX) && linear; i++) {
 		int nv = term_exps(s, p, i, var, e);
 		int col = m->nv, deg = 0;
 		for (int j = 0; j < nv; j++)
@@ -698,7 +621,7 @@ static void fm_add_poly(sym_ctx *s, fm_sys *m, const fmpq_mpoly_t p, int *used)
 			linear = 0;
 			break;
 		}
-		fmpq_mpoly_get_term_coeff_fmpq(c, p, i, CTX);
+		poly_get_term_coeff_fmpq(c, p, i, CTX);
 		/* the coefficient times the common denominator, an integer */
 		fmpz_divexact(fmpq_denref(c), d, fmpq_denref(c));
 		fmpz_mul(&r[col], fmpq_numref(c), fmpq_denref(c));
@@ -830,11 +753,11 @@ static int fm_solve(fm_sys *m)
 }
 
 /* Marks the variables P uses, and those the atoms among them use. */
-static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
+static void used_closure(sym_ctx *s, const poly_t p, int *used)
 {
 	int var[SYM_MAXVARS];
 	ulong exp[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
+	for (slong i = 0; i < poly_length(p, CTX); i++) {
 		int n = term_exps(s, p, i, var, exp);
 		for (int j = 0; j < n; j++) {
 			int k = var[j];
@@ -847,13 +770,13 @@ static void used_closure(sym_ctx *s, const fmpq_mpoly_t p, int *used)
 	}
 }
 
-int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
+int sym_feasible(sym_ctx *s, const poly_struct *c, int n)
 {
 	/* one non-constant linear constraint without floor terms always has
 	 * integer solutions (guards never hold constant ones) */
 	if (n == 0)
 		return 1;
-	if (n == 1 && fmpq_mpoly_total_degree_si(&c[0], CTX) == 1) {
+	if (n == 1 && poly_total_degree_si(&c[0], CTX) == 1) {
 		int u[SYM_MAXVARS], atoms = 0;
 		memset(u, 0, sizeof *u * (size_t)s->cap);
 		poly_vars(s, &c[0], u);
@@ -872,20 +795,20 @@ int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n)
 		if (used[k] && s->kind[k] == SYM_ATOM)
 			used_closure(s, &s->atom_num[k], used);
 	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
-	fmpq_mpoly_t t;
-	fmpq_mpoly_init(t, CTX);
+	poly_t t;
+	poly_init(t, CTX);
 	for (int k = 0; k < s->nvars; k++) {
 		if (!used[k] || s->kind[k] != SYM_ATOM)
 			continue;
-		fmpq_mpoly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
-		fmpq_mpoly_sub(t, &s->atom_num[k], t, CTX);
+		poly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
+		poly_sub(t, &s->atom_num[k], t, CTX);
 		fm_add_poly(s, &m, t, NULL);
-		fmpq_mpoly_neg(t, t, CTX);
-		fmpq_mpoly_add_fmpz(t, t, &s->atom_den[k], CTX);
-		fmpq_mpoly_sub_ui(t, t, 1, CTX);
+		poly_neg(t, t, CTX);
+		poly_add_fmpz(t, t, &s->atom_den[k], CTX);
+		poly_sub_ui(t, t, 1, CTX);
 		fm_add_poly(s, &m, t, NULL);
 	}
-	fmpq_mpoly_clear(t, CTX);
+	poly_clear(t, CTX);
 	int r = fm_solve(&m);
 	for (int i = 0; i < m.n; i++)
 		_fmpz_vec_clear(m.row[i], m.nv + 1);
@@ -897,22 +820,22 @@ static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
 	guard_own(s, g);
 	g->h -= cons_hash(s, &g->c[i]);
-	fmpq_mpoly_clear(&g->c[i], CTX);
+	poly_clear(&g->c[i], CTX);
 	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
 	g->n--;
 }
 
 /* For sorting constraints by their variable part. */
 typedef struct linpart {
-	fmpq_mpoly_struct *lin; /* constraint minus its constant */
+	poly_struct *lin; /* constraint minus its constant */
 	int i;
-	const fmpq_mpoly_ctx_struct *ctx;
+	const poly_ctx_struct *ctx;
 } linpart;
 
 static int cmp_lin(const void *a, const void *b)
 {
 	const linpart *x = a, *y = b;
-	int c = fmpq_mpoly_cmp(x->lin, y->lin, x->ctx);
+	int c = poly_cmp(x->lin, y->lin, x->ctx);
 	return c ? c : x->i - y->i;
 }
 
@@ -926,20 +849,20 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 		return;
 	int n = g->n;
 	linpart *lp = malloc(n * sizeof *lp);
-	fmpq_mpoly_struct *lins = malloc(n * sizeof *lins);
+	poly_struct *lins = malloc(n * sizeof *lins);
 	fmpq *k = malloc(n * sizeof *k);
 	char *drop = calloc(n, 1);
 	for (int i = 0; i < n; i++) {
 		fmpq_init(&k[i]);
 		const_term(s, &k[i], &g->c[i]);
-		fmpq_mpoly_init(&lins[i], CTX);
-		fmpq_mpoly_sub_fmpq(&lins[i], &g->c[i], &k[i], CTX);
+		poly_init(&lins[i], CTX);
+		poly_sub_fmpq(&lins[i], &g->c[i], &k[i], CTX);
 		lp[i] = (linpart){&lins[i], i, CTX};
 	}
 	qsort(lp, n, sizeof *lp, cmp_lin);
 	for (int a = 0; a < n;) {
 		int b = a + 1, best = lp[a].i;
-		while (b < n && fmpq_mpoly_equal(lp[b].lin, lp[a].lin, CTX)) {
+		while (b < n && poly_equal(lp[b].lin, lp[a].lin, CTX)) {
 			if (fmpq_cmp(&k[lp[b].i], &k[best]) < 0)
 				best = lp[b].i;
 			b++;
@@ -953,7 +876,7 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 			guard_drop(s, g, i);
 	for (int i = 0; i < n; i++) {
 		fmpq_clear(&k[i]);
-		fmpq_mpoly_clear(&lins[i], CTX);
+		poly_clear(&lins[i], CTX);
 	}
 	free(lp);
 	free(lins);
@@ -971,11 +894,11 @@ static void guard_reduce(sym_ctx *s, sym_guard *g)
 		return;
 	for (int i = 0; i < g->n;) {
 		/* test: others and c <= -1 */
-		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
-		fmpq_mpoly_sub_ui(&g->c[i], &g->c[i], 1, CTX);
+		poly_neg(&g->c[i], &g->c[i], CTX);
+		poly_sub_ui(&g->c[i], &g->c[i], 1, CTX);
 		int redundant = !sym_feasible(s, g->c, g->n);
-		fmpq_mpoly_add_ui(&g->c[i], &g->c[i], 1, CTX);
-		fmpq_mpoly_neg(&g->c[i], &g->c[i], CTX);
+		poly_add_ui(&g->c[i], &g->c[i], 1, CTX);
+		poly_neg(&g->c[i], &g->c[i], CTX);
 		if (redundant) {
 			guard_drop(s, g, i);
 		} else {
@@ -992,7 +915,7 @@ void sym_pw_clear(sym_ctx *s, sym_pw *w)
 {
 	for (int i = 0; i < w->n; i++) {
 		guard_clear(s, &w->p[i].g);
-		fmpq_mpoly_clear(w->p[i].v, CTX);
+		poly_clear(w->p[i].v, CTX);
 	}
 	free(w->p);
 	sym_pw_init(w);
@@ -1043,7 +966,7 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 		return 0;
 	/* pieces built the same way come in the same order: try that first */
 	int i = 0;
-	while (i < a->n && guard_equal(s, &a->p[i].g, &b->p[i].g) && fmpq_mpoly_equal(a->p[i].v, b->p[i].v, CTX))
+	while (i < a->n && guard_equal(s, &a->p[i].g, &b->p[i].g) && poly_equal(a->p[i].v, b->p[i].v, CTX))
 		i++;
 	if (i == a->n)
 		return 1;
@@ -1052,7 +975,7 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 	int eq = 1;
 	for (; i < a->n && eq; i++) {
 		int j = pw_index_find(s, &x, b, &a->p[i].g);
-		eq = j >= 0 && fmpq_mpoly_equal(a->p[i].v, b->p[j].v, CTX);
+		eq = j >= 0 && poly_equal(a->p[i].v, b->p[j].v, CTX);
 	}
 	free(x.slot);
 	return eq;
@@ -1060,7 +983,7 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 
 /* Appends the piece [g] * v (copies both) without looking for an equal
  * guard: for callers that know there is none. */
-static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
+static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 4;
@@ -1068,21 +991,21 @@ static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpol
 	}
 	sym_piece *p = &w->p[w->n++];
 	guard_copy(s, &p->g, g);
-	fmpq_mpoly_init(p->v, CTX);
-	fmpq_mpoly_set(p->v, v, CTX);
+	poly_init(p->v, CTX);
+	poly_set(p->v, v, CTX);
 }
 
 /* Adds the piece [g] * v (copies both) to W, merging equal guards. */
-static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const fmpq_mpoly_t v)
+static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
 {
-	if (fmpq_mpoly_is_zero(v, CTX))
+	if (poly_is_zero(v, CTX))
 		return;
 	for (int i = 0; i < w->n; i++) {
 		if (guard_equal(s, &w->p[i].g, g)) {
-			fmpq_mpoly_add(w->p[i].v, w->p[i].v, v, CTX);
-			if (fmpq_mpoly_is_zero(w->p[i].v, CTX)) {
+			poly_add(w->p[i].v, w->p[i].v, v, CTX);
+			if (poly_is_zero(w->p[i].v, CTX)) {
 				guard_clear(s, &w->p[i].g);
-				fmpq_mpoly_clear(w->p[i].v, CTX);
+				poly_clear(w->p[i].v, CTX);
 				w->p[i] = w->p[--w->n];
 			}
 			return;
@@ -1100,7 +1023,7 @@ void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
 		pw_append(s, dst, &src->p[i].g, src->p[i].v);
 }
 
-void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v)
+void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const poly_t v)
 {
 	sym_guard g;
 	guard_init(&g);
@@ -1110,31 +1033,31 @@ void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v)
 
 void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v)
 {
-	fmpq_mpoly_t p;
-	fmpq_mpoly_init(p, CTX);
-	fmpq_mpoly_set_si(p, v, CTX);
+	poly_t p;
+	poly_init(p, CTX);
+	poly_set_si(p, v, CTX);
 	sym_pw_set_poly(s, w, p);
-	fmpq_mpoly_clear(p, CTX);
+	poly_clear(p, CTX);
 }
 
 /* DST += K * A (K = NULL: 1), merging equal guards. Short sums scan; long
  * ones go through an index, with pieces that cancel removed at the end. */
 static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 {
-	fmpq_mpoly_t v;
-	fmpq_mpoly_init(v, CTX);
+	poly_t v;
+	poly_init(v, CTX);
 	if ((long)dst->n * a->n <= 64) {
 		/* into an empty DST nothing merges: A's guards are distinct already */
 		int empty = dst->n == 0;
 		for (int i = 0; i < a->n; i++) {
 			if (k)
-				fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+				poly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
 			if (empty)
 				pw_append(s, dst, &a->p[i].g, k ? v : a->p[i].v);
 			else
 				pw_push(s, dst, &a->p[i].g, k ? v : a->p[i].v);
 		}
-		fmpq_mpoly_clear(v, CTX);
+		poly_clear(v, CTX);
 		return;
 	}
 	pw_index x;
@@ -1142,28 +1065,28 @@ static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 	int cancelled = 0;
 	for (int i = 0; i < a->n; i++) {
 		if (k)
-			fmpq_mpoly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
-		const fmpq_mpoly_struct *t = k ? v : a->p[i].v;
-		if (fmpq_mpoly_is_zero(t, CTX))
+			poly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+		const poly_struct *t = k ? v : a->p[i].v;
+		if (poly_is_zero(t, CTX))
 			continue;
 		int j = pw_index_find(s, &x, dst, &a->p[i].g);
 		if (j >= 0) {
-			fmpq_mpoly_add(dst->p[j].v, dst->p[j].v, t, CTX);
-			cancelled |= fmpq_mpoly_is_zero(dst->p[j].v, CTX);
+			poly_add(dst->p[j].v, dst->p[j].v, t, CTX);
+			cancelled |= poly_is_zero(dst->p[j].v, CTX);
 		} else {
 			pw_append(s, dst, &a->p[i].g, t);
 			pw_index_put(&x, dst, dst->n - 1);
 		}
 	}
 	free(x.slot);
-	fmpq_mpoly_clear(v, CTX);
+	poly_clear(v, CTX);
 	if (!cancelled)
 		return;
 	int n = 0;
 	for (int i = 0; i < dst->n; i++) {
-		if (fmpq_mpoly_is_zero(dst->p[i].v, CTX)) {
+		if (poly_is_zero(dst->p[i].v, CTX)) {
 			guard_clear(s, &dst->p[i].g);
-			fmpq_mpoly_clear(dst->p[i].v, CTX);
+			poly_clear(dst->p[i].v, CTX);
 		} else {
 			dst->p[n++] = dst->p[i];
 		}
@@ -1175,7 +1098,7 @@ void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)
 {
 	if (dst == a) {
 		for (int i = 0; i < dst->n; i++)
-			fmpq_mpoly_scalar_mul_ui(dst->p[i].v, dst->p[i].v, 2, CTX);
+			poly_scalar_mul_ui(dst->p[i].v, dst->p[i].v, 2, CTX);
 		return;
 	}
 	pw_addmul(s, dst, a, NULL);
@@ -1191,15 +1114,15 @@ void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k
 		pw_addmul(s, dst, a, k);
 }
 
-void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p)
+void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const poly_t p)
 {
 	for (int i = 0; i < w->n; i++)
-		fmpq_mpoly_mul(w->p[i].v, w->p[i].v, p, CTX);
-	if (fmpq_mpoly_is_zero(p, CTX))
+		poly_mul(w->p[i].v, w->p[i].v, p, CTX);
+	if (poly_is_zero(p, CTX))
 		sym_pw_clear(s, w);
 }
 
-void sym_pw_restrict(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t c)
+void sym_pw_restrict(sym_ctx *s, sym_pw *w, const poly_t c)
 {
 	sym_pw out;
 	sym_pw_init(&out);
@@ -1235,44 +1158,44 @@ static const fmpq_poly_struct *faulhaber(sym_ctx *s, int k)
 }
 
 /* out = f(x) for a univariate f and a multivariate x (Horner). */
-static void horner(sym_ctx *s, fmpq_mpoly_t out, const fmpq_poly_struct *f, const fmpq_mpoly_t x)
+static void horner(sym_ctx *s, poly_t out, const fmpq_poly_struct *f, const poly_t x)
 {
 	fmpq_t c;
 	fmpq_init(c);
-	fmpq_mpoly_zero(out, CTX);
+	poly_zero(out, CTX);
 	for (slong i = fmpq_poly_degree(f); i >= 0; i--) {
-		fmpq_mpoly_mul(out, out, x, CTX);
+		poly_mul(out, out, x, CTX);
 		fmpq_poly_get_coeff_fmpq(c, f, i);
-		fmpq_mpoly_add_fmpq(out, out, c, CTX);
+		poly_add_fmpq(out, out, c, CTX);
 	}
 	fmpq_clear(c);
 }
 
 /* out = sum_{var=lo}^{hi} v, as a polynomial identity valid for hi >= lo - 1. */
-static void faul_sum(sym_ctx *s, fmpq_mpoly_t out, const fmpq_mpoly_t v, int var,
-		     const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+static void faul_sum(sym_ctx *s, poly_t out, const poly_t v, int var,
+		     const poly_t lo, const poly_t hi)
 {
-	fmpq_mpoly_t ck, a, b, hi1;
-	fmpq_mpoly_init(ck, CTX); fmpq_mpoly_init(a, CTX);
-	fmpq_mpoly_init(b, CTX); fmpq_mpoly_init(hi1, CTX);
-	fmpq_mpoly_add_ui(hi1, hi, 1, CTX);
-	fmpq_mpoly_zero(out, CTX);
-	slong deg = fmpq_mpoly_degree_si(v, var, CTX);
+	poly_t ck, a, b, hi1;
+	poly_init(ck, CTX); poly_init(a, CTX);
+	poly_init(b, CTX); poly_init(hi1, CTX);
+	poly_add_ui(hi1, hi, 1, CTX);
+	poly_zero(out, CTX);
+	slong deg = poly_degree_si(v, var, CTX);
 	for (slong k = 0; k <= deg; k++) {
 		slong vars[1] = {var};
 		ulong exps[1] = {(ulong)k};
-		fmpq_mpoly_get_coeff_vars_ui(ck, v, vars, exps, 1, CTX);
-		if (fmpq_mpoly_is_zero(ck, CTX))
+		poly_get_coeff_vars_ui(ck, v, vars, exps, 1, CTX);
+		if (poly_is_zero(ck, CTX))
 			continue;
 		const fmpq_poly_struct *f = faulhaber(s, (int)k);
 		horner(s, a, f, hi1);
 		horner(s, b, f, lo);
-		fmpq_mpoly_sub(a, a, b, CTX);
-		fmpq_mpoly_mul(a, a, ck, CTX);
-		fmpq_mpoly_add(out, out, a, CTX);
+		poly_sub(a, a, b, CTX);
+		poly_mul(a, a, ck, CTX);
+		poly_add(out, out, a, CTX);
 	}
-	fmpq_mpoly_clear(ck, CTX); fmpq_mpoly_clear(a, CTX);
-	fmpq_mpoly_clear(b, CTX); fmpq_mpoly_clear(hi1, CTX);
+	poly_clear(ck, CTX); poly_clear(a, CTX);
+	poly_clear(b, CTX); poly_clear(hi1, CTX);
 }
 
 /* The least common multiple of the denominators of atoms in W (or in LO, HI)
@@ -1282,7 +1205,7 @@ static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 	/* most sums meet no atom over var at all */
 	int any = 0;
 	for (int k = 0; k < s->nvars && !any; k++)
-		any = s->kind[k] == SYM_ATOM && fmpq_mpoly_degree_si(&s->atom_num[k], var, CTX) > 0;
+		any = s->kind[k] == SYM_ATOM && poly_degree_si(&s->atom_num[k], var, CTX) > 0;
 	if (!any)
 		return 1;
 	int used[SYM_MAXVARS];
@@ -1298,7 +1221,7 @@ static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 	for (int k = 0; k < s->nvars; k++) {
 		if (!used[k] || s->kind[k] != SYM_ATOM)
 			continue;
-		slong d = fmpq_mpoly_degree_si(&s->atom_num[k], var, CTX);
+		slong d = poly_degree_si(&s->atom_num[k], var, CTX);
 		if (d <= 0)
 			continue;
 		if (d > 1) {
@@ -1315,56 +1238,56 @@ static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 
 typedef struct bound {
 	int n, cap;
-	fmpq_mpoly_struct *b;
+	poly_struct *b;
 } bound;
 
-static void bound_add(sym_ctx *s, bound *b, const fmpq_mpoly_t p)
+static void bound_add(sym_ctx *s, bound *b, const poly_t p)
 {
 	for (int i = 0; i < b->n; i++)
-		if (fmpq_mpoly_equal(&b->b[i], p, CTX))
+		if (poly_equal(&b->b[i], p, CTX))
 			return;
 	if (b->n == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 4;
 		b->b = realloc(b->b, b->cap * sizeof *b->b);
 	}
-	fmpq_mpoly_init(&b->b[b->n], CTX);
-	fmpq_mpoly_set(&b->b[b->n], p, CTX);
+	poly_init(&b->b[b->n], CTX);
+	poly_set(&b->b[b->n], p, CTX);
 	b->n++;
 }
 
 static void bound_clear(sym_ctx *s, bound *b)
 {
 	for (int i = 0; i < b->n; i++)
-		fmpq_mpoly_clear(&b->b[i], CTX);
+		poly_clear(&b->b[i], CTX);
 	free(b->b);
 	memset(b, 0, sizeof *b);
 }
 
 /* Sums one piece: [guard and lo <= var <= hi] * v over var into OUT. */
 static int sum_piece(sym_ctx *s, sym_pw *out, const sym_piece *pc, int var,
-		     const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+		     const poly_t lo, const poly_t hi)
 {
 	int ret = 0;
 	bound L = {0}, U = {0};
 	sym_guard rest;
 	guard_init(&rest);
-	fmpq_mpoly_t c, a, e, b;
+	poly_t c, a, e, b;
 	fmpq_t av;
 	fmpz_t az;
-	fmpq_mpoly_init(c, CTX); fmpq_mpoly_init(a, CTX);
-	fmpq_mpoly_init(e, CTX); fmpq_mpoly_init(b, CTX);
+	poly_init(c, CTX); poly_init(a, CTX);
+	poly_init(e, CTX); poly_init(b, CTX);
 	fmpq_init(av);
 	fmpz_init(az);
 	int ncons = pc->g.n + 2;
 	for (int i = 0; i < ncons; i++) {
 		if (i < pc->g.n) {
-			fmpq_mpoly_set(c, &pc->g.c[i], CTX);
+			poly_set(c, &pc->g.c[i], CTX);
 		} else if (i == pc->g.n) {
-			fmpq_mpoly_sub(c, &s->gen[var], lo, CTX);
+			poly_sub(c, &s->gen[var], lo, CTX);
 		} else {
-			fmpq_mpoly_sub(c, hi, &s->gen[var], CTX);
+			poly_sub(c, hi, &s->gen[var], CTX);
 		}
-		slong d = fmpq_mpoly_degree_si(c, var, CTX);
+		slong d = poly_degree_si(c, var, CTX);
 		if (d <= 0) {
 			if (guard_add(s, &rest, c) < 0)
 				goto out; /* empty */
@@ -1372,23 +1295,23 @@ static int sum_piece(sym_ctx *s, sym_pw *out, const sym_piece *pc, int var,
 		}
 		slong vars[1] = {var};
 		ulong one[1] = {1};
-		fmpq_mpoly_get_coeff_vars_ui(a, c, vars, one, 1, CTX);
-		if (d > 1 || !fmpq_mpoly_is_fmpq(a, CTX)) {
+		poly_get_coeff_vars_ui(a, c, vars, one, 1, CTX);
+		if (d > 1 || !poly_is_fmpq(a, CTX)) {
 			seterr(s, "a bound on '%s' is not affine in it", s->name[var]);
 			ret = -1;
 			goto out;
 		}
-		fmpq_mpoly_get_fmpq(av, a, CTX);
+		poly_get_fmpq(av, a, CTX);
 		/* c = a*var + e >= 0 */
-		fmpq_mpoly_scalar_mul_fmpq(a, &s->gen[var], av, CTX);
-		fmpq_mpoly_sub(e, c, a, CTX);
+		poly_scalar_mul_fmpq(a, &s->gen[var], av, CTX);
+		poly_sub(e, c, a, CTX);
 		/* make a an integer: scale e and a by a's denominator */
-		fmpq_mpoly_scalar_mul_fmpz(e, e, fmpq_denref(av), CTX);
+		poly_scalar_mul_fmpz(e, e, fmpq_denref(av), CTX);
 		fmpz_set(az, fmpq_numref(av));
 		if (fmpz_sgn(az) > 0) {
 			/* var >= -e/a = -floor(e/a) */
 			if (sym_floor(s, b, e, az) < 0) { ret = -1; goto out; }
-			fmpq_mpoly_neg(b, b, CTX);
+			poly_neg(b, b, CTX);
 			bound_add(s, &L, b);
 		} else {
 			fmpz_neg(az, az);
@@ -1404,21 +1327,21 @@ static int sum_piece(sym_ctx *s, sym_pw *out, const sym_piece *pc, int var,
 			for (int k = 0; k < L.n && !dead; k++) {
 				if (k == i)
 					continue;
-				fmpq_mpoly_sub(c, &L.b[i], &L.b[k], CTX);
+				poly_sub(c, &L.b[i], &L.b[k], CTX);
 				if (k < i)
-					fmpq_mpoly_sub_ui(c, c, 1, CTX);
+					poly_sub_ui(c, c, 1, CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			for (int k = 0; k < U.n && !dead; k++) {
 				if (k == j)
 					continue;
-				fmpq_mpoly_sub(c, &U.b[k], &U.b[j], CTX);
+				poly_sub(c, &U.b[k], &U.b[j], CTX);
 				if (k < j)
-					fmpq_mpoly_sub_ui(c, c, 1, CTX);
+					poly_sub_ui(c, c, 1, CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead) {
-				fmpq_mpoly_sub(c, &U.b[j], &L.b[i], CTX);
+				poly_sub(c, &U.b[j], &L.b[i], CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead && sym_feasible(s, g.c, g.n)) {
@@ -1433,15 +1356,15 @@ out:
 	bound_clear(s, &L);
 	bound_clear(s, &U);
 	guard_clear(s, &rest);
-	fmpq_mpoly_clear(c, CTX); fmpq_mpoly_clear(a, CTX);
-	fmpq_mpoly_clear(e, CTX); fmpq_mpoly_clear(b, CTX);
+	poly_clear(c, CTX); poly_clear(a, CTX);
+	poly_clear(e, CTX); poly_clear(b, CTX);
 	fmpq_clear(av);
 	fmpz_clear(az);
 	return ret;
 }
 
 int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
-	       const fmpq_mpoly_t lo, const fmpq_mpoly_t hi)
+	       const poly_t lo, const poly_t hi)
 {
 	sym_pw res;
 	sym_pw_init(&res);
@@ -1459,27 +1382,27 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 		int t = sym_var(s, tname, SYM_LOOP);
 		if (t < 0)
 			return -1;
-		fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
-		fmpq_mpoly_t x, tlo, thi, num;
+		poly_struct *sub[SYM_MAXVARS] = {0};
+		poly_t x, tlo, thi, num;
 		fmpz_t P;
-		fmpq_mpoly_init(x, CTX); fmpq_mpoly_init(tlo, CTX);
-		fmpq_mpoly_init(thi, CTX); fmpq_mpoly_init(num, CTX);
+		poly_init(x, CTX); poly_init(tlo, CTX);
+		poly_init(thi, CTX); poly_init(num, CTX);
 		fmpz_init_set_si(P, period);
 		sym_pw ar, part;
 		sym_pw_init(&ar);
 		sym_pw_init(&part);
 		for (long r = 0; r < period && ret == 0; r++) {
-			fmpq_mpoly_scalar_mul_si(x, &s->gen[t], period, CTX);
-			fmpq_mpoly_add_si(x, x, r, CTX);
+			poly_scalar_mul_si(x, &s->gen[t], period, CTX);
+			poly_add_si(x, x, r, CTX);
 			sub[var] = x;
 			sym_pw_set(s, &ar, a);
 			if (sym_pw_compose(s, &ar, sub) < 0) { ret = -1; break; }
 			/* lo <= P t + r <= hi: t >= ceil((lo - r)/P) = -floor((r - lo)/P) */
-			fmpq_mpoly_neg(num, lo, CTX);
-			fmpq_mpoly_add_si(num, num, r, CTX);
+			poly_neg(num, lo, CTX);
+			poly_add_si(num, num, r, CTX);
 			if (sym_floor(s, tlo, num, P) < 0) { ret = -1; break; }
-			fmpq_mpoly_neg(tlo, tlo, CTX);
-			fmpq_mpoly_sub_si(num, hi, r, CTX);
+			poly_neg(tlo, tlo, CTX);
+			poly_sub_si(num, hi, r, CTX);
 			if (sym_floor(s, thi, num, P) < 0) { ret = -1; break; }
 			sym_pw_clear(s, &part);
 			if (sym_pw_sum(s, &part, &ar, t, tlo, thi) < 0) { ret = -1; break; }
@@ -1487,8 +1410,8 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 		}
 		sym_pw_clear(s, &ar);
 		sym_pw_clear(s, &part);
-		fmpq_mpoly_clear(x, CTX); fmpq_mpoly_clear(tlo, CTX);
-		fmpq_mpoly_clear(thi, CTX); fmpq_mpoly_clear(num, CTX);
+		poly_clear(x, CTX); poly_clear(tlo, CTX);
+		poly_clear(thi, CTX); poly_clear(num, CTX);
 		fmpz_clear(P);
 	} else {
 		for (int i = 0; i < a->n && ret == 0; i++)
@@ -1511,54 +1434,54 @@ static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
  * term by term.  (FLINT's general composition builds a matrix over all the
  * context's variables: hundreds of thousands of instructions for the tiny
  * polynomials here.) */
-static void compose(sym_ctx *s, fmpq_mpoly_struct *out, const fmpq_mpoly_struct *in,
-		    fmpq_mpoly_struct *const *vec, const char *changed)
+static void compose(sym_ctx *s, poly_struct *out, const poly_struct *in,
+		    poly_struct *const *vec, const char *changed)
 {
-	fmpq_mpoly_t acc, mono, pw;
-	fmpq_mpoly_init(acc, CTX);
-	fmpq_mpoly_init(mono, CTX);
-	fmpq_mpoly_init(pw, CTX);
+	poly_t acc, mono, pw;
+	poly_init(acc, CTX);
+	poly_init(mono, CTX);
+	poly_init(pw, CTX);
 	fmpq_t c;
 	fmpq_init(c);
 	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < fmpq_mpoly_length(in, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, in, i, CTX);
-		fmpq_mpoly_get_term_exp_ui(e, in, i, CTX);
+	for (slong i = 0; i < poly_length(in, CTX); i++) {
+		poly_get_term_coeff_fmpq(c, in, i, CTX);
+		poly_get_term_exp_ui(e, in, i, CTX);
 		ulong keep[SYM_MAXVARS];
 		for (int k = 0; k < s->cap; k++)
 			keep[k] = changed[k] ? 0 : e[k];
-		fmpq_mpoly_zero(mono, CTX);
-		fmpq_mpoly_push_term_fmpq_ui(mono, c, keep, CTX);
+		poly_zero(mono, CTX);
+		poly_push_term_fmpq_ui(mono, c, keep, CTX);
 		for (int k = 0; k < s->cap; k++) {
 			if (!changed[k] || !e[k])
 				continue;
-			fmpq_mpoly_pow_ui(pw, vec[k], e[k], CTX);
-			fmpq_mpoly_mul(mono, mono, pw, CTX);
+			poly_pow_ui(pw, vec[k], e[k], CTX);
+			poly_mul(mono, mono, pw, CTX);
 		}
-		fmpq_mpoly_add(acc, acc, mono, CTX);
+		poly_add(acc, acc, mono, CTX);
 	}
-	fmpq_mpoly_swap(out, acc, CTX);
+	poly_swap(out, acc, CTX);
 	fmpq_clear(c);
-	fmpq_mpoly_clear(acc, CTX);
-	fmpq_mpoly_clear(mono, CTX);
-	fmpq_mpoly_clear(pw, CTX);
+	poly_clear(acc, CTX);
+	poly_clear(mono, CTX);
+	poly_clear(pw, CTX);
 }
 
 /* Whether P uses a variable marked in CHANGED. */
-static int uses_any(sym_ctx *s, const fmpq_mpoly_t p, const char *changed)
+static int uses_any(sym_ctx *s, const poly_t p, const char *changed)
 {
 	int u[SYM_MAXVARS];
-	fmpq_mpoly_used_vars(u, p, CTX);
+	poly_used_vars(u, p, CTX);
 	for (int k = 0; k < s->cap; k++)
 		if (u[k] && changed[k])
 			return 1;
 	return 0;
 }
 
-int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
+int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub_in)
 {
-	fmpq_mpoly_struct *vec[SYM_MAXVARS];
-	fmpq_mpoly_struct own[SYM_MAXVARS];
+	poly_struct *vec[SYM_MAXVARS];
+	poly_struct own[SYM_MAXVARS];
 	char changed[SYM_MAXVARS] = {0}, owned[SYM_MAXVARS] = {0};
 	int nv0 = s->nvars, ret = 0;
 	for (int k = 0; k < s->cap; k++) {
@@ -1573,29 +1496,29 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 		if (s->kind[k] != SYM_ATOM || changed[k] || !used[k])
 			continue;
 		int u[SYM_MAXVARS];
-		fmpq_mpoly_used_vars(u, &s->atom_num[k], CTX);
+		poly_used_vars(u, &s->atom_num[k], CTX);
 		int dep = 0;
 		for (int j = 0; j < k; j++)
 			dep |= u[j] && changed[j];
 		if (!dep)
 			continue;
-		fmpq_mpoly_t num;
-		fmpq_mpoly_init(num, CTX);
+		poly_t num;
+		poly_init(num, CTX);
 		compose(s, num, &s->atom_num[k], vec, changed);
-		fmpq_mpoly_init(&own[k], CTX);
+		poly_init(&own[k], CTX);
 		owned[k] = 1;
 		if (sym_floor(s, &own[k], num, &s->atom_den[k]) < 0)
 			ret = -1;
-		fmpq_mpoly_clear(num, CTX);
+		poly_clear(num, CTX);
 		vec[k] = &own[k];
 		changed[k] = 1;
 	}
 	if (ret == 0) {
 		sym_pw out;
 		sym_pw_init(&out);
-		fmpq_mpoly_t v, c;
-		fmpq_mpoly_init(v, CTX);
-		fmpq_mpoly_init(c, CTX);
+		poly_t v, c;
+		poly_init(v, CTX);
+		poly_init(c, CTX);
 		for (int i = 0; i < w->n; i++) {
 			sym_guard g;
 			guard_init(&g);
@@ -1604,26 +1527,26 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub_in)
 				if (uses_any(s, &w->p[i].g.c[j], changed))
 					compose(s, c, &w->p[i].g.c[j], vec, changed);
 				else
-					fmpq_mpoly_set(c, &w->p[i].g.c[j], CTX);
+					poly_set(c, &w->p[i].g.c[j], CTX);
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead) {
 				if (uses_any(s, w->p[i].v, changed))
 					compose(s, v, &w->p[i].v[0], vec, changed);
 				else
-					fmpq_mpoly_set(v, w->p[i].v, CTX);
+					poly_set(v, w->p[i].v, CTX);
 				pw_push(s, &out, &g, v);
 			}
 			guard_clear(s, &g);
 		}
-		fmpq_mpoly_clear(v, CTX);
-		fmpq_mpoly_clear(c, CTX);
+		poly_clear(v, CTX);
+		poly_clear(c, CTX);
 		sym_pw_clear(s, w);
 		*w = out;
 	}
 	for (int k = 0; k < nv0; k++)
 		if (owned[k])
-			fmpq_mpoly_clear(&own[k], CTX);
+			poly_clear(&own[k], CTX);
 	return ret;
 }
 
@@ -1644,10 +1567,10 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 		small = b; large = a; /* counts are never negative */
 	} else if (sym_pw_is_zero(a)) {
 		small = a; large = b;
-	} else if (d.n == 1 && d.p[0].g.n == 0 && fmpq_mpoly_is_fmpq(d.p[0].v, CTX)) {
+	} else if (d.n == 1 && d.p[0].g.n == 0 && poly_is_fmpq(d.p[0].v, CTX)) {
 		fmpq_t k;
 		fmpq_init(k);
-		fmpq_mpoly_get_fmpq(k, d.p[0].v, CTX);
+		poly_get_fmpq(k, d.p[0].v, CTX);
 		if (fmpq_sgn(k) <= 0) { small = a; large = b; }
 		else { small = b; large = a; }
 		fmpq_clear(k);
@@ -1655,21 +1578,21 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 	if (small) {
 		sym_pw_set(s, &la, small);
 		sym_pw_set(s, &lb, large);
-	} else if (d.n == 1 && d.p[0].g.n == 0 && fmpq_mpoly_total_degree_si(d.p[0].v, CTX) <= 1) {
+	} else if (d.n == 1 && d.p[0].g.n == 0 && poly_total_degree_si(d.p[0].v, CTX) <= 1) {
 		/* a - b affine: split on its sign */
-		fmpq_mpoly_t c;
-		fmpq_mpoly_init(c, CTX);
+		poly_t c;
+		poly_init(c, CTX);
 		sym_pw t;
 		sym_pw_init(&t);
-		fmpq_mpoly_neg(c, d.p[0].v, CTX); /* a <= b */
+		poly_neg(c, d.p[0].v, CTX); /* a <= b */
 		sym_pw_set(s, &t, a); sym_pw_restrict(s, &t, c); sym_pw_add(s, &la, &t);
 		sym_pw_set(s, &t, b); sym_pw_restrict(s, &t, c); sym_pw_add(s, &lb, &t);
-		fmpq_mpoly_neg(c, c, CTX);
-		fmpq_mpoly_sub_ui(c, c, 1, CTX); /* a > b */
+		poly_neg(c, c, CTX);
+		poly_sub_ui(c, c, 1, CTX); /* a > b */
 		sym_pw_set(s, &t, b); sym_pw_restrict(s, &t, c); sym_pw_add(s, &la, &t);
 		sym_pw_set(s, &t, a); sym_pw_restrict(s, &t, c); sym_pw_add(s, &lb, &t);
 		sym_pw_clear(s, &t);
-		fmpq_mpoly_clear(c, CTX);
+		poly_clear(c, CTX);
 	} else {
 		exact = 0;
 		sym_pw_set(s, &lb, a);
@@ -1688,7 +1611,7 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 
 /* OUT = P at the point VALS, term by term (FLINT's evaluate_all sizes every
  * variable's degree first, which dominates for the small polynomials here). */
-static void poly_eval(sym_ctx *s, fmpq_t out, const fmpq_mpoly_t p, fmpq *const *vals)
+static void poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
 {
 	fmpq_t t, x;
 	fmpq_init(t);
@@ -1696,8 +1619,8 @@ static void poly_eval(sym_ctx *s, fmpq_t out, const fmpq_mpoly_t p, fmpq *const 
 	int var[SYM_MAXVARS];
 	ulong e[SYM_MAXVARS];
 	fmpq_zero(out);
-	for (slong i = 0; i < fmpq_mpoly_length(p, CTX); i++) {
-		fmpq_mpoly_get_term_coeff_fmpq(t, p, i, CTX);
+	for (slong i = 0; i < poly_length(p, CTX); i++) {
+		poly_get_term_coeff_fmpq(t, p, i, CTX);
 		int n = term_exps(s, p, i, var, e);
 		for (int j = 0; j < n; j++) {
 			if (e[j] == 1) {
@@ -1831,16 +1754,16 @@ static slong nterms(const fmpz_poly_t p)
 
 /* "n*(n - 1)/2" style: P factored over the integers when it is a polynomial
  * in one variable (fast univariate factoring), else P expanded. */
-static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
+static char *poly_factored(sym_ctx *s, const poly_t p)
 {
 	int used[SYM_MAXVARS], nused = 0, var = -1;
-	fmpq_mpoly_used_vars(used, p, CTX);
+	poly_used_vars(used, p, CTX);
 	for (int k = 0; k < s->cap; k++)
 		if (used[k]) {
 			nused++;
 			var = k;
 		}
-	if (nused != 1 || fmpq_mpoly_degree_si(p, var, CTX) < 2)
+	if (nused != 1 || poly_degree_si(p, var, CTX) < 2)
 		return sym_poly_str(s, p);
 	fmpq_poly_t up;
 	fmpz_poly_t z;
@@ -1848,7 +1771,7 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 	fmpq_poly_init(up);
 	fmpz_poly_init(z);
 	fmpz_poly_factor_init(fac);
-	fmpq_mpoly_get_fmpq_poly(up, p, var, CTX);
+	poly_get_fmpq_poly(up, p, var, CTX);
 	fmpq_poly_get_numerator(z, up);
 	fmpz_poly_factor(fac, z);
 	int nfactors = 0;
@@ -1879,8 +1802,8 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 			fmpz_clear(a);
 			first = 0;
 		}
-		fmpq_mpoly_t f;
-		fmpq_mpoly_init(f, CTX);
+		poly_t f;
+		poly_init(f, CTX);
 		fmpq_poly_t fq;
 		fmpq_poly_init(fq);
 		/* monomials first: n*(n - 1), not (n - 1)*n */
@@ -1897,9 +1820,9 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 		for (slong oi = 0; oi < nf; oi++) {
 			slong i = order[oi];
 			fmpq_poly_set_fmpz_poly(fq, &fac->p[i]);
-			fmpq_mpoly_set_fmpq_poly(f, fq, var, CTX);
+			poly_set_fmpq_poly(f, fq, var, CTX);
 			char *t = sym_poly_str(s, f);
-			int paren = fmpq_mpoly_length(f, CTX) > 1;
+			int paren = poly_length(f, CTX) > 1;
 			size_t need = strlen(t) + 40;
 			if (len + need >= cap) {
 				cap = 2 * (len + need);
@@ -1920,7 +1843,7 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 			flint_free(t);
 		}
 		fmpq_poly_clear(fq);
-		fmpq_mpoly_clear(f, CTX);
+		poly_clear(f, CTX);
 		fmpq_clear(c);
 	}
 	fmpz_poly_factor_clear(fac);
@@ -1931,7 +1854,7 @@ static char *poly_factored(sym_ctx *s, const fmpq_mpoly_t p)
 
 /* "n >= 2" for the constraint n - 2 >= 0, "n >= m" for n - m >= 0:
  * positive terms on the left, the rest on the right. */
-static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
+static char *cons_str(sym_ctx *s, const poly_t c)
 {
 	char *l = terms_str(s, c, TERMS_POS), *r;
 	const char *op = ">=";
@@ -1952,12 +1875,12 @@ static char *cons_str(sym_ctx *s, const fmpq_mpoly_t c)
 }
 
 /* The polynomial of W for large parameters (into SUM) and its condition. */
-static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum);
+static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
 
 /* Where the condition is one threshold p >= k on the only parameter, lowers k
  * (not below 0) while the formula still gives the exact count there:
  * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs. */
-static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum, sym_guard *g)
+static void relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_guard *g)
 {
 	guard_own(s, g);
 	if (g->n != 1)
@@ -1965,7 +1888,7 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 	int used[SYM_MAXVARS], u2[SYM_MAXVARS], p = -1, np = 0;
 	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
-	fmpq_mpoly_used_vars(u2, sum, CTX);
+	poly_used_vars(u2, sum, CTX);
 	for (int k = 0; k < s->nvars; k++) {
 		if (s->kind[k] == SYM_ATOM && (used[k] || u2[k]))
 			return;
@@ -1974,16 +1897,16 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 			np++;
 		}
 	}
-	if (np != 1 || fmpq_mpoly_length(&g->c[0], CTX) > 2 || fmpq_mpoly_degree_si(&g->c[0], p, CTX) != 1)
+	if (np != 1 || poly_length(&g->c[0], CTX) > 2 || poly_degree_si(&g->c[0], p, CTX) != 1)
 		return;
 	fmpq_t k, a, x, y;
 	fmpq_init(k); fmpq_init(a); fmpq_init(x); fmpq_init(y);
 	slong vars[1] = {p};
 	ulong one[1] = {1};
-	fmpq_mpoly_t t;
-	fmpq_mpoly_init(t, CTX);
-	fmpq_mpoly_get_coeff_vars_ui(t, &g->c[0], vars, one, 1, CTX);
-	fmpq_mpoly_get_fmpq(a, t, CTX);
+	poly_t t;
+	poly_init(t, CTX);
+	poly_get_coeff_vars_ui(t, &g->c[0], vars, one, 1, CTX);
+	poly_get_fmpq(a, t, CTX);
 	const_term(s, k, &g->c[0]);
 	if (fmpq_is_one(a)) {
 		fmpq_neg(k, k); /* the condition is p >= k */
@@ -2003,10 +1926,10 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const fmpq_mpoly_t sum,
 				break;
 			fmpq_sub_si(k, k, 1);
 		}
-		fmpq_mpoly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
+		poly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
 		sym_env_clear(&e);
 	}
-	fmpq_mpoly_clear(t, CTX);
+	poly_clear(t, CTX);
 	fmpq_clear(k); fmpq_clear(a); fmpq_clear(x); fmpq_clear(y);
 }
 
@@ -2068,7 +1991,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	fmpq_t c, ic;
 	fmpq_init(c);
 	fmpq_init(ic);
-	fmpq_mpoly_get_term_coeff_fmpq(c, w->p[0].v, 0, CTX);
+	poly_get_term_coeff_fmpq(c, w->p[0].v, 0, CTX);
 	fmpq_inv(ic, c);
 	/* W itself when it is normalised already (borrowed, not copied) */
 	int unit = fmpq_is_one(c);
@@ -2093,7 +2016,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 		else
 			hit->w = norm; /* moved */
 		sym_pw_init(&norm);
-		fmpq_mpoly_init(hit->sum, CTX);
+		poly_init(hit->sum, CTX);
 		hit->cond = format_uncached(s, &hit->w, hit->sum);
 		hit->formula = NULL;
 		fmt_index(s);
@@ -2103,11 +2026,11 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 			hit->formula = poly_factored(s, hit->sum);
 		*formula = strdup(hit->formula);
 	} else {
-		fmpq_mpoly_t sum;
-		fmpq_mpoly_init(sum, CTX);
-		fmpq_mpoly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
+		poly_t sum;
+		poly_init(sum, CTX);
+		poly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
 		*formula = poly_factored(s, sum);
-		fmpq_mpoly_clear(sum, CTX);
+		poly_clear(sum, CTX);
 	}
 	*cond = strdup(hit->cond);
 	if (!unit)
@@ -2116,7 +2039,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	fmpq_clear(ic);
 }
 
-static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
+static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 {
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
@@ -2133,7 +2056,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	}
 	int missing;
 	env_fill(s, w, &e, vals, &missing);
-	fmpq_mpoly_zero(sum, CTX);
+	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
 	char *active = calloc(w->n + 1, 1);
@@ -2148,12 +2071,12 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, fmpq_mpoly_t sum)
 	for (int i = 0; i < w->n; i++)
 		if (active[i])
 			ncons += w->p[i].g.n;
-	const fmpq_mpoly_struct **cons = malloc((ncons + 1) * sizeof *cons);
+	const poly_struct **cons = malloc((ncons + 1) * sizeof *cons);
 	ncons = 0;
 	for (int i = 0; i < w->n; i++) {
 		if (!active[i])
 			continue;
-		fmpq_mpoly_add(sum, sum, w->p[i].v, CTX);
+		poly_add(sum, sum, w->p[i].v, CTX);
 		for (int j = 0; j < w->p[i].g.n; j++)
 			cons[ncons++] = &w->p[i].g.c[j];
 	}

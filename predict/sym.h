@@ -1,7 +1,7 @@
 /* sym: exact symbolic counts as piecewise polynomials over the rationals.
  *
  * A count is a sum of pieces [guard] * value, where the value is a polynomial
- * with rational coefficients (FLINT fmpq_mpoly) in the parameters, and the
+ * with rational coefficients (predict/poly.h) in the parameters, and the
  * guard a conjunction of affine constraints c >= 0 with integer coefficients.
  * Variables are parameters, loop variables (summed away), or floor atoms
  * floor(num/den) that stand for the integer quotients non-unit strides and
@@ -13,11 +13,11 @@
 #ifndef EPI_SYM_H
 #define EPI_SYM_H
 
-#include <flint/fmpq_mpoly.h>
+#include "predict/poly.h"
 #include <flint/fmpq_poly.h>
 
-/* Symbols live in one FLINT context of `cap` variables, SYM_INITVARS at
- * first; sym_grow() widens it, up to SYM_MAXVARS, between functions. */
+/* The symbol table holds `cap` symbols, SYM_INITVARS at first; sym_grow()
+ * widens it, up to SYM_MAXVARS, between functions. */
 #define SYM_INITVARS 48
 #define SYM_MAXVARS 384
 
@@ -26,14 +26,14 @@ enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM, SYM_FREE };
 struct sym_fmt;
 
 typedef struct sym_ctx {
-	fmpq_mpoly_ctx_t ctx;
+	poly_ctx_t ctx;
 	int cap;                                 /* variables of ctx */
 	int nvars;
 	char *name[SYM_MAXVARS];
 	enum sym_kind kind[SYM_MAXVARS];
-	fmpq_mpoly_struct atom_num[SYM_MAXVARS]; /* atoms: floor(num / den) */
+	poly_struct atom_num[SYM_MAXVARS]; /* atoms: floor(num / den) */
 	fmpz atom_den[SYM_MAXVARS];
-	fmpq_mpoly_struct gen[SYM_MAXVARS];     /* x_k itself, for substitutions */
+	poly_struct gen[SYM_MAXVARS];     /* x_k itself, for substitutions */
 	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
 	int nfaul;
 	char err[256];                           /* last error, for the caller */
@@ -46,14 +46,14 @@ typedef struct sym_ctx {
 
 typedef struct sym_guard {
 	int n, cap;
-	fmpq_mpoly_struct *c; /* each c[i] >= 0 */
+	poly_struct *c; /* each c[i] >= 0 */
 	unsigned long h;      /* order-free hash of the constraints, to compare guards fast */
 	int *rc;              /* copies sharing C (copy on write), or NULL when C is this guard's own */
 } sym_guard;
 
 typedef struct sym_piece {
 	sym_guard g;
-	fmpq_mpoly_t v;
+	poly_t v;
 } sym_piece;
 
 typedef struct sym_pw {
@@ -67,12 +67,12 @@ void sym_free(sym_ctx *s);
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind);
 /* Sets P to floor(num / den) (den != 0), as a polynomial plus at most one atom;
  * returns 0, or -1 when the symbol table is full. */
-int sym_floor(sym_ctx *s, fmpq_mpoly_t p, const fmpq_mpoly_t num, const fmpz_t den);
+int sym_floor(sym_ctx *s, poly_t p, const poly_t num, const fmpz_t den);
 
 void sym_pw_init(sym_pw *w);
 void sym_pw_clear(sym_ctx *s, sym_pw *w);
 void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src);
-void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t v);
+void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const poly_t v);
 void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v);
 int sym_pw_is_zero(const sym_pw *w);
 /* Whether A and B have the same pieces (a structural test: equal counts
@@ -85,15 +85,15 @@ void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
 /* dst += k * a (k rational) */
 void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k);
 /* w *= p */
-void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t p);
+void sym_pw_mul_poly(sym_ctx *s, sym_pw *w, const poly_t p);
 /* Restricts every piece to c >= 0 (c affine). */
-void sym_pw_restrict(sym_ctx *s, sym_pw *w, const fmpq_mpoly_t c);
+void sym_pw_restrict(sym_ctx *s, sym_pw *w, const poly_t c);
 /* dst = sum over integer var from lo to hi (inclusive) of a; returns 0 or -1
  * with s->err set (a bound or guard not affine in var). */
 int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
-	       const fmpq_mpoly_t lo, const fmpq_mpoly_t hi);
+	       const poly_t lo, const poly_t hi);
 /* Substitutes simultaneously: variable k becomes sub[k] where sub[k] != NULL. */
-int sym_pw_compose(sym_ctx *s, sym_pw *w, fmpq_mpoly_struct *const *sub);
+int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub);
 /* Sets *lo and *hi to the pointwise min and max of a and b; returns 1 when
  * exact, 0 when only bounds could be given (lo = 0, hi = a + b). */
 int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b);
@@ -103,7 +103,7 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 typedef struct sym_fmt {
 	unsigned long hash;
 	sym_pw w;
-	fmpq_mpoly_t sum;
+	poly_t sum;
 	char *cond;
 	char *formula;       /* SUM as text, once asked for (NULL before) */
 } sym_fmt;
@@ -126,20 +126,19 @@ void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used);
  * marked atoms use), for reuse; parameters stay.  Every polynomial still in
  * use must be among those marked.  Clears the format cache. */
 void sym_collect(sym_ctx *s, const int *used);
-/* Widens the context to CAP variables (at most SYM_MAXVARS), moving the
- * pieces of ROOTS, the only polynomials that may still be in use; returns 0,
- * or -1 when it cannot grow. */
-int sym_grow(sym_ctx *s, int cap, sym_pw *const *roots, int nroots);
+/* Widens the table to CAP symbols (at most SYM_MAXVARS); returns 0, or -1
+ * when it cannot grow. */
+int sym_grow(sym_ctx *s, int cap);
 
 /* A human formula for W: the polynomial that holds for large parameters,
  * factored, with the condition under which it holds ("n >= 2").  Returns
  * malloc'd strings; *cond is "" when the formula holds everywhere. */
 void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond);
 /* A polynomial as text in the variables' names (malloc'd). */
-char *sym_poly_str(sym_ctx *s, const fmpq_mpoly_t p);
+char *sym_poly_str(sym_ctx *s, const poly_t p);
 
 /* Feasibility over the rationals (Fourier-Motzkin with integer tightening)
  * of the constraints c[i] >= 0; returns 0 only when surely infeasible. */
-int sym_feasible(sym_ctx *s, const fmpq_mpoly_struct *c, int n);
+int sym_feasible(sym_ctx *s, const poly_struct *c, int n);
 
 #endif

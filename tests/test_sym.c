@@ -32,20 +32,20 @@ static int teardown(void **st)
 }
 
 /* A polynomial parsed from text in the variables' names. */
-static fmpq_mpoly_struct *P(const char *text)
+static poly_struct *P(const char *text)
 {
-	static fmpq_mpoly_struct pool[64];
+	static poly_struct pool[64];
 	static int next, inited;
 	if (!inited) {
 		for (int i = 0; i < 64; i++)
-			fmpq_mpoly_init(&pool[i], S.ctx);
+			poly_init(&pool[i], S.ctx);
 		inited = 1;
 	}
-	fmpq_mpoly_struct *p = &pool[next++ % 64];
+	poly_struct *p = &pool[next++ % 64];
 	const char *names[SYM_MAXVARS];
 	for (int k = 0; k < SYM_MAXVARS; k++)
 		names[k] = k < S.nvars ? S.name[k] : "zz";
-	assert_int_equal(fmpq_mpoly_set_str_pretty(p, text, names, S.ctx), 0);
+	assert_int_equal(poly_set_str_pretty(p, text, names, S.ctx), 0);
 	return p;
 }
 
@@ -182,13 +182,13 @@ static void test_strides(void **st)
 	fmpz_t two, three;
 	fmpz_init_set_ui(two, 2);
 	fmpz_init_set_ui(three, 3);
-	fmpq_mpoly_t hi;
-	fmpq_mpoly_init(hi, S.ctx);
+	poly_t hi;
+	poly_init(hi, S.ctx);
 	assert_int_equal(sym_floor(&S, hi, P("n - i - 1"), two), 0);
 	sym_pw r;
 	sym_pw_init(&r);
 	assert_int_equal(sym_pw_sum(&S, &r, &w, vu, P("0"), hi), 0);
-	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+	poly_struct *sub[SYM_MAXVARS] = {0};
 	sub[vi] = P("3*t");
 	assert_int_equal(sym_pw_compose(&S, &r, sub), 0);
 	assert_int_equal(sym_floor(&S, hi, P("n - 1"), three), 0);
@@ -200,7 +200,7 @@ static void test_strides(void **st)
 				ref += i + j;
 		assert_int_equal(eval2(&w, n, 0), ref);
 	}
-	fmpq_mpoly_clear(hi, S.ctx);
+	poly_clear(hi, S.ctx);
 	fmpz_clear(two);
 	fmpz_clear(three);
 	sym_pw_clear(&S, &w);
@@ -215,7 +215,7 @@ static void test_compose_params(void **st)
 	sym_pw_set_si(&S, &w, 1);
 	sum(&w, &w, vi, "0", "n - 1");
 	sum(&w, &w, vj, "1", "m");
-	fmpq_mpoly_struct *sub[SYM_MAXVARS] = {0};
+	poly_struct *sub[SYM_MAXVARS] = {0};
 	sub[vn] = P("m");
 	sub[vm] = P("2*n + 1");
 	assert_int_equal(sym_pw_compose(&S, &w, sub), 0);
@@ -276,19 +276,19 @@ static void test_missing_param(void **st)
 static void test_feasible(void **st)
 {
 	/* n - 2 >= 0 and 1 - n >= 0 is empty; 2n - 1 >= 0 and -2n >= 0 has no integer point */
-	fmpq_mpoly_struct c[2];
-	fmpq_mpoly_init(&c[0], S.ctx);
-	fmpq_mpoly_init(&c[1], S.ctx);
-	fmpq_mpoly_set(&c[0], P("n - 2"), S.ctx);
-	fmpq_mpoly_set(&c[1], P("1 - n"), S.ctx);
+	poly_struct c[2];
+	poly_init(&c[0], S.ctx);
+	poly_init(&c[1], S.ctx);
+	poly_set(&c[0], P("n - 2"), S.ctx);
+	poly_set(&c[1], P("1 - n"), S.ctx);
 	assert_int_equal(sym_feasible(&S, c, 2), 0);
-	fmpq_mpoly_set(&c[1], P("5 - n"), S.ctx);
+	poly_set(&c[1], P("5 - n"), S.ctx);
 	assert_int_equal(sym_feasible(&S, c, 2), 1);
-	fmpq_mpoly_set(&c[0], P("2*n + 2*m - 1"), S.ctx);
-	fmpq_mpoly_set(&c[1], P("-2*n - 2*m"), S.ctx);
+	poly_set(&c[0], P("2*n + 2*m - 1"), S.ctx);
+	poly_set(&c[1], P("-2*n - 2*m"), S.ctx);
 	assert_int_equal(sym_feasible(&S, c, 2), 0);
-	fmpq_mpoly_clear(&c[0], S.ctx);
-	fmpq_mpoly_clear(&c[1], S.ctx);
+	poly_clear(&c[0], S.ctx);
+	poly_clear(&c[1], S.ctx);
 }
 
 int main(void)

@@ -1,0 +1,723 @@
+/* poly: small sparse multivariate polynomials over the rationals. */
+#define _GNU_SOURCE /* qsort_r */
+#include "predict/poly.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <flint/fmpq_mpoly.h>
+
+/* A monomial with more distinct variables than fit: a count of a loop nest
+ * more than POLY_MONO_MAX deep, each level bounded by its own parameter. */
+static void too_many_vars(void)
+{
+	fprintf(stderr, "epi: a count has a term in more than %d symbols, beyond what epi represents\n",
+		POLY_MONO_MAX);
+	exit(1);
+}
+
+void poly_ctx_init(poly_ctx_t ctx, int nvars) { ctx->nvars = nvars; }
+void poly_ctx_clear(poly_ctx_t ctx) { (void)ctx; }
+
+void poly_init(poly_t p, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	memset(p, 0, sizeof *p);
+}
+
+void poly_clear(poly_t p, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	for (int i = 0; i < p->cap; i++)
+		fmpq_clear(&p->c[i]);
+	free(p->c);
+	free(p->m);
+	memset(p, 0, sizeof *p);
+}
+
+/* Room for N terms (coefficients initialised up to the capacity). */
+static void fit(poly_struct *p, int n)
+{
+	if (n <= p->cap)
+		return;
+	int cap = p->cap ? 2 * p->cap : 4;
+	if (cap < n)
+		cap = n;
+	p->c = realloc(p->c, cap * sizeof *p->c);
+	p->m = realloc(p->m, cap * sizeof *p->m);
+	for (int i = p->cap; i < cap; i++)
+		fmpq_init(&p->c[i]);
+	p->cap = cap;
+}
+
+void poly_swap(poly_t a, poly_t b, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	poly_struct t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void mono_copy(poly_mono *d, const poly_mono *s)
+{
+	d->n = s->n;
+	memcpy(d->v, s->v, s->n * sizeof *s->v);
+	memcpy(d->e, s->e, s->n * sizeof *s->e);
+}
+
+static int mono_equal(const poly_mono *a, const poly_mono *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i] != b->v[i] || a->e[i] != b->e[i])
+			return 0;
+	return 1;
+}
+
+/* Lexicographic, variable 0 most significant: > 0 when A comes first. */
+static int mono_cmp(const poly_mono *a, const poly_mono *b)
+{
+	int k = a->n < b->n ? a->n : b->n;
+	for (int i = 0; i < k; i++) {
+		if (a->v[i] != b->v[i])
+			return a->v[i] < b->v[i] ? 1 : -1;
+		if (a->e[i] != b->e[i])
+			return a->e[i] > b->e[i] ? 1 : -1;
+	}
+	return (a->n > b->n) - (a->n < b->n);
+}
+
+static void mono_mul(poly_mono *d, const poly_mono *a, const poly_mono *b)
+{
+	int i = 0, j = 0, n = 0;
+	while (i < a->n || j < b->n) {
+		if (n == POLY_MONO_MAX)
+			too_many_vars();
+		unsigned long e;
+		if (j == b->n || (i < a->n && a->v[i] < b->v[j])) {
+			d->v[n] = a->v[i];
+			e = a->e[i++];
+		} else if (i == a->n || b->v[j] < a->v[i]) {
+			d->v[n] = b->v[j];
+			e = b->e[j++];
+		} else {
+			d->v[n] = a->v[i];
+			e = (unsigned long)a->e[i++] + b->e[j++];
+		}
+		if (e > UINT16_MAX)
+			too_many_vars();
+		d->e[n++] = (uint16_t)e;
+	}
+	d->n = (uint16_t)n;
+}
+
+void poly_set(poly_t a, const poly_t b, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a == b)
+		return;
+	fit(a, b->n);
+	for (int i = 0; i < b->n; i++) {
+		fmpq_set(&a->c[i], &b->c[i]);
+		mono_copy(&a->m[i], &b->m[i]);
+	}
+	a->n = b->n;
+}
+
+void poly_zero(poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	a->n = 0;
+}
+
+void poly_gen(poly_t a, long var, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fit(a, 1);
+	fmpq_one(&a->c[0]);
+	a->m[0].n = 1;
+	a->m[0].v[0] = (uint16_t)var;
+	a->m[0].e[0] = 1;
+	a->n = 1;
+}
+
+void poly_set_fmpq(poly_t a, const fmpq_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	a->n = 0;
+	if (fmpq_is_zero(c))
+		return;
+	fit(a, 1);
+	fmpq_set(&a->c[0], c);
+	a->m[0].n = 0;
+	a->n = 1;
+}
+
+void poly_set_si(poly_t a, long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	a->n = 0;
+	if (c == 0)
+		return;
+	fit(a, 1);
+	fmpq_set_si(&a->c[0], c, 1);
+	a->m[0].n = 0;
+	a->n = 1;
+}
+
+int poly_is_one(const poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	return a->n == 1 && a->m[0].n == 0 && fmpq_is_one(&a->c[0]);
+}
+
+void poly_get_fmpq(fmpq_t c, const poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a->n == 0)
+		fmpq_zero(c);
+	else
+		fmpq_set(c, &a->c[0]);
+}
+
+int poly_equal(const poly_t a, const poly_t b, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (!mono_equal(&a->m[i], &b->m[i]) || !fmpq_equal(&a->c[i], &b->c[i]))
+			return 0;
+	return 1;
+}
+
+/* A's content: the sign of its first coefficient times the gcd of the
+ * numerators over the lcm of the denominators (0 for zero). */
+static void content(fmpq_t k, const poly_t a)
+{
+	fmpz_zero(fmpq_numref(k));
+	fmpz_one(fmpq_denref(k));
+	for (int i = 0; i < a->n; i++) {
+		fmpz_gcd(fmpq_numref(k), fmpq_numref(k), fmpq_numref(&a->c[i]));
+		fmpz_lcm(fmpq_denref(k), fmpq_denref(k), fmpq_denref(&a->c[i]));
+	}
+	if (a->n && fmpq_sgn(&a->c[0]) < 0)
+		fmpz_neg(fmpq_numref(k), fmpq_numref(k));
+}
+
+/* The sign of A's first coefficient when A's content is that sign alone
+ * (integer coefficients, one of them a unit), else 0: the usual case of
+ * normalised constraints, told without a gcd. */
+static int unit_content(const poly_t a)
+{
+	int unit = 0;
+	for (int i = 0; i < a->n; i++) {
+		if (!fmpz_is_one(fmpq_denref(&a->c[i])))
+			return 0;
+		unit |= fmpz_is_pm1(fmpq_numref(&a->c[i]));
+	}
+	return unit ? fmpq_sgn(&a->c[0]) : 0;
+}
+
+int poly_cmp(const poly_t a, const poly_t b, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (int i = 0; i < a->n; i++) {
+		int c = mono_cmp(&a->m[i], &b->m[i]);
+		if (c)
+			return c;
+	}
+	if (a->n == 0)
+		return 0;
+	int c, ua = unit_content(a), ub = unit_content(b);
+	if (ua && ub) {
+		if (ua != ub)
+			return ua < ub ? -1 : 1;
+		for (int i = 0; i < a->n; i++) {
+			c = fmpz_cmp(fmpq_numref(&a->c[i]), fmpq_numref(&b->c[i]));
+			if (c)
+				return (c < 0) == (ua > 0) ? -1 : 1;
+		}
+		return 0;
+	}
+	fmpq_t ka, kb, x, y;
+	fmpq_init(ka); fmpq_init(kb); fmpq_init(x); fmpq_init(y);
+	content(ka, a);
+	content(kb, b);
+	c = fmpz_cmp(fmpq_denref(ka), fmpq_denref(kb));
+	if (!c)
+		c = fmpz_cmp(fmpq_numref(ka), fmpq_numref(kb));
+	for (int i = 0; i < a->n && !c; i++) {
+		fmpq_div(x, &a->c[i], ka);
+		fmpq_div(y, &b->c[i], kb);
+		c = fmpz_cmp(fmpq_numref(x), fmpq_numref(y));
+	}
+	fmpq_clear(ka); fmpq_clear(kb); fmpq_clear(x); fmpq_clear(y);
+	return c < 0 ? -1 : c > 0;
+}
+
+/* D = B + sign * C, both sorted; D is neither. */
+static void merge(poly_struct *d, const poly_struct *b, const poly_struct *c, int sign)
+{
+	fit(d, b->n + c->n);
+	int i = 0, j = 0, n = 0;
+	while (i < b->n || j < c->n) {
+		int cmp = i == b->n ? -1 : j == c->n ? 1 : mono_cmp(&b->m[i], &c->m[j]);
+		if (cmp > 0) {
+			fmpq_set(&d->c[n], &b->c[i]);
+			mono_copy(&d->m[n++], &b->m[i++]);
+		} else if (cmp < 0) {
+			if (sign > 0)
+				fmpq_set(&d->c[n], &c->c[j]);
+			else
+				fmpq_neg(&d->c[n], &c->c[j]);
+			mono_copy(&d->m[n++], &c->m[j++]);
+		} else {
+			if (sign > 0)
+				fmpq_add(&d->c[n], &b->c[i], &c->c[j]);
+			else
+				fmpq_sub(&d->c[n], &b->c[i], &c->c[j]);
+			if (!fmpq_is_zero(&d->c[n]))
+				mono_copy(&d->m[n++], &b->m[i]);
+			i++;
+			j++;
+		}
+	}
+	d->n = n;
+}
+
+static void add_sub(poly_t a, const poly_t b, const poly_t c, int sign)
+{
+	if (c->n == 0) {
+		poly_set(a, b, NULL);
+		return;
+	}
+	if (a != b && a != c) {
+		merge(a, b, c, sign);
+		return;
+	}
+	poly_t t;
+	poly_init(t, NULL);
+	merge(t, b, c, sign);
+	poly_swap(a, t, NULL);
+	poly_clear(t, NULL);
+}
+
+void poly_add(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	add_sub(a, b, c, 1);
+}
+
+void poly_sub(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	add_sub(a, b, c, -1);
+}
+
+void poly_neg(poly_t a, const poly_t b, const poly_ctx_t ctx)
+{
+	poly_set(a, b, ctx);
+	for (int i = 0; i < a->n; i++)
+		fmpq_neg(&a->c[i], &a->c[i]);
+}
+
+static int by_mono_desc(const void *x, const void *y, void *base)
+{
+	const poly_struct *a = base;
+	int i = *(const int *)x, j = *(const int *)y;
+	int c = mono_cmp(&a->m[i], &a->m[j]);
+	return c ? -c : i - j;
+}
+
+/* Sorts A's terms, combines equal monomials and drops zero coefficients. */
+static void normalise(poly_struct *a)
+{
+	int sorted = 1;
+	for (int i = 1; i < a->n && sorted; i++)
+		sorted = mono_cmp(&a->m[i - 1], &a->m[i]) > 0;
+	if (!sorted) {
+		int *idx = malloc(a->n * sizeof *idx);
+		for (int i = 0; i < a->n; i++)
+			idx[i] = i;
+		qsort_r(idx, a->n, sizeof *idx, by_mono_desc, a);
+		poly_struct t = {0};
+		fit(&t, a->n);
+		for (int i = 0; i < a->n; i++) {
+			fmpq_swap(&t.c[i], &a->c[idx[i]]);
+			mono_copy(&t.m[i], &a->m[idx[i]]);
+		}
+		t.n = a->n;
+		free(idx);
+		poly_swap(a, &t, NULL);
+		poly_clear(&t, NULL);
+	}
+	int n = 0;
+	for (int i = 0; i < a->n; i++) {
+		if (n && mono_equal(&a->m[n - 1], &a->m[i])) {
+			fmpq_add(&a->c[n - 1], &a->c[n - 1], &a->c[i]);
+			continue;
+		}
+		if (n && fmpq_is_zero(&a->c[n - 1]))
+			n--;
+		if (n != i) {
+			fmpq_swap(&a->c[n], &a->c[i]);
+			mono_copy(&a->m[n], &a->m[i]);
+		}
+		n++;
+	}
+	if (n && fmpq_is_zero(&a->c[n - 1]))
+		n--;
+	a->n = n;
+}
+
+void poly_reduce(poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	normalise(a);
+}
+
+void poly_mul(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (b->n == 0 || c->n == 0) {
+		a->n = 0;
+		return;
+	}
+	poly_t t;
+	poly_init(t, NULL);
+	fit(t, b->n * c->n);
+	int n = 0;
+	for (int i = 0; i < b->n; i++)
+		for (int j = 0; j < c->n; j++) {
+			fmpq_mul(&t->c[n], &b->c[i], &c->c[j]);
+			mono_mul(&t->m[n++], &b->m[i], &c->m[j]);
+		}
+	t->n = n;
+	/* one factor a single term: the order is kept and no two products meet */
+	if (b->n > 1 && c->n > 1)
+		normalise(t);
+	poly_swap(a, t, NULL);
+	poly_clear(t, NULL);
+}
+
+void poly_pow_ui(poly_t a, const poly_t b, unsigned long k, const poly_ctx_t ctx)
+{
+	poly_t r;
+	poly_init(r, ctx);
+	poly_set_si(r, 1, ctx);
+	for (unsigned long i = 0; i < k; i++)
+		poly_mul(r, r, b, ctx);
+	poly_swap(a, r, ctx);
+	poly_clear(r, ctx);
+}
+
+void poly_add_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
+{
+	poly_set(a, b, ctx);
+	if (fmpq_is_zero(c))
+		return;
+	if (a->n && a->m[a->n - 1].n == 0) { /* the constant term is the last */
+		fmpq_add(&a->c[a->n - 1], &a->c[a->n - 1], c);
+		if (fmpq_is_zero(&a->c[a->n - 1]))
+			a->n--;
+		return;
+	}
+	fit(a, a->n + 1);
+	fmpq_set(&a->c[a->n], c);
+	a->m[a->n++].n = 0;
+}
+
+void poly_sub_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
+{
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_neg(t, c);
+	poly_add_fmpq(a, b, t, ctx);
+	fmpq_clear(t);
+}
+
+/* The constant-argument variants go through one rational each. */
+static void add_const(poly_t a, const poly_t b, const fmpz_t num, int sign)
+{
+	fmpq_t t;
+	fmpq_init(t);
+	if (sign > 0)
+		fmpz_set(fmpq_numref(t), num);
+	else
+		fmpz_neg(fmpq_numref(t), num);
+	poly_add_fmpq(a, b, t, NULL);
+	fmpq_clear(t);
+}
+
+static void mul_const(poly_t a, const poly_t b, const fmpz_t num, const fmpz_t den)
+{
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_set_fmpz_frac(t, num, den);
+	poly_scalar_mul_fmpq(a, b, t, NULL);
+	fmpq_clear(t);
+}
+
+void poly_add_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	add_const(a, b, c, 1);
+}
+
+void poly_add_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k;
+	fmpz_init_set_si(k, c);
+	add_const(a, b, k, 1);
+	fmpz_clear(k);
+}
+
+void poly_sub_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k;
+	fmpz_init_set_si(k, c);
+	add_const(a, b, k, -1);
+	fmpz_clear(k);
+}
+
+void poly_add_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k;
+	fmpz_init_set_ui(k, c);
+	add_const(a, b, k, 1);
+	fmpz_clear(k);
+}
+
+void poly_sub_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k;
+	fmpz_init_set_ui(k, c);
+	add_const(a, b, k, -1);
+	fmpz_clear(k);
+}
+
+void poly_scalar_mul_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
+{
+	if (fmpq_is_zero(c)) {
+		a->n = 0;
+		return;
+	}
+	poly_set(a, b, ctx);
+	for (int i = 0; i < a->n; i++)
+		fmpq_mul(&a->c[i], &a->c[i], c);
+}
+
+void poly_scalar_mul_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t one;
+	fmpz_init_set_ui(one, 1);
+	mul_const(a, b, c, one);
+}
+
+void poly_scalar_mul_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k, one;
+	fmpz_init_set_si(k, c);
+	fmpz_init_set_ui(one, 1);
+	mul_const(a, b, k, one);
+	fmpz_clear(k);
+}
+
+void poly_scalar_mul_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t k, one;
+	fmpz_init_set_ui(k, c);
+	fmpz_init_set_ui(one, 1);
+	mul_const(a, b, k, one);
+	fmpz_clear(k);
+}
+
+void poly_scalar_div_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_t one;
+	fmpz_init_set_ui(one, 1);
+	mul_const(a, b, one, c);
+}
+
+void poly_get_term_coeff_fmpq(fmpq_t c, const poly_t a, long i, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpq_set(c, &a->c[i]);
+}
+
+void poly_get_term_exp_ui(unsigned long *exp, const poly_t a, long i, const poly_ctx_t ctx)
+{
+	memset(exp, 0, ctx->nvars * sizeof *exp);
+	const poly_mono *m = &a->m[i];
+	for (int j = 0; j < m->n; j++)
+		exp[m->v[j]] = m->e[j];
+}
+
+void poly_push_term_fmpq_ui(poly_t a, const fmpq_t c, const unsigned long *exp, const poly_ctx_t ctx)
+{
+	fit(a, a->n + 1);
+	poly_mono *m = &a->m[a->n];
+	m->n = 0;
+	for (int k = 0; k < ctx->nvars; k++) {
+		if (!exp[k])
+			continue;
+		if (m->n == POLY_MONO_MAX || exp[k] > UINT16_MAX)
+			too_many_vars();
+		m->v[m->n] = (uint16_t)k;
+		m->e[m->n++] = (uint16_t)exp[k];
+	}
+	fmpq_set(&a->c[a->n++], c);
+}
+
+long poly_degree_si(const poly_t a, long var, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a->n == 0)
+		return -1;
+	long d = 0;
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < a->m[i].n; j++)
+			if (a->m[i].v[j] == var && a->m[i].e[j] > d)
+				d = a->m[i].e[j];
+	return d;
+}
+
+long poly_total_degree_si(const poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	long d = a->n ? 0 : -1;
+	for (int i = 0; i < a->n; i++) {
+		long t = 0;
+		for (int j = 0; j < a->m[i].n; j++)
+			t += a->m[i].e[j];
+		if (t > d)
+			d = t;
+	}
+	return d;
+}
+
+void poly_used_vars(int *used, const poly_t a, const poly_ctx_t ctx)
+{
+	memset(used, 0, ctx->nvars * sizeof *used);
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < a->m[i].n; j++)
+			used[a->m[i].v[j]] = 1;
+}
+
+void poly_get_denominator(fmpz_t d, const poly_t a, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpz_one(d);
+	for (int i = 0; i < a->n; i++)
+		if (!fmpz_is_one(fmpq_denref(&a->c[i])))
+			fmpz_lcm(d, d, fmpq_denref(&a->c[i]));
+}
+
+void poly_get_coeff_vars_ui(poly_t c, const poly_t a, const long *vars, const unsigned long *exps,
+			    long n, const poly_ctx_t ctx)
+{
+	poly_t t;
+	poly_init(t, ctx);
+	for (int i = 0; i < a->n; i++) {
+		const poly_mono *m = &a->m[i];
+		int ok = 1;
+		for (long k = 0; k < n && ok; k++) {
+			unsigned long e = 0;
+			for (int j = 0; j < m->n; j++)
+				if (m->v[j] == vars[k])
+					e = m->e[j];
+			ok = e == exps[k];
+		}
+		if (!ok)
+			continue;
+		/* the others keep their order: the removed exponents are equal */
+		fit(t, t->n + 1);
+		poly_mono *d = &t->m[t->n];
+		d->n = 0;
+		for (int j = 0; j < m->n; j++) {
+			int drop = 0;
+			for (long k = 0; k < n && !drop; k++)
+				drop = m->v[j] == vars[k];
+			if (!drop) {
+				d->v[d->n] = m->v[j];
+				d->e[d->n++] = m->e[j];
+			}
+		}
+		fmpq_set(&t->c[t->n++], &a->c[i]);
+	}
+	poly_swap(c, t, ctx);
+	poly_clear(t, ctx);
+}
+
+int poly_get_fmpq_poly(fmpq_poly_t out, const poly_t a, long var, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpq_poly_zero(out);
+	for (int i = 0; i < a->n; i++) {
+		const poly_mono *m = &a->m[i];
+		if (m->n > 1 || (m->n == 1 && m->v[0] != var))
+			return 0;
+	}
+	for (int i = 0; i < a->n; i++)
+		fmpq_poly_set_coeff_fmpq(out, a->m[i].n ? a->m[i].e[0] : 0, &a->c[i]);
+	return 1;
+}
+
+void poly_set_fmpq_poly(poly_t a, const fmpq_poly_t f, long var, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	a->n = 0;
+	fmpq_t c;
+	fmpq_init(c);
+	for (long d = fmpq_poly_degree(f); d >= 0; d--) {
+		fmpq_poly_get_coeff_fmpq(c, f, d);
+		if (fmpq_is_zero(c))
+			continue;
+		fit(a, a->n + 1);
+		fmpq_set(&a->c[a->n], c);
+		poly_mono *m = &a->m[a->n++];
+		m->n = d > 0;
+		m->v[0] = (uint16_t)var;
+		m->e[0] = (uint16_t)d;
+	}
+	fmpq_clear(c);
+}
+
+int poly_set_str_pretty(poly_t a, const char *str, const char **names, const poly_ctx_t ctx)
+{
+	fmpq_mpoly_ctx_t fc;
+	fmpq_mpoly_ctx_init(fc, ctx->nvars, ORD_LEX);
+	fmpq_mpoly_t p;
+	fmpq_mpoly_init(p, fc);
+	int r = fmpq_mpoly_set_str_pretty(p, str, names, fc);
+	if (r == 0) {
+		unsigned long *e = malloc(ctx->nvars * sizeof *e);
+		fmpq_t c;
+		fmpq_init(c);
+		a->n = 0;
+		for (slong i = 0; i < fmpq_mpoly_length(p, fc); i++) {
+			fmpq_mpoly_get_term_coeff_fmpq(c, p, i, fc);
+			fmpq_mpoly_get_term_exp_ui(e, p, i, fc);
+			poly_push_term_fmpq_ui(a, c, e, ctx);
+		}
+		normalise(a);
+		fmpq_clear(c);
+		free(e);
+	}
+	fmpq_mpoly_clear(p, fc);
+	fmpq_mpoly_ctx_clear(fc);
+	return r ? -1 : 0;
+}
