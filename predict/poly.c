@@ -31,12 +31,12 @@ void poly_clear(poly_t p, const poly_ctx_t ctx)
 	(void)ctx;
 	for (int i = 0; i < p->cap; i++)
 		fmpq_clear(&p->c[i]);
-	free(p->c);
-	free(p->m);
+	free(p->c); /* the monomials too */
 	memset(p, 0, sizeof *p);
 }
 
-/* Room for N terms (coefficients initialised up to the capacity). */
+/* Room for N terms (coefficients initialised up to the capacity), the
+ * coefficients and the monomials in one block. */
 static void fit(poly_struct *p, int n)
 {
 	if (n <= p->cap)
@@ -44,10 +44,17 @@ static void fit(poly_struct *p, int n)
 	int cap = p->cap ? 2 * p->cap : 4;
 	if (cap < n)
 		cap = n;
-	p->c = realloc(p->c, cap * sizeof *p->c);
-	p->m = realloc(p->m, cap * sizeof *p->m);
+	fmpq *c = malloc(cap * (sizeof *p->c + sizeof *p->m));
+	poly_mono *m = (poly_mono *)(c + cap);
+	if (p->cap) {
+		memcpy(c, p->c, p->cap * sizeof *c);
+		memcpy(m, p->m, p->n * sizeof *m);
+	}
 	for (int i = p->cap; i < cap; i++)
-		fmpq_init(&p->c[i]);
+		fmpq_init(&c[i]);
+	free(p->c);
+	p->c = c;
+	p->m = m;
 	p->cap = cap;
 }
 
@@ -59,11 +66,16 @@ void poly_swap(poly_t a, poly_t b, const poly_ctx_t ctx)
 	*b = t;
 }
 
-static void mono_copy(poly_mono *d, const poly_mono *s)
+static inline void mono_copy(poly_mono *d, const poly_mono *s) { *d = *s; }
+
+/* fmpq_set without a call while both are small (the usual case). */
+static inline void qset(fmpq *d, const fmpq *s)
 {
-	d->n = s->n;
-	memcpy(d->v, s->v, s->n * sizeof *s->v);
-	memcpy(d->e, s->e, s->n * sizeof *s->e);
+	if (!COEFF_IS_MPZ(*fmpq_numref(d)) && !COEFF_IS_MPZ(*fmpq_denref(d)) &&
+	    !COEFF_IS_MPZ(*fmpq_numref(s)) && !COEFF_IS_MPZ(*fmpq_denref(s)))
+		*d = *s;
+	else
+		fmpq_set(d, s);
 }
 
 static int mono_equal(const poly_mono *a, const poly_mono *b)
@@ -120,7 +132,7 @@ void poly_set(poly_t a, const poly_t b, const poly_ctx_t ctx)
 		return;
 	fit(a, b->n);
 	for (int i = 0; i < b->n; i++) {
-		fmpq_set(&a->c[i], &b->c[i]);
+		qset(&a->c[i], &b->c[i]);
 		mono_copy(&a->m[i], &b->m[i]);
 	}
 	a->n = b->n;
@@ -268,11 +280,11 @@ static void merge(poly_struct *d, const poly_struct *b, const poly_struct *c, in
 	while (i < b->n || j < c->n) {
 		int cmp = i == b->n ? -1 : j == c->n ? 1 : mono_cmp(&b->m[i], &c->m[j]);
 		if (cmp > 0) {
-			fmpq_set(&d->c[n], &b->c[i]);
+			qset(&d->c[n], &b->c[i]);
 			mono_copy(&d->m[n++], &b->m[i++]);
 		} else if (cmp < 0) {
 			if (sign > 0)
-				fmpq_set(&d->c[n], &c->c[j]);
+				qset(&d->c[n], &c->c[j]);
 			else
 				fmpq_neg(&d->c[n], &c->c[j]);
 			mono_copy(&d->m[n++], &c->m[j++]);
