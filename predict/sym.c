@@ -414,22 +414,19 @@ static int cons_norm(sym_ctx *s, poly_t c)
 
 static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
 
-/* A hash of the constraint C from its coefficients (equal constraints hash
- * equal; a few unequal ones collide, and are then compared in full). */
-/* A hash of the exponents of P's term T. term_exps() reads them whatever
- * the packing width, and by variable, so the hash survives the context
- * growing (sym_grow). */
+/* A hash of the exponents of P's term T, by variable. */
 static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
 {
-	int var[SYM_MAXVARS];
-	ulong exp[SYM_MAXVARS];
-	int n = term_exps(s, p, t, var, exp);
+	(void)s;
+	const poly_mono *m = &p->m[t];
 	unsigned long h = 0;
-	for (int j = 0; j < n; j++)
-		h += (exp[j] + 1) * (0x9E3779B97F4A7C15UL * (unsigned long)(var[j] + 1) | 1);
+	for (int j = 0; j < m->n; j++)
+		h += ((unsigned long)m->e[j] + 1) * (0x9E3779B97F4A7C15UL * (unsigned long)(m->v[j] + 1) | 1);
 	return h;
 }
 
+/* A hash of the constraint C from its coefficients (equal constraints hash
+ * equal; a few unequal ones collide, and are then compared in full). */
 static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
@@ -1431,9 +1428,7 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
 /* OUT = IN with every variable k marked in CHANGED replaced by VEC[k],
- * term by term.  (FLINT's general composition builds a matrix over all the
- * context's variables: hundreds of thousands of instructions for the tiny
- * polynomials here.) */
+ * term by term. */
 static void compose(sym_ctx *s, poly_struct *out, const poly_struct *in,
 		    poly_struct *const *vec, const char *changed)
 {
@@ -1609,8 +1604,7 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 
 /* ---- evaluation ------------------------------------------------------- */
 
-/* OUT = P at the point VALS, term by term (FLINT's evaluate_all sizes every
- * variable's degree first, which dominates for the small polynomials here). */
+/* OUT = P at the point VALS, term by term. */
 static void poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
 {
 	fmpq_t t, x;
