@@ -444,77 +444,74 @@ void poly_add_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ct
 	a->m[a->n++].n = 0;
 }
 
-void poly_sub_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
+/* The variants with another kind of constant: through the rational T,
+ * which they clear. */
+static void add_q(poly_t a, const poly_t b, fmpq_t t)
 {
-	fmpq_t t;
-	fmpq_init(t);
-	fmpq_neg(t, c);
-	poly_add_fmpq(a, b, t, ctx);
-	fmpq_clear(t);
-}
-
-/* The constant-argument variants go through one rational each. */
-static void add_const(poly_t a, const poly_t b, const fmpz_t num, int sign)
-{
-	fmpq_t t;
-	fmpq_init(t);
-	if (sign > 0)
-		fmpz_set(fmpq_numref(t), num);
-	else
-		fmpz_neg(fmpq_numref(t), num);
 	poly_add_fmpq(a, b, t, NULL);
 	fmpq_clear(t);
 }
 
-static void mul_const(poly_t a, const poly_t b, const fmpz_t num, const fmpz_t den)
+static void mul_q(poly_t a, const poly_t b, fmpq_t t)
 {
-	fmpq_t t;
-	fmpq_init(t);
-	fmpq_set_fmpz_frac(t, num, den);
 	poly_scalar_mul_fmpq(a, b, t, NULL);
 	fmpq_clear(t);
+}
+
+void poly_sub_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_neg(t, c);
+	add_q(a, b, t);
 }
 
 void poly_add_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	add_const(a, b, c, 1);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpz_set(fmpq_numref(t), c);
+	add_q(a, b, t);
 }
 
 void poly_add_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k;
-	fmpz_init_set_si(k, c);
-	add_const(a, b, k, 1);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_set_si(t, c, 1);
+	add_q(a, b, t);
 }
 
 void poly_sub_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k;
-	fmpz_init_set_si(k, c);
-	add_const(a, b, k, -1);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_set_si(t, c, 1);
+	fmpq_neg(t, t);
+	add_q(a, b, t);
 }
 
 void poly_add_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k;
-	fmpz_init_set_ui(k, c);
-	add_const(a, b, k, 1);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpz_set_ui(fmpq_numref(t), c);
+	add_q(a, b, t);
 }
 
 void poly_sub_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k;
-	fmpz_init_set_ui(k, c);
-	add_const(a, b, k, -1);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpz_set_ui(fmpq_numref(t), c);
+	fmpq_neg(t, t);
+	add_q(a, b, t);
 }
 
 void poly_scalar_mul_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_ctx_t ctx)
@@ -531,37 +528,38 @@ void poly_scalar_mul_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_c
 void poly_scalar_mul_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t one;
-	fmpz_init_set_ui(one, 1);
-	mul_const(a, b, c, one);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpz_set(fmpq_numref(t), c);
+	mul_q(a, b, t);
 }
 
 void poly_scalar_mul_si(poly_t a, const poly_t b, long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k, one;
-	fmpz_init_set_si(k, c);
-	fmpz_init_set_ui(one, 1);
-	mul_const(a, b, k, one);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_set_si(t, c, 1);
+	mul_q(a, b, t);
 }
 
 void poly_scalar_mul_ui(poly_t a, const poly_t b, unsigned long c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t k, one;
-	fmpz_init_set_ui(k, c);
-	fmpz_init_set_ui(one, 1);
-	mul_const(a, b, k, one);
-	fmpz_clear(k);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpz_set_ui(fmpq_numref(t), c);
+	mul_q(a, b, t);
 }
 
 void poly_scalar_div_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)
 {
 	(void)ctx;
-	fmpz_t one;
-	fmpz_init_set_ui(one, 1);
-	mul_const(a, b, one, c);
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_one(t);
+	fmpq_div_fmpz(t, t, c);
+	mul_q(a, b, t);
 }
 
 void poly_get_term_coeff_fmpq(fmpq_t c, const poly_t a, long i, const poly_ctx_t ctx)
