@@ -160,15 +160,6 @@ static void poly_vars(const sym_ctx *s, const poly_t p, int *used)
 	}
 }
 
-/* Whether the exponent vector E (one entry per variable) is that of a constant. */
-static int exps_zero(const sym_ctx *s, const ulong *e)
-{
-	for (int k = 0; k < s->cap; k++)
-		if (e[k])
-			return 0;
-	return 1;
-}
-
 /* Which terms terms_str() writes. */
 enum terms {
 	TERMS_ALL,
@@ -387,20 +378,15 @@ static int cons_norm(sym_ctx *s, poly_t c)
 		return r;
 	}
 	fmpz_t d, g;
-	fmpq_t k, t;
+	fmpq_t k;
 	fmpz_init(d); fmpz_init(g);
-	fmpq_init(k); fmpq_init(t);
+	fmpq_init(k);
 	poly_get_denominator(d, c, CTX);
 	poly_scalar_mul_fmpz(c, c, d, CTX);
 	const_term(s, k, c);
-	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < poly_length(c, CTX); i++) {
-		poly_get_term_exp_ui(e, c, i, CTX);
-		if (exps_zero(s, e))
-			continue;
-		poly_get_term_coeff_fmpq(t, c, i, CTX);
-		fmpz_gcd(g, g, fmpq_numref(t));
-	}
+	for (int i = 0; i < c->n; i++)
+		if (c->m[i].n) /* the variable part: terms with a variable */
+			fmpz_gcd(g, g, fmpq_numref(&c->c[i]));
 	if (!fmpz_is_one(g)) {
 		poly_sub_fmpq(c, c, k, CTX);
 		poly_scalar_div_fmpz(c, c, g, CTX);
@@ -408,7 +394,7 @@ static int cons_norm(sym_ctx *s, poly_t c)
 		poly_add_fmpq(c, c, k, CTX);
 	}
 	fmpz_clear(d); fmpz_clear(g);
-	fmpq_clear(k); fmpq_clear(t);
+	fmpq_clear(k);
 	return 0;
 }
 
