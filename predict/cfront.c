@@ -2107,9 +2107,13 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 		epi_counts total;
 		counts_init(&total);
 		fn *m = find_fn(&w, "main");
+		const epi_counts **roots = malloc(((size_t)w.nfns + 1) * sizeof *roots);
+		int nroots = 0;
 		for (int i = 0; i < w.nfns; i++)
 			if (m ? &w.fns[i] == m : !w.fns[i].called)
-				counts_add(w.s, &total, &w.fns[i].counts);
+				roots[nroots++] = &w.fns[i].counts;
+		counts_add_all(w.s, &total, roots, nroots);
+		free(roots);
 		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
 		epi_region *r = &a->regions[a->nregions++];
 		r->scope = EPI_SCOPE_TOTAL;

@@ -111,6 +111,41 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
+void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < a[i]->n; j++)
+			if (!a[i]->v[j].same)
+				unshare(s, slot(dst, a[i]->key[j]));
+			else
+				slot(dst, a[i]->key[j]); /* keys in the order counts_add() gives */
+		dst->approx |= a[i]->approx;
+	}
+	const sym_pw **exp = malloc(((size_t)n + 1) * sizeof *exp);
+	const sym_pw **min = malloc(((size_t)n + 1) * sizeof *min);
+	const sym_pw **max = malloc(((size_t)n + 1) * sizeof *max);
+	for (int d = 0; d < dst->n; d++) {
+		epi_tri *t = &dst->v[d];
+		int m = 0;
+		for (int i = 0; i < n; i++) {
+			int j = counts_find(a[i], dst->key[d]);
+			if (j < 0)
+				continue;
+			exp[m] = &a[i]->v[j].exp;
+			min[m] = tri_min(&a[i]->v[j]);
+			max[m++] = tri_max(&a[i]->v[j]);
+		}
+		if (!t->same) {
+			sym_pw_add_all(s, &t->min, min, m);
+			sym_pw_add_all(s, &t->max, max, m);
+		}
+		sym_pw_add_all(s, &t->exp, exp, m);
+	}
+	free(exp);
+	free(min);
+	free(max);
+}
+
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix)
 {
 	size_t n = strlen(prefix);

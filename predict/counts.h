@@ -32,6 +32,9 @@ void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const poly_t am
 void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
 /* dst += a */
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
+/* dst += a[0] + ... + a[n-1] (none of them dst): the same as n counts_add()s,
+ * in time linear in the pieces (the total of a long program). */
+void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
 /* dst += the counts of SRC whose key starts with PREFIX, under the key
  * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);

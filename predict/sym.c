@@ -412,7 +412,11 @@ static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
 }
 
 /* A hash of the constraint C from its coefficients (equal constraints hash
- * equal; a few unequal ones collide, and are then compared in full). */
+ * equal; a few unequal ones collide, and are then compared in full).  The
+ * result is mixed (the SplitMix64 finaliser): a guard's hash is the sum of
+ * its constraints' hashes, and unmixed, that sum is linear in the constant
+ * terms, so that {n >= 3, m >= 5} and {n >= 4, m >= 4} would collide, and
+ * with them most guards of a long program's total. */
 static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
@@ -422,7 +426,11 @@ static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 		h = h * 31 + fmpz_fdiv_ui(fmpq_denref(&c->c[i]), p);
 		h = h * 31 + term_exp_hash(s, c, i);
 	}
-	return h;
+	h ^= h >> 30;
+	h *= 0xBF58476D1CE4E5B9UL;
+	h ^= h >> 27;
+	h *= 0x94D049BB133111EBUL;
+	return h ^ (h >> 31);
 }
 
 static void guard_clear(sym_ctx *s, sym_guard *g)
@@ -1023,6 +1031,45 @@ void sym_pw_set_si(sym_ctx *s, sym_pw *w, long v)
 	poly_clear(p, CTX);
 }
 
+/* DST += K * A (K = NULL: 1) through X, the index of DST's guards, which
+ * it keeps up to date; V is scratch.  Returns whether a piece of DST
+ * cancelled (left zero, for pw_drop_zero). */
+static int pw_merge(sym_ctx *s, sym_pw *dst, pw_index *x, const sym_pw *a, const fmpq_t k, poly_t v)
+{
+	int cancelled = 0;
+	for (int i = 0; i < a->n; i++) {
+		if (k)
+			poly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
+		const poly_struct *t = k ? v : a->p[i].v;
+		if (poly_is_zero(t, CTX))
+			continue;
+		int j = pw_index_find(s, x, dst, &a->p[i].g);
+		if (j >= 0) {
+			poly_add(dst->p[j].v, dst->p[j].v, t, CTX);
+			cancelled |= poly_is_zero(dst->p[j].v, CTX);
+		} else {
+			pw_append(s, dst, &a->p[i].g, t);
+			pw_index_put(x, dst, dst->n - 1);
+		}
+	}
+	return cancelled;
+}
+
+/* Removes W's zero pieces, keeping the others in order. */
+static void pw_drop_zero(sym_ctx *s, sym_pw *w)
+{
+	int n = 0;
+	for (int i = 0; i < w->n; i++) {
+		if (poly_is_zero(w->p[i].v, CTX)) {
+			guard_clear(s, &w->p[i].g);
+			poly_clear(w->p[i].v, CTX);
+		} else {
+			w->p[n++] = w->p[i];
+		}
+	}
+	w->n = n;
+}
+
 /* DST += K * A (K = NULL: 1), merging equal guards. Short sums scan; long
  * ones go through an index, with pieces that cancel removed at the end. */
 static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
@@ -1045,36 +1092,29 @@ static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 	}
 	pw_index x;
 	pw_index_build(&x, dst, a->n);
-	int cancelled = 0;
-	for (int i = 0; i < a->n; i++) {
-		if (k)
-			poly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
-		const poly_struct *t = k ? v : a->p[i].v;
-		if (poly_is_zero(t, CTX))
-			continue;
-		int j = pw_index_find(s, &x, dst, &a->p[i].g);
-		if (j >= 0) {
-			poly_add(dst->p[j].v, dst->p[j].v, t, CTX);
-			cancelled |= poly_is_zero(dst->p[j].v, CTX);
-		} else {
-			pw_append(s, dst, &a->p[i].g, t);
-			pw_index_put(&x, dst, dst->n - 1);
-		}
-	}
+	int cancelled = pw_merge(s, dst, &x, a, k, v);
 	free(x.slot);
 	poly_clear(v, CTX);
-	if (!cancelled)
-		return;
-	int n = 0;
-	for (int i = 0; i < dst->n; i++) {
-		if (poly_is_zero(dst->p[i].v, CTX)) {
-			guard_clear(s, &dst->p[i].g);
-			poly_clear(dst->p[i].v, CTX);
-		} else {
-			dst->p[n++] = dst->p[i];
-		}
-	}
-	dst->n = n;
+	if (cancelled)
+		pw_drop_zero(s, dst);
+}
+
+void sym_pw_add_all(sym_ctx *s, sym_pw *dst, const sym_pw *const *a, int n)
+{
+	int extra = 0;
+	for (int i = 0; i < n; i++)
+		extra += a[i]->n;
+	pw_index x;
+	pw_index_build(&x, dst, extra);
+	poly_t v;
+	poly_init(v, CTX);
+	int cancelled = 0;
+	for (int i = 0; i < n; i++)
+		cancelled |= pw_merge(s, dst, &x, a[i], NULL, v);
+	free(x.slot);
+	poly_clear(v, CTX);
+	if (cancelled)
+		pw_drop_zero(s, dst);
 }
 
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a)

@@ -82,6 +82,9 @@ unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w);
 int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b);
 /* dst += a */
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
+/* dst += a[0] + ... + a[n-1] (none of them dst), indexing dst's guards once:
+ * linear in the pieces, where n sym_pw_add()s re-index the growing sum. */
+void sym_pw_add_all(sym_ctx *s, sym_pw *dst, const sym_pw *const *a, int n);
 /* dst += k * a (k rational) */
 void sym_pw_addmul_fmpq(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k);
 /* w *= p */
