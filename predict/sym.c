@@ -169,55 +169,105 @@ enum terms {
 	TERMS_CONST     /* the constant term */
 };
 
-/* Some of P's terms as text, in P's order ("0" when none). */
-static char *terms_str(sym_ctx *s, const poly_t p, enum terms which)
+/* A growing string, NUL-terminated: formulas are built without printf. */
+typedef struct sbuf {
+	char *s;
+	size_t len, cap;
+} sbuf;
+
+static void sb_putn(sbuf *b, const char *t, size_t n)
 {
-	slong n = poly_length(p, CTX);
-	size_t cap = 64, len = 0;
-	char *buf = malloc(cap);
-	fmpq_t c;
-	fmpq_init(c);
-	int var[SYM_MAXVARS], out = 0;
-	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < n; i++) {
-		poly_get_term_coeff_fmpq(c, p, i, CTX);
-		int nv = term_exps(s, p, i, var, e);
-		int pos = nv > 0 && fmpq_sgn(c) > 0;
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1) + 32;
+		b->s = realloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, t, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void sb_puts(sbuf *b, const char *t) { sb_putn(b, t, strlen(t)); }
+
+static void sb_putu(sbuf *b, ulong v)
+{
+	char t[24];
+	int i = (int)sizeof t;
+	do
+		t[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	sb_putn(b, t + i, sizeof t - (size_t)i);
+}
+
+/* |Z| in decimal. */
+static void sb_put_fmpz_abs(sbuf *b, const fmpz_t z)
+{
+	if (!COEFF_IS_MPZ(*z)) {
+		slong v = *z;
+		sb_putu(b, v < 0 ? -(ulong)v : (ulong)v);
+		return;
+	}
+	char *t = fmpz_get_str(NULL, 10, z);
+	sb_puts(b, t[0] == '-' ? t + 1 : t);
+	flint_free(t);
+}
+
+/* |Q| as "p" or "p/q". */
+static void sb_put_fmpq_abs(sbuf *b, const fmpq_t q)
+{
+	sb_put_fmpz_abs(b, fmpq_numref(q));
+	if (!fmpz_is_one(fmpq_denref(q))) {
+		sb_putn(b, "/", 1);
+		sb_put_fmpz_abs(b, fmpq_denref(q));
+	}
+}
+
+/* Appends some of P's terms as text, in P's order ("0" when none). */
+static void terms_put(sbuf *b, sym_ctx *s, const poly_t p, enum terms which)
+{
+	int out = 0;
+	for (slong i = 0; i < p->n; i++) {
+		const fmpq *c = &p->c[i];
+		const poly_mono *m = &p->m[i];
+		int nv = m->n, sgn = fmpq_sgn(c);
+		int pos = nv > 0 && sgn > 0;
 		if ((which == TERMS_POS && !pos) || (which == TERMS_REST_NEG && pos) ||
 		    (which == TERMS_VARS_NEG && nv == 0) || (which == TERMS_CONST && nv > 0))
 			continue;
 		if (which == TERMS_REST_NEG || which == TERMS_VARS_NEG)
-			fmpq_neg(c, c);
-		int neg = fmpq_sgn(c) < 0, isconst = nv == 0;
-		fmpq_abs(c, c);
-		char *cs = fmpq_get_str(NULL, 10, c);
-		size_t need = strlen(cs) + 8;
-		for (int j = 0; j < nv; j++)
-			need += strlen(var[j] < s->nvars ? s->name[var[j]] : "?") + 24;
-		if (len + need >= cap)
-			buf = realloc(buf, cap = 2 * (len + need));
-		if (out++ == 0)
-			len += snprintf(buf + len, cap - len, "%s", neg ? "-" : "");
-		else
-			len += snprintf(buf + len, cap - len, " %s ", neg ? "-" : "+");
+			sgn = -sgn;
+		if (out++ == 0) {
+			if (sgn < 0)
+				sb_putn(b, "-", 1);
+		} else {
+			sb_puts(b, sgn < 0 ? " - " : " + ");
+		}
 		int first = 1;
-		if (isconst || !fmpq_is_one(c)) {
-			len += snprintf(buf + len, cap - len, "%s", cs);
+		if (nv == 0 || !(fmpz_is_pm1(fmpq_numref(c)) && fmpz_is_one(fmpq_denref(c)))) {
+			sb_put_fmpq_abs(b, c);
 			first = 0;
 		}
 		for (int j = 0; j < nv; j++) {
-			int k = var[j];
-			len += snprintf(buf + len, cap - len, "%s%s", first ? "" : "*", k < s->nvars ? s->name[k] : "?");
-			if (e[j] > 1)
-				len += snprintf(buf + len, cap - len, "^%lu", e[j]);
+			int k = m->v[j];
+			if (!first)
+				sb_putn(b, "*", 1);
+			sb_puts(b, k < s->nvars ? s->name[k] : "?");
+			if (m->e[j] > 1) {
+				sb_putn(b, "^", 1);
+				sb_putu(b, m->e[j]);
+			}
 			first = 0;
 		}
-		flint_free(cs);
 	}
 	if (out == 0)
-		snprintf(buf, cap, "0");
-	fmpq_clear(c);
-	return buf;
+		sb_putn(b, "0", 1);
+}
+
+/* Some of P's terms as text (malloc'd). */
+static char *terms_str(sym_ctx *s, const poly_t p, enum terms which)
+{
+	sbuf b = {0};
+	terms_put(&b, s, p, which);
+	return b.s;
 }
 
 char *sym_poly_str(sym_ctx *s, const poly_t p) { return terms_str(s, p, TERMS_ALL); }
@@ -1797,29 +1847,19 @@ static char *poly_factored(sym_ctx *s, const poly_t p)
 	int nfactors = 0;
 	for (slong i = 0; i < fac->num; i++)
 		nfactors += (int)fac->exp[i];
-	char *buf;
+	sbuf b = {0};
 	if (nfactors <= 1) {
-		buf = sym_poly_str(s, p);
+		terms_put(&b, s, p, TERMS_ALL);
 	} else {
 		fmpq_t c;
 		fmpq_init(c);
 		fmpq_set_fmpz_frac(c, &fac->c, fmpq_poly_denref(up));
-		size_t cap = 256, len = 0;
-		buf = malloc(cap);
-		buf[0] = 0;
+		sb_putn(&b, "", 0);
 		if (fmpq_sgn(c) < 0)
-			len += snprintf(buf, cap, "-");
+			sb_putn(&b, "-", 1);
 		int first = 1;
 		if (!fmpz_is_pm1(fmpq_numref(c))) {
-			fmpz_t a;
-			fmpz_init(a);
-			fmpz_abs(a, fmpq_numref(c));
-			char *t = fmpz_get_str(NULL, 10, a);
-			if (len + strlen(t) + 2 >= cap)
-				buf = realloc(buf, cap = 2 * (len + strlen(t) + 2));
-			len += snprintf(buf + len, cap - len, "%s", t);
-			flint_free(t);
-			fmpz_clear(a);
+			sb_put_fmpz_abs(&b, fmpq_numref(c));
 			first = 0;
 		}
 		poly_t f;
@@ -1841,26 +1881,23 @@ static char *poly_factored(sym_ctx *s, const poly_t p)
 			slong i = order[oi];
 			fmpq_poly_set_fmpz_poly(fq, &fac->p[i]);
 			poly_set_fmpq_poly(f, fq, var, CTX);
-			char *t = sym_poly_str(s, f);
 			int paren = poly_length(f, CTX) > 1;
-			size_t need = strlen(t) + 40;
-			if (len + need >= cap) {
-				cap = 2 * (len + need);
-				buf = realloc(buf, cap);
+			if (!first)
+				sb_putn(&b, "*", 1);
+			if (paren)
+				sb_putn(&b, "(", 1);
+			terms_put(&b, s, f, TERMS_ALL);
+			if (paren)
+				sb_putn(&b, ")", 1);
+			if (fac->exp[i] > 1) {
+				sb_putn(&b, "^", 1);
+				sb_putu(&b, (ulong)fac->exp[i]);
 			}
-			len += snprintf(buf + len, cap - len, "%s%s%s%s", first ? "" : "*", paren ? "(" : "", t,
-					paren ? ")" : "");
-			if (fac->exp[i] > 1)
-				len += snprintf(buf + len, cap - len, "^%ld", (long)fac->exp[i]);
 			first = 0;
-			free(t);
 		}
 		if (!fmpz_is_one(fmpq_denref(c))) {
-			char *t = fmpz_get_str(NULL, 10, fmpq_denref(c));
-			if (len + strlen(t) + 2 >= cap)
-				buf = realloc(buf, cap = 2 * (len + strlen(t) + 2));
-			snprintf(buf + len, cap - len, "/%s", t);
-			flint_free(t);
+			sb_putn(&b, "/", 1);
+			sb_put_fmpz_abs(&b, fmpq_denref(c));
 		}
 		fmpq_poly_clear(fq);
 		poly_clear(f, CTX);
@@ -1869,29 +1906,25 @@ static char *poly_factored(sym_ctx *s, const poly_t p)
 	fmpz_poly_factor_clear(fac);
 	fmpz_poly_clear(z);
 	fmpq_poly_clear(up);
-	return buf;
+	return b.s;
 }
 
 /* "n >= 2" for the constraint n - 2 >= 0, "n >= m" for n - m >= 0:
  * positive terms on the left, the rest on the right. */
-static char *cons_str(sym_ctx *s, const poly_t c)
+static void cons_put(sbuf *b, sym_ctx *s, const poly_t c)
 {
-	char *l = terms_str(s, c, TERMS_POS), *r;
-	const char *op = ">=";
-	if (strcmp(l, "0") == 0) { /* -n + 5 >= 0 reads n <= 5 */
-		free(l);
-		l = terms_str(s, c, TERMS_VARS_NEG);
-		r = terms_str(s, c, TERMS_CONST);
-		op = "<=";
+	int haspos = 0;
+	for (slong i = 0; i < c->n && !haspos; i++)
+		haspos = c->m[i].n > 0 && fmpq_sgn(&c->c[i]) > 0;
+	if (!haspos) { /* -n + 5 >= 0 reads n <= 5 */
+		terms_put(b, s, c, TERMS_VARS_NEG);
+		sb_puts(b, " <= ");
+		terms_put(b, s, c, TERMS_CONST);
 	} else {
-		r = terms_str(s, c, TERMS_REST_NEG);
+		terms_put(b, s, c, TERMS_POS);
+		sb_puts(b, " >= ");
+		terms_put(b, s, c, TERMS_REST_NEG);
 	}
-	size_t len = strlen(l) + strlen(r) + 8;
-	char *out = malloc(len);
-	snprintf(out, len, "%s %s %s", l, op, r);
-	free(l);
-	free(r);
-	return out;
 }
 
 /* The polynomial of W for large parameters (into SUM) and its condition. */
@@ -1899,26 +1932,26 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
 
 /* Where the condition is one threshold p >= k on the only parameter, lowers k
  * (not below 0) while the formula still gives the exact count there:
- * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs. */
-static void relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_guard *g)
+ * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs.
+ * Returns whether it lowered k. */
+static int relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_guard *g)
 {
-	guard_own(s, g);
 	if (g->n != 1)
-		return;
+		return 0;
 	int used[SYM_MAXVARS], u2[SYM_MAXVARS], p = -1, np = 0;
 	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
 	poly_used_vars(u2, sum, CTX);
 	for (int k = 0; k < s->nvars; k++) {
 		if (s->kind[k] == SYM_ATOM && (used[k] || u2[k]))
-			return;
+			return 0;
 		if (used[k] || u2[k]) {
 			p = k;
 			np++;
 		}
 	}
 	if (np != 1 || poly_length(&g->c[0], CTX) > 2 || poly_degree_si(&g->c[0], p, CTX) != 1)
-		return;
+		return 0;
 	fmpq_t k, a, x, y;
 	fmpq_init(k); fmpq_init(a); fmpq_init(x); fmpq_init(y);
 	slong vars[1] = {p};
@@ -1928,6 +1961,7 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_g
 	poly_get_coeff_vars_ui(t, &g->c[0], vars, one, 1, CTX);
 	poly_get_fmpq(a, t, CTX);
 	const_term(s, k, &g->c[0]);
+	int changed = 0;
 	if (fmpq_is_one(a)) {
 		fmpq_neg(k, k); /* the condition is p >= k */
 		sym_env e;
@@ -1945,12 +1979,17 @@ static void relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_g
 			if (!fmpq_equal(x, y))
 				break;
 			fmpq_sub_si(k, k, 1);
+			changed = 1;
 		}
-		poly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
+		if (changed) {
+			guard_own(s, g);
+			poly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
+		}
 		sym_env_clear(&e);
 	}
 	poly_clear(t, CTX);
 	fmpq_clear(k); fmpq_clear(a); fmpq_clear(x); fmpq_clear(y);
+	return changed;
 }
 
 /* A cheap fingerprint of W's shape, to find it among cached formats. */
@@ -2116,20 +2155,15 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	}
 	if (!overlap)
 		relax_threshold(s, w, sum, &all);
-	size_t cap = 64, len = 0;
-	char *c = malloc(cap);
-	c[0] = 0;
+	sbuf c = {0};
+	sb_putn(&c, "", 0);
 	if (overlap) {
-		snprintf(c, cap, "large parameters");
+		sb_puts(&c, "large parameters");
 	} else {
 		for (int j = 0; j < all.n; j++) {
-			char *t = cons_str(s, &all.c[j]);
-			if (len + strlen(t) + 8 >= cap) {
-				cap = 2 * (len + strlen(t) + 8);
-				c = realloc(c, cap);
-			}
-			len += snprintf(c + len, cap - len, "%s%s", j ? " and " : "", t);
-			free(t);
+			if (j)
+				sb_puts(&c, " and ");
+			cons_put(&c, s, &all.c[j]);
 		}
 	}
 	free(active);
@@ -2137,5 +2171,5 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	for (int k = 0; k < s->cap; k++)
 		fmpq_clear(&vals[k]);
 	sym_env_clear(&e);
-	return c;
+	return c.s;
 }
