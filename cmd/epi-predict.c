@@ -35,6 +35,8 @@ static const char usage[] =
 	"  -F, --format table|csv|json\n"
 	"                          output format (default table)\n"
 	"  -o, --output FILE       write the report to FILE (atomically)\n"
+	"  -j, --jobs N            threads that format the report (default: one per\n"
+	"                          online CPU); the output is the same for any N\n"
 	"  -h, --help              this help\n"
 	"      --version           version\n"
 	"\n"
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 		{"trip", required_argument, 0, 'T'},
 		{"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},
+		{"jobs", required_argument, 0, 'j'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
 		{0, 0, 0, 0},
@@ -74,14 +77,14 @@ int main(int argc, char **argv)
 	const char *freq = NULL;
 	enum epi_format format = EPI_FMT_TABLE;
 	const char **params = NULL;
-	int nparams = 0;
+	int nparams = 0, jobs = 0;
 	epi_front_opts fo;
 	epi_front_opts_init(&fo);
 	/* compiler flags follow "--"; options and the file may come in any order before it */
 	int dashdash = epi_dashdash(argc, argv);
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(dashdash, argv, ":t:f:P:b:p:F:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(dashdash, argv, ":t:f:P:b:p:F:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': table_path = strdup(optarg); break;
 		case 'f': freq = optarg; break;
@@ -113,6 +116,14 @@ int main(int argc, char **argv)
 			else die(2, "invalid --format '%s': expected table, csv or json", optarg);
 			break;
 		case 'o': output = optarg; break;
+		case 'j': {
+			char *end;
+			long j = strtol(optarg, &end, 10);
+			if (*end || end == optarg || j < 1 || j > 1024)
+				die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", optarg);
+			jobs = (int)j;
+			break;
+		}
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': puts("epi-predict " EPI_VERSION); return 0;
 		default: epi_opt_error(err, c, optopt, argv, optind); die(2, "%s", err);
@@ -184,7 +195,8 @@ int main(int argc, char **argv)
 		if (r < 0)
 			die(r == -2 ? 2 : 1, "%s", err);
 	}
-	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format};
+	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format,
+				.jobs = jobs};
 	FILE *out = stdout;
 	char *buf = NULL;
 	size_t blen = 0;

@@ -7,8 +7,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char epi_csv_header[] = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz";
 
@@ -165,6 +168,83 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 	/* a calibrated table's energies include the idle power over each op's
 	 * time: E = sum N_i e_dyn_i + P_idle x T; say how much is idle */
 	out->e_idle = isnan(c->idle_w) ? NAN : c->idle_w * out->t;
+}
+
+/* ---- every region's rows, on every core ---------------------------------
+ * Formatting and evaluating the counts is about as much work as counting
+ * them; each region is independent of the others once the analysis is
+ * done, so threads take blocks of consecutive regions (neighbours share
+ * count shapes, and so formats), each with a view of the symbol table that
+ * has its own format cache. */
+#define ROWS_BLOCK 16
+#define ROWS_MAXTHREADS 16
+
+typedef struct rows_work {
+	epi_analysis *a;
+	const sym_env *env;
+	oprow **rows;    /* per region */
+	atomic_int next; /* the first region of the next block to take */
+} rows_work;
+
+typedef struct rows_worker {
+	rows_work *w;
+	sym_ctx *s; /* the analysis' table, or a view of it */
+	sym_ctx view;
+	int missing[SYM_MAXVARS];
+} rows_worker;
+
+/* Blocks are taken from the end: the total, the longest to format, first. */
+static void *rows_run(void *arg)
+{
+	rows_worker *k = arg;
+	rows_work *w = k->w;
+	int n = w->a->nregions;
+	for (int b; (b = atomic_fetch_add(&w->next, ROWS_BLOCK)) < n;)
+		for (int ri = n - 1 - b; ri > n - 1 - b - ROWS_BLOCK && ri >= 0; ri--)
+			w->rows[ri] = region_rows(k->s, &w->a->regions[ri], w->env, k->missing, 1);
+	return NULL;
+}
+
+/* The rows of every region of A, formulas included, on JOBS threads at most
+ * (0: one per online CPU); marks in MISSING the unbound parameters that
+ * evaluation needed. */
+static oprow **all_rows(epi_analysis *a, const sym_env *env, int jobs, int *missing)
+{
+	long ncpu = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int nt = (a->nregions + ROWS_BLOCK - 1) / ROWS_BLOCK;
+	if (nt > ncpu)
+		nt = ncpu > 1 ? (int)ncpu : 1;
+	if (nt > ROWS_MAXTHREADS)
+		nt = ROWS_MAXTHREADS;
+	if (nt < 1)
+		nt = 1;
+	rows_work w = {.a = a, .env = env, .rows = calloc(a->nregions + 1, sizeof *w.rows)};
+	atomic_init(&w.next, 0);
+	rows_worker *k = calloc(nt, sizeof *k);
+	pthread_t th[ROWS_MAXTHREADS];
+	int started = 1; /* this thread is worker 0 */
+	for (int i = 0; i < nt; i++) {
+		k[i].w = &w;
+		k[i].s = &a->sym;
+		if (i > 0) {
+			sym_view(&k[i].view, &a->sym);
+			k[i].s = &k[i].view;
+			if (pthread_create(&th[i], NULL, rows_run, &k[i]) != 0)
+				break; /* the threads running share the work */
+			started = i + 1;
+		}
+	}
+	rows_run(&k[0]);
+	for (int i = 0; i < nt; i++) {
+		if (i > 0 && i < started)
+			pthread_join(th[i], NULL);
+		if (i > 0)
+			sym_view_free(&k[i].view);
+		for (int v = 0; v < SYM_MAXVARS; v++)
+			missing[v] |= k[i].missing[v];
+	}
+	free(k);
+	return w.rows;
 }
 
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
@@ -385,9 +465,10 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		fprintf(out, "\n");
 	}
 	epi_price *pr = calloc(nf + 1, sizeof *pr);
+	oprow **allrows = all_rows(a, o->env, o->jobs, missing);
 	for (int ri = 0; ri < a->nregions; ri++) {
 		const epi_region *r = &a->regions[ri];
-		oprow *rows = region_rows(s, r, o->env, missing, 1);
+		oprow *rows = allrows[ri];
 		for (int i = 0; i < nf; i++)
 			price_rows(rows, r->counts.n, &cols[i], &pr[i]);
 		int best = -1;
@@ -587,6 +668,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		}
 		rows_free(rows, r->counts.n);
 	}
+	free(allrows);
 	/* what could not be evaluated, and the notes */
 	char miss[512] = "";
 	size_t ml = 0;

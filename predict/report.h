@@ -15,6 +15,7 @@ typedef struct epi_report_opts {
 	int nkhz;
 	const sym_env *env;     /* bound parameters */
 	enum epi_format format;
+	int jobs;               /* threads formatting the regions; 0: one per online CPU */
 } epi_report_opts;
 
 /* One priced quantity: the sum over ops of N_i x cost_i, and its standard

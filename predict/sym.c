@@ -65,6 +65,22 @@ void sym_free(sym_ctx *s)
 	poly_ctx_clear(s->ctx);
 }
 
+void sym_view(sym_ctx *v, const sym_ctx *s)
+{
+	*v = *s;
+	v->fmt = NULL;
+	v->nfmt = v->capfmt = 0;
+	v->fmtidx = NULL;
+	v->fmtmask = 0;
+}
+
+void sym_view_free(sym_ctx *v)
+{
+	fmt_reset(v);
+	free(v->fmt);
+	free(v->fmtidx);
+}
+
 static void used_closure(sym_ctx *s, const poly_t p, int *used);
 
 /* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
@@ -485,8 +501,8 @@ static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 
 static void guard_clear(sym_ctx *s, sym_guard *g)
 {
-	if (g->rc && --*g->rc > 0) { /* others still share the constraints */
-		guard_init(g);
+	if (g->rc && atomic_fetch_sub_explicit(g->rc, 1, memory_order_acq_rel) > 1) {
+		guard_init(g); /* others still share the constraints */
 		return;
 	}
 	for (int i = 0; i < g->n; i++)
@@ -501,17 +517,18 @@ static void guard_own(sym_ctx *s, sym_guard *g)
 {
 	if (!g->rc)
 		return;
-	if (*g->rc == 1) {
-		free(g->rc);
+	if (atomic_load_explicit(g->rc, memory_order_acquire) == 1) {
+		free(g->rc); /* the last sharer: no other can copy it now */
 		g->rc = NULL;
 		return;
 	}
-	--*g->rc;
 	poly_struct *c = malloc((g->n ? g->n : 1) * sizeof *c);
 	for (int i = 0; i < g->n; i++) {
 		poly_init(&c[i], CTX);
 		poly_set(&c[i], &g->c[i], CTX);
 	}
+	sym_guard shared = *g;
+	guard_clear(s, &shared); /* frees them if the others let go meanwhile */
 	g->c = c;
 	g->cap = g->n ? g->n : 1;
 	g->rc = NULL;
@@ -598,11 +615,11 @@ static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 	if (src->n == 0)
 		return;
 	sym_guard *from = (sym_guard *)src;
-	if (!from->rc) {
+	if (!from->rc) { /* C is SRC's own, and so in no other thread's hands */
 		from->rc = malloc(sizeof *from->rc);
-		*from->rc = 1;
+		atomic_init(from->rc, 1);
 	}
-	++*from->rc;
+	atomic_fetch_add_explicit(from->rc, 1, memory_order_relaxed);
 	*dst = *from;
 }
 

@@ -15,6 +15,7 @@
 
 #include "predict/poly.h"
 #include <flint/fmpq_poly.h>
+#include <stdatomic.h>
 
 /* The symbol table holds `cap` symbols, SYM_INITVARS at first; sym_grow()
  * widens it, up to SYM_MAXVARS, between functions. */
@@ -48,7 +49,8 @@ typedef struct sym_guard {
 	int n, cap;
 	poly_struct *c; /* each c[i] >= 0 */
 	unsigned long h;      /* order-free hash of the constraints, to compare guards fast */
-	int *rc;              /* copies sharing C (copy on write), or NULL when C is this guard's own */
+	atomic_int *rc;       /* copies sharing C (copy on write), or NULL when C is this guard's own;
+	                       * atomic, as threads formatting different counts share constraints */
 } sym_guard;
 
 typedef struct sym_piece {
@@ -63,6 +65,11 @@ typedef struct sym_pw {
 
 int sym_init(sym_ctx *s);
 void sym_free(sym_ctx *s);
+/* Makes V a view of S for another thread: the same symbols, read-only for
+ * as long as V lives, with a format cache of its own, so that threads can
+ * format and evaluate S's counts at once.  Free with sym_view_free(). */
+void sym_view(sym_ctx *v, const sym_ctx *s);
+void sym_view_free(sym_ctx *v);
 /* Returns the index of the variable NAME of KIND, creating it; -1 when full. */
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind);
 /* Sets P to floor(num / den) (den != 0), as a polynomial plus at most one atom;

@@ -85,6 +85,18 @@ fi
 	"$P" "$ex/selection_sort.c" --param n=1000 --format json -o "$tmp/b.json" &&
 	cmp -s "$tmp/a.json" "$tmp/b.json" && [ "$(ls "$tmp" | grep -c 'b.json')" -eq 1 ] &&
 	grep -q '"count_exact": "499500"' "$tmp/b.json" && ok "json and --output" || bad "json and --output"
+expect "bad --jobs" 2 "invalid --jobs '0'" -- "$ex/scalar_product.c" --jobs 0
+
+# the report formatted on several threads: the same bytes as on one
+sh "$top/benchmarks/gen-nests.sh" 150 >"$tmp/nests.c"
+jobs_ok=1
+for f in table csv json; do
+	"$P" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format $f -j 1 >"$tmp/j1" 2>"$tmp/err" &&
+		"$P" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format $f -j 3 >"$tmp/j3" 2>>"$tmp/err" &&
+		[ "$(grep -c '' "$tmp/j1")" -gt 1000 ] && cmp -s "$tmp/j1" "$tmp/j3" && ! grep -q Sanitizer "$tmp/err" ||
+		jobs_ok=0
+done
+[ $jobs_ok = 1 ] && ok "--jobs 3: the same report as --jobs 1" || bad "--jobs 3: the same report as --jobs 1" "$tmp/err"
 
 # compiler flags after -- and from compile_commands.json
 printf '#ifndef SIZE\n#error SIZE undefined\n#endif\nvoid f(double *a) { for (int i = 0; i < SIZE; i++) a[i] = 0; }\n' >"$tmp/flags.c"
