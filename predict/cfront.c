@@ -448,18 +448,23 @@ static int same_decl(CXCursor expr, CXCursor decl)
 /* ---- writes, escapes and references inside a loop body ------------------ */
 
 typedef struct scan {
-	CXCursor decl;    /* variable looked for */
-	const char *text; /* or a member access, by its text ("s->n") */
+	const CXCursor *decl; /* variables looked for */
+	int ndecl;
+	const char *text;     /* or a member access, by its text ("s->n") */
 	CXTranslationUnit tu;
-	int found;
-	CXCursor at;
+	int found;            /* 1 + the first of DECL written (1: TEXT), 0 when none is */
+	CXCursor at;          /* where it is written first */
 } scan;
 
-/* Whether the lvalue E is what SC looks for. */
-static int is_target(scan *sc, CXCursor e)
+/* 1 + the index of what SC looks for that the lvalue E is, or 0. */
+static int target_of(scan *sc, CXCursor e)
 {
-	if (!sc->text)
-		return same_decl(e, sc->decl);
+	if (!sc->text) {
+		for (int j = 0; j < sc->ndecl; j++)
+			if (same_decl(e, sc->decl[j]))
+				return j + 1;
+		return 0;
+	}
 	e = strip(e);
 	if (kind(e) != CXCursor_MemberRefExpr)
 		return 0;
@@ -474,34 +479,35 @@ static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData 
 	scan *sc = d;
 	enum CXCursorKind k = kind(c);
 	kids kk = {0};
+	int hit = 0;
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
 			kids_of(c, &kk);
-			if (kk.n >= 1 && is_target(sc, kk.c[0])) {
-				sc->found = 1;
-				sc->at = c;
-			}
+			if (kk.n >= 1)
+				hit = target_of(sc, kk.c[0]);
 		}
 	} else if (k == CXCursor_UnaryOperator) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
 		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
 		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
 			kids_of(c, &kk);
-			if (kk.n == 1 && is_target(sc, kk.c[0])) {
-				sc->found = 1;
-				sc->at = c;
-			}
+			if (kk.n == 1)
+				hit = target_of(sc, kk.c[0]);
 		}
 	}
 	kids_free(&kk);
-	return sc->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+	if (hit && (!sc->found || hit < sc->found)) {
+		sc->found = hit;
+		sc->at = c;
+	}
+	return sc->found == 1 ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static int scan_writes(CXCursor stmt, scan *sc, CXCursor *at)
 {
 	write_visit(stmt, clang_getNullCursor(), sc);
-	if (!sc->found)
+	if (sc->found != 1)
 		clang_visitChildren(stmt, write_visit, sc);
 	if (sc->found && at)
 		*at = sc->at;
@@ -511,8 +517,16 @@ static int scan_writes(CXCursor stmt, scan *sc, CXCursor *at)
 /* Whether STMT may change the variable DECL (assigned, incremented, address taken). */
 static int writes(CXCursor stmt, CXCursor decl, CXCursor *at)
 {
-	scan sc = {.decl = decl};
+	scan sc = {.decl = &decl, .ndecl = 1};
 	return scan_writes(stmt, &sc, at);
+}
+
+/* 1 + the index of the first of the N variables DECL that STMT may change,
+ * or 0: one walk of STMT for them all. */
+static int writes_any(CXCursor stmt, const CXCursor *decl, int n, CXCursor *at)
+{
+	scan sc = {.decl = decl, .ndecl = n};
+	return n > 0 ? scan_writes(stmt, &sc, at) : 0;
 }
 
 /* Whether STMT assigns the member access whose text is TEXT. */
@@ -1200,17 +1214,15 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	r.d[r.n++] = l->decl;
 	refs_of(l->bound, &r);
 	for (int i = 0; i < nbody; i++) {
-		for (int j = 0; j < r.n; j++) {
-			CXCursor wat;
-			if (i == upd && j == 0)
-				continue;
-			if (writes(body[i], r.d[j], &wat)) {
-				char *nm = spelling(r.d[j]);
-				char why[200];
-				snprintf(why, sizeof why, "'%s' changes inside it (line %d)", nm, line_of(wat));
-				free(nm);
-				return unsupported(w, at, why);
-			}
+		int skip = i == upd; /* the update changes the induction variable, r.d[0] */
+		CXCursor wat;
+		int j = writes_any(body[i], r.d + skip, r.n - skip, &wat);
+		if (j) {
+			char *nm = spelling(r.d[skip + j - 1]);
+			char why[200];
+			snprintf(why, sizeof why, "'%s' changes inside it (line %d)", nm, line_of(wat));
+			free(nm);
+			return unsupported(w, at, why);
 		}
 		for (int j = 0; j < r.nm; j++) {
 			char *text = cursor_text(w->tu, r.m[j]);

@@ -435,6 +435,23 @@ static void test_loop_errors(void **st)
 				 "  for (int i = 0; i < n; i++) n = n - 1;\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'n' changes inside it"));
+	/* one statement changes several of the bound's variables: the first
+	 * of the bound is named, wherever in the statement it changes */
+	assert_int_equal(analyze("void f(int *a, int n, int m) {\n"
+				 "  for (int i = 0; i < n + m; i++) {\n"
+				 "    a[i] = 0;\n"
+				 "    m = 2,\n"
+				 "      n--;\n"
+				 "  }\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'n' changes inside it (line 5)"));
+	assert_int_equal(analyze("void f(int *a, int n, int m) {\n"
+				 "  for (int i = 0; i < n + m; i++) {\n"
+				 "    m = 2;\n"
+				 "    a[i] = 0;\n"
+				 "  }\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'m' changes inside it (line 3)"));
 	assert_int_equal(analyze("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i--) a[i] = 0;\n"
 				 "}\n"), -1);
