@@ -171,7 +171,7 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 }
 
 /* ---- every region's rows, on every core ---------------------------------
- * Formatting and evaluating the counts is about as much work as counting
+ * Formatting and evaluating the counts is nearly as much work as counting
  * them; each region is independent of the others once the analysis is
  * done, so threads take blocks of consecutive regions (neighbours share
  * count shapes, and so formats), each with a view of the symbol table that
