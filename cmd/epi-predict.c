@@ -117,9 +117,8 @@ int main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 'j': {
-			char *end;
-			long j = strtol(optarg, &end, 10);
-			if (*end || end == optarg || j < 1 || j > 1024)
+			long j;
+			if (epi_parse_long(optarg, 1, 1024, &j) < 0)
 				die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", optarg);
 			jobs = (int)j;
 			break;

@@ -59,9 +59,8 @@ enum epi_format epi_parse_format(const char *s)
 
 int epi_parse_count(const char *opt, const char *v, long lo, long hi)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
-	if (end == v || *end || n < lo || n > hi)
+	long n;
+	if (epi_parse_long(v, lo, hi, &n) < 0)
 		epi_die(2, "%s '%s' is not a count from %ld to %ld", opt, v, lo, hi);
 	return (int)n;
 }

@@ -96,6 +96,17 @@ char *epi_read_file(const char *path, size_t *len, char *err)
 	return buf;
 }
 
+int epi_parse_long(const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || errno == ERANGE || n < lo || n > hi)
+		return -1;
+	*out = n;
+	return 0;
+}
+
 void epi_fmt_double(char *buf, size_t n, double v)
 {
 	for (int prec = 6; prec <= 17; prec++) {

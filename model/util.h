@@ -23,6 +23,10 @@ int epi_mkdirs(const char *dir, char *err);
 /* Reads a whole file into a malloc'd, NUL-terminated buffer; NULL with ERR set. */
 char *epi_read_file(const char *path, size_t *len, char *err);
 
+/* Reads V, a whole decimal number from LO to HI, into *OUT: 0, or -1 when V
+ * is empty, has anything after the digits or lies outside the range. */
+int epi_parse_long(const char *v, long lo, long hi, long *out);
+
 /* Shortest "%g" text that reads back as the same double. */
 void epi_fmt_double(char *buf, size_t n, double v);
 
