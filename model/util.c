@@ -163,3 +163,11 @@ void epi_opt_error(char *err, int c, int optopt, char **argv, int optind)
 	else
 		epi_error(err, "unknown option '%s'", argv[optind - 1]);
 }
+
+int epi_threads(int jobs)
+{
+	if (jobs > 0)
+		return jobs;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}

@@ -27,6 +27,9 @@ char *epi_read_file(const char *path, size_t *len, char *err);
  * is empty, has anything after the digits or lies outside the range. */
 int epi_parse_long(const char *v, long lo, long hi, long *out);
 
+/* Threads for JOBS (a --jobs value): JOBS itself, or with 0 one per online CPU. */
+int epi_threads(int jobs);
+
 /* Shortest "%g" text that reads back as the same double. */
 void epi_fmt_double(char *buf, size_t n, double v);
 

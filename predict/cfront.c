@@ -15,6 +15,8 @@
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <flint/fmpz.h>
 #include <stdio.h>
@@ -158,7 +160,7 @@ static void type_suffix(CXType t, char *buf, size_t n)
 typedef struct fn {
 	char *name;
 	CXCursor cur;
-	int line;
+	int line, end_line;
 	int state;        /* 0 not yet, 1 in progress, 2 done */
 	int called;
 	int nparams;
@@ -181,6 +183,7 @@ typedef struct W {
 	char *filename;
 	fn *fns;
 	int nfns;
+	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
 	fn *cur;
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
@@ -707,18 +710,17 @@ static const char *const print_fns[] = {"printf", "fprintf", "puts", "fputs", "p
 					"vprintf", "vfprintf", "dprintf", "putchar_unlocked", "putc_unlocked", NULL};
 
 /* The name of a C library function behind fortified or builtin spellings. */
-static const char *base_name(const char *name)
+static const char *base_name(const char *name, char *buf, size_t n)
 {
-	static char buf[128];
 	const char *p = name;
 	if (strncmp(p, "__builtin___", 12) == 0)
 		p += 12;
 	else if (strncmp(p, "__builtin_", 10) == 0)
 		p += 10;
-	snprintf(buf, sizeof buf, "%s", p);
-	size_t n = strlen(buf);
-	if (n > 4 && strcmp(buf + n - 4, "_chk") == 0)
-		buf[n - 4] = 0;
+	snprintf(buf, n, "%s", p);
+	size_t len = strlen(buf);
+	if (len > 4 && strcmp(buf + len - 4, "_chk") == 0)
+		buf[len - 4] = 0;
 	if (strncmp(buf, "__", 2) == 0 && strstr(buf, "printf"))
 		return "printf";
 	return buf;
@@ -744,7 +746,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 		if (rval(w, clang_Cursor_getArgument(c, i), out) < 0)
 			return -1;
 	char *raw = spelling(c);
-	const char *name = base_name(raw);
+	char nbuf[128];
+	const char *name = base_name(raw, nbuf, sizeof nbuf);
 	int ret = 0;
 	enum epi_op bytes_cls = EPI_OP_COUNT;
 	int bytes_arg = -1, bytes_arg2 = -1;
@@ -1607,6 +1610,9 @@ out:
 static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, const epi_counts *c)
 {
 	epi_analysis *a = w->a;
+	int f = (int)(w->cur - w->fns);
+	if (f < w->own_lo || f >= w->own_hi)
+		return; /* a callee of this chunk's functions: its own chunk records it */
 	a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
 	epi_region *r = &a->regions[a->nregions++];
 	r->scope = sc;
@@ -1972,19 +1978,14 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err)
 }
 
 /* Finds `#pragma epi trip(EXPR)` lines; each applies to the loop on the next non-blank line. */
-static void scan_pragmas(W *w)
+static void scan_pragmas(W *w, const char *text)
 {
-	char e2[EPI_ERRLEN];
-	size_t len;
-	char *text = epi_read_file(w->filename, &len, e2);
-	if (!text)
-		return;
 	int line = 1, pending = 0;
 	char *pexpr = NULL;
-	for (char *p = text; *p;) {
-		char *nl = strchr(p, '\n');
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *q = p;
+		const char *q = p;
 		while (q < p + n && isspace((unsigned char)*q))
 			q++;
 		if (q < p + n) {
@@ -2027,49 +2028,36 @@ static void scan_pragmas(W *w)
 		p = nl + 1;
 	}
 	free(pexpr);
-	free(text);
 }
 
-int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+/* Parses FILE into *TU (disposed by the caller, also on failure); returns 0,
+ * or -1 with ERR giving clang's first error. */
+static int parse_file(CXIndex idx, const char *file, const char *const *args, int nargs, CXTranslationUnit *tu,
+		      char *err)
 {
-	memset(a, 0, sizeof *a);
-	sym_init(&a->sym);
-	a->file = strdup(file);
-	FILE *probe = fopen(file, "r");
-	if (!probe)
-		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
-	fclose(probe);
-	W w = {.a = a, .o = o, .s = &a->sym, .filename = a->file, .err = err};
-	CXIndex idx = clang_createIndex(0, 0);
-	const char **args = malloc((o->nclang_args + 2) * sizeof *args);
-	int nargs = 0;
-	args[nargs++] = "-ferror-limit=1";
-	for (int i = 0; i < o->nclang_args; i++)
-		args[nargs++] = o->clang_args[i];
-	CXTranslationUnit tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0,
-							  CXTranslationUnit_None, &tu);
-	free(args);
+	*tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0, CXTranslationUnit_None, tu);
+	if (ec != CXError_Success || !*tu)
+		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
 	int ret = 0;
-	if (ec != CXError_Success || !tu) {
-		ret = epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
-		goto out;
-	}
-	unsigned nd = clang_getNumDiagnostics(tu);
-	for (unsigned i = 0; i < nd; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
+	unsigned nd = clang_getNumDiagnostics(*tu);
+	for (unsigned i = 0; i < nd && ret == 0; i++) {
+		CXDiagnostic d = clang_getDiagnostic(*tu, i);
 		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			CXString msg = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
 			ret = epi_error(err, "cannot parse '%s': %s", file, clang_getCString(msg));
 			clang_disposeString(msg);
-			clang_disposeDiagnostic(d);
-			goto out;
 		}
 		clang_disposeDiagnostic(d);
 	}
-	w.tu = tu;
-	scan_pragmas(&w);
-	/* the functions defined in the file */
+	return ret;
+}
+
+/* The functions defined in TU's main file, in source order. */
+static fn *list_fns(CXTranslationUnit tu, int *n)
+{
+	fn *fns = NULL;
+	*n = 0;
 	kids top = {0};
 	kids_of(clang_getTranslationUnitCursor(tu), &top);
 	for (int i = 0; i < top.n; i++) {
@@ -2078,12 +2066,15 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 			continue;
 		if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 			continue;
-		w.fns = realloc(w.fns, (w.nfns + 1) * sizeof *w.fns);
-		fn *f = &w.fns[w.nfns++];
+		fns = realloc(fns, (*n + 1) * sizeof *fns);
+		fn *f = &fns[(*n)++];
 		memset(f, 0, sizeof *f);
 		f->name = spelling(c);
 		f->cur = c;
 		f->line = line_of(c);
+		unsigned end;
+		clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+		f->end_line = (int)end;
 		counts_init(&f->counts);
 		int np = clang_Cursor_getNumArguments(c);
 		f->nparams = np > 0 ? np : 0;
@@ -2092,11 +2083,328 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 			f->params[j] = spelling(clang_Cursor_getArgument(c, j));
 	}
 	kids_free(&top);
-	for (int i = 0; i < w.nfns && ret == 0; i++)
-		if (w.fns[i].state == 0) {
-			collect_symbols(&w, NULL);
-			ret = analyze_fn(&w, &w.fns[i]);
+	return fns;
+}
+
+static void free_fns(fn *fns, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(fns[i].name);
+		for (int j = 0; j < fns[i].nparams; j++)
+			free(fns[i].params[j]);
+		free(fns[i].params);
+	}
+	free(fns);
+}
+
+/* ---- the file in chunks, on every core ---------------------------------
+ *
+ * A long file is analysed in chunks of consecutive function definitions of
+ * about CHUNK_LINES lines, each chunk in a symbol table of its own, by
+ * whichever thread is free: one translation unit per thread, as libclang
+ * cannot share one between threads.  A chunk counts itself the callees its
+ * functions need, but records regions only for the functions it owns.  The
+ * chunks are then merged in order into the analysis's symbol table.  Where
+ * the chunks end depends on the file alone, so the result is the same
+ * whatever the number of threads. */
+#define CHUNK_LINES 256
+#define FRONT_MAXTHREADS 64
+
+typedef struct chunk {
+	int lo, hi;        /* the functions it owns, fns[lo, hi) */
+	epi_analysis part; /* its regions, notes and errors (chunk 0: the analysis itself) */
+	epi_analysis *a;   /* &part, or the analysis for chunk 0 */
+	int started, done;
+	char *called;      /* the functions its walk saw called */
+	int ret;
+	char err[EPI_ERRLEN];
+} chunk;
+
+typedef struct front {
+	epi_analysis *a;
+	const epi_front_opts *o;
+	const char **args;
+	int nargs;
+	pragma *pragmas;
+	int npragmas;
+	CXIndex *idx;        /* one per thread */
+	pthread_mutex_t mu;  /* over what follows, until the plan is made */
+	int failed;          /* the file did not parse (ERR says why) */
+	char err[EPI_ERRLEN];
+	int nfns;            /* the plan, made by the first thread done parsing */
+	int *fn_line;
+	char **fn_name;
+	chunk *chunks;
+	int nchunks;
+	atomic_int next;     /* the next chunk to take */
+	int merged;          /* chunks merged into the analysis, in order (mu) */
+	int merging;         /* a thread is merging (mu) */
+	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
+	char merr[EPI_ERRLEN];
+	char *called;        /* the functions any merged chunk saw called */
+} front;
+
+typedef struct front_worker {
+	front *F;
+	int id;
+} front_worker;
+
+/* Cuts FNS into chunks (F->mu held). */
+static void plan_chunks(front *F, const fn *fns, int n)
+{
+	F->nfns = n;
+	F->fn_line = malloc((n + 1) * sizeof *F->fn_line);
+	F->fn_name = malloc((n + 1) * sizeof *F->fn_name);
+	F->chunks = calloc(n + 1, sizeof *F->chunks);
+	F->called = calloc(n + 1, 1);
+	int lo = 0, lines = 0;
+	for (int i = 0; i < n; i++) {
+		F->fn_line[i] = fns[i].line;
+		F->fn_name[i] = strdup(fns[i].name);
+		lines += fns[i].end_line - fns[i].line + 1;
+		if (lines >= CHUNK_LINES || i == n - 1) {
+			chunk *c = &F->chunks[F->nchunks];
+			c->lo = lo;
+			c->hi = i + 1;
+			c->a = F->nchunks ? &c->part : F->a;
+			F->nchunks++;
+			lo = i + 1;
+			lines = 0;
 		}
+	}
+}
+
+/* Whether FNS are the functions the plan was made from (the file did not
+ * change between two parses). */
+static int same_fns(const front *F, const fn *fns, int n)
+{
+	if (n != F->nfns)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (fns[i].line != F->fn_line[i] || strcmp(fns[i].name, F->fn_name[i]) != 0)
+			return 0;
+	return 1;
+}
+
+static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, int nfns)
+{
+	epi_analysis *a = ch->a;
+	if (a != F->a) {
+		memset(a, 0, sizeof *a);
+		sym_init(&a->sym);
+	}
+	ch->started = 1;
+	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
+	       .fns = fns, .nfns = nfns, .own_lo = ch->lo, .own_hi = ch->hi,
+	       .pragmas = F->pragmas, .npragmas = F->npragmas};
+	for (int i = 0; i < nfns; i++) {
+		fns[i].state = 0;
+		fns[i].called = 0;
+	}
+	int ret = 0;
+	for (int i = ch->lo; i < ch->hi && ret == 0; i++)
+		if (fns[i].state == 0) {
+			collect_symbols(&w, NULL);
+			ret = analyze_fn(&w, &fns[i]);
+		}
+	ch->ret = ret;
+	ch->called = malloc(nfns + 1);
+	for (int i = 0; i < nfns; i++) {
+		ch->called[i] = (char)fns[i].called;
+		counts_clear(w.s, &fns[i].counts);
+	}
+}
+
+static void add_unique(char ***v, int *n, char *s)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0) {
+			free(s);
+			return;
+		}
+	*v = realloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+/* Moves chunk CH's regions (their counts into A's symbol table), notes and
+ * errors into A; returns 0, or -1 with ERR when A's table is full. */
+static int merge_chunk(epi_analysis *a, chunk *ch, int regions, char *err)
+{
+	epi_analysis *p = &ch->part;
+	int ret = 0, map[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		map[k] = -1;
+	if (regions) {
+		a->regions = realloc(a->regions, (a->nregions + p->nregions + 1) * sizeof *a->regions);
+		for (int i = 0; i < p->nregions && ret == 0; i++) {
+			epi_region *r = &a->regions[a->nregions++], *q = &p->regions[i];
+			*r = *q;
+			q->file = q->function = NULL;
+			counts_init(&r->counts);
+			if (counts_import(&a->sym, &r->counts, &p->sym, &q->counts, map) < 0)
+				ret = epi_error(err, "%s", a->sym.err);
+		}
+	}
+	for (int i = 0; i < p->nnotes; i++)
+		add_unique(&a->notes, &a->nnotes, p->notes[i]);
+	for (int i = 0; i < p->nerrors; i++)
+		add_unique(&a->errors, &a->nerrors, p->errors[i]);
+	p->nnotes = p->nerrors = 0;
+	epi_analysis_free(p);
+	return ret;
+}
+
+/* Merges chunk K, the next in order, into the analysis: the first failure
+ * stops the merge, as it would stop a walk of the whole file. */
+static void merge_step(front *F, int k)
+{
+	chunk *ch = &F->chunks[k];
+	if (F->ret == 0 && ch->ret != 0) {
+		F->ret = -1;
+		memcpy(F->merr, ch->err, sizeof ch->err);
+	}
+	if (k > 0 && merge_chunk(F->a, ch, F->ret == 0, F->merr) < 0)
+		F->ret = -1;
+	for (int i = 0; i < F->nfns; i++)
+		F->called[i] |= ch->called[i];
+	free(ch->called);
+	ch->called = NULL;
+}
+
+/* Marks chunk K done, and merges the chunks done since the last one merged
+ * (unless another thread is at it), while the others go on counting. */
+static void chunk_done(front *F, int k)
+{
+	pthread_mutex_lock(&F->mu);
+	F->chunks[k].done = 1;
+	if (!F->merging) {
+		F->merging = 1;
+		while (F->merged < F->nchunks && F->chunks[F->merged].done) {
+			int m = F->merged;
+			pthread_mutex_unlock(&F->mu);
+			merge_step(F, m);
+			pthread_mutex_lock(&F->mu);
+			F->merged++;
+		}
+		F->merging = 0;
+	}
+	pthread_mutex_unlock(&F->mu);
+}
+
+static void *front_run(void *arg)
+{
+	front_worker *k = arg;
+	front *F = k->F;
+	char err[EPI_ERRLEN];
+	CXTranslationUnit tu;
+	int ok = parse_file(F->idx[k->id], F->a->file, F->args, F->nargs, &tu, err) == 0;
+	int nfns = 0;
+	fn *fns = ok ? list_fns(tu, &nfns) : NULL;
+	pthread_mutex_lock(&F->mu);
+	if (ok && !F->chunks)
+		plan_chunks(F, fns, nfns);
+	if (ok && !same_fns(F, fns, nfns)) {
+		ok = 0;
+		epi_error(err, "'%s' changed while it was analysed", F->a->file);
+	}
+	if (!ok && !F->failed) {
+		F->failed = 1;
+		memcpy(F->err, err, sizeof err);
+	}
+	pthread_mutex_unlock(&F->mu);
+	for (int c; ok && (c = atomic_fetch_add(&F->next, 1)) < F->nchunks;) {
+		analyze_chunk(F, &F->chunks[c], tu, fns, nfns);
+		chunk_done(F, c);
+	}
+	free_fns(fns, nfns);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	return NULL;
+}
+
+/* The index of the function region of function I of the plan, or -1
+ * (A's regions in source order). */
+static int fn_region(const epi_analysis *a, const front *F, int i)
+{
+	int lo = 0, hi = a->nregions - 1; /* the total is not there yet */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (a->regions[mid].line < F->fn_line[i])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int j = lo; j < a->nregions && a->regions[j].line == F->fn_line[i]; j++)
+		if (a->regions[j].scope == EPI_SCOPE_FUNCTION && strcmp(a->regions[j].function, F->fn_name[i]) == 0)
+			return j;
+	return -1;
+}
+
+int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+{
+	memset(a, 0, sizeof *a);
+	sym_init(&a->sym);
+	a->file = strdup(file);
+	size_t len;
+	char *text = epi_read_file(file, &len, err);
+	if (!text)
+		return -1;
+	W pw = {.filename = a->file};
+	scan_pragmas(&pw, text);
+	int lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	free(text);
+	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas};
+	pthread_mutex_init(&F.mu, NULL);
+	atomic_init(&F.next, 0);
+	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
+	F.args[F.nargs++] = "-ferror-limit=1";
+	for (int i = 0; i < o->nclang_args; i++)
+		F.args[F.nargs++] = o->clang_args[i];
+	/* threads: as many as asked, but no more than the file has chunks */
+	int nt = epi_threads(o->jobs);
+	if (nt > lines / CHUNK_LINES)
+		nt = lines / CHUNK_LINES;
+	if (nt > FRONT_MAXTHREADS)
+		nt = FRONT_MAXTHREADS;
+	if (nt < 1)
+		nt = 1;
+	F.idx = malloc(nt * sizeof *F.idx);
+	for (int t = 0; t < nt; t++)
+		F.idx[t] = clang_createIndex(0, 0);
+	front_worker k[FRONT_MAXTHREADS];
+	pthread_t th[FRONT_MAXTHREADS];
+	int started = 1; /* this thread is worker 0 */
+	for (int t = 0; t < nt; t++) {
+		k[t] = (front_worker){.F = &F, .id = t};
+		if (t > 0) {
+			if (pthread_create(&th[t], NULL, front_run, &k[t]) != 0)
+				break; /* the threads running share the work */
+			started = t + 1;
+		}
+	}
+	front_run(&k[0]);
+	for (int t = 1; t < started; t++)
+		pthread_join(th[t], NULL);
+	for (int t = 0; t < nt; t++)
+		clang_disposeIndex(F.idx[t]);
+	free(F.idx);
+	free(F.args);
+	pthread_mutex_destroy(&F.mu);
+
+	/* chunks left unmerged: the file did not parse the same in every thread */
+	for (int c = F.merged; c < F.nchunks; c++) {
+		if (c > 0 && F.chunks[c].started)
+			epi_analysis_free(&F.chunks[c].part);
+		free(F.chunks[c].called);
+	}
+	int ret = 0;
+	if (F.failed)
+		ret = epi_error(err, "%s", F.err);
+	else if (F.ret)
+		ret = epi_error(err, "%s", F.merr);
+	char *called = F.called;
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
 			epi_error(err, "%s", a->errors[0]);
@@ -2116,39 +2424,38 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 				*x = *y;
 				*y = t;
 			}
+		int m = -1;
+		for (int i = 0; i < F.nfns && m < 0; i++)
+			if (strcmp(F.fn_name[i], "main") == 0)
+				m = i;
+		const epi_counts **roots = malloc(((size_t)F.nfns + 1) * sizeof *roots);
+		int nroots = 0;
+		for (int i = 0; i < F.nfns; i++) {
+			int r = (m >= 0 ? i == m : !called[i]) ? fn_region(a, &F, i) : -1;
+			if (r >= 0)
+				roots[nroots++] = &a->regions[r].counts;
+		}
 		epi_counts total;
 		counts_init(&total);
-		fn *m = find_fn(&w, "main");
-		const epi_counts **roots = malloc(((size_t)w.nfns + 1) * sizeof *roots);
-		int nroots = 0;
-		for (int i = 0; i < w.nfns; i++)
-			if (m ? &w.fns[i] == m : !w.fns[i].called)
-				roots[nroots++] = &w.fns[i].counts;
-		counts_add_all(w.s, &total, roots, nroots);
+		counts_add_all(&a->sym, &total, roots, nroots);
 		free(roots);
 		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
 		epi_region *r = &a->regions[a->nregions++];
 		r->scope = EPI_SCOPE_TOTAL;
 		r->file = strdup(file);
 		r->line = 0;
-		r->function = strdup(m ? "main" : "");
+		r->function = strdup(m >= 0 ? "main" : "");
 		r->counts = total;
 	}
-	for (int i = 0; i < w.nfns; i++) {
-		free(w.fns[i].name);
-		for (int j = 0; j < w.fns[i].nparams; j++)
-			free(w.fns[i].params[j]);
-		free(w.fns[i].params);
-		counts_clear(w.s, &w.fns[i].counts);
-	}
-	free(w.fns);
-	for (int i = 0; i < w.npragmas; i++)
-		free(w.pragmas[i].expr);
-	free(w.pragmas);
-out:
-	if (tu)
-		clang_disposeTranslationUnit(tu);
-	clang_disposeIndex(idx);
+	free(called);
+	for (int i = 0; i < F.nfns; i++)
+		free(F.fn_name[i]);
+	free(F.fn_name);
+	free(F.fn_line);
+	free(F.chunks);
+	for (int i = 0; i < F.npragmas; i++)
+		free(F.pragmas[i].expr);
+	free(F.pragmas);
 	return ret;
 }
 

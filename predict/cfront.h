@@ -28,6 +28,7 @@ typedef struct epi_front_opts {
 	 * code runs, so the total's tagged counts are each block's own work in
 	 * the whole program: what a sampling profile measures per block. */
 	int tag_blocks;
+	int jobs; /* threads analysing a long file's functions; 0: one per online CPU */
 } epi_front_opts;
 
 enum epi_scope { EPI_SCOPE_LOOP, EPI_SCOPE_FUNCTION, EPI_SCOPE_TOTAL };

@@ -146,6 +146,24 @@ void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int
 	free(max);
 }
 
+int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_counts *a, int *map)
+{
+	counts_clear(s, dst);
+	int ret = 0;
+	for (int i = 0; i < a->n && ret == 0; i++) {
+		const epi_tri *x = &a->v[i];
+		epi_tri *t = slot(dst, a->key[i]);
+		t->same = x->same;
+		ret = sym_pw_import(s, &t->exp, src, &x->exp, map);
+		if (ret == 0 && !x->same)
+			ret = sym_pw_import(s, &t->min, src, &x->min, map);
+		if (ret == 0 && !x->same)
+			ret = sym_pw_import(s, &t->max, src, &x->max, map);
+	}
+	dst->approx = a->approx;
+	return ret;
+}
+
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix)
 {
 	size_t n = strlen(prefix);

@@ -35,6 +35,9 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
 /* dst += a[0] + ... + a[n-1] (none of them dst): the same as n counts_add()s,
  * in time linear in the pieces (the total of a long program). */
 void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
+/* DST (in S's symbol table, emptied first) = A (in SRC's): see
+ * sym_pw_import() for MAP.  Returns 0 or -1 (s->err). */
+int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_counts *a, int *map);
 /* dst += the counts of SRC whose key starts with PREFIX, under the key
  * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);

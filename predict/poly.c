@@ -393,6 +393,39 @@ void poly_reduce(poly_t a, const poly_ctx_t ctx)
 	normalise(a);
 }
 
+void poly_rename(poly_t a, const poly_t b, const int *map, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	if (a != b)
+		poly_set(a, b, NULL);
+	for (int i = 0; i < a->n; i++) {
+		poly_mono *m = &a->m[i];
+		for (int j = 0; j < m->n; j++)
+			m->v[j] = (uint16_t)map[m->v[j]];
+		for (int j = 1; j < m->n; j++) /* a few variables: insertion sort */
+			for (int k = j; k > 0 && m->v[k - 1] > m->v[k]; k--) {
+				uint16_t v = m->v[k], e = m->e[k];
+				m->v[k] = m->v[k - 1];
+				m->e[k] = m->e[k - 1];
+				m->v[k - 1] = v;
+				m->e[k - 1] = e;
+			}
+	}
+	/* renamed monomials stay distinct: only the order of the terms can
+	 * change, and the few terms of a count sort in place */
+	if (a->n > 16) {
+		normalise(a);
+		return;
+	}
+	for (int i = 1; i < a->n; i++)
+		for (int k = i; k > 0 && mono_cmp(&a->m[k - 1], &a->m[k]) < 0; k--) {
+			poly_mono m = a->m[k];
+			a->m[k] = a->m[k - 1];
+			a->m[k - 1] = m;
+			fmpq_swap(&a->c[k], &a->c[k - 1]);
+		}
+}
+
 void poly_mul(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)
 {
 	(void)ctx;

@@ -97,6 +97,8 @@ void poly_get_term_exp_ui(unsigned long *exp, const poly_t a, long i, const poly
 /* Appends a term (exponents one per variable); poly_reduce() then sorts and combines. */
 void poly_push_term_fmpq_ui(poly_t a, const fmpq_t c, const unsigned long *exp, const poly_ctx_t ctx);
 void poly_reduce(poly_t a, const poly_ctx_t ctx);
+/* A = B with variable k renamed MAP[k] (one-to-one on B's variables). */
+void poly_rename(poly_t a, const poly_t b, const int *map, const poly_ctx_t ctx);
 
 /* Degree in VAR (-1 for zero); total degree (-1 for zero). */
 long poly_degree_si(const poly_t a, long var, const poly_ctx_t ctx);

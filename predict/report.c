@@ -11,7 +11,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char epi_csv_header[] = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz";
 
@@ -210,10 +209,10 @@ static void *rows_run(void *arg)
  * evaluation needed. */
 static oprow **all_rows(epi_analysis *a, const sym_env *env, int jobs, int *missing)
 {
-	long ncpu = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int ncpu = epi_threads(jobs);
 	int nt = (a->nregions + ROWS_BLOCK - 1) / ROWS_BLOCK;
 	if (nt > ncpu)
-		nt = ncpu > 1 ? (int)ncpu : 1;
+		nt = ncpu;
 	if (nt > ROWS_MAXTHREADS)
 		nt = ROWS_MAXTHREADS;
 	if (nt < 1)

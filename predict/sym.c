@@ -299,6 +299,29 @@ static void const_term(sym_ctx *s, fmpq_t c, const poly_t p)
 		fmpq_zero(c);
 }
 
+/* The atom floor(num/den) (num normalised as sym_floor leaves it), found or
+ * made; -1 when the table is full. */
+static int atom_of(sym_ctx *s, const poly_t num, const fmpz_t den)
+{
+	for (int k = 0; k < s->nvars; k++)
+		if (s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) && poly_equal(&s->atom_num[k], num, CTX))
+			return k;
+	int k = new_slot(s);
+	if (k < 0)
+		return -1;
+	char *ns = sym_poly_str(s, num);
+	char *ds = fmpz_get_str(NULL, 10, den);
+	size_t len = strlen(ns) + strlen(ds) + 16;
+	s->name[k] = malloc(len);
+	snprintf(s->name[k], len, "floor((%s)/%s)", ns, ds);
+	free(ns);
+	flint_free(ds);
+	s->kind[k] = SYM_ATOM;
+	poly_set(&s->atom_num[k], num, CTX);
+	fmpz_set(&s->atom_den[k], den);
+	return k;
+}
+
 int sym_floor(sym_ctx *s, poly_t p, const poly_t num, const fmpz_t den_in)
 {
 	if (fmpz_is_one(den_in)) {
@@ -393,28 +416,10 @@ int sym_floor(sym_ctx *s, poly_t p, const poly_t num, const fmpz_t den_in)
 		} else if (poly_is_fmpq(Rr, CTX)) {
 			/* 0 <= constant < den: floor is 0 */
 		} else {
-			int k, found = 0;
-			for (k = 0; k < s->nvars && !found; k++)
-				found = s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) &&
-					poly_equal(&s->atom_num[k], Rr, CTX);
-			if (found) {
-				k--;
-			} else {
-				k = new_slot(s);
-				if (k < 0) {
-					ret = -1;
-					goto out;
-				}
-				char *ns = sym_poly_str(s, Rr);
-				char *ds = fmpz_get_str(NULL, 10, den);
-				size_t len = strlen(ns) + strlen(ds) + 16;
-				s->name[k] = malloc(len);
-				snprintf(s->name[k], len, "floor((%s)/%s)", ns, ds);
-				free(ns);
-				flint_free(ds);
-				s->kind[k] = SYM_ATOM;
-				poly_set(&s->atom_num[k], Rr, CTX);
-				fmpz_set(&s->atom_den[k], den);
+			int k = atom_of(s, Rr, den);
+			if (k < 0) {
+				ret = -1;
+				goto out;
 			}
 			poly_add(Q, Q, &s->gen[k], CTX);
 		}
@@ -1079,6 +1084,78 @@ void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
 	sym_pw_clear(s, dst);
 	for (int i = 0; i < src->n; i++)
 		pw_append(s, dst, &src->p[i].g, src->p[i].v);
+}
+
+/* ---- counts moved between symbol tables ------------------------------- */
+
+/* DST's symbol for SRC's symbol K, through MAP (-1: not yet): the parameter
+ * or loop variable of the same name, or the atom of the same definition,
+ * made when missing.  -1 when DST is full and cannot grow. */
+static int import_var(sym_ctx *dst, const sym_ctx *src, int k, int *map);
+
+static int import_poly(sym_ctx *dst, poly_t out, const sym_ctx *src, const poly_t in, int *map)
+{
+	for (int t = 0; t < in->n; t++)
+		for (int j = 0; j < in->m[t].n; j++)
+			if (import_var(dst, src, in->m[t].v[j], map) < 0)
+				return -1;
+	poly_rename(out, in, map, dst->ctx);
+	return 0;
+}
+
+static int import_var(sym_ctx *dst, const sym_ctx *src, int k, int *map)
+{
+	if (map[k] >= 0)
+		return map[k];
+	int d;
+	if (src->kind[k] == SYM_ATOM) {
+		poly_t num;
+		poly_init(num, dst->ctx);
+		d = import_poly(dst, num, src, &src->atom_num[k], map);
+		if (d == 0)
+			d = atom_of(dst, num, &src->atom_den[k]);
+		poly_clear(num, dst->ctx);
+	} else {
+		d = sym_var(dst, src->name[k], src->kind[k]);
+	}
+	if (d < 0 && sym_grow(dst, 2 * dst->cap) == 0)
+		return import_var(dst, src, k, map);
+	return map[k] = d;
+}
+
+int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in, int *map)
+{
+	sym_pw_clear(s, out);
+	int ret = 0;
+	if (in->n)
+		out->p = malloc(in->n * sizeof *out->p);
+	out->cap = in->n;
+	for (int i = 0; i < in->n && ret == 0; i++) {
+		const sym_guard *g = &in->p[i].g;
+		sym_piece *p = &out->p[out->n++];
+		guard_init(&p->g);
+		poly_init(p->v, CTX);
+		p->g.c = malloc((g->n + 1) * sizeof *p->g.c);
+		p->g.cap = g->n + 1;
+		for (int j = 0; j < g->n && ret == 0; j++) {
+			poly_init(&p->g.c[j], CTX);
+			p->g.n++;
+			ret = import_poly(s, &p->g.c[j], src, &g->c[j], map);
+		}
+		if (ret == 0)
+			ret = import_poly(s, p->v, src, in->p[i].v, map);
+		/* the constraints in the order of S's symbols (distinct still: the
+		 * renaming is one to one), and their hash */
+		for (int j = 1; j < p->g.n; j++)
+			for (int k = j; k > 0 && poly_cmp(&p->g.c[k - 1], &p->g.c[k], CTX) > 0; k--) {
+				poly_struct t = p->g.c[k];
+				p->g.c[k] = p->g.c[k - 1];
+				p->g.c[k - 1] = t;
+			}
+		for (int j = 0; j < p->g.n; j++)
+			p->g.h += cons_hash(s, &p->g.c[j]);
+	}
+	return ret;
 }
 
 void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const poly_t v)

@@ -104,6 +104,11 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 	       const poly_t lo, const poly_t hi);
 /* Substitutes simultaneously: variable k becomes sub[k] where sub[k] != NULL. */
 int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub);
+/* OUT (in S's table) = IN (in SRC's), its symbols mapped by name
+ * (parameters) and by definition (floor atoms) through MAP, SYM_MAXVARS
+ * ints set to -1 before the first import from SRC and kept between them.
+ * Returns 0, or -1 when S's table is full (s->err). */
+int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in, int *map);
 /* Sets *lo and *hi to the pointwise min and max of a and b; returns 1 when
  * exact, 0 when only bounds could be given (lo = 0, hi = a + b). */
 int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b);

@@ -98,6 +98,28 @@ for f in table csv json; do
 done
 [ $jobs_ok = 1 ] && ok "--jobs 3: the same report as --jobs 1" || bad "--jobs 3: the same report as --jobs 1" "$tmp/err"
 
+# a long file is analysed in chunks of functions, each in a symbol table of
+# its own, then merged: a function counts the same there as in a file of its
+# own, and the total is the sum of the functions nobody calls
+"$P" "$tmp/nests.c" --param n=40 --param m=30 --format csv >"$tmp/all.csv" 2>"$tmp/err"
+chunk_ok=$?
+# FUNCTION,OP,COUNT,MIN,MAX of the function rows (the columns before the formula)
+rows() { awk -F, -v f="$2" '$3 == f && $4 == "function" { print $3, $5, $6, $7, $8 }' "$1"; }
+for k in 0 7 14; do
+	awk -v k="$k" 'NR == 1 || /^static double helper/ { h = 1 } h { print } /^}/ { h = 0 }
+		$0 ~ "^void kernel" k "\\(" { f = 1 } f && !h { print } f && /^}/ { f = 0 }' "$tmp/nests.c" >"$tmp/one.c"
+	"$P" "$tmp/one.c" --param n=40 --param m=30 --format csv >"$tmp/one.csv" 2>>"$tmp/err" || chunk_ok=1
+	rows "$tmp/all.csv" "kernel$k" >"$tmp/r1"
+	rows "$tmp/one.csv" "kernel$k" >"$tmp/r2"
+	[ -s "$tmp/r1" ] && cmp -s "$tmp/r1" "$tmp/r2" || chunk_ok=1
+done
+sums=$(awk -F, '$5 == "all" { next } $4 == "function" && $3 ~ /^kernel/ { s[$5] += $6 } $4 == "total" { t[$5] = $6 }
+	END { for (o in s) if (s[o] != t[o]) bad = 1; for (o in t) if (s[o] != t[o]) bad = 1;
+	      print bad ? "differ" : "same" }' "$tmp/all.csv")
+[ $chunk_ok = 0 ] && [ "$sums" = same ] && ! grep -q Sanitizer "$tmp/err" &&
+	ok "a file in chunks: each function as alone, the total as their sum" ||
+	bad "a file in chunks: each function as alone, the total as their sum" "$tmp/err"
+
 # compiler flags after -- and from compile_commands.json
 printf '#ifndef SIZE\n#error SIZE undefined\n#endif\nvoid f(double *a) { for (int i = 0; i < SIZE; i++) a[i] = 0; }\n' >"$tmp/flags.c"
 expect "flags after --" 0 "store.f64 *7 " -- "$tmp/flags.c" -- -DSIZE=7

@@ -227,6 +227,89 @@ static void test_compose_params(void **st)
 	sym_pw_clear(&S, &w);
 }
 
+/* A count moved to another symbol table (as a chunk's counts are merged
+ * into the analysis's) keeps its value, with the parameters matched by name
+ * and the floor atoms by definition, whatever the symbols' order there. */
+static void test_import(void **st)
+{
+	/* for (i = 0; i < n; i += 3) for (j = 0; j < m - i; j += 2): 1 */
+	int vt = sym_var(&S, "t", SYM_LOOP);
+	sym_pw w, r;
+	sym_pw_init(&w);
+	sym_pw_init(&r);
+	sym_pw_set_si(&S, &w, 1);
+	fmpz_t two, three;
+	fmpz_init_set_ui(two, 2);
+	fmpz_init_set_ui(three, 3);
+	poly_t hi;
+	poly_init(hi, S.ctx);
+	assert_int_equal(sym_floor(&S, hi, P("m - i - 1"), two), 0);
+	assert_int_equal(sym_pw_sum(&S, &r, &w, vj, P("0"), hi), 0);
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	sub[vi] = P("3*t");
+	assert_int_equal(sym_pw_compose(&S, &r, sub), 0);
+	assert_int_equal(sym_floor(&S, hi, P("n - 1"), three), 0);
+	assert_int_equal(sym_pw_sum(&S, &w, &r, vt, P("0"), hi), 0);
+
+	/* the other table: another parameter and m before n, and an atom of its own */
+	sym_ctx D;
+	sym_init(&D);
+	int dq = sym_var(&D, "q", SYM_PARAM), dm = sym_var(&D, "m", SYM_PARAM);
+	poly_t a;
+	poly_init(a, D.ctx);
+	poly_gen(a, dq, D.ctx);
+	assert_int_equal(sym_floor(&D, a, a, two), 0);
+	int map[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		map[k] = -1;
+	sym_pw x, y;
+	sym_pw_init(&x);
+	sym_pw_init(&y);
+	assert_int_equal(sym_pw_import(&D, &x, &S, &w, map), 0);
+	assert_int_equal(map[vm], dm);
+	int dn = map[vn];
+	assert_true(dn > dm && D.kind[dn] == SYM_PARAM && strcmp(D.name[dn], "n") == 0);
+	int natoms = 0;
+	for (int k = 0; k < D.nvars; k++)
+		natoms += D.kind[k] == SYM_ATOM;
+	/* a second import through the same map makes no symbol, and the
+	 * value is the same function of n and m as in S */
+	int nvars = D.nvars;
+	assert_int_equal(sym_pw_import(&D, &y, &S, &w, map), 0);
+	assert_int_equal(D.nvars, nvars);
+	assert_true(sym_pw_equal(&D, &x, &y));
+	assert_true(natoms >= 2); /* floor(q/2) and the import's own */
+	sym_env e;
+	sym_env_init(&e);
+	e.bound[dn] = e.bound[dm] = e.bound[dq] = 1;
+	fmpq_t q;
+	fmpq_init(q);
+	for (long n = -2; n <= 14; n++)
+		for (long m = -2; m <= 14; m++) {
+			long ref = 0;
+			for (long i = 0; i < n; i += 3)
+				for (long j = 0; j < m - i; j += 2)
+					ref++;
+			assert_int_equal(eval2(&w, n, m), ref);
+			fmpq_set_si(&e.val[dn], n, 1);
+			fmpq_set_si(&e.val[dm], m, 1);
+			int missing = -1;
+			assert_int_equal(sym_pw_eval(&D, &x, &e, q, &missing), 0);
+			assert_int_equal(fmpz_get_si(fmpq_numref(q)), ref);
+		}
+	fmpq_clear(q);
+	sym_env_clear(&e);
+	sym_pw_clear(&D, &x);
+	sym_pw_clear(&D, &y);
+	poly_clear(a, D.ctx);
+	sym_free(&D);
+	poly_clear(hi, S.ctx);
+	fmpz_clear(two);
+	fmpz_clear(three);
+	sym_pw_clear(&S, &w);
+	sym_pw_clear(&S, &r);
+}
+
 static void test_minmax(void **st)
 {
 	sym_pw a, b, lo, hi;
@@ -300,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_three_deep_two_params),
 		cmocka_unit_test(test_strides),
 		cmocka_unit_test(test_compose_params),
+		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_minmax),
 		cmocka_unit_test(test_missing_param),
 		cmocka_unit_test(test_feasible),
