@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 		flags[ndb + i - optind] = argv[i];
 	fo.clang_args = flags;
 	fo.nclang_args = nflags;
+	fo.jobs = jobs;
 
 	/* the table and frequencies first: a bad one fails before the parse */
 	epi_table table;

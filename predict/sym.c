@@ -657,9 +657,27 @@ static void fm_push(fm_sys *m, fmpz *r)
 	m->row[m->n++] = r;
 }
 
-/* Adds the affine constraint P >= 0 as a row; nonlinear ones are skipped
- * (treating them as true keeps the test sound). */
-static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, int *used)
+/* Marks in USED the variables of P's terms up to its first nonlinear one:
+ * those whose columns fm_add_poly() fills. */
+static void fm_mark(sym_ctx *s, const poly_t p, int *used)
+{
+	int var[SYM_MAXVARS];
+	ulong e[SYM_MAXVARS];
+	for (slong i = 0; i < poly_length(p, CTX); i++) {
+		int nv = term_exps(s, p, i, var, e), deg = 0;
+		for (int j = 0; j < nv; j++) {
+			used[var[j]] = 1;
+			deg += (int)e[j];
+		}
+		if (deg > 1)
+			return;
+	}
+}
+
+/* Adds the affine constraint P >= 0 as a row, variable k in column COL[k]
+ * (every variable of P has one); nonlinear ones are skipped (treating them
+ * as true keeps the test sound). */
+static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, const int *col)
 {
 	fmpz *r = _fmpz_vec_init(m->nv + 1);
 	fmpz_t d;
@@ -672,14 +690,11 @@ static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, int *used)
 	int linear = 1;
 	for (slong i = 0; i < poly_length(p, CTX) && linear; i++) {
 		int nv = term_exps(s, p, i, var, e);
-		int col = m->nv, deg = 0;
-		for (int j = 0; j < nv; j++)
-			if (var[j] < m->nv) {
-				col = var[j];
-				deg += (int)e[j];
-				if (used)
-					used[var[j]] = 1;
-			}
+		int at = m->nv, deg = 0;
+		for (int j = 0; j < nv; j++) {
+			at = col[var[j]];
+			deg += (int)e[j];
+		}
 		if (deg > 1) {
 			linear = 0;
 			break;
@@ -687,7 +702,7 @@ static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, int *used)
 		poly_get_term_coeff_fmpq(c, p, i, CTX);
 		/* the coefficient times the common denominator, an integer */
 		fmpz_divexact(fmpq_denref(c), d, fmpq_denref(c));
-		fmpz_mul(&r[col], fmpq_numref(c), fmpq_denref(c));
+		fmpz_mul(&r[at], fmpq_numref(c), fmpq_denref(c));
 	}
 	if (linear)
 		fm_push(m, r);
@@ -848,15 +863,20 @@ int sym_feasible(sym_ctx *s, const poly_struct *c, int n)
 		if (!atoms)
 			return 1;
 	}
-	fm_sys m = {.nv = s->nvars};
-	int used[SYM_MAXVARS];
+	int used[SYM_MAXVARS], col[SYM_MAXVARS];
 	memset(used, 0, sizeof *used * (size_t)s->cap);
 	for (int i = 0; i < n; i++)
-		fm_add_poly(s, &m, &c[i], used);
+		fm_mark(s, &c[i], used);
 	/* atoms inside the atoms used */
 	for (int k = s->nvars - 1; k >= 0; k--)
 		if (used[k] && s->kind[k] == SYM_ATOM)
 			used_closure(s, &s->atom_num[k], used);
+	/* a column for each symbol used, not for each of the table */
+	fm_sys m = {0};
+	for (int k = 0; k < s->nvars; k++)
+		col[k] = used[k] ? m.nv++ : -1;
+	for (int i = 0; i < n; i++)
+		fm_add_poly(s, &m, &c[i], col);
 	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
 	poly_t t;
 	poly_init(t, CTX);
@@ -865,11 +885,11 @@ int sym_feasible(sym_ctx *s, const poly_struct *c, int n)
 			continue;
 		poly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
 		poly_sub(t, &s->atom_num[k], t, CTX);
-		fm_add_poly(s, &m, t, NULL);
+		fm_add_poly(s, &m, t, col);
 		poly_neg(t, t, CTX);
 		poly_add_fmpz(t, t, &s->atom_den[k], CTX);
 		poly_sub_ui(t, t, 1, CTX);
-		fm_add_poly(s, &m, t, NULL);
+		fm_add_poly(s, &m, t, col);
 	}
 	poly_clear(t, CTX);
 	int r = fm_solve(&m);
