@@ -10,29 +10,49 @@ CLANG=${CLANG:-clang-19}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# wall time in seconds of one run of a command
+wall() {
+	s=$(date +%s.%N)
+	"$@" >/dev/null 2>&1
+	e=$(date +%s.%N)
+	echo "$s $e" | awk '{ printf "%.4f\n", $2 - $1 }'
+}
+
 # median wall time in seconds of RUNS runs of a command
 median() {
 	runs=$1
 	shift
 	i=0
 	while [ $i -lt "$runs" ]; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		echo "$s $e" | awk '{ printf "%.4f\n", $2 - $1 }'
+		wall "$@"
 		i=$((i + 1))
 	done | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
+# "median min max" of column C of FILE
+stats() {
+	cut -d' ' -f"$2" "$1" | sort -n |
+		awk '{ a[NR] = $1 } END { printf "%.3f %.3f %.3f\n", a[int((NR + 1) / 2)], a[1], a[NR] }'
+}
+
 sh "$top/benchmarks/gen-nests.sh" 2000 >"$tmp/nests.c"
 lines=$(wc -l <"$tmp/nests.c")
-tc=$(median 5 "$CLANG" -fsyntax-only "$tmp/nests.c")
-tp=$(median 3 "$P" "$tmp/nests.c")
-tpb=$(median 3 "$P" "$tmp/nests.c" --param n=1000 --param m=500 --format csv)
-echo "analysis of 2,000 loop nests ($lines lines of C):"
-printf '  %-44s %8.3f s\n' "$CLANG -fsyntax-only" "$tc"
-printf '  %-44s %8.3f s  (%.2fx, target <= 1.5x)\n' "epi-predict (formulas)" "$tp" "$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
-printf '  %-44s %8.3f s  (%.2fx)\n' "epi-predict --param n=1000 m=500 --format csv" "$tpb" "$(echo "$tpb $tc" | awk '{ print $1 / $2 }')"
+# the three commands in turn, RUNS times, so that the machine's noise
+# (large on a shared VM) falls on all three alike
+RUNS=${RUNS:-9}
+i=0
+while [ $i -lt "$RUNS" ]; do
+	echo "$(wall "$CLANG" -fsyntax-only "$tmp/nests.c") $(wall "$P" "$tmp/nests.c")" \
+		"$(wall "$P" "$tmp/nests.c" --param n=1000 --param m=500 --format csv)"
+	i=$((i + 1))
+done >"$tmp/times"
+set -- $(stats "$tmp/times" 1) $(stats "$tmp/times" 2) $(stats "$tmp/times" 3)
+echo "analysis of 2,000 loop nests ($lines lines of C), median of $RUNS runs (min-max):"
+printf '  %-44s %8.3f s  (%s-%s)\n' "$CLANG -fsyntax-only" "$1" "$2" "$3"
+printf '  %-44s %8.3f s  (%s-%s)  %.2fx, target <= 1.5x\n' "epi-predict (formulas)" "$4" "$5" "$6" \
+	"$(echo "$4 $1" | awk '{ print $1 / $2 }')"
+printf '  %-44s %8.3f s  (%s-%s)  %.2fx\n' "epi-predict --param n=1000 m=500 --format csv" "$7" "$8" "$9" \
+	"$(echo "$7 $1" | awk '{ print $1 / $2 }')"
 
 ex="$top/data/examples/selection_sort.c"
 t10=$(median 5 "$P" "$ex" --param n=10)

@@ -2108,7 +2108,7 @@ static void free_fns(fn *fns, int n)
  * the chunks end depends on the file alone, so the result is the same
  * whatever the number of threads. */
 #define CHUNK_LINES 256
-#define FRONT_MAXTHREADS 64
+#define FRONT_MAXTHREADS 16
 
 typedef struct chunk {
 	int lo, hi;        /* the functions it owns, fns[lo, hi) */

@@ -272,16 +272,32 @@ int poly_cmp(const poly_t a, const poly_t b, const poly_ctx_t ctx)
 	return c < 0 ? -1 : c > 0;
 }
 
-/* D = B + sign * C, both sorted; D is neither. */
+/* D = B + sign * C, both sorted; D is not C.  D may be B, the common way
+ * sums grow: then B's terms first move up by C's length, and the merge
+ * from the front never writes over a term of B still to be read. */
 static void merge(poly_struct *d, const poly_struct *b, const poly_struct *c, int sign)
 {
-	fit(d, b->n + c->n);
+	int nb = b->n, k = 0;
+	fit(d, nb + c->n);
+	if (d == b) {
+		k = c->n;
+		for (int i = nb - 1; i >= 0; i--) {
+			fmpq_swap(&d->c[i + k], &d->c[i]);
+			mono_copy(&d->m[i + k], &d->m[i]);
+		}
+	}
+	/* B's term i is at index i + k of SRC */
+	const poly_struct *src = d == b ? d : b;
 	int i = 0, j = 0, n = 0;
-	while (i < b->n || j < c->n) {
-		int cmp = i == b->n ? -1 : j == c->n ? 1 : mono_cmp(&b->m[i], &c->m[j]);
+	while (i < nb || j < c->n) {
+		int cmp = i == nb ? -1 : j == c->n ? 1 : mono_cmp(&src->m[i + k], &c->m[j]);
 		if (cmp > 0) {
-			qset(&d->c[n], &b->c[i]);
-			mono_copy(&d->m[n++], &b->m[i++]);
+			if (d != b)
+				qset(&d->c[n], &b->c[i]);
+			else if (n != i + k)
+				fmpq_swap(&d->c[n], &d->c[i + k]);
+			mono_copy(&d->m[n++], &src->m[i + k]);
+			i++;
 		} else if (cmp < 0) {
 			if (sign > 0)
 				qset(&d->c[n], &c->c[j]);
@@ -290,11 +306,13 @@ static void merge(poly_struct *d, const poly_struct *b, const poly_struct *c, in
 			mono_copy(&d->m[n++], &c->m[j++]);
 		} else {
 			if (sign > 0)
-				fmpq_add(&d->c[n], &b->c[i], &c->c[j]);
+				fmpq_add(&d->c[n], &src->c[i + k], &c->c[j]);
 			else
-				fmpq_sub(&d->c[n], &b->c[i], &c->c[j]);
-			if (!fmpq_is_zero(&d->c[n]))
-				mono_copy(&d->m[n++], &b->m[i]);
+				fmpq_sub(&d->c[n], &src->c[i + k], &c->c[j]);
+			if (!fmpq_is_zero(&d->c[n])) {
+				mono_copy(&d->m[n], &src->m[i + k]);
+				n++;
+			}
 			i++;
 			j++;
 		}
@@ -308,7 +326,7 @@ static void add_sub(poly_t a, const poly_t b, const poly_t c, int sign)
 		poly_set(a, b, NULL);
 		return;
 	}
-	if (a != b && a != c) {
+	if (a != c) {
 		merge(a, b, c, sign);
 		return;
 	}

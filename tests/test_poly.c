@@ -99,6 +99,37 @@ static void test_against_flint(void **st)
 		assert_true(same(r, fr));
 		poly_sub(r, a, a, C); /* aliased, and cancelling */
 		assert_true(poly_is_zero(r, C));
+		poly_set(r, a, C); /* in place, as sums grow */
+		poly_add(r, r, b, C);
+		fmpq_mpoly_add(fr, fa, fb, F);
+		assert_true(same(r, fr));
+		poly_sub(r, r, b, C);
+		poly_sub(r, r, b, C);
+		fmpq_mpoly_sub(fr, fa, fb, F);
+		assert_true(same(r, fr));
+		poly_sub(r, r, r, C);
+		assert_true(poly_is_zero(r, C));
+		/* variables renamed by a permutation: the same terms, reordered */
+		int map[NV];
+		for (int k = 0; k < NV; k++)
+			map[k] = k;
+		for (int k = NV - 1; k > 0; k--) {
+			int j = (int)rnd((unsigned)k + 1), t = map[k];
+			map[k] = map[j];
+			map[j] = t;
+		}
+		poly_rename(r, a, map, C); /* variable k of A is map[k] of R */
+		fmpq_mpoly_t gens[NV];
+		fmpq_mpoly_struct *gp[NV];
+		for (int k = 0; k < NV; k++) {
+			fmpq_mpoly_init(gens[k], F);
+			fmpq_mpoly_gen(gens[k], map[k], F);
+			gp[k] = gens[k];
+		}
+		assert_int_equal(fmpq_mpoly_compose_fmpq_mpoly(fr, fa, gp, F, F), 1);
+		assert_true(same(r, fr));
+		for (int k = 0; k < NV; k++)
+			fmpq_mpoly_clear(gens[k], F);
 		poly_mul(r, a, b, C);
 		fmpq_mpoly_mul(fr, fa, fb, F);
 		assert_true(same(r, fr));
