@@ -524,14 +524,6 @@ static int writes(CXCursor stmt, CXCursor decl, CXCursor *at)
 	return scan_writes(stmt, &sc, at);
 }
 
-/* 1 + the index of the first of the N variables DECL that STMT may change,
- * or 0: one walk of STMT for them all. */
-static int writes_any(CXCursor stmt, const CXCursor *decl, int n, CXCursor *at)
-{
-	scan sc = {.decl = decl, .ndecl = n};
-	return n > 0 ? scan_writes(stmt, &sc, at) : 0;
-}
-
 /* Whether STMT assigns the member access whose text is TEXT. */
 static int writes_member(CXTranslationUnit tu, CXCursor stmt, const char *text, CXCursor *at)
 {
@@ -546,19 +538,25 @@ typedef struct esc {
 	CXCursor at;
 } esc;
 
+/* The statement of kind K that leaves the body early, as "return", or NULL. */
+static const char *escape_of(enum CXCursorKind k, const esc *e)
+{
+	if (k == CXCursor_ReturnStmt)
+		return "return";
+	if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
+		return "goto";
+	if (k == CXCursor_BreakStmt && e->loops == 0 && e->switches == 0)
+		return "break";
+	if (k == CXCursor_ContinueStmt && e->loops == 0)
+		return "continue";
+	return NULL;
+}
+
 static enum CXChildVisitResult escape_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	esc *e = d;
 	enum CXCursorKind k = kind(c);
-	const char *what = NULL;
-	if (k == CXCursor_ReturnStmt)
-		what = "return";
-	else if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
-		what = "goto";
-	else if (k == CXCursor_BreakStmt && e->loops == 0 && e->switches == 0)
-		what = "break";
-	else if (k == CXCursor_ContinueStmt && e->loops == 0)
-		what = "continue";
+	const char *what = escape_of(k, e);
 	if (what) {
 		e->found = 1;
 		e->what = what;
@@ -589,6 +587,44 @@ static int escapes(CXCursor stmt, CXCursor *at, const char **what)
 		*what = e.what;
 	}
 	return e.found;
+}
+
+/* A loop body's statement checked in one walk for both: the first of the
+ * variables SCAN looks for that it may change (1 + its index in w.found),
+ * and how it may leave the loop (as escapes()). */
+typedef struct body_scan {
+	scan w;
+	esc e;
+} body_scan;
+
+static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	body_scan *b = d;
+	if (write_visit(c, p, &b->w) == CXChildVisit_Break)
+		return CXChildVisit_Break; /* the first variable changes: that is the answer */
+	enum CXCursorKind k = kind(c);
+	const char *what = b->e.found ? NULL : escape_of(k, &b->e);
+	if (what) { /* the first way out; the walk goes on for the writes */
+		b->e.found = 1;
+		b->e.what = what;
+		b->e.at = c;
+	}
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt) {
+		int sw = k == CXCursor_SwitchStmt;
+		b->e.loops += !sw;
+		b->e.switches += sw;
+		clang_visitChildren(c, body_visit, b);
+		b->e.loops -= !sw;
+		b->e.switches -= sw;
+		return b->w.found == 1 ? CXChildVisit_Break : CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void scan_body_stmt(CXCursor stmt, body_scan *b)
+{
+	if (body_visit(stmt, clang_getNullCursor(), b) == CXChildVisit_Recurse)
+		clang_visitChildren(stmt, body_visit, b);
 }
 
 typedef struct refs {
@@ -1218,12 +1254,12 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	refs_of(l->bound, &r);
 	for (int i = 0; i < nbody; i++) {
 		int skip = i == upd; /* the update changes the induction variable, r.d[0] */
-		CXCursor wat;
-		int j = writes_any(body[i], r.d + skip, r.n - skip, &wat);
-		if (j) {
-			char *nm = spelling(r.d[skip + j - 1]);
+		body_scan b = {.w = {.decl = r.d + skip, .ndecl = r.n - skip}};
+		scan_body_stmt(body[i], &b);
+		if (b.w.found) {
+			char *nm = spelling(r.d[skip + b.w.found - 1]);
 			char why[200];
-			snprintf(why, sizeof why, "'%s' changes inside it (line %d)", nm, line_of(wat));
+			snprintf(why, sizeof why, "'%s' changes inside it (line %d)", nm, line_of(b.w.at));
 			free(nm);
 			return unsupported(w, at, why);
 		}
@@ -1239,11 +1275,9 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			}
 			free(text);
 		}
-		CXCursor eat;
-		const char *what;
-		if (escapes(body[i], &eat, &what)) {
+		if (b.e.found) {
 			char why[200];
-			snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", what, line_of(eat));
+			snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", b.e.what, line_of(b.e.at));
 			return unsupported(w, at, why);
 		}
 	}

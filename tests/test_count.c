@@ -452,6 +452,23 @@ static void test_loop_errors(void **st)
 				 "  }\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'m' changes inside it (line 3)"));
+	/* one statement both leaves early and changes the bound: the change is
+	 * named, though the way out comes first in the walk; a way out inside
+	 * a nested loop is that loop's own */
+	assert_int_equal(analyze("void f(int *a, int n) {\n"
+				 "  for (int i = 0; i < n; i++) {\n"
+				 "    if (a[i]) { break; }\n"
+				 "    else { for (int j = 0; j < 2; j++) if (a[j]) break; n--; }\n"
+				 "  }\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'n' changes inside it (line 4)"));
+	assert_int_equal(analyze("void f(int *a, int n) {\n"
+				 "  for (int i = 0; i < n; i++) {\n"
+				 "    for (int j = 0; j < 2; j++) if (a[j]) break;\n"
+				 "    if (a[i]) continue;\n"
+				 "  }\n"
+				 "}\n"), -1);
+	assert_non_null(strstr(err, "'continue' at line 4"));
 	assert_int_equal(analyze("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i--) a[i] = 0;\n"
 				 "}\n"), -1);
