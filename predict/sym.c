@@ -1064,9 +1064,8 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 	return eq;
 }
 
-/* Appends the piece [g] * v (copies both) without looking for an equal
- * guard: for callers that know there is none. */
-static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
+/* A new last piece of W with a copy of guard G and a zero value. */
+static sym_piece *pw_new(sym_ctx *s, sym_pw *w, const sym_guard *g)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 4;
@@ -1075,7 +1074,20 @@ static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
 	sym_piece *p = &w->p[w->n++];
 	guard_copy(s, &p->g, g);
 	poly_init(p->v, CTX);
-	poly_set(p->v, v, CTX);
+	return p;
+}
+
+/* Appends the piece [g] * v (copies both) without looking for an equal
+ * guard: for callers that know there is none. */
+static void pw_append(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
+{
+	poly_set(pw_new(s, w, g)->v, v, CTX);
+}
+
+/* pw_append() of a scratch V, which the piece takes (V is left zero). */
+static void pw_append_take(sym_ctx *s, sym_pw *w, const sym_guard *g, poly_t v)
+{
+	poly_swap(pw_new(s, w, g)->v, v, CTX);
 }
 
 /* Adds the piece [g] * v (copies both) to W, merging equal guards. */
@@ -1212,7 +1224,10 @@ static int pw_merge(sym_ctx *s, sym_pw *dst, pw_index *x, const sym_pw *a, const
 			poly_add(dst->p[j].v, dst->p[j].v, t, CTX);
 			cancelled |= poly_is_zero(dst->p[j].v, CTX);
 		} else {
-			pw_append(s, dst, &a->p[i].g, t);
+			if (k)
+				pw_append_take(s, dst, &a->p[i].g, v);
+			else
+				pw_append(s, dst, &a->p[i].g, t);
 			pw_index_put(x, dst, dst->n - 1);
 		}
 	}
@@ -1246,8 +1261,10 @@ static void pw_addmul(sym_ctx *s, sym_pw *dst, const sym_pw *a, const fmpq_t k)
 		for (int i = 0; i < a->n; i++) {
 			if (k)
 				poly_scalar_mul_fmpq(v, a->p[i].v, k, CTX);
-			if (empty)
-				pw_append(s, dst, &a->p[i].g, k ? v : a->p[i].v);
+			if (empty && k)
+				pw_append_take(s, dst, &a->p[i].g, v);
+			else if (empty)
+				pw_append(s, dst, &a->p[i].g, a->p[i].v);
 			else
 				pw_push(s, dst, &a->p[i].g, k ? v : a->p[i].v);
 		}
