@@ -2133,10 +2133,11 @@ static void free_fns(fn *fns, int n)
 
 /* ---- the file in chunks, on every core ---------------------------------
  *
- * A long file is analysed in chunks of consecutive function definitions of
+ * A file is analysed in chunks of consecutive function definitions of
  * about CHUNK_LINES lines, each chunk in a symbol table of its own, by
- * whichever thread is free: one translation unit per thread, as libclang
- * cannot share one between threads.  A chunk counts itself the callees its
+ * whichever thread is free (one thread per CHUNK_LINES lines of the file at
+ * most): one translation unit per thread, as libclang cannot share one
+ * between threads.  A chunk counts itself the callees its
  * functions need, but records regions only for the functions it owns.  The
  * chunks are then merged in order into the analysis's symbol table.  Where
  * the chunks end depends on the file alone, so the result is the same
@@ -2360,7 +2361,7 @@ static void *front_run(void *arg)
  * (A's regions in source order). */
 static int fn_region(const epi_analysis *a, const front *F, int i)
 {
-	int lo = 0, hi = a->nregions - 1; /* the total is not there yet */
+	int lo = 0, hi = a->nregions; /* the first region not before the function's line */
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 		if (a->regions[mid].line < F->fn_line[i])
