@@ -78,6 +78,39 @@ static inline void qset(fmpq *d, const fmpq *s)
 		fmpq_set(d, s);
 }
 
+/* fmpq arithmetic without a call while the operands are small integers,
+ * as most coefficients of counts are (the result is still exact: a sum or
+ * product too large for a small fmpz goes through fmpz_set_si or FLINT). */
+static inline int small_int(const fmpq *q)
+{
+	return !COEFF_IS_MPZ(*fmpq_numref(q)) && *fmpq_denref(q) == 1;
+}
+
+static inline void qaddsub(fmpq *d, const fmpq *a, const fmpq *b, int sign)
+{
+	if (small_int(a) && small_int(b) && !COEFF_IS_MPZ(*fmpq_denref(d))) {
+		/* |a|, |b| <= COEFF_MAX < 2^62: the sum fits a slong */
+		fmpz_set_si(fmpq_numref(d), sign > 0 ? *fmpq_numref(a) + *fmpq_numref(b)
+						     : *fmpq_numref(a) - *fmpq_numref(b));
+		*fmpq_denref(d) = 1;
+	} else if (sign > 0) {
+		fmpq_add(d, a, b);
+	} else {
+		fmpq_sub(d, a, b);
+	}
+}
+
+static inline void qmul(fmpq *d, const fmpq *a, const fmpq *b)
+{
+	slong x = *fmpq_numref(a), y = *fmpq_numref(b), r;
+	if (small_int(a) && small_int(b) && !COEFF_IS_MPZ(*fmpq_denref(d)) && !__builtin_mul_overflow(x, y, &r)) {
+		fmpz_set_si(fmpq_numref(d), r);
+		*fmpq_denref(d) = 1;
+	} else {
+		fmpq_mul(d, a, b);
+	}
+}
+
 static int mono_equal(const poly_mono *a, const poly_mono *b)
 {
 	if (a->n != b->n)
@@ -305,10 +338,7 @@ static void merge(poly_struct *d, const poly_struct *b, const poly_struct *c, in
 				fmpq_neg(&d->c[n], &c->c[j]);
 			mono_copy(&d->m[n++], &c->m[j++]);
 		} else {
-			if (sign > 0)
-				fmpq_add(&d->c[n], &src->c[i + k], &c->c[j]);
-			else
-				fmpq_sub(&d->c[n], &src->c[i + k], &c->c[j]);
+			qaddsub(&d->c[n], &src->c[i + k], &c->c[j], sign);
 			if (!fmpq_is_zero(&d->c[n])) {
 				mono_copy(&d->m[n], &src->m[i + k]);
 				n++;
@@ -389,7 +419,7 @@ static void normalise(poly_struct *a)
 	int n = 0;
 	for (int i = 0; i < a->n; i++) {
 		if (n && mono_equal(&a->m[n - 1], &a->m[i])) {
-			fmpq_add(&a->c[n - 1], &a->c[n - 1], &a->c[i]);
+			qaddsub(&a->c[n - 1], &a->c[n - 1], &a->c[i], 1);
 			continue;
 		}
 		if (n && fmpq_is_zero(&a->c[n - 1]))
@@ -457,7 +487,7 @@ void poly_mul(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)
 	int n = 0;
 	for (int i = 0; i < b->n; i++)
 		for (int j = 0; j < c->n; j++) {
-			fmpq_mul(&t->c[n], &b->c[i], &c->c[j]);
+			qmul(&t->c[n], &b->c[i], &c->c[j]);
 			mono_mul(&t->m[n++], &b->m[i], &c->m[j]);
 		}
 	t->n = n;
@@ -573,7 +603,7 @@ void poly_scalar_mul_fmpq(poly_t a, const poly_t b, const fmpq_t c, const poly_c
 	}
 	poly_set(a, b, ctx);
 	for (int i = 0; i < a->n; i++)
-		fmpq_mul(&a->c[i], &a->c[i], c);
+		qmul(&a->c[i], &a->c[i], c);
 }
 
 void poly_scalar_mul_fmpz(poly_t a, const poly_t b, const fmpz_t c, const poly_ctx_t ctx)

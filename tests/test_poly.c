@@ -179,6 +179,52 @@ static void test_against_flint(void **st)
 	fmpq_mpoly_clear(fa, F); fmpq_mpoly_clear(fb, F); fmpq_mpoly_clear(fr, F);
 }
 
+/* Coefficients at the edge of FLINT's small integers: sums and products
+ * that no longer fit one word come out exact. */
+static void test_large_coefficients(void **st)
+{
+	(void)st;
+	poly_t a, b, r;
+	fmpq_mpoly_t fa, fb, fr;
+	poly_init(a, C); poly_init(b, C); poly_init(r, C);
+	fmpq_mpoly_init(fa, F); fmpq_mpoly_init(fb, F); fmpq_mpoly_init(fr, F);
+	const long big[] = {(1L << 61) + 12345, -(1L << 61) - 3, (1L << 40) + 7, -(1L << 31) - 1, 3};
+	unsigned long e[NV] = {0};
+	fmpq_t c;
+	fmpq_init(c);
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++) {
+			poly_zero(a, C); fmpq_mpoly_zero(fa, F);
+			poly_zero(b, C); fmpq_mpoly_zero(fb, F);
+			e[0] = 1;
+			fmpq_set_si(c, big[i], 1);
+			poly_push_term_fmpq_ui(a, c, e, C);
+			fmpq_mpoly_push_term_fmpq_ui(fa, c, e, F);
+			fmpq_set_si(c, big[j], 1);
+			poly_push_term_fmpq_ui(b, c, e, C);
+			fmpq_mpoly_push_term_fmpq_ui(fb, c, e, F);
+			poly_set(r, a, C);
+			poly_add(r, r, b, C);
+			fmpq_mpoly_add(fr, fa, fb, F);
+			assert_true(same(r, fr));
+			poly_sub(r, a, b, C);
+			fmpq_mpoly_sub(fr, fa, fb, F);
+			assert_true(same(r, fr));
+			poly_mul(r, a, b, C);
+			fmpq_mpoly_mul(fr, fa, fb, F);
+			assert_true(same(r, fr));
+			poly_scalar_mul_fmpq(r, a, c, C);
+			fmpq_mpoly_scalar_mul_fmpq(fr, fa, c, F);
+			assert_true(same(r, fr));
+			poly_mul(r, r, r, C); /* beyond a word: FLINT's own */
+			fmpq_mpoly_mul(fr, fr, fr, F);
+			assert_true(same(r, fr));
+		}
+	fmpq_clear(c);
+	poly_clear(a, C); poly_clear(b, C); poly_clear(r, C);
+	fmpq_mpoly_clear(fa, F); fmpq_mpoly_clear(fb, F); fmpq_mpoly_clear(fr, F);
+}
+
 static void test_univariate_and_text(void **st)
 {
 	(void)st;
@@ -207,6 +253,7 @@ int main(void)
 	fmpq_mpoly_ctx_init(F, NV, ORD_LEX);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_flint),
+		cmocka_unit_test(test_large_coefficients),
 		cmocka_unit_test(test_univariate_and_text),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
