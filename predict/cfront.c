@@ -15,6 +15,7 @@
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
@@ -184,6 +185,7 @@ typedef struct W {
 	fn *fns;
 	int nfns;
 	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
+	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */
 	fn *cur;
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
@@ -831,6 +833,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 	if (f) {
 		if (f->state == 1) {
 			note(w, c, "recursive call to %s() is listed, not counted", raw);
+			w->recursive = 1;
 		} else {
 			f->called = 1;
 			if (f->state == 0 && analyze_fn(w, f) < 0) {
@@ -2150,6 +2153,7 @@ typedef struct chunk {
 	epi_analysis part; /* its regions, notes and errors (chunk 0: the analysis itself) */
 	epi_analysis *a;   /* &part, or the analysis for chunk 0 */
 	int started, done;
+	int recursive;     /* its walk cut a recursive call */
 	char *called;      /* the functions its walk saw called */
 	int ret;
 	char err[EPI_ERRLEN];
@@ -2174,6 +2178,8 @@ typedef struct front {
 	atomic_int next;     /* the next chunk to take */
 	int merged;          /* chunks merged into the analysis, in order (mu) */
 	int merging;         /* a thread is merging (mu) */
+	int chunk_lines;     /* CHUNK_LINES, or INT_MAX for the file in one chunk */
+	int recursive;       /* a merged chunk cut a recursive call */
 	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
 	char merr[EPI_ERRLEN];
 	char *called;        /* the functions any merged chunk saw called */
@@ -2197,7 +2203,7 @@ static void plan_chunks(front *F, const fn *fns, int n)
 		F->fn_line[i] = fns[i].line;
 		F->fn_name[i] = strdup(fns[i].name);
 		lines += fns[i].end_line - fns[i].line + 1;
-		if (lines >= CHUNK_LINES || i == n - 1) {
+		if (lines >= F->chunk_lines || i == n - 1) {
 			chunk *c = &F->chunks[F->nchunks];
 			c->lo = lo;
 			c->hi = i + 1;
@@ -2243,6 +2249,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 			ret = analyze_fn(&w, &fns[i]);
 		}
 	ch->ret = ret;
+	ch->recursive = w.recursive;
 	ch->called = malloc(nfns + 1);
 	for (int i = 0; i < nfns; i++) {
 		ch->called[i] = (char)fns[i].called;
@@ -2302,6 +2309,7 @@ static void merge_step(front *F, int k)
 		F->ret = -1;
 	for (int i = 0; i < F->nfns; i++)
 		F->called[i] |= ch->called[i];
+	F->recursive |= ch->recursive;
 	free(ch->called);
 	ch->called = NULL;
 }
@@ -2375,7 +2383,10 @@ static int fn_region(const epi_analysis *a, const front *F, int i)
 	return -1;
 }
 
-int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+/* epi_analyze() with chunks of CHUNK_LINES lines; sets *RECURSIVE when a
+ * chunk cut a recursive call (and there were several chunks). */
+static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines,
+			  int *recursive, char *err)
 {
 	memset(a, 0, sizeof *a);
 	sym_init(&a->sym);
@@ -2390,7 +2401,7 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
 	free(text);
-	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas};
+	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines};
 	pthread_mutex_init(&F.mu, NULL);
 	atomic_init(&F.next, 0);
 	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
@@ -2399,8 +2410,8 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 		F.args[F.nargs++] = o->clang_args[i];
 	/* threads: as many as asked, but no more than the file has chunks */
 	int nt = epi_threads(o->jobs);
-	if (nt > lines / CHUNK_LINES)
-		nt = lines / CHUNK_LINES;
+	if (nt > lines / chunk_lines)
+		nt = lines / chunk_lines;
 	if (nt > FRONT_MAXTHREADS)
 		nt = FRONT_MAXTHREADS;
 	if (nt < 1)
@@ -2440,6 +2451,7 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 	else if (F.ret)
 		ret = epi_error(err, "%s", F.merr);
 	char *called = F.called;
+	*recursive = F.recursive && F.nchunks > 1;
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
 			epi_error(err, "%s", a->errors[0]);
@@ -2492,6 +2504,19 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 		free(F.pragmas[i].expr);
 	free(F.pragmas);
 	return ret;
+}
+
+int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+{
+	int recursive = 0;
+	int ret = analyze_chunks(a, file, o, CHUNK_LINES, &recursive, err);
+	if (!recursive)
+		return ret;
+	/* Where a recursive call is cut depends on which function the walk
+	 * starts from, and chunks start from their own: so that every count
+	 * agrees with every other, the file is walked again in one piece. */
+	epi_analysis_free(a);
+	return analyze_chunks(a, file, o, INT_MAX, &recursive, err);
 }
 
 void epi_analysis_free(epi_analysis *a)

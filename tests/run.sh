@@ -120,6 +120,34 @@ sums=$(awk -F, '$5 == "all" { next } $4 == "function" && $3 ~ /^kernel/ { s[$5] 
 	ok "a file in chunks: each function as alone, the total as their sum" ||
 	bad "a file in chunks: each function as alone, the total as their sum" "$tmp/err"
 
+# a recursive call is cut where the walk meets it again, which depends on
+# where the walk starts: a file whose chunks cut one is walked in one piece,
+# so that a function called once counts as much as its callee (f and g call
+# each other from different chunks; top, after g, calls f)
+{
+	echo 'void g(double *a, int n);'
+	echo 'void f(double *a, int n) {'
+	echo '  for (int i = 0; i < n; i++) a[i] += 1;'
+	echo '  if (n > 0) g(a, n - 1);'
+	echo '}'
+	k=0
+	while [ $k -lt 140 ]; do
+		printf 'void pad%d(double *a, int n) {\n  for (int i = 0; i < n; i++) a[i] *= 2;\n  for (int i = 1; i < n; i++) a[i] += a[i - 1];\n}\n' $k
+		k=$((k + 1))
+	done
+	echo 'void g(double *a, int n) {'
+	echo '  for (int i = 0; i < n; i += 2) a[i] -= 1;'
+	echo '  if (n > 0) f(a, n - 1);'
+	echo '}'
+	echo 'void top(double *a, int n) { f(a, n); }'
+} >"$tmp/rec.c"
+"$P" "$tmp/rec.c" --param n=50 --format csv >"$tmp/rec.csv" 2>"$tmp/err"
+awk -F, '$3 == "f" && $4 == "function" { print $5, $6, $7, $8 }' "$tmp/rec.csv" >"$tmp/r1"
+awk -F, '$3 == "top" && $4 == "function" { print $5, $6, $7, $8 }' "$tmp/rec.csv" >"$tmp/r2"
+[ "$(wc -l <"$tmp/rec.c")" -gt 512 ] && [ -s "$tmp/r1" ] && cmp -s "$tmp/r1" "$tmp/r2" && grep -q 'add.f64 62.5' "$tmp/r1" &&
+	! grep -q Sanitizer "$tmp/err" && ok "recursion across chunks: a caller counts as much as its callee" ||
+	bad "recursion across chunks: a caller counts as much as its callee" "$tmp/err"
+
 # compiler flags after -- and from compile_commands.json
 printf '#ifndef SIZE\n#error SIZE undefined\n#endif\nvoid f(double *a) { for (int i = 0; i < SIZE; i++) a[i] = 0; }\n' >"$tmp/flags.c"
 expect "flags after --" 0 "store.f64 *7 " -- "$tmp/flags.c" -- -DSIZE=7
