@@ -565,15 +565,6 @@ static void guard_insert(sym_ctx *s, sym_guard *g, poly_t c)
 	g->h += h;
 }
 
-/* Adds a constraint already in normal form (one taken from a guard). */
-static void guard_add_normed(sym_ctx *s, sym_guard *g, const poly_struct *c_in)
-{
-	poly_t c;
-	poly_init(c, CTX);
-	poly_set(c, c_in, CTX);
-	guard_insert(s, g, c);
-}
-
 /* Adds c >= 0 to G, kept sorted and without duplicates.
  * Returns -1 when the constraint can never hold. */
 static int guard_add(sym_ctx *s, sym_guard *g, const poly_t c_in)
@@ -2274,16 +2265,31 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	free(cons);
 	guard_reduce(s, &all);
 	int overlap = 0;
+	/* each inactive piece's constraints after the condition's: shallow
+	 * copies, read only, in one array for the feasibility test */
+	poly_struct *sys = malloc((all.n + 1) * sizeof *sys);
+	if (all.n)
+		memcpy(sys, all.c, all.n * sizeof *sys);
+	int cap = all.n + 1;
 	for (int i = 0; i < w->n && !overlap; i++) {
 		if (active[i])
 			continue;
-		sym_guard g;
-		guard_copy(s, &g, &all);
-		for (int j = 0; j < w->p[i].g.n; j++)
-			guard_add_normed(s, &g, &w->p[i].g.c[j]);
-		overlap = sym_feasible(s, g.c, g.n);
-		guard_clear(s, &g);
+		const sym_guard *g = &w->p[i].g;
+		if (all.n + g->n > cap) {
+			cap = all.n + g->n;
+			sys = realloc(sys, cap * sizeof *sys);
+		}
+		int n = all.n;
+		for (int j = 0; j < g->n; j++) {
+			int dup = 0; /* a constraint the condition has already */
+			for (int t = 0; t < all.n && !dup; t++)
+				dup = poly_equal(&all.c[t], &g->c[j], CTX);
+			if (!dup)
+				sys[n++] = g->c[j];
+		}
+		overlap = sym_feasible(s, sys, n);
 	}
+	free(sys);
 	if (!overlap)
 		relax_threshold(s, w, sum, &all);
 	sbuf c = {0};
