@@ -265,9 +265,8 @@ int epi_calibrate_main(int argc, char **argv)
 		case 'm': meter_spec = optarg; break;
 		case 'd': c.domain = optarg; break;
 		case O_CPU: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 0 || v >= CPU_SETSIZE)
+			long v;
+			if (epi_parse_long(optarg, 0, CPU_SETSIZE - 1, &v) < 0)
 				epi_die(2, "--cpu '%s' is not a CPU number", optarg);
 			c.cpu = (int)v;
 			break;

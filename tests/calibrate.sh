@@ -44,6 +44,8 @@ run_epi "calibrate: unknown operation" 1 "unknown operation 'fma' (operations: i
 EPI_SYSROOT="$tmp/bare" run_epi "calibrate: a frequency without cpufreq" 1 "cannot calibrate at 2GHz: no CPU frequency control" -- \
 	calibrate $Q --freqs 2GHz -o "$tmp/x.xml"
 run_epi "calibrate: a bad precision" 2 "--precision 'none' is not a positive number" -- calibrate --precision none
+run_epi "calibrate: an empty CPU" 2 "--cpu '' is not a CPU number" -- calibrate --cpu ''
+run_epi "calibrate: a CPU with a tail" 2 "--cpu '2x' is not a CPU number" -- calibrate --cpu 2x
 EPI_SYSROOT="$tmp/bare" run_epi "calibrate: refuses a file that is not a cost table" 1 "notes.txt' exists and is not a cost table" -- \
 	calibrate $Q --freqs current --ops add -o "$tmp/notes.txt"
 [ "$(cat "$tmp/notes.txt")" = "keep me" ] && ok "calibrate: the file is left as it was" || bad "calibrate: the file is left as it was"
