@@ -304,17 +304,35 @@ static void memo_clear(sym_ctx *s, memo *m)
 
 static int transform(sym_ctx *s, epi_counts *c, const xf *x)
 {
+	/* the counts in turn; one whose shape (up to a factor) no other has is
+	 * transformed in place, the others through the memo */
+	sym_pw **w = malloc((3 * (size_t)c->n + 1) * sizeof *w);
+	int n = 0;
+	for (int i = 0; i < c->n; i++) {
+		epi_tri *t = &c->v[i];
+		w[n++] = &t->exp;
+		if (!t->same) {
+			w[n++] = &t->min;
+			w[n++] = &t->max;
+		}
+	}
+	unsigned long *h = malloc(((size_t)n + 1) * sizeof *h);
+	for (int j = 0; j < n; j++)
+		h[j] = sym_pw_shape_hash(s, w[j]);
 	memo m = {0};
 	int ret = 0;
-	for (int i = 0; i < c->n && ret == 0; i++) {
-		epi_tri *t = &c->v[i];
-		ret = memo_apply(s, &m, &t->exp, x);
-		if (ret == 0 && !t->same)
-			ret = memo_apply(s, &m, &t->min, x);
-		if (ret == 0 && !t->same)
-			ret = memo_apply(s, &m, &t->max, x);
+	for (int j = 0; j < n && ret == 0; j++) {
+		int alone = 1;
+		for (int k = 0; k < n && alone; k++)
+			alone = k == j || h[k] != h[j];
+		if (!alone)
+			ret = memo_apply(s, &m, w[j], x);
+		else if (!sym_pw_is_zero(w[j]))
+			ret = apply(s, w[j], x);
 	}
 	memo_clear(s, &m);
+	free(w);
+	free(h);
 	return ret;
 }
 

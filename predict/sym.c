@@ -2123,6 +2123,19 @@ unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w)
 	return h;
 }
 
+unsigned long sym_pw_shape_hash(sym_ctx *s, const sym_pw *w)
+{
+	unsigned long h = (unsigned long)w->n;
+	for (int i = 0; i < w->n; i++) {
+		const poly_struct *v = w->p[i].v;
+		unsigned long t = (unsigned long)v->n;
+		for (slong j = 0; j < v->n; j++)
+			t = t * 31 + term_exp_hash(s, v, j);
+		h += (w->p[i].g.h * 0x9E3779B97F4A7C15UL) ^ (t * 0xBF58476D1CE4E5B9UL);
+	}
+	return h;
+}
+
 static unsigned fmt_slot(unsigned long h, unsigned mask)
 {
 	return (unsigned)(h * 0x9E3779B97F4A7C15UL >> 32) & mask;

@@ -87,6 +87,9 @@ int sym_pw_is_zero(const sym_pw *w);
 /* A hash that equal piecewise functions share, whatever their piece order. */
 unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w);
 int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b);
+/* A hash of W's guards and monomials, not of its coefficients: the same
+ * for W and k*W, whatever the piece order. */
+unsigned long sym_pw_shape_hash(sym_ctx *s, const sym_pw *w);
 /* dst += a */
 void sym_pw_add(sym_ctx *s, sym_pw *dst, const sym_pw *a);
 /* dst += a[0] + ... + a[n-1] (none of them dst), indexing dst's guards once:
