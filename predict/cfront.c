@@ -215,6 +215,18 @@ static int fail(W *w, CXCursor at, const char *fmt, ...)
 	return epi_error(w->err, "%s:%d: %s", w->filename, line_of(at), msg);
 }
 
+/* Appends S (taking it) to the N strings V, unless one equals it. */
+static void add_unique(char ***v, int *n, char *s)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0) {
+			free(s);
+			return;
+		}
+	*v = realloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
 static void note(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void note(W *w, CXCursor at, const char *fmt, ...)
@@ -225,12 +237,7 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	snprintf(full, sizeof full, "%s:%d: %s", w->filename, line_of(at), msg);
-	epi_analysis *a = w->a;
-	for (int i = 0; i < a->nnotes; i++)
-		if (strcmp(a->notes[i], full) == 0)
-			return;
-	a->notes = realloc(a->notes, (a->nnotes + 1) * sizeof *a->notes);
-	a->notes[a->nnotes++] = strdup(full);
+	add_unique(&w->a->notes, &w->a->nnotes, strdup(full));
 }
 
 /* Counts AMOUNT of KEY, and with tag_blocks the same under its block's tag. */
@@ -554,56 +561,26 @@ static const char *escape_of(enum CXCursorKind k, const esc *e)
 	return NULL;
 }
 
-static enum CXChildVisitResult escape_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-	esc *e = d;
-	enum CXCursorKind k = kind(c);
-	const char *what = escape_of(k, e);
-	if (what) {
-		e->found = 1;
-		e->what = what;
-		e->at = c;
-		return CXChildVisit_Break;
-	}
-	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt) {
-		int sw = k == CXCursor_SwitchStmt;
-		e->loops += !sw;
-		e->switches += sw;
-		clang_visitChildren(c, escape_visit, e);
-		e->loops -= !sw;
-		e->switches -= sw;
-		return e->found ? CXChildVisit_Break : CXChildVisit_Continue;
-	}
-	return CXChildVisit_Recurse;
-}
-
-/* Whether STMT, a statement of a loop body, can leave the loop early or
- * skip the rest of an iteration (break, continue, return, goto). */
-static int escapes(CXCursor stmt, CXCursor *at, const char **what)
-{
-	esc e = {0};
-	if (escape_visit(stmt, clang_getNullCursor(), &e) == CXChildVisit_Recurse)
-		clang_visitChildren(stmt, escape_visit, &e);
-	if (e.found) {
-		*at = e.at;
-		*what = e.what;
-	}
-	return e.found;
-}
-
 /* A loop body's statement checked in one walk for both: the first of the
  * variables SCAN looks for that it may change (1 + its index in w.found),
- * and how it may leave the loop (as escapes()). */
+ * and how it may leave the loop (break, continue, return, goto). */
 typedef struct body_scan {
 	scan w;
 	esc e;
 } body_scan;
 
+/* Whether the walk has its answer: the first variable looked for changes,
+ * or, with none looked for, a way out was found. */
+static int body_done(const body_scan *b)
+{
+	return b->w.found == 1 || (b->e.found && b->w.ndecl == 0);
+}
+
 static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	body_scan *b = d;
-	if (write_visit(c, p, &b->w) == CXChildVisit_Break)
-		return CXChildVisit_Break; /* the first variable changes: that is the answer */
+	if (b->w.ndecl)
+		write_visit(c, p, &b->w);
 	enum CXCursorKind k = kind(c);
 	const char *what = b->e.found ? NULL : escape_of(k, &b->e);
 	if (what) { /* the first way out; the walk goes on for the writes */
@@ -611,6 +588,8 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d
 		b->e.what = what;
 		b->e.at = c;
 	}
+	if (body_done(b))
+		return CXChildVisit_Break;
 	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_SwitchStmt) {
 		int sw = k == CXCursor_SwitchStmt;
 		b->e.loops += !sw;
@@ -618,7 +597,7 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d
 		clang_visitChildren(c, body_visit, b);
 		b->e.loops -= !sw;
 		b->e.switches -= sw;
-		return b->w.found == 1 ? CXChildVisit_Break : CXChildVisit_Continue;
+		return body_done(b) ? CXChildVisit_Break : CXChildVisit_Continue;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -627,6 +606,19 @@ static void scan_body_stmt(CXCursor stmt, body_scan *b)
 {
 	if (body_visit(stmt, clang_getNullCursor(), b) == CXChildVisit_Recurse)
 		clang_visitChildren(stmt, body_visit, b);
+}
+
+/* Whether STMT, a statement of a loop body, can leave the loop early or
+ * skip the rest of an iteration (break, continue, return, goto). */
+static int escapes(CXCursor stmt, CXCursor *at, const char **what)
+{
+	body_scan b = {0};
+	scan_body_stmt(stmt, &b);
+	if (b.e.found) {
+		*at = b.e.at;
+		*what = b.e.what;
+	}
+	return b.e.found;
 }
 
 typedef struct refs {
@@ -2255,17 +2247,6 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		ch->called[i] = (char)fns[i].called;
 		counts_clear(w.s, &fns[i].counts);
 	}
-}
-
-static void add_unique(char ***v, int *n, char *s)
-{
-	for (int i = 0; i < *n; i++)
-		if (strcmp((*v)[i], s) == 0) {
-			free(s);
-			return;
-		}
-	*v = realloc(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = s;
 }
 
 /* Moves chunk CH's regions (their counts into A's symbol table), notes and

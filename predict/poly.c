@@ -400,7 +400,16 @@ static void normalise(poly_struct *a)
 	int sorted = 1;
 	for (int i = 1; i < a->n && sorted; i++)
 		sorted = mono_cmp(&a->m[i - 1], &a->m[i]) > 0;
-	if (!sorted) {
+	if (!sorted && a->n <= 16) {
+		/* the few terms of a count: in place, keeping equal ones in order */
+		for (int i = 1; i < a->n; i++)
+			for (int k = i; k > 0 && mono_cmp(&a->m[k - 1], &a->m[k]) < 0; k--) {
+				poly_mono m = a->m[k];
+				a->m[k] = a->m[k - 1];
+				a->m[k - 1] = m;
+				fmpq_swap(&a->c[k], &a->c[k - 1]);
+			}
+	} else if (!sorted) {
 		int *idx = malloc(a->n * sizeof *idx);
 		for (int i = 0; i < a->n; i++)
 			idx[i] = i;
@@ -459,19 +468,7 @@ void poly_rename(poly_t a, const poly_t b, const int *map, const poly_ctx_t ctx)
 				m->e[k - 1] = e;
 			}
 	}
-	/* renamed monomials stay distinct: only the order of the terms can
-	 * change, and the few terms of a count sort in place */
-	if (a->n > 16) {
-		normalise(a);
-		return;
-	}
-	for (int i = 1; i < a->n; i++)
-		for (int k = i; k > 0 && mono_cmp(&a->m[k - 1], &a->m[k]) < 0; k--) {
-			poly_mono m = a->m[k];
-			a->m[k] = a->m[k - 1];
-			a->m[k - 1] = m;
-			fmpq_swap(&a->c[k], &a->c[k - 1]);
-		}
+	normalise(a); /* renamed monomials stay distinct: only their order changes */
 }
 
 void poly_mul(poly_t a, const poly_t b, const poly_t c, const poly_ctx_t ctx)

@@ -583,24 +583,48 @@ static int guard_add(sym_ctx *s, sym_guard *g, const poly_t c_in)
 
 static int cmp_cons(const void *a, const void *b, void *ctx)
 {
-	return poly_cmp(*(poly_struct *const *)a, *(poly_struct *const *)b, ctx);
+	return poly_cmp(a, b, ctx);
 }
 
-/* Sets G (empty) to the union of the N normalized constraints C: sorted and
- * without duplicates, in O(n log n) for the long unions of totals. */
+/* Puts G's constraints (its own, normalized) in order without duplicates,
+ * and sets its hash: O(n log n) for the long unions of totals. */
+static void guard_seal(sym_ctx *s, sym_guard *g)
+{
+	if (g->n > 16) {
+		qsort_r(g->c, g->n, sizeof *g->c, cmp_cons, (void *)s->ctx);
+	} else { /* a few: in place */
+		for (int j = 1; j < g->n; j++)
+			for (int k = j; k > 0 && poly_cmp(&g->c[k - 1], &g->c[k], CTX) > 0; k--) {
+				poly_struct t = g->c[k];
+				g->c[k] = g->c[k - 1];
+				g->c[k - 1] = t;
+			}
+	}
+	int n = 0;
+	g->h = 0;
+	for (int i = 0; i < g->n; i++) {
+		if (n && poly_equal(&g->c[n - 1], &g->c[i], CTX)) {
+			poly_clear(&g->c[i], CTX);
+			continue;
+		}
+		g->c[n] = g->c[i];
+		g->h += cons_hash(s, &g->c[n]);
+		n++;
+	}
+	g->n = n;
+}
+
+/* Sets G (empty) to the union of the N normalized constraints C. */
 static void guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
 {
-	qsort_r(c, n, sizeof *c, cmp_cons, (void *)s->ctx);
 	g->c = malloc((n + 1) * sizeof *g->c);
 	g->cap = n + 1;
 	for (int i = 0; i < n; i++) {
-		if (g->n && poly_equal(&g->c[g->n - 1], c[i], CTX))
-			continue;
-		poly_init(&g->c[g->n], CTX);
-		poly_set(&g->c[g->n], c[i], CTX);
-		g->h += cons_hash(s, &g->c[g->n]);
-		g->n++;
+		poly_init(&g->c[i], CTX);
+		poly_set(&g->c[i], c[i], CTX);
 	}
+	g->n = n;
+	guard_seal(s, g);
 }
 
 /* Makes DST a copy of SRC that shares its constraints until either changes
@@ -1167,16 +1191,7 @@ int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in,
 		}
 		if (ret == 0)
 			ret = import_poly(s, p->v, src, in->p[i].v, map);
-		/* the constraints in the order of S's symbols (distinct still: the
-		 * renaming is one to one), and their hash */
-		for (int j = 1; j < p->g.n; j++)
-			for (int k = j; k > 0 && poly_cmp(&p->g.c[k - 1], &p->g.c[k], CTX) > 0; k--) {
-				poly_struct t = p->g.c[k];
-				p->g.c[k] = p->g.c[k - 1];
-				p->g.c[k - 1] = t;
-			}
-		for (int j = 0; j < p->g.n; j++)
-			p->g.h += cons_hash(s, &p->g.c[j]);
+		guard_seal(s, &p->g); /* the constraints in the order of S's symbols */
 	}
 	return ret;
 }
