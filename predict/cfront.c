@@ -164,6 +164,7 @@ typedef struct fn {
 	int line, end_line;
 	int state;        /* 0 not yet, 1 in progress, 2 done */
 	int called;
+	int blank;        /* its body was blanked in this translation unit */
 	int nparams;
 	char **params;
 	epi_counts counts;
@@ -186,6 +187,7 @@ typedef struct W {
 	int nfns;
 	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
 	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */
+	int missing;        /* the walk reached a function whose body was blanked */
 	fn *cur;
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
@@ -1874,6 +1876,10 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 
 static int analyze_fn(W *w, fn *f)
 {
+	if (f->blank) { /* the thread parses the whole file and walks again */
+		w->missing = 1;
+		return epi_error(w->err, "%s:%d: the body of %s() was not parsed", w->filename, f->line, f->name);
+	}
 	w->analyzed++;
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line;
@@ -2059,13 +2065,15 @@ static void scan_pragmas(W *w, const char *text)
 	free(pexpr);
 }
 
-/* Parses FILE into *TU (disposed by the caller, also on failure); returns 0,
- * or -1 with ERR giving clang's first error. */
-static int parse_file(CXIndex idx, const char *file, const char *const *args, int nargs, CXTranslationUnit *tu,
-		      char *err)
+/* Parses FILE into *TU (disposed by the caller, also on failure), with
+ * TEXT (LEN bytes) as its contents unless TEXT is NULL; returns 0, or -1
+ * with ERR giving clang's first error. */
+static int parse_file(CXIndex idx, const char *file, const char *text, size_t len, const char *const *args,
+		      int nargs, unsigned flags, CXTranslationUnit *tu, char *err)
 {
 	*tu = NULL;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0, CXTranslationUnit_None, tu);
+	struct CXUnsavedFile u = {.Filename = file, .Contents = text, .Length = len};
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, text ? &u : NULL, text ? 1 : 0, flags, tu);
 	if (ec != CXError_Success || !*tu)
 		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
 	int ret = 0;
@@ -2129,23 +2137,34 @@ static void free_fns(fn *fns, int n)
 /* ---- the file in chunks, on every core ---------------------------------
  *
  * A file is analysed in chunks of consecutive function definitions of
- * about CHUNK_LINES lines, each chunk in a symbol table of its own, by
- * whichever thread is free (one thread per CHUNK_LINES lines of the file at
- * most): one translation unit per thread, as libclang cannot share one
- * between threads.  A chunk counts itself the callees its
- * functions need, but records regions only for the functions it owns.  The
- * chunks are then merged in order into the analysis's symbol table.  Where
- * the chunks end depends on the file alone, so the result is the same
- * whatever the number of threads. */
+ * about CHUNK_LINES lines, each chunk in a symbol table of its own (one
+ * thread per CHUNK_LINES lines of the file at most): one translation unit
+ * per thread, as libclang cannot share one between threads.  A chunk counts
+ * itself the callees its functions need, but records regions only for the
+ * functions it owns.  The chunks are then merged in order into the
+ * analysis's symbol table.  Where the chunks end depends on the file alone,
+ * so the result is the same whatever the number of threads.
+ *
+ * Parsing is the work each thread would repeat in full.  So a quick parse
+ * that skips function bodies first finds the definitions and their bodies;
+ * the chunks are dealt to the threads in turn, and each thread parses a
+ * copy of the file where the bodies it will not walk are blanked (spaces,
+ * newlines kept: every location stays the same).  A thread walks its
+ * chunks' functions and those their bodies name, transitively.  A body with
+ * a '#' is never blanked (a directive in it may define what later code
+ * uses).  A thread whose copy does not parse cleanly, or whose walk reaches
+ * a blanked body (a call hidden behind a macro), parses the whole file
+ * instead: blanking changes the time taken, never the result. */
 #define CHUNK_LINES 256
 #define FRONT_MAXTHREADS 16
 
 typedef struct chunk {
 	int lo, hi;        /* the functions it owns, fns[lo, hi) */
-	epi_analysis part; /* its regions, notes and errors (chunk 0: the analysis itself) */
-	epi_analysis *a;   /* &part, or the analysis for chunk 0 */
+	epi_analysis part; /* its regions, notes and errors (unless A is the analysis itself) */
+	epi_analysis *a;   /* &part, or the analysis for chunk 0 when no body is blanked */
 	int started, done;
 	int recursive;     /* its walk cut a recursive call */
+	int missing;       /* its walk reached a body its thread's copy blanked */
 	char *called;      /* the functions its walk saw called */
 	int ret;
 	char err[EPI_ERRLEN];
@@ -2162,8 +2181,9 @@ typedef struct front {
 	pthread_mutex_t mu;  /* over what follows, until the plan is made */
 	int failed;          /* the file did not parse (ERR says why) */
 	char err[EPI_ERRLEN];
-	int nfns;            /* the plan, made by the first thread done parsing */
-	int *fn_line;
+	int nfns;            /* the plan: made before the threads start when */
+	int *fn_line;        /* bodies are blanked, else by the first thread */
+	int *fn_end;         /* done parsing */
 	char **fn_name;
 	chunk *chunks;
 	int nchunks;
@@ -2175,6 +2195,14 @@ typedef struct front {
 	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
 	char merr[EPI_ERRLEN];
 	char *called;        /* the functions any merged chunk saw called */
+	/* blanked bodies: thread T takes chunks T, T + NSPLIT, ... (NSPLIT 0:
+	 * every thread parses the whole file and takes the next chunk free) */
+	int nsplit;
+	const char *text;    /* the file as read once: what every thread parses */
+	size_t len;
+	char **copy;         /* per thread, TEXT with the bodies it does not walk blanked */
+	char **blank;        /* per thread, which functions its copy blanks */
+	int badplan;         /* a whole parse listed other functions than the quick one */
 } front;
 
 typedef struct front_worker {
@@ -2182,17 +2210,19 @@ typedef struct front_worker {
 	int id;
 } front_worker;
 
-/* Cuts FNS into chunks (F->mu held). */
+/* Cuts FNS into chunks (F->mu held, or before the threads start). */
 static void plan_chunks(front *F, const fn *fns, int n)
 {
 	F->nfns = n;
 	F->fn_line = malloc((n + 1) * sizeof *F->fn_line);
+	F->fn_end = malloc((n + 1) * sizeof *F->fn_end);
 	F->fn_name = malloc((n + 1) * sizeof *F->fn_name);
 	F->chunks = calloc(n + 1, sizeof *F->chunks);
 	F->called = calloc(n + 1, 1);
 	int lo = 0, lines = 0;
 	for (int i = 0; i < n; i++) {
 		F->fn_line[i] = fns[i].line;
+		F->fn_end[i] = fns[i].end_line;
 		F->fn_name[i] = strdup(fns[i].name);
 		lines += fns[i].end_line - fns[i].line + 1;
 		if (lines >= F->chunk_lines || i == n - 1) {
@@ -2207,16 +2237,255 @@ static void plan_chunks(front *F, const fn *fns, int n)
 	}
 }
 
+static void plan_free(front *F)
+{
+	for (int i = 0; i < F->nfns; i++)
+		free(F->fn_name[i]);
+	free(F->fn_name);
+	free(F->fn_line);
+	free(F->fn_end);
+	free(F->chunks);
+	free(F->called);
+	F->fn_name = NULL;
+	F->fn_line = F->fn_end = NULL;
+	F->chunks = NULL;
+	F->called = NULL;
+	F->nfns = F->nchunks = 0;
+}
+
 /* Whether FNS are the functions the plan was made from (the file did not
- * change between two parses). */
+ * change between two parses, or the quick parse found them all). */
 static int same_fns(const front *F, const fn *fns, int n)
 {
 	if (n != F->nfns)
 		return 0;
 	for (int i = 0; i < n; i++)
-		if (fns[i].line != F->fn_line[i] || strcmp(fns[i].name, F->fn_name[i]) != 0)
+		if (fns[i].line != F->fn_line[i] || fns[i].end_line != F->fn_end[i] ||
+		    strcmp(fns[i].name, F->fn_name[i]) != 0)
 			return 0;
 	return 1;
+}
+
+/* A function definition's body, as the quick parse found it. */
+typedef struct body {
+	unsigned open, close; /* offsets of its braces */
+	unsigned tok_lo, tok_hi; /* its braces' tokens in the quick parse */
+	int keep;             /* never blanked */
+	int *callees, ncallees; /* the definitions whose names it has */
+} body;
+
+static int name_cmp(const void *a, const void *b)
+{
+	const fn *x = *(fn *const *)a, *y = *(fn *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+/* The definition named by the LEN bytes at ID among BYNAME (N, sorted), or NULL. */
+static const fn *fn_named(fn *const *byname, int n, const char *id, size_t len)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		int c = strncmp(byname[mid]->name, id, len);
+		if (c == 0 && byname[mid]->name[len])
+			c = 1;
+		if (c == 0)
+			return byname[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What a token is to the quick parse: a brace, ';', ',', an identifier
+ * ('i') or anything else ('.'); digraph braces are braces. */
+static char tok_class(CXTokenKind k, const char *at)
+{
+	if (k == CXToken_Identifier)
+		return 'i';
+	if (k != CXToken_Punctuation)
+		return '.';
+	if (*at == '{' || (at[0] == '<' && at[1] == '%'))
+		return '{';
+	if (*at == '}' || (at[0] == '%' && at[1] == '>'))
+		return '}';
+	return *at == ';' || *at == ',' ? *at : '.';
+}
+
+/* The quick parse: the definitions (into *FNS, *N, for the plan) and their
+ * bodies (into *BODIES), from F->text.  Returns 0, or -1 when the file is
+ * better parsed whole by every thread (it does not parse cleanly, or a
+ * definition's body is not where its declarator ends). */
+static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
+{
+	*fns = NULL;
+	*bodies = NULL;
+	*n = 0;
+	char err[EPI_ERRLEN];
+	CXTranslationUnit tu;
+	if (parse_file(idx, F->a->file, F->text, F->len, F->args, F->nargs, CXTranslationUnit_SkipFunctionBodies, &tu,
+		       err) < 0) {
+		if (tu)
+			clang_disposeTranslationUnit(tu);
+		return -1;
+	}
+	CXFile file = clang_getFile(tu, F->a->file);
+	CXToken *toks = NULL;
+	unsigned ntok = 0;
+	if (file)
+		clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, 0),
+						  clang_getLocationForOffset(tu, file, (unsigned)F->len)),
+			       &toks, &ntok);
+	unsigned *off = malloc((ntok + 1) * sizeof *off);
+	char *cls = malloc(ntok + 1);
+	for (unsigned i = 0; i < ntok; i++) {
+		clang_getFileLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off[i]);
+		cls[i] = off[i] < F->len ? tok_class(clang_getTokenKind(toks[i]), F->text + off[i]) : '.';
+	}
+	int ret = file ? 0 : -1;
+	kids top = {0};
+	kids_of(clang_getTranslationUnitCursor(tu), &top);
+	for (int i = 0; i < top.n && ret == 0; i++) {
+		CXCursor c = top.c[i];
+		if (kind(c) != CXCursor_FunctionDecl || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+			continue;
+		/* the first token after the declarator: '{' opens a body */
+		unsigned e = offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
+		unsigned lo = 0, hi = ntok;
+		while (lo < hi) {
+			unsigned mid = (lo + hi) / 2;
+			if (off[mid] < e)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == ntok || cls[lo] == ';' || cls[lo] == ',')
+			continue; /* a declaration */
+		if (cls[lo] != '{') {
+			ret = -1; /* an old-style definition, or a declarator from a macro */
+			break;
+		}
+		unsigned j = lo;
+		for (int depth = 0; j < ntok; j++) {
+			depth += cls[j] == '{';
+			depth -= cls[j] == '}';
+			if (depth == 0)
+				break;
+		}
+		if (j == ntok) {
+			ret = -1;
+			break;
+		}
+		*fns = realloc(*fns, (*n + 1) * sizeof **fns);
+		*bodies = realloc(*bodies, (*n + 1) * sizeof **bodies);
+		fn *f = &(*fns)[*n];
+		body *b = &(*bodies)[(*n)++];
+		memset(f, 0, sizeof *f);
+		f->name = spelling(c);
+		f->line = line_of(c);
+		unsigned end;
+		clang_getFileLocation(clang_getTokenLocation(tu, toks[j]), NULL, &end, NULL, NULL);
+		f->end_line = (int)end;
+		b->open = off[lo];
+		b->close = off[j];
+		b->keep = memchr(F->text + b->open, '#', b->close - b->open) != NULL;
+		b->tok_lo = lo;
+		b->tok_hi = j;
+		b->callees = NULL;
+		b->ncallees = 0;
+	}
+	kids_free(&top);
+	if (ret == 0 && *n > 0) {
+		fn **byname = malloc(*n * sizeof *byname);
+		for (int i = 0; i < *n; i++)
+			byname[i] = &(*fns)[i];
+		qsort(byname, *n, sizeof *byname, name_cmp);
+		for (int i = 0; i < *n; i++) {
+			fn *f = &(*fns)[i];
+			body *b = &(*bodies)[i];
+			for (unsigned t = b->tok_lo + 1; t < b->tok_hi; t++) {
+				if (cls[t] != 'i')
+					continue;
+				const char *id = F->text + off[t];
+				size_t len = 0;
+				while (off[t] + len < F->len && (isalnum((unsigned char)id[len]) || id[len] == '_' || id[len] == '$'))
+					len++;
+				const fn *g = fn_named(byname, *n, id, len);
+				if (g && g != f) {
+					b->callees = realloc(b->callees, (b->ncallees + 1) * sizeof *b->callees);
+					b->callees[b->ncallees++] = (int)(g - *fns);
+				}
+				/* what a body may change for the code after it */
+				if ((len == 7 && !memcmp(id, "_Pragma", 7)) || (len == 11 && !memcmp(id, "__COUNTER__", 11)))
+					b->keep = 1;
+			}
+		}
+		free(byname);
+	}
+	free(off);
+	free(cls);
+	if (toks)
+		clang_disposeTokens(tu, toks, ntok);
+	clang_disposeTranslationUnit(tu);
+	return ret;
+}
+
+/* Deals the chunks to NT threads and makes each thread's copy of the file;
+ * returns 0, or -1 when no body would be blanked. */
+static int split_work(front *F, int nt, const body *bodies)
+{
+	int n = F->nfns, blanked = 0;
+	F->copy = calloc(nt, sizeof *F->copy);
+	F->blank = calloc(nt, sizeof *F->blank);
+	char *need = malloc(n + 1);
+	int *stack = malloc((n + 1) * sizeof *stack);
+	for (int t = 0; t < nt; t++) {
+		memset(need, 0, n + 1);
+		int sp = 0;
+		for (int c = t; c < F->nchunks; c += nt)
+			for (int i = F->chunks[c].lo; i < F->chunks[c].hi; i++) {
+				need[i] = 1;
+				stack[sp++] = i;
+			}
+		while (sp > 0) {
+			const body *b = &bodies[stack[--sp]];
+			for (int k = 0; k < b->ncallees; k++)
+				if (!need[b->callees[k]]) {
+					need[b->callees[k]] = 1;
+					stack[sp++] = b->callees[k];
+				}
+		}
+		F->copy[t] = malloc(F->len + 1);
+		memcpy(F->copy[t], F->text, F->len);
+		F->blank[t] = calloc(n + 1, 1);
+		for (int i = 0; i < n; i++) {
+			if (need[i] || bodies[i].keep)
+				continue;
+			F->blank[t][i] = 1;
+			blanked = 1;
+			char *p = F->copy[t];
+			for (unsigned o = bodies[i].open + 1; o < bodies[i].close; o++)
+				if (p[o] != '\n' && p[o] != '\r')
+					p[o] = ' ';
+		}
+	}
+	free(stack);
+	free(need);
+	return blanked ? 0 : -1;
+}
+
+static void split_free(front *F, int nt)
+{
+	for (int t = 0; t < nt && F->copy; t++) {
+		free(F->copy[t]);
+		free(F->blank[t]);
+	}
+	free(F->copy);
+	free(F->blank);
+	F->copy = F->blank = NULL;
+	F->nsplit = 0;
 }
 
 static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, int nfns)
@@ -2242,6 +2511,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		}
 	ch->ret = ret;
 	ch->recursive = w.recursive;
+	ch->missing = w.missing;
 	ch->called = malloc(nfns + 1);
 	for (int i = 0; i < nfns; i++) {
 		ch->called[i] = (char)fns[i].called;
@@ -2286,7 +2556,7 @@ static void merge_step(front *F, int k)
 		F->ret = -1;
 		memcpy(F->merr, ch->err, sizeof ch->err);
 	}
-	if (k > 0 && merge_chunk(F->a, ch, F->ret == 0, F->merr) < 0)
+	if (ch->a != F->a && merge_chunk(F->a, ch, F->ret == 0, F->merr) < 0)
 		F->ret = -1;
 	for (int i = 0; i < F->nfns; i++)
 		F->called[i] |= ch->called[i];
@@ -2315,35 +2585,110 @@ static void chunk_done(front *F, int k)
 	pthread_mutex_unlock(&F->mu);
 }
 
-static void *front_run(void *arg)
+/* Parses thread ID's copy of the file, or the whole file when *WHOLE or
+ * when nothing is blanked (setting *WHOLE when the copy does not do);
+ * returns the translation unit and sets *FNS, *NFNS, or returns NULL after
+ * recording in F why the file cannot be analysed. */
+static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int *nfns)
 {
-	front_worker *k = arg;
-	front *F = k->F;
 	char err[EPI_ERRLEN];
 	CXTranslationUnit tu;
-	int ok = parse_file(F->idx[k->id], F->a->file, F->args, F->nargs, &tu, err) == 0;
-	int nfns = 0;
-	fn *fns = ok ? list_fns(tu, &nfns) : NULL;
+	int split = F->nsplit && !*whole;
+	int ok = parse_file(F->idx[id], F->a->file, split ? F->copy[id] : F->text, F->len, F->args, F->nargs,
+			    CXTranslationUnit_None, &tu, err) == 0;
+	*nfns = 0;
+	*fns = ok ? list_fns(tu, nfns) : NULL;
+	if (split) {
+		if (ok && same_fns(F, *fns, *nfns)) {
+			for (int i = 0; i < *nfns; i++)
+				(*fns)[i].blank = F->blank[id][i];
+			return tu;
+		}
+		/* an error, maybe in the whole file: the whole file says */
+		free_fns(*fns, *nfns);
+		clang_disposeTranslationUnit(tu);
+		*whole = 1;
+		return front_parse(F, id, whole, fns, nfns);
+	}
 	pthread_mutex_lock(&F->mu);
 	if (ok && !F->chunks)
-		plan_chunks(F, fns, nfns);
-	if (ok && !same_fns(F, fns, nfns)) {
+		plan_chunks(F, *fns, *nfns);
+	if (ok && !same_fns(F, *fns, *nfns)) {
 		ok = 0;
-		epi_error(err, "'%s' changed while it was analysed", F->a->file);
+		F->badplan = F->nsplit > 0;
+		epi_error(err, "'%s' parsed differently in two threads", F->a->file);
 	}
 	if (!ok && !F->failed) {
 		F->failed = 1;
 		memcpy(F->err, err, sizeof err);
 	}
 	pthread_mutex_unlock(&F->mu);
-	for (int c; ok && (c = atomic_fetch_add(&F->next, 1)) < F->nchunks;) {
-		analyze_chunk(F, &F->chunks[c], tu, fns, nfns);
-		chunk_done(F, c);
+	if (ok)
+		return tu;
+	free_fns(*fns, *nfns);
+	*fns = NULL;
+	*nfns = 0;
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	return NULL;
+}
+
+/* Analyses chunk C in TU, and when its walk reaches a body TU blanked,
+ * again in the whole file (the thread's TU from then on). */
+static void front_chunk(front *F, int id, int c, CXTranslationUnit *tu, int *whole, fn **fns, int *nfns)
+{
+	chunk *ch = &F->chunks[c];
+	analyze_chunk(F, ch, *tu, *fns, *nfns);
+	if (ch->missing && !*whole) {
+		epi_analysis_free(&ch->part);
+		free(ch->called);
+		ch->called = NULL;
+		free_fns(*fns, *nfns);
+		clang_disposeTranslationUnit(*tu);
+		*whole = 1;
+		*tu = front_parse(F, id, whole, fns, nfns);
+		if (!*tu)
+			return; /* the chunk is not done, and the failure recorded */
+		analyze_chunk(F, ch, *tu, *fns, *nfns);
+	}
+	chunk_done(F, c);
+}
+
+static void *front_run(void *arg)
+{
+	front_worker *k = arg;
+	front *F = k->F;
+	int whole = 0, nfns;
+	fn *fns;
+	CXTranslationUnit tu = front_parse(F, k->id, &whole, &fns, &nfns);
+	for (int mine = k->id; tu; mine += F->nsplit) {
+		int c = F->nsplit ? mine : atomic_fetch_add(&F->next, 1);
+		if (c >= F->nchunks)
+			break;
+		front_chunk(F, k->id, c, &tu, &whole, &fns, &nfns);
 	}
 	free_fns(fns, nfns);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	return NULL;
+}
+
+/* The chunks dealt to threads that could not start: on the whole file. */
+static void front_rest(front *F)
+{
+	int whole = 1, nfns = 0;
+	fn *fns = NULL;
+	CXTranslationUnit tu = NULL;
+	for (int c = 0; c < F->nchunks && !F->failed; c++) {
+		if (F->chunks[c].started)
+			continue;
+		if (!tu && !(tu = front_parse(F, 0, &whole, &fns, &nfns)))
+			break;
+		front_chunk(F, 0, c, &tu, &whole, &fns, &nfns);
+	}
+	free_fns(fns, nfns);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
 }
 
 /* The index of the function region of function I of the plan, or -1
@@ -2364,11 +2709,40 @@ static int fn_region(const epi_analysis *a, const front *F, int i)
 	return -1;
 }
 
-/* epi_analyze() with chunks of CHUNK_LINES lines; sets *RECURSIVE when a
- * chunk cut a recursive call (and there were several chunks). */
-static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines,
-			  int *recursive, char *err)
+/* Plans the chunks from a quick parse of the file and deals them to NT
+ * threads with copies of the file blanked for each; leaves F as it was when
+ * every thread is better off parsing the whole file. */
+static void plan_split(front *F, int nt)
 {
+	fn *fns;
+	body *bodies;
+	int n;
+	if (quick_parse(F, F->idx[0], &fns, &n, &bodies) == 0 && n > 0) {
+		plan_chunks(F, fns, n);
+		if (F->nchunks > 1 && split_work(F, nt, bodies) == 0) {
+			F->nsplit = nt;
+			F->chunks[0].a = &F->chunks[0].part; /* merged, as it may be walked twice */
+		} else {
+			split_free(F, nt);
+			plan_free(F);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(bodies[i].callees);
+	free(bodies);
+	free_fns(fns, n);
+}
+
+enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
+
+/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
+ * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
+ * to be done again in one chunk (a chunk cut a recursive call) or without
+ * blanking (the quick parse missed a definition). */
+static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
+			  int *again, char *err)
+{
+	*again = AGAIN_NO;
 	memset(a, 0, sizeof *a);
 	sym_init(&a->sym);
 	a->file = strdup(file);
@@ -2381,8 +2755,8 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	int lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
-	free(text);
-	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines};
+	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
+		   .text = text, .len = len};
 	pthread_mutex_init(&F.mu, NULL);
 	atomic_init(&F.next, 0);
 	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
@@ -2400,6 +2774,8 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	F.idx = malloc(nt * sizeof *F.idx);
 	for (int t = 0; t < nt; t++)
 		F.idx[t] = clang_createIndex(0, 0);
+	if (split && nt > 1)
+		plan_split(&F, nt);
 	front_worker k[FRONT_MAXTHREADS];
 	pthread_t th[FRONT_MAXTHREADS];
 	int started = 1; /* this thread is worker 0 */
@@ -2414,15 +2790,21 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	front_run(&k[0]);
 	for (int t = 1; t < started; t++)
 		pthread_join(th[t], NULL);
+	if (F.nsplit && started < nt)
+		front_rest(&F);
 	for (int t = 0; t < nt; t++)
 		clang_disposeIndex(F.idx[t]);
 	free(F.idx);
 	free(F.args);
+	split_free(&F, nt);
+	free(text);
 	pthread_mutex_destroy(&F.mu);
+	if (F.badplan)
+		*again = AGAIN_UNSPLIT;
 
 	/* chunks left unmerged: the file did not parse the same in every thread */
 	for (int c = F.merged; c < F.nchunks; c++) {
-		if (c > 0 && F.chunks[c].started)
+		if (F.chunks[c].a != a && F.chunks[c].started)
 			epi_analysis_free(&F.chunks[c].part);
 		free(F.chunks[c].called);
 	}
@@ -2432,7 +2814,8 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	else if (F.ret)
 		ret = epi_error(err, "%s", F.merr);
 	char *called = F.called;
-	*recursive = F.recursive && F.nchunks > 1;
+	if (F.recursive && F.nchunks > 1)
+		*again = AGAIN_ONE_CHUNK;
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
 			epi_error(err, "%s", a->errors[0]);
@@ -2475,12 +2858,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		r->function = strdup(m >= 0 ? "main" : "");
 		r->counts = total;
 	}
-	free(called);
-	for (int i = 0; i < F.nfns; i++)
-		free(F.fn_name[i]);
-	free(F.fn_name);
-	free(F.fn_line);
-	free(F.chunks);
+	plan_free(&F);
 	for (int i = 0; i < F.npragmas; i++)
 		free(F.pragmas[i].expr);
 	free(F.pragmas);
@@ -2489,15 +2867,19 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
 {
-	int recursive = 0;
-	int ret = analyze_chunks(a, file, o, CHUNK_LINES, &recursive, err);
-	if (!recursive)
+	int again;
+	int ret = analyze_chunks(a, file, o, CHUNK_LINES, 1, &again, err);
+	if (again == AGAIN_UNSPLIT) {
+		epi_analysis_free(a);
+		ret = analyze_chunks(a, file, o, CHUNK_LINES, 0, &again, err);
+	}
+	if (again != AGAIN_ONE_CHUNK)
 		return ret;
 	/* Where a recursive call is cut depends on which function the walk
 	 * starts from, and chunks start from their own: so that every count
 	 * agrees with every other, the file is walked again in one piece. */
 	epi_analysis_free(a);
-	return analyze_chunks(a, file, o, INT_MAX, &recursive, err);
+	return analyze_chunks(a, file, o, INT_MAX, 0, &again, err);
 }
 
 void epi_analysis_free(epi_analysis *a)

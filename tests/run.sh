@@ -148,6 +148,51 @@ awk -F, '$3 == "top" && $4 == "function" { print $5, $6, $7, $8 }' "$tmp/rec.csv
 	! grep -q Sanitizer "$tmp/err" && ok "recursion across chunks: a caller counts as much as its callee" ||
 	bad "recursion across chunks: a caller counts as much as its callee" "$tmp/err"
 
+# with several threads, each parses a copy of the file without the bodies it
+# does not walk: a call the quick scan cannot see (behind a macro), a macro
+# defined in a body, and an error in a body another thread owns all come
+# out as with one thread
+pad() { # pad FIRST LAST: functions of four lines
+	k=$1
+	while [ $k -lt $2 ]; do
+		printf 'void pad%d(double *a, int n) {\n  for (int i = 0; i < n; i++) a[i] *= 2;\n  for (int i = 1; i < n; i++) a[i] += a[i - 1];\n}\n' $k
+		k=$((k + 1))
+	done
+}
+{
+	echo '#define CALL_HELPER(x, n) helper(x, n)'
+	echo 'static double helper(const double *x, int m) {'
+	echo '  double s = 0;'
+	echo '  for (int k = 0; k < m; k++) s += x[k] * x[k];'
+	echo '  return s;'
+	echo '}'
+	pad 0 70
+	echo 'void late(double *a, int n) {'
+	echo '#define LATE 3'
+	echo '  for (int i = 0; i < n; i++) a[i] = CALL_HELPER(a, i);'
+	echo '}'
+	pad 70 140
+	echo 'void later(double *a, int n) { for (int i = 0; i < n * LATE; i++) a[i] += 1; }'
+} >"$tmp/hidden.c"
+{
+	pad 0 140
+	echo 'void broken(double *a, int n) { for (int i = 0; i < n; i++) a[i] = nope; }'
+} >"$tmp/broken.c"
+split_ok=1
+for j in 1 2 3; do
+	"$P" "$tmp/hidden.c" --param n=10 --format csv -j $j >"$tmp/hidden$j.csv" 2>>"$tmp/err" || split_ok=0
+	"$P" "$tmp/broken.c" -j $j >/dev/null 2>"$tmp/broken$j.err" && split_ok=0
+done
+grep -q '^[^,]*,[0-9]*,late,function,mul.f64,45,' "$tmp/hidden1.csv" &&
+	grep -q '^[^,]*,[0-9]*,later,function,add.f64,30,' "$tmp/hidden1.csv" || split_ok=0
+grep -q "broken.c:561:[0-9]*: error: use of undeclared identifier 'nope'" "$tmp/broken1.err" || split_ok=0
+for j in 2 3; do
+	cmp -s "$tmp/hidden1.csv" "$tmp/hidden$j.csv" && cmp -s "$tmp/broken1.err" "$tmp/broken$j.err" || split_ok=0
+done
+[ $split_ok = 1 ] && ! grep -q Sanitizer "$tmp/err" "$tmp"/broken*.err &&
+	ok "threads parsing part of the file: hidden calls, macros in bodies, late errors as with one" ||
+	bad "threads parsing part of the file: hidden calls, macros in bodies, late errors as with one" "$tmp/err"
+
 # compiler flags after -- and from compile_commands.json
 printf '#ifndef SIZE\n#error SIZE undefined\n#endif\nvoid f(double *a) { for (int i = 0; i < SIZE; i++) a[i] = 0; }\n' >"$tmp/flags.c"
 expect "flags after --" 0 "store.f64 *7 " -- "$tmp/flags.c" -- -DSIZE=7
