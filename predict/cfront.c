@@ -2158,16 +2158,24 @@ static void free_fns(fn *fns, int n)
 #define CHUNK_LINES 256
 #define FRONT_MAXTHREADS 16
 
+/* A chunk's way: counted, then (in file order) its symbols mapped into the
+ * analysis's table, then its regions imported by any thread free. */
+enum { CH_WAITING, CH_COUNTED, CH_MAPPED, CH_IMPORTING, CH_IMPORTED };
+
 typedef struct chunk {
 	int lo, hi;        /* the functions it owns, fns[lo, hi) */
 	epi_analysis part; /* its regions, notes and errors (unless A is the analysis itself) */
 	epi_analysis *a;   /* &part, or the analysis for chunk 0 when no body is blanked */
-	int started, done;
+	int started, state;
 	int recursive;     /* its walk cut a recursive call */
 	int missing;       /* its walk reached a body its thread's copy blanked */
 	char *called;      /* the functions its walk saw called */
 	int ret;
 	char err[EPI_ERRLEN];
+	int *map;          /* its symbols' indices in the analysis's table */
+	sym_ctx *snap;     /* the analysis's table when they were mapped */
+	epi_region *regions; /* imported */
+	int nregions;
 } chunk;
 
 typedef struct front {
@@ -2188,8 +2196,11 @@ typedef struct front {
 	chunk *chunks;
 	int nchunks;
 	atomic_int next;     /* the next chunk to take */
-	int merged;          /* chunks merged into the analysis, in order (mu) */
-	int merging;         /* a thread is merging (mu) */
+	int merged;          /* chunks mapped into the analysis's table, in order (mu) */
+	int merging;         /* a thread is mapping (mu) */
+	int imported;        /* chunks before it are imported or being imported (mu) */
+	int active;          /* threads still counting (mu) */
+	pthread_cond_t cv;   /* a chunk mapped, or a thread done counting */
 	int chunk_lines;     /* CHUNK_LINES, or INT_MAX for the file in one chunk */
 	int recursive;       /* a merged chunk cut a recursive call */
 	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
@@ -2519,68 +2530,115 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	}
 }
 
-/* Moves chunk CH's regions (their counts into A's symbol table), notes and
- * errors into A; returns 0, or -1 with ERR when A's table is full. */
-static int merge_chunk(epi_analysis *a, chunk *ch, int regions, char *err)
-{
-	epi_analysis *p = &ch->part;
-	int ret = 0, map[SYM_MAXVARS];
-	for (int k = 0; k < SYM_MAXVARS; k++)
-		map[k] = -1;
-	if (regions) {
-		a->regions = realloc(a->regions, (a->nregions + p->nregions + 1) * sizeof *a->regions);
-		for (int i = 0; i < p->nregions && ret == 0; i++) {
-			epi_region *r = &a->regions[a->nregions++], *q = &p->regions[i];
-			*r = *q;
-			q->file = q->function = NULL;
-			counts_init(&r->counts);
-			if (counts_import(&a->sym, &r->counts, &p->sym, &q->counts, map) < 0)
-				ret = epi_error(err, "%s", a->sym.err);
-		}
-	}
-	for (int i = 0; i < p->nnotes; i++)
-		add_unique(&a->notes, &a->nnotes, p->notes[i]);
-	for (int i = 0; i < p->nerrors; i++)
-		add_unique(&a->errors, &a->nerrors, p->errors[i]);
-	p->nnotes = p->nerrors = 0;
-	epi_analysis_free(p);
-	return ret;
-}
-
-/* Merges chunk K, the next in order, into the analysis: the first failure
- * stops the merge, as it would stop a walk of the whole file. */
-static void merge_step(front *F, int k)
+/* The ordered part of merging chunk K, the next in file order: the first
+ * failure stops the merge, as it would stop a walk of the whole file; the
+ * chunk's notes and errors are added, and its symbols given indices in the
+ * analysis's table in the order the import meets them, so that the table
+ * is the one a single walk would make.  Returns whether its regions are
+ * left to import. */
+static int map_step(front *F, int k)
 {
 	chunk *ch = &F->chunks[k];
+	epi_analysis *a = F->a, *p = &ch->part;
 	if (F->ret == 0 && ch->ret != 0) {
 		F->ret = -1;
 		memcpy(F->merr, ch->err, sizeof ch->err);
 	}
-	if (ch->a != F->a && merge_chunk(F->a, ch, F->ret == 0, F->merr) < 0)
-		F->ret = -1;
+	int import = 0;
+	if (ch->a != a) {
+		if (F->ret == 0) {
+			ch->map = malloc(SYM_MAXVARS * sizeof *ch->map);
+			for (int j = 0; j < SYM_MAXVARS; j++)
+				ch->map[j] = -1;
+			for (int i = 0; i < p->nregions && F->ret == 0; i++)
+				if (counts_map(&a->sym, &p->sym, &p->regions[i].counts, ch->map) < 0)
+					F->ret = epi_error(F->merr, "%s", a->sym.err);
+			import = F->ret == 0;
+		}
+		if (import) {
+			ch->snap = malloc(sizeof *ch->snap);
+			*ch->snap = a->sym; /* read only by the import: none of it changes */
+		}
+		for (int i = 0; i < p->nnotes; i++)
+			add_unique(&a->notes, &a->nnotes, p->notes[i]);
+		for (int i = 0; i < p->nerrors; i++)
+			add_unique(&a->errors, &a->nerrors, p->errors[i]);
+		p->nnotes = p->nerrors = 0;
+		if (!import)
+			epi_analysis_free(p);
+	}
 	for (int i = 0; i < F->nfns; i++)
 		F->called[i] |= ch->called[i];
 	F->recursive |= ch->recursive;
 	free(ch->called);
 	ch->called = NULL;
+	return import;
 }
 
-/* Marks chunk K done, and merges the chunks done since the last one merged
- * (unless another thread is at it), while the others go on counting. */
+/* Moves chunk CH's regions (their counts into the analysis's table, through
+ * the copy of it taken when the chunk was mapped) into CH->regions. */
+static void import_chunk(chunk *ch)
+{
+	epi_analysis *p = &ch->part;
+	ch->regions = malloc((p->nregions + 1) * sizeof *ch->regions);
+	for (int i = 0; i < p->nregions; i++) {
+		epi_region *r = &ch->regions[ch->nregions++], *q = &p->regions[i];
+		*r = *q;
+		q->file = q->function = NULL;
+		counts_init(&r->counts);
+		counts_import(ch->snap, &r->counts, &p->sym, &q->counts, ch->map); /* mapped: cannot fail */
+	}
+	epi_analysis_free(p);
+	free(ch->snap);
+	free(ch->map);
+	ch->snap = NULL;
+	ch->map = NULL;
+}
+
+/* Marks chunk K counted, and maps the chunks counted since the last one
+ * mapped (unless another thread is at it), while the others go on counting. */
 static void chunk_done(front *F, int k)
 {
 	pthread_mutex_lock(&F->mu);
-	F->chunks[k].done = 1;
+	F->chunks[k].state = CH_COUNTED;
 	if (!F->merging) {
 		F->merging = 1;
-		while (F->merged < F->nchunks && F->chunks[F->merged].done) {
+		while (F->merged < F->nchunks && F->chunks[F->merged].state == CH_COUNTED) {
 			int m = F->merged;
 			pthread_mutex_unlock(&F->mu);
-			merge_step(F, m);
+			int import = map_step(F, m);
 			pthread_mutex_lock(&F->mu);
+			F->chunks[m].state = import ? CH_MAPPED : CH_IMPORTED;
 			F->merged++;
+			pthread_cond_broadcast(&F->cv);
 		}
 		F->merging = 0;
+	}
+	pthread_mutex_unlock(&F->mu);
+}
+
+/* A thread done counting (LEAVING) imports mapped chunks until no thread
+ * is counting and none is left to import. */
+static void front_help(front *F, int leaving)
+{
+	pthread_mutex_lock(&F->mu);
+	F->active -= leaving;
+	pthread_cond_broadcast(&F->cv);
+	for (;;) {
+		while (F->imported < F->merged && F->chunks[F->imported].state != CH_MAPPED)
+			F->imported++;
+		if (F->imported < F->merged) {
+			chunk *ch = &F->chunks[F->imported++];
+			ch->state = CH_IMPORTING;
+			pthread_mutex_unlock(&F->mu);
+			import_chunk(ch);
+			pthread_mutex_lock(&F->mu);
+			ch->state = CH_IMPORTED;
+			continue;
+		}
+		if (F->active <= 0)
+			break;
+		pthread_cond_wait(&F->cv, &F->mu);
 	}
 	pthread_mutex_unlock(&F->mu);
 }
@@ -2670,6 +2728,7 @@ static void *front_run(void *arg)
 	free_fns(fns, nfns);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
+	front_help(F, 1);
 	return NULL;
 }
 
@@ -2758,6 +2817,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
 		   .text = text, .len = len};
 	pthread_mutex_init(&F.mu, NULL);
+	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
 	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
 	F.args[F.nargs++] = "-ferror-limit=1";
@@ -2779,19 +2839,26 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	front_worker k[FRONT_MAXTHREADS];
 	pthread_t th[FRONT_MAXTHREADS];
 	int started = 1; /* this thread is worker 0 */
+	F.active = nt;
 	for (int t = 0; t < nt; t++) {
 		k[t] = (front_worker){.F = &F, .id = t};
 		if (t > 0) {
-			if (pthread_create(&th[t], NULL, front_run, &k[t]) != 0)
-				break; /* the threads running share the work */
+			if (pthread_create(&th[t], NULL, front_run, &k[t]) != 0) {
+				pthread_mutex_lock(&F.mu); /* the threads running share the work */
+				F.active -= nt - t;
+				pthread_mutex_unlock(&F.mu);
+				break;
+			}
 			started = t + 1;
 		}
 	}
 	front_run(&k[0]);
 	for (int t = 1; t < started; t++)
 		pthread_join(th[t], NULL);
-	if (F.nsplit && started < nt)
+	if (F.nsplit && started < nt) {
 		front_rest(&F);
+		front_help(&F, 0);
+	}
 	for (int t = 0; t < nt; t++)
 		clang_disposeIndex(F.idx[t]);
 	free(F.idx);
@@ -2799,20 +2866,36 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	split_free(&F, nt);
 	free(text);
 	pthread_mutex_destroy(&F.mu);
+	pthread_cond_destroy(&F.cv);
 	if (F.badplan)
 		*again = AGAIN_UNSPLIT;
-
-	/* chunks left unmerged: the file did not parse the same in every thread */
-	for (int c = F.merged; c < F.nchunks; c++) {
-		if (F.chunks[c].a != a && F.chunks[c].started)
-			epi_analysis_free(&F.chunks[c].part);
-		free(F.chunks[c].called);
-	}
 	int ret = 0;
 	if (F.failed)
 		ret = epi_error(err, "%s", F.err);
 	else if (F.ret)
 		ret = epi_error(err, "%s", F.merr);
+	/* the imported regions after chunk 0's, in order; the parts of chunks
+	 * left unmerged (the file did not parse) freed */
+	for (int c = 0; c < F.nchunks; c++) {
+		chunk *ch = &F.chunks[c];
+		if (ch->state != CH_IMPORTED && ch->a != a && ch->started)
+			epi_analysis_free(&ch->part);
+		if (ret == 0 && ch->nregions) {
+			a->regions = realloc(a->regions, (a->nregions + ch->nregions) * sizeof *a->regions);
+			memcpy(a->regions + a->nregions, ch->regions, ch->nregions * sizeof *ch->regions);
+			a->nregions += ch->nregions;
+		} else {
+			for (int i = 0; i < ch->nregions; i++) {
+				free(ch->regions[i].file);
+				free(ch->regions[i].function);
+				counts_clear(&a->sym, &ch->regions[i].counts);
+			}
+		}
+		free(ch->regions);
+		free(ch->map);
+		free(ch->snap);
+		free(ch->called);
+	}
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
 		*again = AGAIN_ONE_CHUNK;

@@ -164,6 +164,20 @@ int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_cou
 	return ret;
 }
 
+int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map)
+{
+	int ret = 0;
+	for (int i = 0; i < a->n && ret == 0; i++) {
+		const epi_tri *x = &a->v[i];
+		ret = sym_pw_map(s, src, &x->exp, map);
+		if (ret == 0 && !x->same)
+			ret = sym_pw_map(s, src, &x->min, map);
+		if (ret == 0 && !x->same)
+			ret = sym_pw_map(s, src, &x->max, map);
+	}
+	return ret;
+}
+
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix)
 {
 	size_t n = strlen(prefix);

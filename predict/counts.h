@@ -38,6 +38,9 @@ void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int
 /* DST (in S's symbol table, emptied first) = A (in SRC's): see
  * sym_pw_import() for MAP.  Returns 0 or -1 (s->err). */
 int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_counts *a, int *map);
+/* Maps A's symbols into S's table as counts_import() would: see
+ * sym_pw_map().  Returns 0 or -1 (s->err). */
+int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map);
 /* dst += the counts of SRC whose key starts with PREFIX, under the key
  * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);

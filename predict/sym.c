@@ -1140,12 +1140,12 @@ void sym_pw_set(sym_ctx *s, sym_pw *dst, const sym_pw *src)
  * made when missing.  -1 when DST is full and cannot grow. */
 static int import_var(sym_ctx *dst, const sym_ctx *src, int k, int *map);
 
+static int map_poly(sym_ctx *dst, const sym_ctx *src, const poly_t in, int *map);
+
 static int import_poly(sym_ctx *dst, poly_t out, const sym_ctx *src, const poly_t in, int *map)
 {
-	for (int t = 0; t < in->n; t++)
-		for (int j = 0; j < in->m[t].n; j++)
-			if (import_var(dst, src, in->m[t].v[j], map) < 0)
-				return -1;
+	if (map_poly(dst, src, in, map) < 0)
+		return -1;
 	poly_rename(out, in, map, dst->ctx);
 	return 0;
 }
@@ -1194,6 +1194,28 @@ int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in,
 		guard_seal(s, &p->g); /* the constraints in the order of S's symbols */
 	}
 	return ret;
+}
+
+static int map_poly(sym_ctx *dst, const sym_ctx *src, const poly_t in, int *map)
+{
+	for (int t = 0; t < in->n; t++)
+		for (int j = 0; j < in->m[t].n; j++)
+			if (import_var(dst, src, in->m[t].v[j], map) < 0)
+				return -1;
+	return 0;
+}
+
+int sym_pw_map(sym_ctx *s, const sym_ctx *src, const sym_pw *in, int *map)
+{
+	for (int i = 0; i < in->n; i++) {
+		const sym_guard *g = &in->p[i].g;
+		for (int j = 0; j < g->n; j++)
+			if (map_poly(s, src, &g->c[j], map) < 0)
+				return -1;
+		if (map_poly(s, src, in->p[i].v, map) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void sym_pw_set_poly(sym_ctx *s, sym_pw *w, const poly_t v)

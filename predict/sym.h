@@ -112,6 +112,11 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub);
  * ints set to -1 before the first import from SRC and kept between them.
  * Returns 0, or -1 when S's table is full (s->err). */
 int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in, int *map);
+/* Maps IN's symbols into S's table as sym_pw_import() would, in the same
+ * order, without importing IN: after it, sym_pw_import(IN) reads nothing of
+ * S that changes (it can run on a copy of S while S takes more symbols).
+ * Returns 0, or -1 when S's table is full (s->err). */
+int sym_pw_map(sym_ctx *s, const sym_ctx *src, const sym_pw *in, int *map);
 /* Sets *lo and *hi to the pointwise min and max of a and b; returns 1 when
  * exact, 0 when only bounds could be given (lo = 0, hi = a + b). */
 int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym_pw *b);

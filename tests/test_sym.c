@@ -230,6 +230,19 @@ static void test_compose_params(void **st)
 /* A count moved to another symbol table (as a chunk's counts are merged
  * into the analysis's) keeps its value, with the parameters matched by name
  * and the floor atoms by definition, whatever the symbols' order there. */
+/* A table for imports: another parameter q and m (returned, Q's index in
+ * *Q), and an atom of its own, A = floor(q/2). */
+static int other_table(sym_ctx *D, poly_t a, const fmpz_t two, int *q)
+{
+	sym_init(D);
+	*q = sym_var(D, "q", SYM_PARAM);
+	int m = sym_var(D, "m", SYM_PARAM);
+	poly_init(a, D->ctx);
+	poly_gen(a, *q, D->ctx);
+	assert_int_equal(sym_floor(D, a, a, two), 0);
+	return m;
+}
+
 static void test_import(void **st)
 {
 	/* for (i = 0; i < n; i += 3) for (j = 0; j < m - i; j += 2): 1 */
@@ -251,14 +264,9 @@ static void test_import(void **st)
 	assert_int_equal(sym_floor(&S, hi, P("n - 1"), three), 0);
 	assert_int_equal(sym_pw_sum(&S, &w, &r, vt, P("0"), hi), 0);
 
-	/* the other table: another parameter and m before n, and an atom of its own */
 	sym_ctx D;
-	sym_init(&D);
-	int dq = sym_var(&D, "q", SYM_PARAM), dm = sym_var(&D, "m", SYM_PARAM);
 	poly_t a;
-	poly_init(a, D.ctx);
-	poly_gen(a, dq, D.ctx);
-	assert_int_equal(sym_floor(&D, a, a, two), 0);
+	int dq, dm = other_table(&D, a, two, &dq);
 	int map[SYM_MAXVARS];
 	for (int k = 0; k < SYM_MAXVARS; k++)
 		map[k] = -1;
@@ -299,6 +307,38 @@ static void test_import(void **st)
 		}
 	fmpq_clear(q);
 	sym_env_clear(&e);
+
+	/* as a merge does it: the symbols mapped first, into a table like D,
+	 * which gets the same symbols in the same order; then the import
+	 * through a copy of that table, while the table itself goes on taking
+	 * symbols: the same function as the direct import */
+	sym_ctx E;
+	poly_t b;
+	int eq;
+	assert_int_equal(other_table(&E, b, two, &eq), dm);
+	int map2[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		map2[k] = -1;
+	assert_int_equal(sym_pw_map(&E, &S, &w, map2), 0);
+	assert_int_equal(E.nvars, D.nvars);
+	for (int k = 0; k < D.nvars; k++) {
+		assert_int_equal(E.kind[k], D.kind[k]);
+		if (D.name[k])
+			assert_string_equal(E.name[k], D.name[k]);
+	}
+	assert_memory_equal(map2, map, sizeof map);
+	sym_ctx *copy = malloc(sizeof *copy);
+	*copy = E;
+	assert_true(sym_var(&E, "later", SYM_PARAM) >= 0);
+	sym_pw z;
+	sym_pw_init(&z);
+	assert_int_equal(sym_pw_import(copy, &z, &S, &w, map2), 0);
+	assert_true(sym_pw_equal(&D, &x, &z));
+	sym_pw_clear(copy, &z);
+	free(copy);
+	poly_clear(b, E.ctx);
+	sym_free(&E);
+
 	sym_pw_clear(&D, &x);
 	sym_pw_clear(&D, &y);
 	poly_clear(a, D.ctx);
