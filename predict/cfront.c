@@ -2477,7 +2477,8 @@ static int split_work(front *F, int nt, const body *bodies)
 			F->blank[t][i] = 1;
 			blanked = 1;
 			char *p = F->copy[t];
-			for (unsigned o = bodies[i].open + 1; o < bodies[i].close; o++)
+			unsigned from = bodies[i].open + (p[bodies[i].open] == '<' ? 2 : 1); /* past '{' or '<%' */
+			for (unsigned o = from; o < bodies[i].close; o++)
 				if (p[o] != '\n' && p[o] != '\r')
 					p[o] = ' ';
 		}
@@ -2664,7 +2665,8 @@ static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int
 		}
 		/* an error, maybe in the whole file: the whole file says */
 		free_fns(*fns, *nfns);
-		clang_disposeTranslationUnit(tu);
+		if (tu)
+			clang_disposeTranslationUnit(tu);
 		*whole = 1;
 		return front_parse(F, id, whole, fns, nfns);
 	}
@@ -2701,6 +2703,7 @@ static void front_chunk(front *F, int id, int c, CXTranslationUnit *tu, int *who
 		epi_analysis_free(&ch->part);
 		free(ch->called);
 		ch->called = NULL;
+		ch->started = 0; /* its walk dropped */
 		free_fns(*fns, *nfns);
 		clang_disposeTranslationUnit(*tu);
 		*whole = 1;
