@@ -2066,14 +2066,14 @@ static void scan_pragmas(W *w, const char *text)
 }
 
 /* Parses FILE into *TU (disposed by the caller, also on failure), with
- * TEXT (LEN bytes) as its contents unless TEXT is NULL; returns 0, or -1
- * with ERR giving clang's first error. */
+ * TEXT (LEN bytes) as its contents; returns 0, or -1 with ERR giving
+ * clang's first error. */
 static int parse_file(CXIndex idx, const char *file, const char *text, size_t len, const char *const *args,
 		      int nargs, unsigned flags, CXTranslationUnit *tu, char *err)
 {
 	*tu = NULL;
 	struct CXUnsavedFile u = {.Filename = file, .Contents = text, .Length = len};
-	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, text ? &u : NULL, text ? 1 : 0, flags, tu);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, &u, 1, flags, tu);
 	if (ec != CXError_Success || !*tu)
 		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
 	int ret = 0;
@@ -2877,22 +2877,17 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		ret = epi_error(err, "%s", F.err);
 	else if (F.ret)
 		ret = epi_error(err, "%s", F.merr);
-	/* the imported regions after chunk 0's, in order; the parts of chunks
-	 * left unmerged (the file did not parse) freed */
+	/* the imported regions after chunk 0's, in order (those of the chunks
+	 * before a failure, as a walk of the whole file would have left them);
+	 * the parts of chunks left unmerged (the file did not parse) freed */
 	for (int c = 0; c < F.nchunks; c++) {
 		chunk *ch = &F.chunks[c];
 		if (ch->state != CH_IMPORTED && ch->a != a && ch->started)
 			epi_analysis_free(&ch->part);
-		if (ret == 0 && ch->nregions) {
+		if (ch->nregions) {
 			a->regions = realloc(a->regions, (a->nregions + ch->nregions) * sizeof *a->regions);
 			memcpy(a->regions + a->nregions, ch->regions, ch->nregions * sizeof *ch->regions);
 			a->nregions += ch->nregions;
-		} else {
-			for (int i = 0; i < ch->nregions; i++) {
-				free(ch->regions[i].file);
-				free(ch->regions[i].function);
-				counts_clear(&a->sym, &ch->regions[i].counts);
-			}
 		}
 		free(ch->regions);
 		free(ch->map);
