@@ -91,6 +91,16 @@ static void tick_locked(fake_power *fp)
 		snprintf(v, sizeof v, "%llu\n", (unsigned long long)fake_counter_at(fp, c, now));
 		fake_put(c->rel, v);
 	}
+	/* a writer the scheduler left waiting leaves the files stale for that
+	 * long: the tolerance a reader of the files must allow */
+	if (fp->t_written > 0 && now - fp->t_written > fp->maxgap) {
+		fp->maxgap = now - fp->t_written;
+		if (fp->gapfile) {
+			char g[32];
+			snprintf(g, sizeof g, "%.6f\n", fp->maxgap);
+			fake_put(fp->gapfile, g);
+		}
+	}
 	fp->t_written = now;
 }
 

@@ -37,6 +37,8 @@ typedef struct fake_power {
 	pthread_t th;
 	pthread_mutex_t lock;  /* one pass of writes at a time */
 	double t_written;      /* the moment the files now show */
+	double maxgap;         /* longest time between two passes of writes */
+	const char *gapfile;   /* if set, ROOT/gapfile shows maxgap (seconds) */
 } fake_power;
 
 /* Starts advancing the counters of FP (set up by the caller). */

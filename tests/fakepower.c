@@ -5,7 +5,9 @@
  * usage: fakepower REL WATTS MODULO [REL WATTS MODULO]...
  * REL is a counter file under the root (microjoules, as powercap's
  * energy_uj), MODULO where it wraps (0: never). Once the first values are
- * written, the file ROOT/fakepower.ready appears. */
+ * written, the file ROOT/fakepower.ready appears. ROOT/fakepower.maxgap
+ * holds the longest time, in seconds, between two passes of writes: how
+ * stale the files could be at any read. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL); /* the writer thread inherits the mask */
+	fp.gapfile = "/fakepower.maxgap";
+	fake_put(fp.gapfile, "0\n");
 	fake_power_start(&fp);
 	fake_put("/fakepower.ready", "1\n");
 	int sig;
