@@ -2780,6 +2780,13 @@ static void plan_split(front *F, int nt)
 	body *bodies;
 	int n;
 	if (quick_parse(F, F->idx[0], &fns, &n, &bodies) == 0 && n > 0) {
+		/* chunks dealt in turn: as many for each thread, of as many lines */
+		long lines = 0;
+		for (int i = 0; i < n; i++)
+			lines += fns[i].end_line - fns[i].line + 1;
+		long nc = (lines + F->chunk_lines - 1) / F->chunk_lines;
+		nc = (nc + nt - 1) / nt * nt;
+		F->chunk_lines = (int)((lines + nc - 1) / nc);
 		plan_chunks(F, fns, n);
 		if (F->nchunks > 1 && split_work(F, nt, bodies) == 0) {
 			F->nsplit = nt;

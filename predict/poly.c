@@ -41,7 +41,7 @@ static void fit(poly_struct *p, int n)
 {
 	if (n <= p->cap)
 		return;
-	int cap = p->cap ? 2 * p->cap : 4;
+	int cap = p->cap ? 2 * p->cap : n;
 	if (cap < n)
 		cap = n;
 	fmpq *c = malloc(cap * (sizeof *p->c + sizeof *p->m));
