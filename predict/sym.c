@@ -768,6 +768,24 @@ static void fm_compress(fm_sys *m)
 	free(col);
 }
 
+/* The column to eliminate: the one of the fewest new rows among those some
+ * row uses (POS, NEG: how many rows have it positive, negative), or -1. */
+static int fm_pick(const long *pos, const long *neg, int nv)
+{
+	int best = -1;
+	long bestcost = 0;
+	for (int v = 0; v < nv; v++) {
+		if (pos[v] + neg[v] == 0)
+			continue;
+		long cost = pos[v] * neg[v] - pos[v] - neg[v];
+		if (best < 0 || cost < bestcost) {
+			best = v;
+			bestcost = cost;
+		}
+	}
+	return best;
+}
+
 static int fm_solve(fm_sys *m)
 {
 	fm_compress(m);
@@ -790,26 +808,16 @@ static int fm_solve(fm_sys *m)
 			m->row[w++] = m->row[i];
 		}
 		m->n = w;
-		int best = -1;
-		long bestcost = 0;
-		for (int v = 0; v < nv; v++) {
-			long pos = 0, neg = 0;
+		long pos[SYM_MAXVARS] = {0}, neg[SYM_MAXVARS] = {0};
+		for (int v = 0; v < nv; v++)
 			for (int i = 0; i < m->n; i++) {
 				int sg = fmpz_sgn(&m->row[i][v]);
-				pos += sg > 0;
-				neg += sg < 0;
+				pos[v] += sg > 0;
+				neg[v] += sg < 0;
 			}
-			if (pos + neg == 0)
-				continue;
-			long cost = pos * neg - pos - neg;
-			if (best < 0 || cost < bestcost) {
-				best = v;
-				bestcost = cost;
-			}
-		}
-		if (best < 0)
+		int v = fm_pick(pos, neg, nv);
+		if (v < 0)
 			return 1;
-		int v = best;
 		fm_sys nm = {.nv = nv};
 		for (int i = 0; i < m->n; i++) {
 			if (fmpz_is_zero(&m->row[i][v])) {
@@ -863,7 +871,143 @@ static void used_closure(sym_ctx *s, const poly_t p, int *used)
 	}
 }
 
-int sym_feasible(sym_ctx *s, const poly_struct *c, int n)
+/* The same elimination in machine integers, for the small systems of
+ * almost every test: at most FMS_ROWS rows of FMS_COLS - 1 variables and
+ * coefficients that stay below 2^62.  Each step is the one fm_solve()
+ * takes (the same column, rows in the same order, the same tightening), so
+ * the answer is the same; where a system outgrows it the caller falls back
+ * to fm_solve(). */
+#define FMS_ROWS 48
+#define FMS_COLS 13
+#define FMS_MAX ((long)1 << 62)
+
+typedef struct fms {
+	int n, nv;
+	long r[FMS_ROWS][FMS_COLS];
+} fms;
+
+/* Adds the affine P >= 0 as fm_add_poly() does; -1 when it does not fit. */
+static int fms_add(sym_ctx *s, fms *m, const poly_t p, const int *col)
+{
+	long den = 1;
+	for (slong i = 0; i < p->n; i++) {
+		const fmpq *q = &p->c[i];
+		int deg = 0;
+		for (int j = 0; j < p->m[i].n; j++)
+			deg += p->m[i].e[j];
+		if (deg > 1)
+			return 0; /* nonlinear: skipped, as fm_add_poly() does */
+		if (COEFF_IS_MPZ(*fmpq_numref(q)) || COEFF_IS_MPZ(*fmpq_denref(q)))
+			return -1;
+		long d = *fmpq_denref(q), g = (long)n_gcd((ulong)den, (ulong)d);
+		if (__builtin_mul_overflow(den / g, d, &den) || den >= FMS_MAX)
+			return -1;
+	}
+	if (m->n == FMS_ROWS)
+		return -1;
+	long *r = m->r[m->n];
+	memset(r, 0, sizeof m->r[0]);
+	for (slong i = 0; i < p->n; i++) {
+		const fmpq *q = &p->c[i];
+		int at = p->m[i].n ? col[p->m[i].v[0]] : m->nv;
+		if (__builtin_mul_overflow(*fmpq_numref(q), den / *fmpq_denref(q), &r[at]) || r[at] >= FMS_MAX ||
+		    r[at] <= -FMS_MAX)
+			return -1;
+	}
+	m->n++;
+	return 0;
+}
+
+static long fms_gcd(long a, long b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* fm_solve() on M[0] (M[1] its scratch): 1 feasible, 0 not, -1 when it
+ * outgrows FMS_ROWS. */
+static int fms_solve(fms m2[2])
+{
+	fms *m = &m2[0], *nm = &m2[1];
+	int nv = m->nv;
+	for (;;) {
+		int w = 0;
+		for (int i = 0; i < m->n; i++) {
+			int zero = 1;
+			for (int v = 0; v < nv && zero; v++)
+				zero = m->r[i][v] == 0;
+			if (zero) {
+				if (m->r[i][nv] < 0)
+					return 0;
+				continue;
+			}
+			if (w != i)
+				memcpy(m->r[w], m->r[i], sizeof m->r[0]);
+			w++;
+		}
+		m->n = w;
+		long pos[FMS_COLS] = {0}, neg[FMS_COLS] = {0};
+		for (int v = 0; v < nv; v++)
+			for (int i = 0; i < m->n; i++) {
+				pos[v] += m->r[i][v] > 0;
+				neg[v] += m->r[i][v] < 0;
+			}
+		int v = fm_pick(pos, neg, nv);
+		if (v < 0)
+			return 1;
+		nm->n = 0;
+		nm->nv = nv;
+		for (int i = 0; i < m->n; i++)
+			if (m->r[i][v] == 0) {
+				memcpy(nm->r[nm->n], m->r[i], sizeof m->r[0]);
+				nm->n++;
+			}
+		for (int i = 0; i < m->n && nm->n <= FM_MAXROWS; i++) {
+			if (m->r[i][v] <= 0)
+				continue;
+			for (int j = 0; j < m->n; j++) {
+				if (m->r[j][v] >= 0)
+					continue;
+				if (nm->n == FMS_ROWS)
+					return -1;
+				long *r = nm->r[nm->n++], a = -m->r[j][v], b = m->r[i][v];
+				for (int k = 0; k <= nv; k++) {
+					__int128 x = (__int128)m->r[i][k] * a + (__int128)m->r[j][k] * b;
+					if (x >= FMS_MAX || x <= -FMS_MAX)
+						return -1;
+					r[k] = (long)x;
+				}
+				long g = 0; /* fm_tighten() */
+				for (int k = 0; k < nv; k++)
+					g = fms_gcd(g, r[k]);
+				if (g > 1) {
+					for (int k = 0; k < nv; k++)
+						r[k] /= g;
+					long q = r[nv] / g;
+					if (r[nv] % g != 0 && r[nv] < 0)
+						q--;
+					r[nv] = q;
+				}
+			}
+		}
+		fms *t = m;
+		m = nm;
+		nm = t;
+		if (m->n > FM_MAXROWS)
+			return 1;
+	}
+}
+
+/* sym_feasible(), in machine integers where the system fits when SMALL */
+static int feasible(sym_ctx *s, const poly_struct *c, int n, int small)
 {
 	/* one non-constant linear constraint without floor terms always has
 	 * integer solutions (guards never hold constant ones) */
@@ -887,32 +1031,60 @@ int sym_feasible(sym_ctx *s, const poly_struct *c, int n)
 		if (used[k] && s->kind[k] == SYM_ATOM)
 			used_closure(s, &s->atom_num[k], used);
 	/* a column for each symbol used, not for each of the table */
-	fm_sys m = {0};
-	for (int k = 0; k < s->nvars; k++)
-		col[k] = used[k] ? m.nv++ : -1;
-	for (int i = 0; i < n; i++)
-		fm_add_poly(s, &m, &c[i], col);
+	int nv = 0, natoms = 0;
+	for (int k = 0; k < s->nvars; k++) {
+		col[k] = used[k] ? nv++ : -1;
+		natoms += used[k] && s->kind[k] == SYM_ATOM;
+	}
 	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
-	poly_t t;
-	poly_init(t, CTX);
+	poly_struct *at = malloc((2 * natoms + 1) * sizeof *at);
+	natoms = 0;
 	for (int k = 0; k < s->nvars; k++) {
 		if (!used[k] || s->kind[k] != SYM_ATOM)
 			continue;
+		poly_struct *t = &at[natoms];
+		poly_init(t, CTX);
 		poly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
 		poly_sub(t, &s->atom_num[k], t, CTX);
-		fm_add_poly(s, &m, t, col);
-		poly_neg(t, t, CTX);
-		poly_add_fmpz(t, t, &s->atom_den[k], CTX);
-		poly_sub_ui(t, t, 1, CTX);
-		fm_add_poly(s, &m, t, col);
+		poly_init(t + 1, CTX);
+		poly_neg(t + 1, t, CTX);
+		poly_add_fmpz(t + 1, t + 1, &s->atom_den[k], CTX);
+		poly_sub_ui(t + 1, t + 1, 1, CTX);
+		natoms += 2;
 	}
-	poly_clear(t, CTX);
-	int r = fm_solve(&m);
-	for (int i = 0; i < m.n; i++)
-		_fmpz_vec_clear(m.row[i], m.nv + 1);
-	free(m.row);
+	int r = -1;
+	if (small && nv < FMS_COLS) {
+		fms sm[2];
+		sm[0].n = 0;
+		sm[0].nv = nv;
+		int fit = 0;
+		for (int i = 0; i < n && fit == 0; i++)
+			fit = fms_add(s, &sm[0], &c[i], col);
+		for (int i = 0; i < natoms && fit == 0; i++)
+			fit = fms_add(s, &sm[0], &at[i], col);
+		if (fit == 0)
+			r = fms_solve(sm);
+	}
+	if (r < 0) {
+		fm_sys m = {.nv = nv};
+		for (int i = 0; i < n; i++)
+			fm_add_poly(s, &m, &c[i], col);
+		for (int i = 0; i < natoms; i++)
+			fm_add_poly(s, &m, &at[i], col);
+		r = fm_solve(&m);
+		for (int i = 0; i < m.n; i++)
+			_fmpz_vec_clear(m.row[i], m.nv + 1);
+		free(m.row);
+	}
+	for (int i = 0; i < natoms; i++)
+		poly_clear(&at[i], CTX);
+	free(at);
 	return r;
 }
+
+int sym_feasible(sym_ctx *s, const poly_struct *c, int n) { return feasible(s, c, n, 1); }
+
+int sym_feasible_flint(sym_ctx *s, const poly_struct *c, int n) { return feasible(s, c, n, 0); }
 
 static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
@@ -2089,6 +2261,21 @@ static void cons_put(sbuf *b, sym_ctx *s, const poly_t c)
 /* The polynomial of W for large parameters (into SUM) and its condition. */
 static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
 
+/* Whether c >= 0 and d >= 0 exclude each other because c + d is a negative
+ * constant (n - 335 >= 0 against -n + 333 >= 0): how most pieces of a sum
+ * miss the condition of another, told without an elimination. */
+static int opposed(sym_ctx *s, const poly_struct *c, const poly_struct *d)
+{
+	if (c->n == 0 || d->n == 0 || c->n > d->n + 1 || d->n > c->n + 1)
+		return 0;
+	poly_t t;
+	poly_init(t, CTX);
+	poly_add(t, c, d, CTX);
+	int r = t->n == 1 && t->m[0].n == 0 && fmpq_sgn(&t->c[0]) < 0;
+	poly_clear(t, CTX);
+	return r;
+}
+
 /* Where the condition is one threshold p >= k on the only parameter, lowers k
  * (not below 0) while the formula still gives the exact count there:
  * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs.
@@ -2329,15 +2516,17 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 			cap = all.n + g->n;
 			sys = realloc(sys, cap * sizeof *sys);
 		}
-		int n = all.n;
-		for (int j = 0; j < g->n; j++) {
+		int n = all.n, apart = 0;
+		for (int j = 0; j < g->n && !apart; j++) {
 			int dup = 0; /* a constraint the condition has already */
-			for (int t = 0; t < all.n && !dup; t++)
+			for (int t = 0; t < all.n && !dup && !apart; t++) {
 				dup = poly_equal(&all.c[t], &g->c[j], CTX);
+				apart = opposed(s, &all.c[t], &g->c[j]);
+			}
 			if (!dup)
 				sys[n++] = g->c[j];
 		}
-		overlap = sym_feasible(s, sys, n);
+		overlap = !apart && sym_feasible(s, sys, n);
 	}
 	free(sys);
 	if (!overlap)

@@ -163,5 +163,8 @@ char *sym_poly_str(sym_ctx *s, const poly_t p);
 /* Feasibility over the rationals (Fourier-Motzkin with integer tightening)
  * of the constraints c[i] >= 0; returns 0 only when surely infeasible. */
 int sym_feasible(sym_ctx *s, const poly_struct *c, int n);
+/* The same test in FLINT integers throughout; sym_feasible() works in
+ * machine integers where a system fits, and must answer as this does. */
+int sym_feasible_flint(sym_ctx *s, const poly_struct *c, int n);
 
 #endif

@@ -414,10 +414,62 @@ static void test_feasible(void **st)
 	poly_clear(&c[1], S.ctx);
 }
 
+/* sym_feasible() eliminates in machine integers where a system fits:
+ * on random systems (floor atoms among the variables, rational
+ * coefficients, and coefficients so large that the elimination outgrows
+ * machine integers midway) it answers as the FLINT elimination does. */
+static void test_feasible_small(void **st)
+{
+	poly_t a;
+	fmpz_t four;
+	poly_init(a, S.ctx);
+	fmpz_init_set_ui(four, 4);
+	assert_int_equal(sym_floor(&S, a, P("n + 3"), four), 0); /* floor((n + 3)/4): an atom */
+	int va = S.nvars - 1;
+	assert_int_equal(S.kind[va], SYM_ATOM);
+	const int var[] = {vn, vm, vi, vj, va};
+	unsigned long x = 12345;
+	int answers[2] = {0, 0};
+	poly_struct c[6];
+	for (int i = 0; i < 6; i++)
+		poly_init(&c[i], S.ctx);
+	poly_t t;
+	poly_init(t, S.ctx);
+	for (int round = 0; round < 4000; round++) {
+		int nc = 1 + (int)(round % 6), nv = 1 + (int)(round / 6 % 5);
+		for (int i = 0; i < nc; i++) {
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+			poly_set_si(&c[i], (long)(x >> 40) % 61 - 30, S.ctx);
+			for (int k = 0; k < nv; k++) {
+				x = x * 6364136223846793005UL + 1442695040888963407UL;
+				long coef = (long)(x >> 40) % 13 - 6;
+				if (round % 7 == 3)
+					coef *= 1L << 40; /* products beyond 2^62 after one step */
+				poly_gen(t, var[k], S.ctx);
+				poly_scalar_mul_si(t, t, coef, S.ctx);
+				poly_add(&c[i], &c[i], t, S.ctx);
+			}
+			if (round % 5 == 2) /* rational coefficients */
+				poly_scalar_div_fmpz(&c[i], &c[i], four, S.ctx);
+		}
+		int r = sym_feasible(&S, c, nc);
+		assert_int_equal(r, sym_feasible_flint(&S, c, nc));
+		answers[r]++;
+	}
+	/* both answers came, often */
+	assert_true(answers[0] > 400 && answers[1] > 400);
+	for (int i = 0; i < 6; i++)
+		poly_clear(&c[i], S.ctx);
+	poly_clear(t, S.ctx);
+	poly_clear(a, S.ctx);
+	fmpz_clear(four);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faulhaber),
+		cmocka_unit_test(test_feasible_small),
 		cmocka_unit_test(test_triangular),
 		cmocka_unit_test(test_negative_inner),
 		cmocka_unit_test(test_three_deep_two_params),
