@@ -488,13 +488,22 @@ static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
  * its constraints' hashes, and unmixed, that sum is linear in the constant
  * terms, so that {n >= 3, m >= 5} and {n >= 4, m >= 4} would collide, and
  * with them most guards of a long program's total. */
+/* X mod P, as fmpz_fdiv_ui() gives it, without a call while X is small. */
+static inline unsigned long mod_ui(const fmpz *x, unsigned long p)
+{
+	if (COEFF_IS_MPZ(*x))
+		return fmpz_fdiv_ui(x, p);
+	long r = *x % (long)p;
+	return (unsigned long)(r < 0 ? r + (long)p : r);
+}
+
 static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
 	unsigned long h = (unsigned long)c->n * 2654435761UL;
 	for (slong i = 0; i < c->n; i++) {
-		h = h * 31 + fmpz_fdiv_ui(fmpq_numref(&c->c[i]), p);
-		h = h * 31 + fmpz_fdiv_ui(fmpq_denref(&c->c[i]), p);
+		h = h * 31 + mod_ui(fmpq_numref(&c->c[i]), p);
+		h = h * 31 + mod_ui(fmpq_denref(&c->c[i]), p);
 		h = h * 31 + term_exp_hash(s, c, i);
 	}
 	h ^= h >> 30;
@@ -871,6 +880,25 @@ static void used_closure(sym_ctx *s, const poly_t p, int *used)
 	}
 }
 
+/* Sets *DEN to the least common denominator of P's coefficients, when
+ * they are small and it is (at most COEFF_MAX); else returns -1. */
+static int small_den(const poly_t p, long *den)
+{
+	*den = 1;
+	for (slong i = 0; i < p->n; i++) {
+		const fmpq *c = &p->c[i];
+		if (COEFF_IS_MPZ(*fmpq_numref(c)) || COEFF_IS_MPZ(*fmpq_denref(c)))
+			return -1;
+		long d = *fmpq_denref(c);
+		if (d == 1 || *den % d == 0)
+			continue;
+		long g = (long)n_gcd((ulong)*den, (ulong)d);
+		if (__builtin_mul_overflow(*den / g, d, den) || *den > COEFF_MAX)
+			return -1;
+	}
+	return 0;
+}
+
 /* The same elimination in machine integers, for the small systems of
  * almost every test: at most FMS_ROWS rows of FMS_COLS - 1 variables and
  * coefficients that stay below 2^62.  Each step is the one fm_solve()
@@ -889,21 +917,15 @@ typedef struct fms {
 /* Adds the affine P >= 0 as fm_add_poly() does; -1 when it does not fit. */
 static int fms_add(sym_ctx *s, fms *m, const poly_t p, const int *col)
 {
-	long den = 1;
 	for (slong i = 0; i < p->n; i++) {
-		const fmpq *q = &p->c[i];
 		int deg = 0;
 		for (int j = 0; j < p->m[i].n; j++)
 			deg += p->m[i].e[j];
 		if (deg > 1)
 			return 0; /* nonlinear: skipped, as fm_add_poly() does */
-		if (COEFF_IS_MPZ(*fmpq_numref(q)) || COEFF_IS_MPZ(*fmpq_denref(q)))
-			return -1;
-		long d = *fmpq_denref(q), g = (long)n_gcd((ulong)den, (ulong)d);
-		if (__builtin_mul_overflow(den / g, d, &den) || den >= FMS_MAX)
-			return -1;
 	}
-	if (m->n == FMS_ROWS)
+	long den;
+	if (small_den(p, &den) < 0 || m->n == FMS_ROWS)
 		return -1;
 	long *r = m->r[m->n];
 	memset(r, 0, sizeof m->r[0]);
@@ -2012,8 +2034,46 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 /* ---- evaluation ------------------------------------------------------- */
 
 /* OUT = P at the point VALS, term by term. */
+/* poly_eval() in 128-bit integers, over the common denominator of P's
+ * coefficients, while they, the values and every partial result fit (the
+ * usual case: counts have small coefficients, and are evaluated at
+ * integers).  Returns 0 when it did, -1 (OUT unchanged) when it cannot. */
+static int poly_eval_small(fmpq_t out, const poly_t p, fmpq *const *vals)
+{
+	long den;
+	if (small_den(p, &den) < 0)
+		return -1;
+	__int128 sum = 0;
+	for (slong i = 0; i < p->n; i++) {
+		const fmpq *c = &p->c[i];
+		__int128 t = (__int128)*fmpq_numref(c) * (den / *fmpq_denref(c));
+		const poly_mono *m = &p->m[i];
+		for (int j = 0; j < m->n; j++) {
+			const fmpq *v = vals[m->v[j]];
+			if (COEFF_IS_MPZ(*fmpq_numref(v)) || *fmpq_denref(v) != 1)
+				return -1;
+			for (unsigned e = 0; e < m->e[j]; e++)
+				if (__builtin_mul_overflow(t, (__int128)*fmpq_numref(v), &t))
+					return -1;
+		}
+		if (__builtin_add_overflow(sum, t, &sum))
+			return -1;
+	}
+	if (sum > COEFF_MAX || sum < -COEFF_MAX)
+		return -1;
+	if (den == 1) {
+		fmpz_set_si(fmpq_numref(out), (slong)sum);
+		fmpz_one(fmpq_denref(out));
+	} else {
+		fmpq_set_si(out, (slong)sum, (ulong)den);
+	}
+	return 0;
+}
+
 static void poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
 {
+	if (poly_eval_small(out, p, vals) == 0)
+		return;
 	fmpq_t t, x;
 	fmpq_init(t);
 	fmpq_init(x);
@@ -2075,7 +2135,11 @@ void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
 }
 
 /* Fills VALS for the variables W uses: parameters from E, atoms computed. */
-static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq *vals, int *missing)
+/* The values of W's symbols into VALS (initialised up to s->nvars):
+ * parameters from E, or when GENERIC a generic point (every parameter
+ * large, and distinct), atoms computed from them.  Returns 0, or -1 with
+ * *MISSING a parameter E does not bind. */
+static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing)
 {
 	int used[SYM_MAXVARS];
 	memset(used, 0, sizeof *used * (size_t)s->cap);
@@ -2094,6 +2158,8 @@ static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq *vals, i
 			fmpz_fdiv_q(fmpq_numref(&vals[k]), fmpq_numref(q), fmpq_denref(q));
 			fmpz_one(fmpq_denref(&vals[k]));
 			fmpq_clear(q);
+		} else if (generic) {
+			fmpq_set_si(&vals[k], (1L << 30) + ((long)k << 20), 1);
 		} else if (e && e->bound[k]) {
 			fmpq_set(&vals[k], &e->val[k]);
 		} else {
@@ -2121,11 +2187,11 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 {
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
-	for (int k = 0; k < s->cap; k++) {
+	for (int k = 0; k < s->nvars; k++) {
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
-	int ret = env_fill(s, w, e, vals, missing);
+	int ret = env_fill(s, w, e, 0, vals, missing);
 	fmpq_zero(out);
 	if (ret == 0) {
 		fmpq_t q;
@@ -2138,7 +2204,7 @@ int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *
 		}
 		fmpq_clear(q);
 	}
-	for (int k = 0; k < s->cap; k++)
+	for (int k = 0; k < s->nvars; k++)
 		fmpq_clear(&vals[k]);
 	return ret;
 }
@@ -2461,19 +2527,12 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 {
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
-	sym_env e;
-	sym_env_init(&e);
-	/* a generic point: every parameter large, and distinct */
 	for (int k = 0; k < s->nvars; k++) {
-		e.bound[k] = 1;
-		fmpq_set_si(&e.val[k], (1L << 30) + ((long)k << 20), 1);
-	}
-	for (int k = 0; k < s->cap; k++) {
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
 	int missing;
-	env_fill(s, w, &e, vals, &missing);
+	env_fill(s, w, NULL, 1, vals, &missing);
 	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
@@ -2544,8 +2603,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	}
 	free(active);
 	guard_clear(s, &all);
-	for (int k = 0; k < s->cap; k++)
+	for (int k = 0; k < s->nvars; k++)
 		fmpq_clear(&vals[k]);
-	sym_env_clear(&e);
 	return c.s;
 }

@@ -414,6 +414,45 @@ static void test_feasible(void **st)
 	poly_clear(&c[1], S.ctx);
 }
 
+/* Evaluation is exact on either side of what machine integers hold:
+ * n^3/6 - m*n/2 + 7/3 against the same computed in FLINT rationals, at
+ * values whose terms fit in 64 bits, in 128 bits only, and in neither. */
+static void test_eval_exact(void **st)
+{
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_poly(&S, &w, P("1/6*n^3 - 1/2*m*n + 7/3"));
+	const char *ns[] = {"5", "-1048577", "1099511627776", "-3000000000000", "12157665459056928801", "0"};
+	const char *ms[] = {"3", "1048575", "-7", "4611686018427387903", "-2", "-9223372036854775808"};
+	for (int i = 0; i < 6; i++) {
+		sym_env e;
+		sym_env_init(&e);
+		fmpq_set_str(&e.val[vn], ns[i], 10);
+		fmpq_set_str(&e.val[vm], ms[i], 10);
+		e.bound[vn] = e.bound[vm] = 1;
+		fmpq_t got, want, t;
+		fmpq_init(got);
+		fmpq_init(want);
+		fmpq_init(t);
+		int missing = -1;
+		assert_int_equal(sym_pw_eval(&S, &w, &e, got, &missing), 0);
+		fmpq_pow_si(want, &e.val[vn], 3); /* n^3/6 */
+		fmpq_set_si(t, 1, 6);
+		fmpq_mul(want, want, t);
+		fmpq_mul(t, &e.val[vm], &e.val[vn]); /* - m*n/2 */
+		fmpq_div_2exp(t, t, 1);
+		fmpq_sub(want, want, t);
+		fmpq_set_si(t, 7, 3); /* + 7/3 */
+		fmpq_add(want, want, t);
+		assert_true(fmpq_equal(got, want));
+		fmpq_clear(got);
+		fmpq_clear(want);
+		fmpq_clear(t);
+		sym_env_clear(&e);
+	}
+	sym_pw_clear(&S, &w);
+}
+
 /* sym_feasible() eliminates in machine integers where a system fits:
  * on random systems (floor atoms among the variables, rational
  * coefficients, and coefficients so large that the elimination outgrows
@@ -470,6 +509,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faulhaber),
 		cmocka_unit_test(test_feasible_small),
+		cmocka_unit_test(test_eval_exact),
 		cmocka_unit_test(test_triangular),
 		cmocka_unit_test(test_negative_inner),
 		cmocka_unit_test(test_three_deep_two_params),
