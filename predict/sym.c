@@ -482,12 +482,6 @@ static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
 	return h;
 }
 
-/* A hash of the constraint C from its coefficients (equal constraints hash
- * equal; a few unequal ones collide, and are then compared in full).  The
- * result is mixed (the SplitMix64 finaliser): a guard's hash is the sum of
- * its constraints' hashes, and unmixed, that sum is linear in the constant
- * terms, so that {n >= 3, m >= 5} and {n >= 4, m >= 4} would collide, and
- * with them most guards of a long program's total. */
 /* X mod P, as fmpz_fdiv_ui() gives it, without a call while X is small. */
 static inline unsigned long mod_ui(const fmpz *x, unsigned long p)
 {
@@ -497,6 +491,12 @@ static inline unsigned long mod_ui(const fmpz *x, unsigned long p)
 	return (unsigned long)(r < 0 ? r + (long)p : r);
 }
 
+/* A hash of the constraint C from its coefficients (equal constraints hash
+ * equal; a few unequal ones collide, and are then compared in full).  The
+ * result is mixed (the SplitMix64 finaliser): a guard's hash is the sum of
+ * its constraints' hashes, and unmixed, that sum is linear in the constant
+ * terms, so that {n >= 3, m >= 5} and {n >= 4, m >= 4} would collide, and
+ * with them most guards of a long program's total. */
 static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 {
 	const unsigned long p = 1000000007UL;
@@ -908,6 +908,8 @@ static int small_den(const poly_t p, long *den)
 #define FMS_ROWS 48
 #define FMS_COLS 13
 #define FMS_MAX ((long)1 << 62)
+/* below fm_solve()'s cut-off, so that it never applies here */
+_Static_assert(FMS_ROWS <= FM_MAXROWS, "FMS_ROWS within FM_MAXROWS");
 
 typedef struct fms {
 	int n, nv;
@@ -938,20 +940,6 @@ static int fms_add(sym_ctx *s, fms *m, const poly_t p, const int *col)
 	}
 	m->n++;
 	return 0;
-}
-
-static long fms_gcd(long a, long b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		long t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* fm_solve() on M[0] (M[1] its scratch): 1 feasible, 0 not, -1 when it
@@ -992,7 +980,7 @@ static int fms_solve(fms m2[2])
 				memcpy(nm->r[nm->n], m->r[i], sizeof m->r[0]);
 				nm->n++;
 			}
-		for (int i = 0; i < m->n && nm->n <= FM_MAXROWS; i++) {
+		for (int i = 0; i < m->n; i++) {
 			if (m->r[i][v] <= 0)
 				continue;
 			for (int j = 0; j < m->n; j++) {
@@ -1009,7 +997,7 @@ static int fms_solve(fms m2[2])
 				}
 				long g = 0; /* fm_tighten() */
 				for (int k = 0; k < nv; k++)
-					g = fms_gcd(g, r[k]);
+					g = (long)n_gcd((ulong)g, (ulong)labs(r[k]));
 				if (g > 1) {
 					for (int k = 0; k < nv; k++)
 						r[k] /= g;
@@ -1023,8 +1011,6 @@ static int fms_solve(fms m2[2])
 		fms *t = m;
 		m = nm;
 		nm = t;
-		if (m->n > FM_MAXROWS)
-			return 1;
 	}
 }
 
@@ -2033,7 +2019,6 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 
 /* ---- evaluation ------------------------------------------------------- */
 
-/* OUT = P at the point VALS, term by term. */
 /* poly_eval() in 128-bit integers, over the common denominator of P's
  * coefficients, while they, the values and every partial result fit (the
  * usual case: counts have small coefficients, and are evaluated at
@@ -2070,6 +2055,7 @@ static int poly_eval_small(fmpq_t out, const poly_t p, fmpq *const *vals)
 	return 0;
 }
 
+/* OUT = P at the point VALS, term by term. */
 static void poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
 {
 	if (poly_eval_small(out, p, vals) == 0)
@@ -2134,7 +2120,6 @@ void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
 			used[k] = 1;
 }
 
-/* Fills VALS for the variables W uses: parameters from E, atoms computed. */
 /* The values of W's symbols into VALS (initialised up to s->nvars):
  * parameters from E, or when GENERIC a generic point (every parameter
  * large, and distinct), atoms computed from them.  Returns 0, or -1 with
