@@ -149,6 +149,7 @@ int main(int argc, char **argv)
 	fo.clang_args = flags;
 	fo.nclang_args = nflags;
 	fo.jobs = jobs;
+	fo.preformat = 1; /* every format prints the formulas */
 
 	/* the table and frequencies first: a bad one fails before the parse */
 	epi_table table;

@@ -1650,8 +1650,22 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	r->file = strdup(w->filename);
 	r->line = line_of(at);
 	r->function = strdup(func);
+	r->formula = r->cond = NULL;
 	counts_init(&r->counts);
 	counts_set(w->s, &r->counts, c);
+}
+
+static void region_free(sym_ctx *s, epi_region *r)
+{
+	for (int i = 0; r->formula && i < r->counts.n; i++) {
+		free(r->formula[i]);
+		free(r->cond[i]);
+	}
+	free(r->formula);
+	free(r->cond);
+	free(r->file);
+	free(r->function);
+	counts_clear(s, &r->counts);
 }
 
 /* A switch as a branch among its entry points: each case label (and default,
@@ -1864,12 +1878,8 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 		counts_clear(w->s, &st);
 		while (a->nerrors > nerrors)
 			free(a->errors[--a->nerrors]);
-		while (a->nregions > nregions) {
-			epi_region *r = &a->regions[--a->nregions];
-			free(r->file);
-			free(r->function);
-			counts_clear(w->s, &r->counts);
-		}
+		while (a->nregions > nregions)
+			region_free(w->s, &a->regions[--a->nregions]);
 		grow_symbols(w);
 	}
 }
@@ -2214,6 +2224,7 @@ typedef struct front {
 	char **copy;         /* per thread, TEXT with the bodies it does not walk blanked */
 	char **blank;        /* per thread, which functions its copy blanks */
 	int badplan;         /* a whole parse listed other functions than the quick one */
+	int pf_chunk, pf_region; /* the next imported region to format (mu) */
 } front;
 
 typedef struct front_worker {
@@ -2582,13 +2593,15 @@ static void import_chunk(chunk *ch)
 {
 	epi_analysis *p = &ch->part;
 	ch->regions = malloc((p->nregions + 1) * sizeof *ch->regions);
+	sym_moved moved = {0};
 	for (int i = 0; i < p->nregions; i++) {
 		epi_region *r = &ch->regions[ch->nregions++], *q = &p->regions[i];
 		*r = *q;
 		q->file = q->function = NULL;
 		counts_init(&r->counts);
-		counts_import(ch->snap, &r->counts, &p->sym, &q->counts, ch->map); /* mapped: cannot fail */
+		counts_adopt(ch->snap, &r->counts, &q->counts, ch->map, &moved);
 	}
+	sym_moved_free(&moved);
 	epi_analysis_free(p);
 	free(ch->snap);
 	free(ch->map);
@@ -2614,14 +2627,47 @@ static void chunk_done(front *F, int k)
 			pthread_cond_broadcast(&F->cv);
 		}
 		F->merging = 0;
+		pthread_cond_broadcast(&F->cv); /* the table may be viewed again */
 	}
 	pthread_mutex_unlock(&F->mu);
 }
 
+/* The next imported region to format for epi_front_opts' preformat, and
+ * in *C its chunk; NULL when none is (yet) (F->mu held). */
+static epi_region *next_to_format(front *F, int *c)
+{
+	while (F->pf_chunk < F->nchunks) {
+		chunk *ch = &F->chunks[F->pf_chunk];
+		if (ch->state != CH_IMPORTED)
+			return NULL;
+		if (F->pf_region < ch->nregions) {
+			*c = F->pf_chunk;
+			return &ch->regions[F->pf_region++];
+		}
+		F->pf_chunk++;
+		F->pf_region = 0;
+	}
+	return NULL;
+}
+
+static void preformat(sym_ctx *s, epi_region *r)
+{
+	r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
+	r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+	for (int i = 0; i < r->counts.n; i++)
+		sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
+}
+
 /* A thread done counting (LEAVING) imports mapped chunks until no thread
- * is counting and none is left to import. */
+ * is counting and none is left to import; in between, with
+ * epi_front_opts' preformat, it formats the regions imported, through a
+ * view of the analysis's table taken while no chunk is being mapped into
+ * it (and taken again for the regions of chunks mapped since). */
 static void front_help(front *F, int leaving)
 {
+	int can_format = F->o->preformat && F->nchunks && F->chunks[0].a != F->a;
+	sym_ctx view;
+	int viewed = -1; /* the chunks mapped when the view was taken, -1: none */
 	pthread_mutex_lock(&F->mu);
 	F->active -= leaving;
 	pthread_cond_broadcast(&F->cv);
@@ -2639,9 +2685,31 @@ static void front_help(front *F, int leaving)
 		}
 		if (F->active <= 0)
 			break;
+		int c;
+		epi_region *r = can_format ? next_to_format(F, &c) : NULL;
+		if (r && c >= viewed) {
+			if (F->merging) { /* back to it once the table is still */
+				F->pf_region--;
+				r = NULL;
+			} else {
+				if (viewed < 0)
+					sym_view(&view, &F->a->sym);
+				else
+					sym_view_update(&view, &F->a->sym);
+				viewed = F->merged;
+			}
+		}
+		if (r) {
+			pthread_mutex_unlock(&F->mu);
+			preformat(&view, r);
+			pthread_mutex_lock(&F->mu);
+			continue;
+		}
 		pthread_cond_wait(&F->cv, &F->mu);
 	}
 	pthread_mutex_unlock(&F->mu);
+	if (viewed >= 0)
+		sym_view_free(&view);
 }
 
 /* Parses thread ID's copy of the file, or the whole file when *WHOLE or
@@ -2802,6 +2870,55 @@ static void plan_split(front *F, int nt)
 	free_fns(fns, n);
 }
 
+/* The total's counts, the sum of the roots', key by key on threads that
+ * each have a view of the table, and with epi_front_opts' preformat each
+ * key's expectation formatted too: the sum of a long file's functions and
+ * its formulas are the longest of all. */
+typedef struct total_work {
+	epi_analysis *a;
+	epi_region *r;
+	const epi_counts *const *roots;
+	int nroots, format;
+	atomic_int next; /* the next key to sum */
+} total_work;
+
+static void *total_run(void *arg)
+{
+	total_work *w = arg;
+	sym_ctx v;
+	sym_view(&v, &w->a->sym);
+	epi_counts *t = &w->r->counts;
+	for (int d; (d = atomic_fetch_add(&w->next, 1)) < t->n;) {
+		counts_add_all_key(&v, t, d, w->roots, w->nroots);
+		if (w->format)
+			sym_pw_format(&v, &t->v[d].exp, &w->r->formula[d], &w->r->cond[d]);
+	}
+	sym_view_free(&v);
+	return NULL;
+}
+
+static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *roots, int nroots,
+		      const epi_front_opts *o, int nt)
+{
+	counts_init(&r->counts);
+	counts_add_all_keys(&a->sym, &r->counts, roots, nroots);
+	if (o->preformat) {
+		r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
+		r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+	}
+	total_work w = {.a = a, .r = r, .roots = roots, .nroots = nroots, .format = o->preformat};
+	atomic_init(&w.next, 0);
+	if (nt > r->counts.n)
+		nt = r->counts.n;
+	pthread_t th[FRONT_MAXTHREADS];
+	int started = 1; /* this thread is the first */
+	while (started < nt && pthread_create(&th[started], NULL, total_run, &w) == 0)
+		started++;
+	total_run(&w);
+	for (int t = 1; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
 enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
 
 /* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
@@ -2927,6 +3044,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		for (int i = 0; i < F.nfns && m < 0; i++)
 			if (strcmp(F.fn_name[i], "main") == 0)
 				m = i;
+		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions); /* room for the total */
 		const epi_counts **roots = malloc(((size_t)F.nfns + 1) * sizeof *roots);
 		int nroots = 0;
 		for (int i = 0; i < F.nfns; i++) {
@@ -2934,17 +3052,15 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 			if (r >= 0)
 				roots[nroots++] = &a->regions[r].counts;
 		}
-		epi_counts total;
-		counts_init(&total);
-		counts_add_all(&a->sym, &total, roots, nroots);
-		free(roots);
-		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
-		epi_region *r = &a->regions[a->nregions++];
+		epi_region *r = &a->regions[a->nregions];
 		r->scope = EPI_SCOPE_TOTAL;
 		r->file = strdup(file);
 		r->line = 0;
 		r->function = strdup(m >= 0 ? "main" : "");
-		r->counts = total;
+		r->formula = r->cond = NULL;
+		add_total(a, r, roots, nroots, o, nt);
+		a->nregions++;
+		free(roots);
 	}
 	plan_free(&F);
 	for (int i = 0; i < F.npragmas; i++)
@@ -2972,11 +3088,8 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
 
 void epi_analysis_free(epi_analysis *a)
 {
-	for (int i = 0; i < a->nregions; i++) {
-		free(a->regions[i].file);
-		free(a->regions[i].function);
-		counts_clear(&a->sym, &a->regions[i].counts);
-	}
+	for (int i = 0; i < a->nregions; i++)
+		region_free(&a->sym, &a->regions[i]);
 	free(a->regions);
 	for (int i = 0; i < a->nnotes; i++)
 		free(a->notes[i]);

@@ -29,6 +29,10 @@ typedef struct epi_front_opts {
 	 * the whole program: what a sampling profile measures per block. */
 	int tag_blocks;
 	int jobs; /* threads analysing a long file's functions; 0: one per online CPU */
+	/* Format the counts of regions already done while other threads are
+	 * still counting (epi_region's formula and cond), for a report that
+	 * prints formulas. */
+	int preformat;
 } epi_front_opts;
 
 enum epi_scope { EPI_SCOPE_LOOP, EPI_SCOPE_FUNCTION, EPI_SCOPE_TOTAL };
@@ -39,6 +43,9 @@ typedef struct epi_region {
 	int line;
 	char *function;
 	epi_counts counts;
+	/* sym_pw_format() of each count's expectation when done while counting
+	 * (epi_front_opts' preformat), else NULL; an entry may be NULL too */
+	char **formula, **cond;
 } epi_region;
 
 typedef struct epi_analysis {

@@ -111,7 +111,7 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
-void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
+void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
 {
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < a[i]->n; j++)
@@ -121,47 +121,50 @@ void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int
 				slot(dst, a[i]->key[j]); /* keys in the order counts_add() gives */
 		dst->approx |= a[i]->approx;
 	}
+}
+
+void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n)
+{
 	const sym_pw **exp = malloc(((size_t)n + 1) * sizeof *exp);
 	const sym_pw **min = malloc(((size_t)n + 1) * sizeof *min);
 	const sym_pw **max = malloc(((size_t)n + 1) * sizeof *max);
-	for (int d = 0; d < dst->n; d++) {
-		epi_tri *t = &dst->v[d];
-		int m = 0;
-		for (int i = 0; i < n; i++) {
-			int j = counts_find(a[i], dst->key[d]);
-			if (j < 0)
-				continue;
-			exp[m] = &a[i]->v[j].exp;
-			min[m] = tri_min(&a[i]->v[j]);
-			max[m++] = tri_max(&a[i]->v[j]);
-		}
-		if (!t->same) {
-			sym_pw_add_all(s, &t->min, min, m);
-			sym_pw_add_all(s, &t->max, max, m);
-		}
-		sym_pw_add_all(s, &t->exp, exp, m);
+	epi_tri *t = &dst->v[d];
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		int j = counts_find(a[i], dst->key[d]);
+		if (j < 0)
+			continue;
+		exp[m] = &a[i]->v[j].exp;
+		min[m] = tri_min(&a[i]->v[j]);
+		max[m++] = tri_max(&a[i]->v[j]);
 	}
+	if (!t->same) {
+		sym_pw_add_all(s, &t->min, min, m);
+		sym_pw_add_all(s, &t->max, max, m);
+	}
+	sym_pw_add_all(s, &t->exp, exp, m);
 	free(exp);
 	free(min);
 	free(max);
 }
 
-int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_counts *a, int *map)
+void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
+{
+	counts_add_all_keys(s, dst, a, n);
+	for (int d = 0; d < dst->n; d++)
+		counts_add_all_key(s, dst, d, a, n);
+}
+
+void counts_adopt(sym_ctx *s, epi_counts *dst, epi_counts *a, const int *map, sym_moved *m)
 {
 	counts_clear(s, dst);
-	int ret = 0;
-	for (int i = 0; i < a->n && ret == 0; i++) {
-		const epi_tri *x = &a->v[i];
-		epi_tri *t = slot(dst, a->key[i]);
-		t->same = x->same;
-		ret = sym_pw_import(s, &t->exp, src, &x->exp, map);
-		if (ret == 0 && !x->same)
-			ret = sym_pw_import(s, &t->min, src, &x->min, map);
-		if (ret == 0 && !x->same)
-			ret = sym_pw_import(s, &t->max, src, &x->max, map);
+	*dst = *a;
+	counts_init(a);
+	for (int i = 0; i < dst->n; i++) {
+		sym_pw_adopt(s, &dst->v[i].exp, map, m);
+		sym_pw_adopt(s, &dst->v[i].min, map, m); /* empty while the same */
+		sym_pw_adopt(s, &dst->v[i].max, map, m);
 	}
-	dst->approx = a->approx;
-	return ret;
 }
 
 int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map)

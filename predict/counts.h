@@ -35,11 +35,17 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
 /* dst += a[0] + ... + a[n-1] (none of them dst): the same as n counts_add()s,
  * in time linear in the pieces (the total of a long program). */
 void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
-/* DST (in S's symbol table, emptied first) = A (in SRC's): see
- * sym_pw_import() for MAP.  Returns 0 or -1 (s->err). */
-int counts_import(sym_ctx *s, epi_counts *dst, const sym_ctx *src, const epi_counts *a, int *map);
-/* Maps A's symbols into S's table as counts_import() would: see
- * sym_pw_map().  Returns 0 or -1 (s->err). */
+/* counts_add_all() in steps that threads can share: DST's keys first, then
+ * the sum of each key D, on any thread and in any order (each reads A's
+ * counts of its key only, and writes DST's entry D only). */
+void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
+void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n);
+/* DST (in S's symbol table, emptied first) = A, counts of a table whose
+ * symbols counts_map() has mapped into S's through MAP; A is left empty:
+ * see sym_pw_adopt() for M. */
+void counts_adopt(sym_ctx *s, epi_counts *dst, epi_counts *a, const int *map, sym_moved *m);
+/* Maps A's symbols into S's table for counts_adopt(): see sym_pw_map().
+ * Returns 0 or -1 (s->err). */
 int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map);
 /* dst += the counts of SRC whose key starts with PREFIX, under the key
  * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */

@@ -92,8 +92,12 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 			o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
 			o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
 		}
-		if (formulas)
+		if (formulas && r->formula && r->formula[i]) { /* formatted while counting */
+			o->formula = strdup(r->formula[i]);
+			o->cond = strdup(r->cond[i]);
+		} else if (formulas) {
 			sym_pw_format(s, &t->exp, &o->formula, &o->cond);
+		}
 	}
 	qsort(rows, r->counts.n, sizeof *rows, cmp_key);
 	return rows;

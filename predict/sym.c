@@ -74,6 +74,17 @@ void sym_view(sym_ctx *v, const sym_ctx *s)
 	v->fmtmask = 0;
 }
 
+void sym_view_update(sym_ctx *v, const sym_ctx *s)
+{
+	sym_ctx own = *v;
+	*v = *s;
+	v->fmt = own.fmt;
+	v->nfmt = own.nfmt;
+	v->capfmt = own.capfmt;
+	v->fmtidx = own.fmtidx;
+	v->fmtmask = own.fmtmask;
+}
+
 void sym_view_free(sym_ctx *v)
 {
 	fmt_reset(v);
@@ -1383,6 +1394,76 @@ static int map_poly(sym_ctx *dst, const sym_ctx *src, const poly_t in, int *map)
 			if (import_var(dst, src, in->m[t].v[j], map) < 0)
 				return -1;
 	return 0;
+}
+
+/* The slot of constraint array C in M: where it is, or the empty one where
+ * it goes. */
+static unsigned moved_slot(const sym_moved *m, const void *c)
+{
+	uintptr_t x = (uintptr_t)c;
+	unsigned i = (unsigned)((x >> 4) * 2654435761UL) & m->mask;
+	while (m->key[i] && m->key[i] != c)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+static void moved_put(sym_moved *m, const sym_guard *g)
+{
+	if (2 * (m->n + 1) > (int)m->mask + 1 || !m->key) {
+		sym_moved old = *m;
+		unsigned size = m->key ? 2 * (m->mask + 1) : 64;
+		m->key = calloc(size, sizeof *m->key);
+		m->h = malloc(size * sizeof *m->h);
+		m->len = malloc(size * sizeof *m->len);
+		m->mask = size - 1;
+		for (unsigned i = 0; old.key && i <= old.mask; i++)
+			if (old.key[i]) {
+				unsigned j = moved_slot(m, old.key[i]);
+				m->key[j] = old.key[i];
+				m->h[j] = old.h[i];
+				m->len[j] = old.len[i];
+			}
+		free(old.key);
+		free(old.h);
+		free(old.len);
+	}
+	unsigned i = moved_slot(m, g->c);
+	m->key[i] = g->c;
+	m->h[i] = g->h;
+	m->len[i] = g->n;
+	m->n++;
+}
+
+void sym_moved_free(sym_moved *m)
+{
+	free(m->key);
+	free(m->h);
+	free(m->len);
+	memset(m, 0, sizeof *m);
+}
+
+void sym_pw_adopt(sym_ctx *s, sym_pw *w, const int *map, sym_moved *m)
+{
+	for (int i = 0; i < w->n; i++) {
+		sym_piece *p = &w->p[i];
+		poly_rename(p->v, p->v, map, CTX);
+		sym_guard *g = &p->g;
+		if (g->n == 0)
+			continue;
+		if (g->rc && m->key) {
+			unsigned k = moved_slot(m, g->c);
+			if (m->key[k]) { /* renamed already, through another piece */
+				g->h = m->h[k];
+				g->n = m->len[k];
+				continue;
+			}
+		}
+		for (int j = 0; j < g->n; j++)
+			poly_rename(&g->c[j], &g->c[j], map, CTX);
+		guard_seal(s, g); /* the constraints in the order of S's symbols */
+		if (g->rc)
+			moved_put(m, g);
+	}
 }
 
 int sym_pw_map(sym_ctx *s, const sym_ctx *src, const sym_pw *in, int *map)

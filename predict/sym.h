@@ -69,6 +69,9 @@ void sym_free(sym_ctx *s);
  * as long as V lives, with a format cache of its own, so that threads can
  * format and evaluate S's counts at once.  Free with sym_view_free(). */
 void sym_view(sym_ctx *v, const sym_ctx *s);
+/* Makes view V show S's symbols as they are now (S having only gained
+ * symbols since the view was made), its format cache kept. */
+void sym_view_update(sym_ctx *v, const sym_ctx *s);
 void sym_view_free(sym_ctx *v);
 /* Returns the index of the variable NAME of KIND, creating it; -1 when full. */
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind);
@@ -112,6 +115,22 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub);
  * ints set to -1 before the first import from SRC and kept between them.
  * Returns 0, or -1 when S's table is full (s->err). */
 int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in, int *map);
+/* Constraint arrays that sym_pw_adopt() has renamed, by address. */
+typedef struct sym_moved {
+	const void **key;
+	unsigned long *h; /* the guard's hash after renaming */
+	int *len;         /* and its number of constraints */
+	unsigned mask;
+	int n;
+} sym_moved;
+void sym_moved_free(sym_moved *m);
+/* Makes W, counts of another table whose symbols sym_pw_map() has mapped
+ * into S's through MAP, counts of S, in place: sym_pw_import() without a
+ * copy, for counts whose table is being let go.  Pieces share constraint
+ * arrays (copy on write); each is renamed once, M remembering which (one M,
+ * zeroed first, for every count of the other table adopted, and no count
+ * left there may share an array with them). */
+void sym_pw_adopt(sym_ctx *s, sym_pw *w, const int *map, sym_moved *m);
 /* Maps IN's symbols into S's table as sym_pw_import() would, in the same
  * order, without importing IN: after it, sym_pw_import(IN) reads nothing of
  * S that changes (it can run on a copy of S while S takes more symbols).

@@ -117,6 +117,7 @@ static void price_tagged(epi_analysis *a, const epi_region *total, const char *p
 			 const sym_env *env, epi_price *pr)
 {
 	epi_region r = *total;
+	r.formula = r.cond = NULL; /* of the total's counts, not these */
 	counts_init(&r.counts);
 	counts_select(&a->sym, &r.counts, &total->counts, prefix);
 	epi_price_region(&a->sym, &r, col, env, pr);
