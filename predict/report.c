@@ -182,11 +182,28 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 #define ROWS_BLOCK 16
 #define ROWS_MAXTHREADS 16
 
+/* The columns a report prices at. */
+typedef struct report_cols {
+	const epi_report_opts *o;
+	epi_fcol *cols;
+	int nf;
+} report_cols;
+
+/* A region's rows, or (CSV and human tables) its text written already. */
+typedef struct region_out {
+	oprow *rows;
+	char *text;
+	size_t len;
+} region_out;
+
+static void region_write(FILE *out, const epi_region *r, const oprow *rows, const report_cols *c, json_t *jregions);
+
 typedef struct rows_work {
 	epi_analysis *a;
 	const sym_env *env;
-	oprow **rows;    /* per region */
-	atomic_int next; /* the first region of the next block to take */
+	const report_cols *text; /* the columns to write the text at, or NULL */
+	region_out *res;         /* per region */
+	atomic_int next;         /* the first region of the next block to take */
 } rows_work;
 
 typedef struct rows_worker {
@@ -203,15 +220,27 @@ static void *rows_run(void *arg)
 	rows_work *w = k->w;
 	int n = w->a->nregions;
 	for (int b; (b = atomic_fetch_add(&w->next, ROWS_BLOCK)) < n;)
-		for (int ri = n - 1 - b; ri > n - 1 - b - ROWS_BLOCK && ri >= 0; ri--)
-			w->rows[ri] = region_rows(k->s, &w->a->regions[ri], w->env, k->missing, 1);
+		for (int ri = n - 1 - b; ri > n - 1 - b - ROWS_BLOCK && ri >= 0; ri--) {
+			const epi_region *r = &w->a->regions[ri];
+			region_out *o = &w->res[ri];
+			o->rows = region_rows(k->s, r, w->env, k->missing, 1);
+			if (!w->text)
+				continue;
+			FILE *f = open_memstream(&o->text, &o->len);
+			if (!f)
+				continue; /* out of memory: the rows are written at the end */
+			region_write(f, r, o->rows, w->text, NULL);
+			fclose(f);
+			rows_free(o->rows, r->counts.n);
+			o->rows = NULL;
+		}
 	return NULL;
 }
 
-/* The rows of every region of A, formulas included, on JOBS threads at most
- * (0: one per online CPU); marks in MISSING the unbound parameters that
- * evaluation needed. */
-static oprow **all_rows(epi_analysis *a, const sym_env *env, int jobs, int *missing)
+/* The rows of every region of A, formulas included, or with TEXT their
+ * text at its columns, on JOBS threads at most (0: one per online CPU);
+ * marks in MISSING the unbound parameters that evaluation needed. */
+static region_out *all_rows(epi_analysis *a, const sym_env *env, int jobs, int *missing, const report_cols *text)
 {
 	int ncpu = epi_threads(jobs);
 	int nt = (a->nregions + ROWS_BLOCK - 1) / ROWS_BLOCK;
@@ -221,7 +250,7 @@ static oprow **all_rows(epi_analysis *a, const sym_env *env, int jobs, int *miss
 		nt = ROWS_MAXTHREADS;
 	if (nt < 1)
 		nt = 1;
-	rows_work w = {.a = a, .env = env, .rows = calloc(a->nregions + 1, sizeof *w.rows)};
+	rows_work w = {.a = a, .env = env, .text = text, .res = calloc(a->nregions + 1, sizeof *w.res)};
 	atomic_init(&w.next, 0);
 	rows_worker *k = calloc(nt, sizeof *k);
 	pthread_t th[ROWS_MAXTHREADS];
@@ -247,7 +276,7 @@ static oprow **all_rows(epi_analysis *a, const sym_env *env, int jobs, int *miss
 			missing[v] |= k[i].missing[v];
 	}
 	free(k);
-	return w.rows;
+	return w.res;
 }
 
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out)
@@ -410,7 +439,214 @@ static void region_title(char *buf, size_t n, const epi_region *r)
 
 /* ---- the report ---------------------------------------------------------- */
 
-/* A JSON number, or null for an unknown (NAN) value. */
+/* Writes region R, its ROWS priced at the columns of C: CSV lines, a JSON
+ * object appended to JREGIONS, or a human table. */
+static void region_write(FILE *out, const epi_region *r, const oprow *rows, const report_cols *c, json_t *jregions)
+{
+	const epi_report_opts *o = c->o;
+	const epi_fcol *cols = c->cols;
+	int nf = c->nf;
+	epi_price *pr = calloc(nf + 1, sizeof *pr);
+	for (int i = 0; i < nf; i++)
+		price_rows(rows, r->counts.n, &cols[i], &pr[i]);
+	int best = -1;
+	for (int i = 0; i < nf; i++)
+		if (!isnan(pr[i].e) && (best < 0 || pr[i].e < pr[best].e))
+			best = i;
+	char linebuf[32] = "";
+	if (r->scope != EPI_SCOPE_TOTAL)
+		snprintf(linebuf, sizeof linebuf, "%d", r->line);
+	if (o->format == EPI_FMT_CSV) {
+		for (int fi = 0; fi < (nf ? nf : 1); fi++) {
+			char fs[32] = "";
+			if (nf)
+				epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
+			for (int i = 0; i < r->counts.n; i++) {
+				const oprow *op = &rows[i];
+				epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
+				if (nf && !isnan(op->dcnt) && !price_op(&cols[fi], op->key, op->dcnt, &p))
+					p.e = p.t = NAN;
+				if (nf && op->dcnt == 0)
+					p.e = p.t = 0;
+				char *ft = formula_text(op);
+				csv_field(out, r->file); fputc(',', out);
+				fputs(linebuf, out); fputc(',', out);
+				csv_field(out, r->function); fputc(',', out);
+				fputs(scope_name(r->scope), out); fputc(',', out);
+				csv_field(out, op->key); fputc(',', out);
+				csv_field(out, op->cnt); fputc(',', out);
+				csv_field(out, op->cmin); fputc(',', out);
+				csv_field(out, op->cmax); fputc(',', out);
+				csv_field(out, ft); fputc(',', out);
+				csv_num(out, p.e); fputc(',', out);
+				csv_num(out, p.t); fputc(',', out);
+				fputs(fs, out);
+				fputc('\n', out);
+				free(ft);
+			}
+			csv_field(out, r->file);
+			fprintf(out, ",%s,", linebuf);
+			csv_field(out, r->function);
+			fprintf(out, ",%s,all,,,,,", scope_name(r->scope));
+			if (nf) {
+				csv_num(out, pr[fi].e);
+				fputc(',', out);
+				csv_num(out, pr[fi].t);
+			} else {
+				fputc(',', out);
+			}
+			fprintf(out, ",%s\n", fs);
+		}
+	} else if (o->format == EPI_FMT_JSON) {
+		json_t *jr = json_object();
+		json_object_set_new(jr, "scope", json_string(scope_name(r->scope)));
+		json_object_set_new(jr, "file", json_string(r->file));
+		json_object_set_new(jr, "line", r->scope == EPI_SCOPE_TOTAL ? json_null() : json_integer(r->line));
+		json_object_set_new(jr, "function", json_string(r->function));
+		json_object_set_new(jr, "bounds_only", json_boolean(r->counts.approx));
+		json_t *jops = json_array();
+		for (int i = 0; i < r->counts.n; i++) {
+			const oprow *op = &rows[i];
+			json_t *jo = json_object();
+			json_object_set_new(jo, "op", json_string(op->key));
+			json_object_set_new(jo, "count", op->cnt ? json_real(op->dcnt) : json_null());
+			json_object_set_new(jo, "count_exact", op->cnt ? json_string(op->cnt) : json_null());
+			json_object_set_new(jo, "count_min", op->cmin ? json_string(op->cmin) : json_null());
+			json_object_set_new(jo, "count_max", op->cmax ? json_string(op->cmax) : json_null());
+			json_object_set_new(jo, "formula", json_string(op->formula));
+			json_object_set_new(jo, "condition", json_string(op->cond));
+			json_t *jpr = json_array();
+			for (int fi = 0; fi < nf; fi++) {
+				epi_price p;
+				if (isnan(op->dcnt) || !price_op(&cols[fi], op->key, op->dcnt, &p))
+					continue;
+				json_t *x = json_object();
+				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
+				json_object_set_new(x, "energy_j", epi_json_num(p.e));
+				json_object_set_new(x, "energy_sd_j", epi_json_num(p.e_sd));
+				json_object_set_new(x, "time_s", epi_json_num(p.t));
+				json_object_set_new(x, "time_sd_s", epi_json_num(p.t_sd));
+				json_array_append_new(jpr, x);
+			}
+			json_object_set_new(jo, "priced", jpr);
+			json_array_append_new(jops, jo);
+		}
+		json_object_set_new(jr, "ops", jops);
+		json_t *jall = json_array();
+		for (int fi = 0; fi < nf; fi++) {
+			json_t *x = json_object();
+			json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
+			json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
+			json_object_set_new(x, "energy_j", epi_json_num(pr[fi].e));
+			json_object_set_new(x, "energy_sd_j", epi_json_num(pr[fi].e_sd));
+			json_object_set_new(x, "energy_idle_j", epi_json_num(pr[fi].e_idle));
+			json_object_set_new(x, "time_s", epi_json_num(pr[fi].t));
+			json_object_set_new(x, "time_sd_s", epi_json_num(pr[fi].t_sd));
+			json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
+			json_array_append_new(jall, x);
+		}
+		json_object_set_new(jr, "all", jall);
+		json_object_set_new(jr, "least_energy_freq_ghz", best >= 0 ? json_real(o->khz[best] / 1e6) : json_null());
+		json_array_append_new(jregions, jr);
+	} else {
+		char title[256];
+		region_title(title, sizeof title, r);
+		fprintf(out, "\n%s%s\n", title, r->counts.approx ? " (min/max are bounds)" : "");
+		/* widths */
+		int wk = 6, wc = 5, wf = 7;
+		for (int i = 0; i < r->counts.n; i++) {
+			char *ft = formula_text(&rows[i]);
+			int lk = (int)strlen(rows[i].key), lc = rows[i].cnt ? (int)strlen(rows[i].cnt) : 1,
+			    lf = (int)strlen(ft);
+			if (rows[i].cmin && rows[i].cmax && strcmp(rows[i].cmin, rows[i].cmax) != 0)
+				lc = (int)(strlen(rows[i].cnt) + strlen(rows[i].cmin) + strlen(rows[i].cmax) + 4);
+			wk = lk > wk ? lk : wk;
+			wc = lc > wc ? lc : wc;
+			wf = lf > wf ? lf : wf;
+			free(ft);
+		}
+		if (wf > 48)
+			wf = 48;
+		fprintf(out, "  %-*s  %*s  %-*s", wk, "op", wc, "count", wf, "formula");
+		if (nf == 1)
+			fprintf(out, "  %-22s  %s", "energy", "time");
+		for (int fi = 0; fi < nf && nf > 1; fi++) {
+			char fs[32], h[40];
+			epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
+			snprintf(h, sizeof h, "%s GHz%s", fs, cols[fi].interpolated ? "~" : "");
+			fprintf(out, "  %14s", h);
+		}
+		fprintf(out, "\n");
+		for (int i = 0; i < r->counts.n; i++) {
+			const oprow *op = &rows[i];
+			char cb[200];
+			if (!op->cnt)
+				snprintf(cb, sizeof cb, "-");
+			else if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
+				snprintf(cb, sizeof cb, "%s (%s..%s)", op->cnt, op->cmin, op->cmax);
+			else
+				snprintf(cb, sizeof cb, "%s", op->cnt);
+			char *ft = formula_text(op);
+			fprintf(out, "  %-*s  %*s  %-*s", wk, op->key, wc, cb, wf, ft);
+			free(ft);
+			for (int fi = 0; fi < nf; fi++) {
+				epi_price p;
+				char eb[48], tb[48];
+				int ok = !isnan(op->dcnt) && price_op(&cols[fi], op->key, op->dcnt, &p);
+				if (op->dcnt == 0) {
+					p.e = p.t = p.e_sd = p.t_sd = 0;
+					ok = 1;
+				}
+				if (nf == 1) {
+					with_sd(eb, sizeof eb, ok ? p.e : NAN, ok ? p.e_sd : 0, "J");
+					si(tb, sizeof tb, ok ? p.t : NAN, "s");
+					fprintf(out, "  %-22s  %s", eb, tb);
+				} else {
+					si(eb, sizeof eb, ok ? p.e : NAN, "J");
+					fprintf(out, "  %14s", eb);
+				}
+			}
+			fprintf(out, "\n");
+		}
+		if (nf) {
+			fprintf(out, "  %-*s  %*s  %-*s", wk, "all", wc, "", wf, "");
+			for (int fi = 0; fi < nf; fi++) {
+				char eb[48], tb[48];
+				if (nf == 1) {
+					with_sd(eb, sizeof eb, pr[fi].e, pr[fi].e_sd, "J");
+					with_sd(tb, sizeof tb, pr[fi].t, pr[fi].t_sd, "s");
+					fprintf(out, "  %-22s  %s", eb, tb);
+				} else {
+					si(eb, sizeof eb, pr[fi].e, "J");
+					char m[64];
+					snprintf(m, sizeof m, "%s%s", eb, fi == best ? " *" : "");
+					fprintf(out, "  %14s", m);
+				}
+			}
+			fprintf(out, "\n");
+			if (nf > 1) {
+				fprintf(out, "  %-*s  %*s  %-*s", wk, "time", wc, "", wf, "");
+				for (int fi = 0; fi < nf; fi++) {
+					char tb[48];
+					si(tb, sizeof tb, pr[fi].t, "s");
+					fprintf(out, "  %14s", tb);
+				}
+				fprintf(out, "\n");
+			}
+			if (nf == 1 && !isnan(pr[0].e_idle) && !isnan(pr[0].e)) {
+				char ib[48], db[48];
+				si(ib, sizeof ib, pr[0].e_idle, "J");
+				si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
+				fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", cols[0].idle_w, ib, db);
+			}
+			int nun = nf ? pr[0].nunpriced : 0;
+			if (nun)
+				fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
+		}
+	}
+	free(pr);
+}
+
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 {
 	sym_ctx *s = &a->sym;
@@ -467,211 +703,19 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 			}
 		fprintf(out, "\n");
 	}
-	epi_price *pr = calloc(nf + 1, sizeof *pr);
-	oprow **allrows = all_rows(a, o->env, o->jobs, missing);
+	report_cols rc = {.o = o, .cols = cols, .nf = nf};
+	int text = o->format != EPI_FMT_JSON;
+	region_out *res = all_rows(a, o->env, o->jobs, missing, text ? &rc : NULL);
 	for (int ri = 0; ri < a->nregions; ri++) {
-		const epi_region *r = &a->regions[ri];
-		oprow *rows = allrows[ri];
-		for (int i = 0; i < nf; i++)
-			price_rows(rows, r->counts.n, &cols[i], &pr[i]);
-		int best = -1;
-		for (int i = 0; i < nf; i++)
-			if (!isnan(pr[i].e) && (best < 0 || pr[i].e < pr[best].e))
-				best = i;
-		char linebuf[32] = "";
-		if (r->scope != EPI_SCOPE_TOTAL)
-			snprintf(linebuf, sizeof linebuf, "%d", r->line);
-		if (o->format == EPI_FMT_CSV) {
-			for (int fi = 0; fi < (nf ? nf : 1); fi++) {
-				char fs[32] = "";
-				if (nf)
-					epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
-				for (int i = 0; i < r->counts.n; i++) {
-					const oprow *op = &rows[i];
-					epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
-					if (nf && !isnan(op->dcnt) && !price_op(&cols[fi], op->key, op->dcnt, &p))
-						p.e = p.t = NAN;
-					if (nf && op->dcnt == 0)
-						p.e = p.t = 0;
-					char *ft = formula_text(op);
-					csv_field(out, r->file); fputc(',', out);
-					fputs(linebuf, out); fputc(',', out);
-					csv_field(out, r->function); fputc(',', out);
-					fputs(scope_name(r->scope), out); fputc(',', out);
-					csv_field(out, op->key); fputc(',', out);
-					csv_field(out, op->cnt); fputc(',', out);
-					csv_field(out, op->cmin); fputc(',', out);
-					csv_field(out, op->cmax); fputc(',', out);
-					csv_field(out, ft); fputc(',', out);
-					csv_num(out, p.e); fputc(',', out);
-					csv_num(out, p.t); fputc(',', out);
-					fputs(fs, out);
-					fputc('\n', out);
-					free(ft);
-				}
-				csv_field(out, r->file);
-				fprintf(out, ",%s,", linebuf);
-				csv_field(out, r->function);
-				fprintf(out, ",%s,all,,,,,", scope_name(r->scope));
-				if (nf) {
-					csv_num(out, pr[fi].e);
-					fputc(',', out);
-					csv_num(out, pr[fi].t);
-				} else {
-					fputc(',', out);
-				}
-				fprintf(out, ",%s\n", fs);
-			}
-		} else if (o->format == EPI_FMT_JSON) {
-			json_t *jr = json_object();
-			json_object_set_new(jr, "scope", json_string(scope_name(r->scope)));
-			json_object_set_new(jr, "file", json_string(r->file));
-			json_object_set_new(jr, "line", r->scope == EPI_SCOPE_TOTAL ? json_null() : json_integer(r->line));
-			json_object_set_new(jr, "function", json_string(r->function));
-			json_object_set_new(jr, "bounds_only", json_boolean(r->counts.approx));
-			json_t *jops = json_array();
-			for (int i = 0; i < r->counts.n; i++) {
-				const oprow *op = &rows[i];
-				json_t *jo = json_object();
-				json_object_set_new(jo, "op", json_string(op->key));
-				json_object_set_new(jo, "count", op->cnt ? json_real(op->dcnt) : json_null());
-				json_object_set_new(jo, "count_exact", op->cnt ? json_string(op->cnt) : json_null());
-				json_object_set_new(jo, "count_min", op->cmin ? json_string(op->cmin) : json_null());
-				json_object_set_new(jo, "count_max", op->cmax ? json_string(op->cmax) : json_null());
-				json_object_set_new(jo, "formula", json_string(op->formula));
-				json_object_set_new(jo, "condition", json_string(op->cond));
-				json_t *jpr = json_array();
-				for (int fi = 0; fi < nf; fi++) {
-					epi_price p;
-					if (isnan(op->dcnt) || !price_op(&cols[fi], op->key, op->dcnt, &p))
-						continue;
-					json_t *x = json_object();
-					json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
-					json_object_set_new(x, "energy_j", epi_json_num(p.e));
-					json_object_set_new(x, "energy_sd_j", epi_json_num(p.e_sd));
-					json_object_set_new(x, "time_s", epi_json_num(p.t));
-					json_object_set_new(x, "time_sd_s", epi_json_num(p.t_sd));
-					json_array_append_new(jpr, x);
-				}
-				json_object_set_new(jo, "priced", jpr);
-				json_array_append_new(jops, jo);
-			}
-			json_object_set_new(jr, "ops", jops);
-			json_t *jall = json_array();
-			for (int fi = 0; fi < nf; fi++) {
-				json_t *x = json_object();
-				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
-				json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
-				json_object_set_new(x, "energy_j", epi_json_num(pr[fi].e));
-				json_object_set_new(x, "energy_sd_j", epi_json_num(pr[fi].e_sd));
-				json_object_set_new(x, "energy_idle_j", epi_json_num(pr[fi].e_idle));
-				json_object_set_new(x, "time_s", epi_json_num(pr[fi].t));
-				json_object_set_new(x, "time_sd_s", epi_json_num(pr[fi].t_sd));
-				json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
-				json_array_append_new(jall, x);
-			}
-			json_object_set_new(jr, "all", jall);
-			json_object_set_new(jr, "least_energy_freq_ghz", best >= 0 ? json_real(o->khz[best] / 1e6) : json_null());
-			json_array_append_new(jregions, jr);
+		if (res[ri].text) { /* written by the threads */
+			fwrite(res[ri].text, 1, res[ri].len, out);
+			free(res[ri].text);
 		} else {
-			char title[256];
-			region_title(title, sizeof title, r);
-			fprintf(out, "\n%s%s\n", title, r->counts.approx ? " (min/max are bounds)" : "");
-			/* widths */
-			int wk = 6, wc = 5, wf = 7;
-			for (int i = 0; i < r->counts.n; i++) {
-				char *ft = formula_text(&rows[i]);
-				int lk = (int)strlen(rows[i].key), lc = rows[i].cnt ? (int)strlen(rows[i].cnt) : 1,
-				    lf = (int)strlen(ft);
-				if (rows[i].cmin && rows[i].cmax && strcmp(rows[i].cmin, rows[i].cmax) != 0)
-					lc = (int)(strlen(rows[i].cnt) + strlen(rows[i].cmin) + strlen(rows[i].cmax) + 4);
-				wk = lk > wk ? lk : wk;
-				wc = lc > wc ? lc : wc;
-				wf = lf > wf ? lf : wf;
-				free(ft);
-			}
-			if (wf > 48)
-				wf = 48;
-			fprintf(out, "  %-*s  %*s  %-*s", wk, "op", wc, "count", wf, "formula");
-			if (nf == 1)
-				fprintf(out, "  %-22s  %s", "energy", "time");
-			for (int fi = 0; fi < nf && nf > 1; fi++) {
-				char fs[32], h[40];
-				epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
-				snprintf(h, sizeof h, "%s GHz%s", fs, cols[fi].interpolated ? "~" : "");
-				fprintf(out, "  %14s", h);
-			}
-			fprintf(out, "\n");
-			for (int i = 0; i < r->counts.n; i++) {
-				const oprow *op = &rows[i];
-				char cb[200];
-				if (!op->cnt)
-					snprintf(cb, sizeof cb, "-");
-				else if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
-					snprintf(cb, sizeof cb, "%s (%s..%s)", op->cnt, op->cmin, op->cmax);
-				else
-					snprintf(cb, sizeof cb, "%s", op->cnt);
-				char *ft = formula_text(op);
-				fprintf(out, "  %-*s  %*s  %-*s", wk, op->key, wc, cb, wf, ft);
-				free(ft);
-				for (int fi = 0; fi < nf; fi++) {
-					epi_price p;
-					char eb[48], tb[48];
-					int ok = !isnan(op->dcnt) && price_op(&cols[fi], op->key, op->dcnt, &p);
-					if (op->dcnt == 0) {
-						p.e = p.t = p.e_sd = p.t_sd = 0;
-						ok = 1;
-					}
-					if (nf == 1) {
-						with_sd(eb, sizeof eb, ok ? p.e : NAN, ok ? p.e_sd : 0, "J");
-						si(tb, sizeof tb, ok ? p.t : NAN, "s");
-						fprintf(out, "  %-22s  %s", eb, tb);
-					} else {
-						si(eb, sizeof eb, ok ? p.e : NAN, "J");
-						fprintf(out, "  %14s", eb);
-					}
-				}
-				fprintf(out, "\n");
-			}
-			if (nf) {
-				fprintf(out, "  %-*s  %*s  %-*s", wk, "all", wc, "", wf, "");
-				for (int fi = 0; fi < nf; fi++) {
-					char eb[48], tb[48];
-					if (nf == 1) {
-						with_sd(eb, sizeof eb, pr[fi].e, pr[fi].e_sd, "J");
-						with_sd(tb, sizeof tb, pr[fi].t, pr[fi].t_sd, "s");
-						fprintf(out, "  %-22s  %s", eb, tb);
-					} else {
-						si(eb, sizeof eb, pr[fi].e, "J");
-						char m[64];
-						snprintf(m, sizeof m, "%s%s", eb, fi == best ? " *" : "");
-						fprintf(out, "  %14s", m);
-					}
-				}
-				fprintf(out, "\n");
-				if (nf > 1) {
-					fprintf(out, "  %-*s  %*s  %-*s", wk, "time", wc, "", wf, "");
-					for (int fi = 0; fi < nf; fi++) {
-						char tb[48];
-						si(tb, sizeof tb, pr[fi].t, "s");
-						fprintf(out, "  %14s", tb);
-					}
-					fprintf(out, "\n");
-				}
-				if (nf == 1 && !isnan(pr[0].e_idle) && !isnan(pr[0].e)) {
-					char ib[48], db[48];
-					si(ib, sizeof ib, pr[0].e_idle, "J");
-					si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
-					fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", cols[0].idle_w, ib, db);
-				}
-				int nun = nf ? pr[0].nunpriced : 0;
-				if (nun)
-					fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
-			}
+			region_write(out, &a->regions[ri], res[ri].rows, &rc, jregions);
+			rows_free(res[ri].rows, a->regions[ri].counts.n);
 		}
-		rows_free(rows, r->counts.n);
 	}
-	free(allrows);
+	free(res);
 	/* what could not be evaluated, and the notes */
 	char miss[512] = "";
 	size_t ml = 0;
@@ -698,7 +742,6 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		for (int i = 0; i < a->nnotes; i++)
 			fprintf(out, "%snote: %s\n", i ? "" : "\n", a->notes[i]);
 	}
-	free(pr);
 	for (int i = 0; i < nf; i++)
 		epi_fcol_free(&cols[i]);
 	free(cols);
