@@ -148,13 +148,6 @@ void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *co
 	free(max);
 }
 
-void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
-{
-	counts_add_all_keys(s, dst, a, n);
-	for (int d = 0; d < dst->n; d++)
-		counts_add_all_key(s, dst, d, a, n);
-}
-
 void counts_adopt(sym_ctx *s, epi_counts *dst, epi_counts *a, const int *map, sym_moved *m)
 {
 	counts_clear(s, dst);

@@ -33,11 +33,10 @@ void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
 /* dst += a */
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
 /* dst += a[0] + ... + a[n-1] (none of them dst): the same as n counts_add()s,
- * in time linear in the pieces (the total of a long program). */
-void counts_add_all(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
-/* counts_add_all() in steps that threads can share: DST's keys first, then
- * the sum of each key D, on any thread and in any order (each reads A's
- * counts of its key only, and writes DST's entry D only). */
+ * in time linear in the pieces (the total of a long program), in steps that
+ * threads can share: DST's keys first, then the sum of each key D, on any
+ * thread and in any order (each reads A's counts of its key only, and
+ * writes DST's entry D only). */
 void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
 void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n);
 /* DST (in S's symbol table, emptied first) = A, counts of a table whose
