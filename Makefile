@@ -27,7 +27,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
-           gcc-aarch64-linux-gnu libmimalloc-dev
+           gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev
 BENCH_PKGS = clang-19
 
 ifeq ($(V),1)

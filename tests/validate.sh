@@ -6,8 +6,11 @@
 Q6600="$top/data/rr8416-q6600.xml"
 cp "$ex/selection_sort.c" "$tmp/sel.c"
 cc -O0 -g -o "$tmp/sel" "$tmp/sel.c"
-"$top/build/san/bin/epi" profile -n 3 -m const:50 -q -o "$tmp/sel.trace" -- "$tmp/sel" 6000 >/dev/null 2>&1
-VAL="validate $tmp/sel.c --against $tmp/sel.trace --table $Q6600 --freq 2.4GHz --param n=6000"
+# n = 20000 runs about 0.2 s: long enough that the boundaries of a run (exec,
+# a sample more or less) stay well inside the 2% the energy check below allows
+SEL_N=20000
+"$top/build/san/bin/epi" profile -n 3 -m const:50 -q -o "$tmp/sel.trace" -- "$tmp/sel" $SEL_N >/dev/null 2>&1
+VAL="validate $tmp/sel.c --against $tmp/sel.trace --table $Q6600 --freq 2.4GHz --param n=$SEL_N"
 run_epi "validate --help" 0 "usage: epi validate \[options\] SOURCE.c --against" -- validate --help
 run_epi "validate without --against" 2 "nothing to compare with" -- validate "$tmp/sel.c"
 run_epi "validate a trace: loop nests and the program" 0 "^sel.c:11 loop in selection_sort *[1-9][0-9]* " -- $VAL
@@ -46,9 +49,9 @@ grep -q "<svg" "$tmp/val.svg" && grep -q "sel.c:11 loop in selection_sort" "$tmp
 # bad input
 run_epi "validate without the parameters" 1 "give --param for n" -- validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz
 run_epi "validate a trace without a pinned frequency" 1 "records no pinned frequency and '$Q6600' has 4: give --freq" -- \
-	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=6000
+	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=$SEL_N
 run_epi "validate another program's source" 1 "is not a source of '$tmp/sel'" -- \
-	validate "$ex/weighted_means.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -P n=6000
+	validate "$ex/weighted_means.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -P n=$SEL_N
 sed -i '1i /* a line added after the build */' "$tmp/sel.c"
 run_epi "validate a source edited since the build" 1 "'$tmp/sel.c' does not match the binary '$tmp/sel': selection_sort is on line 9 in the source, line 8 in the binary" -- $VAL
 run_epi "validate against a missing file" 1 "cannot read '$tmp/none.trace'" -- validate "$ex/selection_sort.c" -a "$tmp/none.trace" -t "$Q6600"
