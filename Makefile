@@ -115,6 +115,7 @@ build/san/bin/epi: $(EPI_SRC:%.c=build/san/%.o) build/libepi-san.a
 # epi-predict allocates millions of small polynomials: mimalloc serves them
 # faster than glibc. (Not bin/epi: its malloc kernels measure the system's.)
 bin/epi-predict: ALLOC = -lmimalloc
+build/obj/cmd/epi-predict.o: KOPT = -DEPI_MIMALLOC
 
 bin/%: build/obj/cmd/%.o build/libepi.a
 	@mkdir -p bin

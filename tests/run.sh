@@ -97,6 +97,19 @@ for f in table csv json; do
 		jobs_ok=0
 done
 [ $jobs_ok = 1 ] && ok "--jobs 3: the same report as --jobs 1" || bad "--jobs 3: the same report as --jobs 1" "$tmp/err"
+# the release build (mimalloc, huge pages) writes the same bytes as the sanitized one
+"$top/bin/epi-predict" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format csv >"$tmp/rel" 2>"$tmp/err" &&
+	"$P" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format csv >"$tmp/j1" &&
+	cmp -s "$tmp/j1" "$tmp/rel" && [ ! -s "$tmp/err" ] && ok "release build: the same CSV as the sanitized one" ||
+	bad "release build: the same CSV as the sanitized one" "$tmp/err"
+# its allocator options are set before mimalloc starts (so they hold for its
+# first segment), and the environment's own settings win
+MIMALLOC_VERBOSE=1 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi1"
+MIMALLOC_VERBOSE=1 MIMALLOC_LARGE_OS_PAGES=0 MIMALLOC_EAGER_COMMIT_DELAY=2 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi2"
+grep -q "option 'large_os_pages': 1" "$tmp/mi1" && grep -q "option 'eager_commit_delay': 0" "$tmp/mi1" &&
+	grep -q "option 'large_os_pages': 0" "$tmp/mi2" && grep -q "option 'eager_commit_delay': 2" "$tmp/mi2" &&
+	ok "release build: mimalloc's large pages from the start, unless the environment says otherwise" ||
+	bad "release build: mimalloc's large pages from the start, unless the environment says otherwise" "$tmp/mi2"
 
 # a long file is analysed in chunks of functions, each in a symbol table of
 # its own, then merged: a function counts the same there as in a file of its
