@@ -121,6 +121,29 @@ static int mono_equal(const poly_mono *a, const poly_mono *b)
 	return 1;
 }
 
+/* Whether A + B is a negative constant: their terms with variables cancel
+ * pairwise (the same monomials, in the same order, opposite coefficients)
+ * and their constant terms (last, where there is one) add up below zero. */
+int poly_sum_negative_const(const poly_t a, const poly_t b)
+{
+	int ka = a->n > 0 && a->m[a->n - 1].n == 0, kb = b->n > 0 && b->m[b->n - 1].n == 0;
+	if (a->n - ka != b->n - kb)
+		return 0;
+	for (int i = 0; i < a->n - ka; i++)
+		if (!mono_equal(&a->m[i], &b->m[i]) || !fmpz_equal(fmpq_denref(&a->c[i]), fmpq_denref(&b->c[i])) ||
+		    fmpz_cmpabs(fmpq_numref(&a->c[i]), fmpq_numref(&b->c[i])) != 0 ||
+		    fmpz_sgn(fmpq_numref(&a->c[i])) != -fmpz_sgn(fmpq_numref(&b->c[i])))
+			return 0;
+	if (!ka || !kb)
+		return ka ? fmpq_sgn(&a->c[a->n - 1]) < 0 : kb && fmpq_sgn(&b->c[b->n - 1]) < 0;
+	fmpq_t t;
+	fmpq_init(t);
+	fmpq_add(t, &a->c[a->n - 1], &b->c[b->n - 1]);
+	int r = fmpq_sgn(t) < 0;
+	fmpq_clear(t);
+	return r;
+}
+
 /* Lexicographic, variable 0 most significant: > 0 when A comes first. */
 static int mono_cmp(const poly_mono *a, const poly_mono *b)
 {

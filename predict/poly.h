@@ -66,6 +66,8 @@ int poly_is_one(const poly_t a, const poly_ctx_t ctx);
 /* The constant A (A must be one). */
 void poly_get_fmpq(fmpq_t c, const poly_t a, const poly_ctx_t ctx);
 int poly_equal(const poly_t a, const poly_t b, const poly_ctx_t ctx);
+/* Whether A + B is a negative constant. */
+int poly_sum_negative_const(const poly_t a, const poly_t b);
 /* A total order: by length, then the monomials in turn, then the content
  * (denominator, then numerator) and the primitive coefficients, as FLINT's
  * fmpq_mpoly_cmp orders them. */

@@ -2398,14 +2398,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
  * miss the condition of another, told without an elimination. */
 static int opposed(sym_ctx *s, const poly_struct *c, const poly_struct *d)
 {
-	if (c->n == 0 || d->n == 0 || c->n > d->n + 1 || d->n > c->n + 1)
-		return 0;
-	poly_t t;
-	poly_init(t, CTX);
-	poly_add(t, c, d, CTX);
-	int r = t->n == 1 && t->m[0].n == 0 && fmpq_sgn(&t->c[0]) < 0;
-	poly_clear(t, CTX);
-	return r;
+	return c->n > 0 && d->n > 0 && poly_sum_negative_const(c, d);
 }
 
 /* Where the condition is one threshold p >= k on the only parameter, lowers k

@@ -225,6 +225,53 @@ static void test_large_coefficients(void **st)
 	fmpq_mpoly_clear(fa, F); fmpq_mpoly_clear(fb, F); fmpq_mpoly_clear(fr, F);
 }
 
+/* poly_sum_negative_const against the sum FLINT computes: random pairs
+ * (mostly not), and pairs B = -A + k (a negative constant for k < 0, not
+ * for k >= 0), with B's terms sometimes scaled so that they do not cancel. */
+static void test_sum_negative_const(void **st)
+{
+	(void)st;
+	poly_t a, b;
+	fmpq_mpoly_t fa, fb, fs;
+	poly_init(a, C); poly_init(b, C);
+	fmpq_mpoly_init(fa, F); fmpq_mpoly_init(fb, F); fmpq_mpoly_init(fs, F);
+	fmpq_t c, q;
+	fmpq_init(c);
+	fmpq_init(q);
+	int yes = 0;
+	for (int r = 0; r < 4 * ROUNDS; r++) {
+		random_pair(a, fa);
+		if (r % 2) {
+			random_pair(b, fb);
+		} else {
+			fmpq_set_si(c, (long)rnd(9) - 5, 1 + rnd(2));
+			poly_neg(b, a, C);
+			poly_add_fmpq(b, b, c, C);
+			fmpq_mpoly_neg(fb, fa, F);
+			fmpq_mpoly_add_fmpq(fb, fb, c, F);
+			if (r % 8 == 0) { /* no longer opposite */
+				fmpq_set_si(q, 2, 1);
+				poly_scalar_mul_fmpq(b, b, q, C);
+				fmpq_mpoly_scalar_mul_fmpq(fb, fb, q, F);
+			}
+		}
+		fmpq_mpoly_add(fs, fa, fb, F);
+		int want = fmpq_mpoly_length(fs, F) == 1 && fmpq_mpoly_is_fmpq(fs, F);
+		if (want) {
+			fmpq_mpoly_get_fmpq(q, fs, F);
+			want = fmpq_sgn(q) < 0;
+		}
+		assert_int_equal(poly_sum_negative_const(a, b), want);
+		assert_int_equal(poly_sum_negative_const(b, a), want);
+		yes += want;
+	}
+	assert_true(yes > ROUNDS / 4); /* the true case was met often */
+	fmpq_clear(c);
+	fmpq_clear(q);
+	poly_clear(a, C); poly_clear(b, C);
+	fmpq_mpoly_clear(fa, F); fmpq_mpoly_clear(fb, F); fmpq_mpoly_clear(fs, F);
+}
+
 static void test_univariate_and_text(void **st)
 {
 	(void)st;
@@ -255,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_against_flint),
 		cmocka_unit_test(test_large_coefficients),
 		cmocka_unit_test(test_univariate_and_text),
+		cmocka_unit_test(test_sum_negative_const),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	fmpq_mpoly_ctx_clear(F);
