@@ -28,10 +28,18 @@ printf '  %-44s %8.1f s  (target <= 60 s; %d operations, %d reached 1%% before 3
 vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -1)
 family=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)
 case "$vendor/$family" in
-AuthenticAMD/25 | AuthenticAMD/26) cpu="AMD Zen 3/4"
+AuthenticAMD/25) cpu="AMD Zen 3/4"
 	doc="add.i64.lat 1 1
 mul.i64.lat 3 3
 add.f64.lat 3 3
+mul.f64.lat 3 3
+div.f64.lat 13 15
+div.i64.lat 10 18
+load.l1.lat 4 5" ;;
+AuthenticAMD/26) cpu="AMD Zen 5" # family 1Ah: its FP adder takes 2 cycles, Zen 4's 3
+	doc="add.i64.lat 1 1
+mul.i64.lat 3 3
+add.f64.lat 2 2
 mul.f64.lat 3 3
 div.f64.lat 13 15
 div.i64.lat 10 18
