@@ -10,6 +10,12 @@
 
 #include "predict/counts.h"
 
+/* The stack of the threads that parse and walk a file: libclang's own for
+ * the threads it parses on (a command that sets LIBCLANG_NOTHREADS, so
+ * that libclang parses on the calling thread, should check that its main
+ * thread has as much). */
+#define EPI_FRONT_STACK (8u << 20)
+
 typedef struct epi_trip {
 	char *file; /* basename or path as given; NULL matches any file */
 	int line;

@@ -102,6 +102,21 @@ done
 	"$P" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format csv >"$tmp/j1" &&
 	cmp -s "$tmp/j1" "$tmp/rel" && [ ! -s "$tmp/err" ] && ok "release build: the same CSV as the sanitized one" ||
 	bad "release build: the same CSV as the sanitized one" "$tmp/err"
+# libclang parses on epi-predict's own threads (LIBCLANG_NOTHREADS): the
+# deepest nesting clang accepts (256 brackets) in a file long enough for two
+# threads, and with the main thread's stack limit below libclang's (then
+# libclang parses on threads of its own), the same counts
+awk 'BEGIN { for (f = 0; f < 60; f++) {
+	printf "int f%d(int n) {\n\tint s = 0;\n\tfor (int i = 0; i < n; i++) ", f
+	for (d = 0; d < 250; d++) printf "{"
+	printf "s += "; for (d = 0; d < 250; d++) printf "("; printf "i"; for (d = 0; d < 250; d++) printf ")"
+	printf ";"; for (d = 0; d < 250; d++) printf "}"
+	printf "\n\treturn s;\n}\n"; for (l = 0; l < 4; l++) print "" } }' >"$tmp/deep.c"
+"$top/bin/epi-predict" "$tmp/deep.c" -j 2 --format csv >"$tmp/deep1" 2>"$tmp/err" &&
+	(ulimit -s 1024 && "$top/bin/epi-predict" "$tmp/deep.c" -j 2 --format csv) >"$tmp/deep2" 2>>"$tmp/err" &&
+	cmp -s "$tmp/deep1" "$tmp/deep2" && grep -q '^[^,]*deep.c,534,f59,loop,add.i32,,,,n for n >= 0,' "$tmp/deep1" &&
+	ok "release build: 250-deep nesting parsed on its own threads and on libclang's alike" ||
+	bad "release build: 250-deep nesting parsed on its own threads and on libclang's alike" "$tmp/err"
 # its allocator options are set before mimalloc starts (so they hold for its
 # first segment), and the environment's own settings win
 MIMALLOC_VERBOSE=1 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi1"
