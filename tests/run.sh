@@ -121,8 +121,9 @@ awk 'BEGIN { for (f = 0; f < 60; f++) {
 # first segment), and the environment's own settings win
 MIMALLOC_VERBOSE=1 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi1"
 MIMALLOC_VERBOSE=1 MIMALLOC_LARGE_OS_PAGES=0 MIMALLOC_EAGER_COMMIT_DELAY=2 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi2"
-grep -q "option 'large_os_pages': 1" "$tmp/mi1" && grep -q "option 'eager_commit_delay': 0" "$tmp/mi1" &&
-	grep -q "option 'large_os_pages': 0" "$tmp/mi2" && grep -q "option 'eager_commit_delay': 2" "$tmp/mi2" &&
+# (mimalloc 2.1 calls the first option allow_large_os_pages)
+grep -q "option '\(allow_\)\{0,1\}large_os_pages': 1" "$tmp/mi1" && grep -q "option 'eager_commit_delay': 0" "$tmp/mi1" &&
+	grep -q "option '\(allow_\)\{0,1\}large_os_pages': 0" "$tmp/mi2" && grep -q "option 'eager_commit_delay': 2" "$tmp/mi2" &&
 	ok "release build: mimalloc's large pages from the start, unless the environment says otherwise" ||
 	bad "release build: mimalloc's large pages from the start, unless the environment says otherwise" "$tmp/mi2"
 
