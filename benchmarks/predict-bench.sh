@@ -39,7 +39,7 @@ sh "$top/benchmarks/gen-nests.sh" 2000 >"$tmp/nests.c"
 lines=$(wc -l <"$tmp/nests.c")
 # the three commands in turn, RUNS times, so that the machine's noise
 # (large on a shared VM) falls on all three alike
-RUNS=${RUNS:-9}
+RUNS=${RUNS:-15}
 i=0
 while [ $i -lt "$RUNS" ]; do
 	echo "$(wall "$CLANG" -fsyntax-only "$tmp/nests.c") $(wall "$P" "$tmp/nests.c")" \

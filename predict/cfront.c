@@ -52,27 +52,35 @@ static void kids_free(kids *k) { free(k->c); }
 
 static enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
 
+/* A node's only expression child, as strip() looks for it: the visit stops
+ * at a second one. */
+typedef struct only_expr {
+	CXCursor c;
+	int n;
+} only_expr;
+
+static enum CXChildVisitResult only_expr_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	only_expr *o = d;
+	if (!clang_isExpression(kind(c)))
+		return CXChildVisit_Continue;
+	o->c = c;
+	return ++o->n > 1 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 /* The expression under implicit casts, parentheses and explicit casts. */
 static CXCursor strip(CXCursor c)
 {
-	kids k = {0};
 	for (;;) {
 		enum CXCursorKind ck = kind(c);
 		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr && ck != CXCursor_CStyleCastExpr)
 			break;
-		kids_of(c, &k);
-		CXCursor next = clang_getNullCursor();
-		int nexpr = 0;
-		for (int i = 0; i < k.n; i++)
-			if (clang_isExpression(kind(k.c[i]))) {
-				next = k.c[i];
-				nexpr++;
-			}
-		if (nexpr != 1)
+		only_expr o = {.n = 0};
+		clang_visitChildren(c, only_expr_visit, &o);
+		if (o.n != 1)
 			break;
-		c = next;
+		c = o.c;
 	}
-	kids_free(&k);
 	return c;
 }
 
