@@ -93,6 +93,7 @@ void sym_view_free(sym_ctx *v)
 }
 
 static void used_closure(sym_ctx *s, const poly_t p, int *used);
+static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
 /* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
 static int new_slot(sym_ctx *s)
@@ -1703,11 +1704,7 @@ static long atom_period(sym_ctx *s, const sym_pw *w, int var)
 		return 1;
 	int used[SYM_MAXVARS];
 	memset(used, 0, sizeof *used * (size_t)s->cap);
-	for (int i = 0; i < w->n; i++) {
-		used_closure(s, w->p[i].v, used);
-		for (int j = 0; j < w->p[i].g.n; j++)
-			used_closure(s, &w->p[i].g.c[j], used);
-	}
+	pw_used(s, w, used);
 	fmpz_t l;
 	fmpz_init_set_ui(l, 1);
 	long r = 1;
