@@ -61,7 +61,10 @@ static const char usage[] =
 	"  -P, --param NAME=VALUE  bind a parameter (repeatable), e.g. --param n=100000\n"
 	"  -b, --branch-prob P     probability that an if's then-branch runs (default 0.5)\n"
 	"      --trip [FILE:]LINE=EXPR\n"
-	"                          trip count of the loop at LINE (repeatable)\n"
+	"                          trip count of the loop at LINE (LINE_2: the second\n"
+	"                          loop on LINE) (repeatable)\n"
+	"      --strict            a loop that cannot be counted is an error, instead\n"
+	"                          of a trip-count parameter T<LINE> to bind\n"
 	"  -p DIR                  read compiler flags from DIR/compile_commands.json\n"
 	"  -F, --format table|csv|json\n"
 	"                          output format (default table)\n"
@@ -97,6 +100,7 @@ int main(int argc, char **argv)
 		{"param", required_argument, 0, 'P'},
 		{"branch-prob", required_argument, 0, 'b'},
 		{"trip", required_argument, 0, 'T'},
+		{"strict", no_argument, 0, 'S'},
 		{"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},
 		{"jobs", required_argument, 0, 'j'},
@@ -140,6 +144,7 @@ int main(int argc, char **argv)
 				die(2, "%s", err);
 			fo.ntrips++;
 			break;
+		case 'S': fo.strict = 1; break;
 		case 'p': compdb = optarg; break;
 		case 'F':
 			if (!strcmp(optarg, "table")) format = EPI_FMT_TABLE;

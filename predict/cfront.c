@@ -91,6 +91,55 @@ static int line_of(CXCursor c)
 	return (int)line;
 }
 
+/* `do { ... } while (0)`, the macro idiom: its body runs once, no loop. */
+static int is_once(CXCursor c)
+{
+	if (kind(c) != CXCursor_DoStmt)
+		return 0;
+	kids kk = {0};
+	kids_of(c, &kk);
+	int once = 0;
+	if (kk.n == 2) {
+		CXEvalResult r = clang_Cursor_Evaluate(kk.c[1]);
+		once = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+		if (r)
+			clang_EvalResult_dispose(r);
+	}
+	kids_free(&kk);
+	return once;
+}
+
+/* Whether C is a loop statement (not a do-while(0)). */
+static int is_loop_stmt(CXCursor c)
+{
+	enum CXCursorKind k = kind(c);
+	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && !is_once(c);
+}
+
+/* Whether C's text comes from a macro's expansion. */
+static int from_macro(CXCursor c)
+{
+	CXSourceLocation l = clang_getCursorLocation(c);
+	CXFile fs, fe;
+	unsigned os, oe;
+	clang_getSpellingLocation(l, &fs, NULL, NULL, &os);
+	clang_getExpansionLocation(l, &fe, NULL, NULL, &oe);
+	return os != oe || !clang_File_isEqual(fs, fe);
+}
+
+/* Whether C is in the main file, code expanded from a macro being where
+ * the macro is used (a function whose name a macro makes, `int NAME(f)()`). */
+static int in_main_file(CXCursor c)
+{
+	CXSourceLocation l = clang_getCursorLocation(c);
+	if (clang_Location_isFromMainFile(l))
+		return 1;
+	CXFile f = NULL;
+	unsigned line, col;
+	clang_getExpansionLocation(l, &f, &line, &col, NULL);
+	return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
+}
+
 static unsigned offset_of(CXSourceLocation l)
 {
 	unsigned off;
@@ -106,27 +155,32 @@ static char *spelling(CXCursor c)
 	return r;
 }
 
-/* The source text of C's extent, tokens joined ("s->n", "a.len"), malloc'd. */
-static char *cursor_text(CXTranslationUnit tu, CXCursor c)
+/* The text of a member access through named variables ("s->n", "a.b.len"),
+ * or of a variable, malloc'd; NULL for any other expression.  It is read
+ * off the tree, so that it is the same wherever the access is written (in
+ * a macro's argument too). */
+static char *member_text(CXCursor c)
 {
-	CXToken *toks;
-	unsigned n;
-	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
-	size_t cap = 32, len = 0;
-	char *buf = malloc(cap);
-	buf[0] = 0;
-	for (unsigned i = 0; i < n; i++) {
-		CXString sp = clang_getTokenSpelling(tu, toks[i]);
-		const char *t = clang_getCString(sp);
-		size_t tl = strlen(t);
-		if (len + tl + 1 >= cap)
-			buf = realloc(buf, cap = 2 * (len + tl + 1));
-		memcpy(buf + len, t, tl + 1);
-		len += tl;
-		clang_disposeString(sp);
-	}
-	clang_disposeTokens(tu, toks, n);
-	return buf;
+	c = strip(c);
+	if (kind(c) == CXCursor_DeclRefExpr)
+		return spelling(c);
+	if (kind(c) != CXCursor_MemberRefExpr)
+		return NULL;
+	kids bk = {0};
+	kids_of(c, &bk);
+	CXCursor base = bk.n >= 1 ? strip(bk.c[0]) : clang_getNullCursor();
+	kids_free(&bk);
+	char *b = clang_Cursor_isNull(base) ? NULL : member_text(base);
+	if (!b)
+		return NULL;
+	CXType t = clang_getCanonicalType(clang_getCursorType(base));
+	char *m = spelling(c);
+	size_t n = strlen(b) + strlen(m) + 3;
+	char *r = malloc(n);
+	snprintf(r, n, "%s%s%s", b, t.kind == CXType_Pointer ? "->" : ".", m);
+	free(b);
+	free(m);
+	return r;
 }
 
 static int is_array_type(CXType t)
@@ -171,6 +225,7 @@ typedef struct fn {
 	CXCursor cur;
 	int line, end_line;
 	int state;        /* 0 not yet, 1 in progress, 2 done */
+	int queued;       /* on analyze_deep's stack */
 	int called;
 	int blank;        /* its body was blanked in this translation unit */
 	int nparams;
@@ -178,9 +233,15 @@ typedef struct fn {
 	epi_counts counts;
 } fn;
 
+/* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
+ * or a WCET annotation `#pragma loopbound min N max M` (also written
+ * `_Pragma("loopbound min N max M")`). */
 typedef struct pragma {
-	int line;
-	char *expr;
+	int line;     /* the loop's line: the next line that is not blank */
+	int at;       /* the pragma's own line */
+	char *expr;   /* epi trip: the trip count; NULL for a loopbound */
+	long min, max;
+	unsigned char hit; /* a loop on LINE took it (set by any thread) */
 } pragma;
 
 #define MAXDEPTH 64
@@ -207,6 +268,13 @@ typedef struct W {
 	int lvvar[MAXDEPTH];
 	pragma *pragmas;
 	int npragmas;
+	unsigned char *trip_hit; /* per --trip: a loop matched it (set by any thread) */
+	int nfallback;    /* loops counted with a trip-count parameter or a given bound */
+	char why[300];    /* why the loop being counted could not be, for its fallback */
+	/* bodies of enclosing loops counted without an induction variable: a
+	 * variable written in one is no parameter there, for it varies */
+	int nvary;
+	CXCursor vary[MAXDEPTH];
 	/* the statements around the one being counted, for while loops */
 	CXCursor *sib;
 	int nsib, isib;
@@ -301,6 +369,19 @@ static int param_poly(W *w, const char *name, poly_t out)
 	return 0;
 }
 
+static int writes(CXCursor stmt, CXCursor decl, CXCursor *at);
+static int writes_member(CXTranslationUnit tu, CXCursor stmt, const char *text, CXCursor *at);
+
+/* Whether the variable D changes inside a loop around the code being
+ * counted that is counted without an induction variable (see W's vary). */
+static int varies(W *w, CXCursor d)
+{
+	for (int i = 0; i < w->nvary; i++)
+		if (writes(w->vary[i], d, NULL))
+			return 1;
+	return 0;
+}
+
 /* Converts an integer expression to a polynomial in parameters and loop
  * variables; returns 0, or -1 when it is not one. */
 static int expr_poly(W *w, CXCursor c, poly_t out)
@@ -317,6 +398,8 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 		if (kind(d) != CXCursor_VarDecl && kind(d) != CXCursor_ParmDecl)
 			return -1;
 		int v = loop_var_of(w, d);
+		if (v < 0 && varies(w, d))
+			return -1;
 		if (v < 0) {
 			CXType t = clang_getCanonicalType(clang_getCursorType(d));
 			if (clang_isConstQualifiedType(t)) {
@@ -351,14 +434,25 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 			kids_free(&bk);
 			if (clang_Cursor_isNull(base))
 				return -1;
-			if (kind(base) == CXCursor_DeclRefExpr)
+			if (kind(base) == CXCursor_DeclRefExpr) {
+				CXCursor d = clang_getCursorReferenced(base);
+				if (loop_var_of(w, d) < 0 && varies(w, d))
+					return -1; /* p->n in a walk that moves p */
 				break;
+			}
 			if (kind(base) != CXCursor_MemberRefExpr)
 				return -1;
 			b = base;
 		}
-		char *name = cursor_text(w->tu, c);
-		int r = name[0] ? param_poly(w, name, out) : -1;
+		char *name = member_text(c);
+		if (!name)
+			return -1;
+		for (int i = 0; i < w->nvary; i++)
+			if (writes_member(w->tu, w->vary[i], name, NULL)) {
+				free(name);
+				return -1; /* changed in a loop around it */
+			}
+		int r = param_poly(w, name, out);
 		if (r == 0)
 			note(w, c, "'%s' is taken as a parameter: assumed unchanged where it bounds a loop", name);
 		free(name);
@@ -490,8 +584,8 @@ static int target_of(scan *sc, CXCursor e)
 	e = strip(e);
 	if (kind(e) != CXCursor_MemberRefExpr)
 		return 0;
-	char *t = cursor_text(sc->tu, e);
-	int r = strcmp(t, sc->text) == 0;
+	char *t = member_text(e);
+	int r = t && strcmp(t, sc->text) == 0;
 	free(t);
 	return r;
 }
@@ -555,6 +649,7 @@ typedef struct esc {
 	int found;
 	const char *what;
 	CXCursor at;
+	int ends, jumps; /* a break or return, a goto, anywhere in it */
 } esc;
 
 /* The statement of kind K that leaves the body early, as "return", or NULL. */
@@ -592,8 +687,12 @@ static enum CXChildVisitResult body_visit(CXCursor c, CXCursor p, CXClientData d
 	if (b->w.ndecl)
 		write_visit(c, p, &b->w);
 	enum CXCursorKind k = kind(c);
-	const char *what = b->e.found ? NULL : escape_of(k, &b->e);
-	if (what) { /* the first way out; the walk goes on for the writes */
+	const char *what = escape_of(k, &b->e);
+	if (what) {
+		b->e.ends |= what[0] == 'b' || what[0] == 'r';
+		b->e.jumps |= what[0] == 'g';
+	}
+	if (what && !b->e.found) { /* the first way out; the walk goes on for the writes */
 		b->e.found = 1;
 		b->e.what = what;
 		b->e.at = c;
@@ -778,6 +877,82 @@ static int analyze_fn(W *w, fn *f);
 static void collect_symbols(W *w, epi_counts *current);
 static void grow_symbols(W *w);
 
+/* Callers waiting for a callee's count beyond which the callee's own
+ * callees are counted first, from a stack of our own rather than by
+ * recursion on the thread's: a chain of any length is counted. */
+#define DEEP_CALLS 32
+
+typedef struct deep_frame {
+	fn *f;
+	fn **callees; /* the same-file functions it calls that are not counted yet */
+	int n, cap, next;
+} deep_frame;
+
+static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	void **ctx = d;
+	W *w = ctx[0];
+	deep_frame *fr = ctx[1];
+	if (kind(c) == CXCursor_CallExpr) {
+		char *raw = spelling(c);
+		fn *g = find_fn(w, raw);
+		free(raw);
+		if (g && g->state == 0 && !g->queued && !g->blank) {
+			if (fr->n == fr->cap) {
+				fr->cap = fr->cap ? 2 * fr->cap : 8;
+				fr->callees = realloc(fr->callees, fr->cap * sizeof *fr->callees);
+			}
+			fr->callees[fr->n++] = g;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Counts ROOT after the functions it calls, directly or not, each after
+ * its own callees (a depth-first walk of the call graph on a stack of our
+ * own), so that counting any of them finds its callees counted.  Returns
+ * 0 or -1. */
+static int analyze_deep(W *w, fn *root)
+{
+	int n = 0, cap = 16, ret = 0;
+	deep_frame *st = malloc(cap * sizeof *st);
+	st[n++] = (deep_frame){.f = root};
+	root->queued = 1;
+	void *ctx[2] = {w, &st[0]};
+	clang_visitChildren(root->cur, callee_visit, ctx);
+	while (n > 0 && ret == 0) {
+		deep_frame *top = &st[n - 1];
+		if (top->next < top->n) {
+			fn *g = top->callees[top->next++];
+			if (g->state != 0 || g->queued)
+				continue;
+			if (n == cap)
+				st = realloc(st, (cap *= 2) * sizeof *st);
+			st[n] = (deep_frame){.f = g};
+			g->queued = 1;
+			ctx[1] = &st[n];
+			clang_visitChildren(g->cur, callee_visit, ctx);
+			n++;
+			continue;
+		}
+		fn *f = top->f;
+		free(top->callees);
+		n--;
+		f->queued = 0;
+		if (f->state == 0) {
+			f->called |= f != root;
+			ret = analyze_fn(w, f);
+		}
+	}
+	while (n > 0) {
+		st[n - 1].f->queued = 0;
+		free(st[--n].callees);
+	}
+	free(st);
+	return ret;
+}
+
 static int call(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -838,6 +1013,10 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			w->recursive = 1;
 		} else {
 			f->called = 1;
+			if (f->state == 0 && w->fndepth >= DEEP_CALLS && analyze_deep(w, f) < 0) {
+				ret = -1;
+				goto out;
+			}
 			if (f->state == 0 && analyze_fn(w, f) < 0) {
 				ret = -1;
 				goto out;
@@ -1145,34 +1324,125 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 	return ret;
 }
 
-/* The trip count given for the loop at LINE by `#pragma epi trip(EXPR)` or
- * --trip; sets T and returns 1, 0 when none, -1 on a bad expression. */
-static int given_trip(W *w, CXCursor at, poly_t T)
+
+/* The body of the loop statement C. */
+static CXCursor loop_body(CXCursor c)
+{
+	kids kk = {0};
+	kids_of(c, &kk);
+	CXCursor b = kk.n == 0 ? clang_getNullCursor() : kind(c) == CXCursor_DoStmt ? kk.c[0] : kk.c[kk.n - 1];
+	kids_free(&kk);
+	return b;
+}
+
+/* Whether statements A and B are one: at the same place of the same
+ * expansion (cursors reached by different walks need not compare equal). */
+static int same_place(CXCursor a, CXCursor b)
+{
+	if (kind(a) != kind(b))
+		return 0;
+	CXSourceLocation la = clang_getCursorLocation(a), lb = clang_getCursorLocation(b);
+	unsigned ea, eb, sa, sb;
+	clang_getExpansionLocation(la, NULL, NULL, NULL, &ea);
+	clang_getExpansionLocation(lb, NULL, NULL, NULL, &eb);
+	clang_getSpellingLocation(la, NULL, NULL, NULL, &sa);
+	clang_getSpellingLocation(lb, NULL, NULL, NULL, &sb);
+	return ea == eb && sa == sb;
+}
+
+typedef struct nth_scan {
+	int line, n, found;
+	CXCursor at;
+} nth_scan;
+
+static enum CXChildVisitResult nth_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	nth_scan *ns = d;
+	if (line_of(c) == ns->line && is_loop_stmt(c)) {
+		ns->n++;
+		if (same_place(c, ns->at)) {
+			ns->found = ns->n;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Which of its function's loops on its line (a macro may expand several
+ * there) the loop AT is: 1, 2, ... in source order. */
+static int loop_nth(W *w, CXCursor at)
+{
+	nth_scan ns = {.line = line_of(at), .at = at};
+	if (w->cur)
+		clang_visitChildren(w->cur->cur, nth_visit, &ns);
+	return ns.found ? ns.found : 1;
+}
+
+/* "94", or "94_2" for the second loop on line 94. */
+static void loop_label(char *buf, size_t n, int line, int nth)
+{
+	if (nth > 1)
+		snprintf(buf, n, "%d_%d", line, nth);
+	else
+		snprintf(buf, n, "%d", line);
+}
+
+static int trip_file_matches(W *w, const epi_trip *t)
+{
+	if (!t->file)
+		return 1;
+	const char *b = strrchr(w->filename, '/');
+	b = b ? b + 1 : w->filename;
+	return strcmp(t->file, w->filename) == 0 || strcmp(t->file, b) == 0;
+}
+
+/* The --trip (or, MEASURED, the measured trip) for the loop AT, the NTH on
+ * its line (computed into *NTH when 0 and needed), or NULL. */
+static const epi_trip *find_trip(W *w, CXCursor at, int measured, int *nth)
 {
 	int line = line_of(at);
-	const char *expr = NULL;
+	const epi_trip *found = NULL;
 	for (int i = 0; i < w->o->ntrips; i++) {
 		const epi_trip *t = &w->o->trips[i];
-		if (t->line != line)
+		if (t->line != line || !t->measured != !measured || !trip_file_matches(w, t))
 			continue;
-		if (t->file) {
-			const char *b = strrchr(w->filename, '/');
-			b = b ? b + 1 : w->filename;
-			if (strcmp(t->file, w->filename) != 0 && strcmp(t->file, b) != 0)
-				continue;
-		}
-		expr = t->expr;
+		if (!*nth)
+			*nth = loop_nth(w, at);
+		if ((t->nth > 1 ? t->nth : 1) != *nth)
+			continue;
+		found = t; /* the last one given wins */
+		if (w->trip_hit)
+			__atomic_store_n(&w->trip_hit[i], 1, __ATOMIC_RELAXED);
 	}
-	for (int i = 0; i < w->npragmas && !expr; i++)
-		if (w->pragmas[i].line == line)
-			expr = w->pragmas[i].expr;
-	if (!expr)
-		return 0;
-	/* every name (n, or a member access such as v->n) is a parameter: it is
-	 * replaced by a placeholder x<index> that FLINT's parser reads */
+	return found;
+}
+
+/* The pragma for the loop AT (an `epi trip` one when EXPR, else a
+ * loopbound), or NULL. */
+static const pragma *find_pragma(W *w, CXCursor at, int expr)
+{
+	int line = line_of(at);
+	for (int i = 0; i < w->npragmas; i++) {
+		pragma *p = &w->pragmas[i];
+		if (p->line == line && !p->expr == !expr) {
+			__atomic_store_n(&p->hit, 1, __ATOMIC_RELAXED);
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Reads the trip count EXPR of the loop AT into T: every name (n, or a
+ * member access such as v->n) is a parameter.  Returns 1, or -1 with the
+ * error set. */
+static int trip_poly(W *w, CXCursor at, const char *expr, poly_t T)
+{
+	/* names are replaced by placeholders x<index> that FLINT's parser reads */
 	sym_ctx *s = w->s;
 	size_t cap = 2 * strlen(expr) + 16, len = 0;
 	char *text = malloc(cap);
+	text[0] = 0;
 	int ret = 1;
 	for (const char *p = expr; *p && ret == 1;) {
 		if (isalpha((unsigned char)*p) || *p == '_') {
@@ -1212,22 +1482,31 @@ static int given_trip(W *w, CXCursor at, poly_t T)
 			names[k] = pn[k];
 		}
 		if (poly_set_str_pretty(T, text, names, s->ctx) != 0)
-			ret = fail(w, at, "cannot read trip count '%s': use + - * ^, integers and parameter names", expr);
+			ret = fail(w, at, "cannot read trip count '%s': use + - * / ^, numbers and parameter names", expr);
 	}
 	free(text);
 	return ret;
 }
 
-/* Records that the loop AT cannot be counted; returns -2 so that the walk
- * goes on and every such loop of the file is reported in one run. */
+/* The trip count given for the loop AT by --trip or `#pragma epi trip(EXPR)`;
+ * sets T and returns 1, 0 when none, -1 on a bad expression. */
+static int given_trip(W *w, CXCursor at, poly_t T)
+{
+	int nth = 0;
+	const epi_trip *t = find_trip(w, at, 0, &nth);
+	const pragma *p = t ? NULL : find_pragma(w, at, 1);
+	if (!t && !p)
+		return 0;
+	return trip_poly(w, at, t ? t->expr : p->expr, T);
+}
+
+/* Records that the loop AT cannot be counted, and why; returns -2, on
+ * which the statement's walk counts it with a trip count instead
+ * (trip_fallback). */
 static int unsupported(W *w, CXCursor at, const char *why)
 {
-	char msg[EPI_ERRLEN];
-	snprintf(msg, sizeof msg, "%s:%d: cannot count this loop: %s; give its trip count with --trip %s:%d=EXPR "
-		 "or '#pragma epi trip(EXPR)' before the loop", w->filename, line_of(at), why, w->filename, line_of(at));
-	epi_analysis *a = w->a;
-	a->errors = realloc(a->errors, (a->nerrors + 1) * sizeof *a->errors);
-	a->errors[a->nerrors++] = strdup(msg);
+	(void)at;
+	snprintf(w->why, sizeof w->why, "%s", why);
 	return -2;
 }
 
@@ -1240,7 +1519,66 @@ static int too_complex(W *w, CXCursor at)
 	return unsupported(w, at, why);
 }
 
-/* Counts body + iter over the iterations of a recognised loop into OUT. */
+/* The counts C of one iteration of the loop L (in its variable VAR, and KV
+ * for the iteration number) summed over its iterations, var = L + step*k
+ * for k = 0..K (from 1 for a do loop, whose first iteration FIRST counts
+ * unconditionally), into OUT.  Returns 0 or -2 (too complex). */
+static int iterate(W *w, CXCursor at, const loop *l, int var, int kv, const poly_t K, int is_do, epi_counts *c,
+		   epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	int ret = 0;
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	epi_counts first;
+	counts_init(&first);
+	if (is_do) {
+		/* the first iteration runs unconditionally */
+		counts_set(s, &first, c);
+		sub[var] = (poly_struct *)l->L;
+		if (counts_compose(s, &first, sub) < 0)
+			ret = too_complex(w, at);
+	}
+	poly_t lo, hi, x;
+	poly_init(lo, s->ctx);
+	poly_init(hi, s->ctx);
+	poly_init(x, s->ctx);
+	/* unit steps: sum over var itself, from L up (or down) to L + step*K,
+	 * unless the bounds name var (a parameter counted down in place) */
+	int direct = (l->step == 1 || l->step == -1) && poly_degree_si(l->L, var, s->ctx) < 1 &&
+		     poly_degree_si(K, var, s->ctx) < 1;
+	if (ret == 0 && direct) {
+		poly_add_si(lo, l->L, is_do ? l->step : 0, s->ctx);
+		poly_scalar_mul_si(hi, K, l->step, s->ctx);
+		poly_add(hi, hi, l->L, s->ctx);
+		if (l->step < 0)
+			poly_swap(lo, hi, s->ctx);
+		if (counts_sum(s, c, var, lo, hi) < 0)
+			ret = too_complex(w, at);
+	} else if (ret == 0) {
+		/* var = L + step*k, summed over k */
+		poly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
+		poly_add(x, x, l->L, s->ctx);
+		sub[var] = x;
+		poly_set_si(lo, is_do ? 1 : 0, s->ctx);
+		if (counts_compose(s, c, sub) < 0 || counts_sum(s, c, kv, lo, K) < 0)
+			ret = too_complex(w, at);
+	}
+	if (ret == 0) {
+		counts_add(s, out, &first);
+		counts_add(s, out, c);
+	}
+	poly_clear(lo, s->ctx);
+	poly_clear(hi, s->ctx);
+	poly_clear(x, s->ctx);
+	counts_clear(s, &first);
+	return ret;
+}
+
+/* Counts body + iter over the iterations of a recognised loop into OUT.
+ * A loop that a break or return can end early is counted to its bound
+ * (maximum and expected counts) and, for the minimum, to the statement
+ * that can end it in the first iteration; a continue in a for loop leaves
+ * the iterations exact and the minimum counts the statements up to it. */
 static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int is_do, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -1248,15 +1586,14 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	if ((l->step > 0 && (l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE)) ||
 	    (l->step < 0 && (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE)))
 		return unsupported(w, at, "the update moves away from the bound (zero or endless iterations)");
-	if (l->rel == CXBinaryOperator_NE) {
-		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
-		     l->step > 0 ? "<" : ">");
-		l->rel = l->step > 0 ? CXBinaryOperator_LT : CXBinaryOperator_GT;
-	}
-	/* the bound's variables and the induction variable must keep their values */
+	/* the bound's variables and the induction variable must keep their
+	 * values; esc: the first statement that can leave early */
 	refs r = {0};
 	r.d[r.n++] = l->decl;
 	refs_of(l->bound, &r);
+	int esc = -1, ends = 0;
+	const char *esc_what = NULL;
+	int esc_line = 0;
 	for (int i = 0; i < nbody; i++) {
 		int skip = i == upd; /* the update changes the induction variable, r.d[0] */
 		body_scan b = {.w = {.decl = r.d + skip, .ndecl = r.n - skip}};
@@ -1269,7 +1606,9 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			return unsupported(w, at, why);
 		}
 		for (int j = 0; j < r.nm; j++) {
-			char *text = cursor_text(w->tu, r.m[j]);
+			char *text = member_text(r.m[j]);
+			if (!text)
+				continue;
 			CXCursor wat;
 			int changed = writes_member(w->tu, body[i], text, &wat);
 			if (changed) {
@@ -1280,11 +1619,25 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			}
 			free(text);
 		}
-		if (b.e.found) {
-			char why[200];
-			snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", b.e.what, line_of(b.e.at));
+		if (!b.e.found)
+			continue;
+		char why[200];
+		snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", b.e.what, line_of(b.e.at));
+		/* a goto may jump anywhere; a continue in a while loop before its
+		 * update skips the update */
+		if (b.e.jumps || (!b.e.ends && upd >= 0 && i <= upd))
 			return unsupported(w, at, why);
+		if (esc < 0) {
+			esc = i;
+			esc_what = b.e.what;
+			esc_line = line_of(b.e.at);
 		}
+		ends |= b.e.ends;
+	}
+	if (l->rel == CXBinaryOperator_NE) {
+		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
+		     l->step > 0 ? "<" : ">");
+		l->rel = l->step > 0 ? CXBinaryOperator_LT : CXBinaryOperator_GT;
 	}
 	if (w->nlv == MAXDEPTH)
 		return fail(w, at, "loops nested deeper than %d", MAXDEPTH);
@@ -1305,10 +1658,12 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->lvvar[w->nlv] = var;
 	w->nlv++;
 	w->loopdepth++;
-	/* statements after the update see var + step */
-	epi_counts before, after;
+	/* statements after the update see var + step; pre: the statements up
+	 * to the first that can leave early (those before the update only) */
+	epi_counts before, after, pre;
 	counts_init(&before);
 	counts_init(&after);
+	counts_init(&pre);
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	for (int i = 0; i < nbody && ret == 0; i++) {
@@ -1317,6 +1672,12 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		w->isib = i;
 		if (i != upd)
 			ret = stmt(w, body[i], i < upd || upd < 0 ? &before : &after);
+	}
+	for (int i = 0; i <= esc && ret == 0 && (upd < 0 || i < upd); i++) {
+		w->sib = body;
+		w->nsib = nbody;
+		w->isib = i;
+		ret = stmt(w, body[i], &pre);
 	}
 	w->sib = sib;
 	w->nsib = nsib;
@@ -1335,6 +1696,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		counts_add(s, &before, &after);
 	}
 	count_si(w, &before, "iter", 1);
+	count_si(w, &pre, "iter", 1);
 	if (ret == 0) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
 		fmpz_t st;
@@ -1349,59 +1711,53 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			ret = too_complex(w, at);
 		fmpz_clear(st);
 	}
-	if (ret == 0) {
-		epi_counts first;
-		counts_init(&first);
-		if (is_do) {
-			/* the first iteration runs unconditionally */
-			counts_set(s, &first, &before);
+	if (ret == 0 && esc < 0) {
+		ret = iterate(w, at, l, var, kv, K, is_do, &before, out);
+	} else if (ret == 0) {
+		epi_counts full, least;
+		counts_init(&full);
+		counts_init(&least);
+		ret = iterate(w, at, l, var, kv, K, is_do, &before, &full);
+		if (ret == 0 && ends) {
+			/* left in the first iteration, var = L */
 			sub[var] = l->L;
-			if (counts_compose(s, &first, sub) < 0)
+			counts_set(s, &least, &pre);
+			if (counts_compose(s, &least, sub) < 0)
 				ret = too_complex(w, at);
-		}
-		poly_t lo, hi;
-		poly_init(lo, s->ctx);
-		poly_init(hi, s->ctx);
-		/* unit steps: sum over var itself, from L up (or down) to L + step*K,
-		 * unless the bounds name var (a parameter counted down in place) */
-		int direct = (l->step == 1 || l->step == -1) && poly_degree_si(l->L, var, s->ctx) < 1 &&
-			     poly_degree_si(K, var, s->ctx) < 1;
-		if (ret == 0 && direct) {
-			poly_add_si(lo, l->L, is_do ? l->step : 0, s->ctx);
-			poly_scalar_mul_si(hi, K, l->step, s->ctx);
-			poly_add(hi, hi, l->L, s->ctx);
-			if (l->step < 0)
-				poly_swap(lo, hi, s->ctx);
-			if (counts_sum(s, &before, var, lo, hi) < 0)
-				ret = too_complex(w, at);
+			else if (!is_do && poly_total_degree_si(K, s->ctx) <= 1)
+				counts_restrict(s, &least, K); /* when the loop runs at all */
+			else if (!is_do)
+				counts_clear(s, &least); /* a minimum of 0 */
 		} else if (ret == 0) {
-			/* var = L + step*k, summed over k */
-			poly_scalar_mul_si(x, &s->gen[kv], l->step, s->ctx);
-			poly_add(x, x, l->L, s->ctx);
-			sub[var] = x;
-			poly_set_si(lo, is_do ? 1 : 0, s->ctx);
-			if (counts_compose(s, &before, sub) < 0 || counts_sum(s, &before, kv, lo, K) < 0)
-				ret = too_complex(w, at);
+			ret = iterate(w, at, l, var, kv, K, is_do, &pre, &least);
 		}
 		if (ret == 0) {
-			counts_add(s, out, &first);
-			counts_add(s, out, &before);
+			counts_cut(s, out, &full, &least);
+			if (ends)
+				note(w, at, "'%s' at line %d can end this loop early: its maximum and expected counts run it to "
+					    "its bound, its minimum ends it in the first iteration", esc_what, esc_line);
+			else
+				note(w, at, "'%s' at line %d can skip the rest of an iteration: its maximum and expected "
+					    "counts run every iteration whole, its minimum skips from there", esc_what, esc_line);
 		}
-		poly_clear(lo, s->ctx);
-		poly_clear(hi, s->ctx);
-		counts_clear(s, &first);
+		counts_clear(s, &full);
+		counts_clear(s, &least);
 	}
 	poly_clear(x, s->ctx);
 	poly_clear(K, s->ctx);
 	poly_clear(num, s->ctx);
 	counts_clear(s, &before);
 	counts_clear(s, &after);
+	counts_clear(s, &pre);
 	return ret;
 }
 
-/* Counts a loop whose trip count is given: trip x (body + iter). */
-static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, epi_counts *out)
+/* Counts a loop whose trip count is given: trip x (body + iter); with
+ * TMIN, the minimum counts are TMIN x (body + iter) and the maximum and
+ * expected ones T x (body + iter). */
+static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, const poly_struct *tmin, epi_counts *out)
 {
+	(void)at;
 	epi_counts b;
 	counts_init(&b);
 	CXCursor *sib = w->sib;
@@ -1412,10 +1768,89 @@ static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, epi_cou
 	w->sib = sib;
 	if (ret == 0) {
 		count_si(w, &b, "iter", 1);
-		counts_mul_poly(w->s, &b, T);
-		counts_add(w->s, out, &b);
+		if (tmin) {
+			epi_counts lo;
+			counts_init(&lo);
+			counts_set(w->s, &lo, &b);
+			counts_mul_poly(w->s, &lo, tmin);
+			counts_mul_poly(w->s, &b, T);
+			fmpq_t one;
+			fmpq_init(one);
+			fmpq_one(one);
+			counts_branch(w->s, out, &b, &lo, one);
+			fmpq_clear(one);
+			counts_clear(w->s, &lo);
+		} else {
+			counts_mul_poly(w->s, &b, T);
+			counts_add(w->s, out, &b);
+		}
 	}
 	counts_clear(w->s, &b);
+	return ret;
+}
+
+/* Counts the loop AT, which cannot be counted (w->why says why), with its
+ * measured trip count, its loopbound pragma, or else the trip-count
+ * parameter T<line> (T<line>_<nth> for a later loop on the same line),
+ * which the report lists among the parameters to bind.  The body is
+ * counted as usual: the loops in it are counted, or get their own. */
+static int trip_fallback(W *w, CXCursor at, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	char why[sizeof w->why], label[48];
+	snprintf(why, sizeof why, "%s", w->why);
+	int nth = 0;
+	const epi_trip *m = find_trip(w, at, 1, &nth);
+	const pragma *pb = find_pragma(w, at, 0);
+	if (!nth)
+		nth = loop_nth(w, at);
+	loop_label(label, sizeof label, line_of(at), nth);
+	CXCursor body = loop_body(at);
+	if (clang_Cursor_isNull(body))
+		return 0;
+	w->nfallback++;
+	poly_t T, lo;
+	poly_init(T, s->ctx);
+	poly_init(lo, s->ctx);
+	int ret = 0, range = 0;
+	if (m) {
+		ret = trip_poly(w, at, m->expr, T) < 0 ? -1 : 0;
+		if (ret == 0)
+			note(w, at, "this loop cannot be counted (%s): counted with its measured trip count %s%s%s", why,
+			     m->expr, m->origin ? ", " : "", m->origin ? m->origin : "");
+	} else if (pb) {
+		poly_set_si(T, pb->max, s->ctx);
+		poly_set_si(lo, pb->min, s->ctx);
+		range = 1;
+		note(w, at, "this loop cannot be counted (%s): its loopbound pragma gives %ld to %ld iterations "
+			    "(minimum and maximum counts; expected: the maximum)", why, pb->min, pb->max);
+	} else {
+		char name[64];
+		snprintf(name, sizeof name, "T%s", label);
+		int v = sym_var(s, name, SYM_PARAM);
+		if (v < 0)
+			ret = fail(w, at, "%s", s->err);
+		else
+			poly_set(T, &s->gen[v], s->ctx);
+		if (ret == 0 && w->o->strict) {
+			char msg[EPI_ERRLEN];
+			snprintf(msg, sizeof msg, "%s:%d: cannot count this loop: %s; give its trip count with --trip %s:%s=EXPR "
+				 "or '#pragma epi trip(EXPR)' before the loop", w->filename, line_of(at), why, w->filename, label);
+			add_unique(&w->a->errors, &w->a->nerrors, strdup(msg));
+		} else if (ret == 0) {
+			note(w, at, "cannot count this loop: %s; its trip count is the parameter %s (bind it with "
+				    "--param %s=N or --trip %s:%s=EXPR)", why, name, name, w->filename, label);
+		}
+	}
+	if (ret == 0 && w->nvary < MAXDEPTH) {
+		w->vary[w->nvary++] = body;
+		ret = count_given(w, at, body, T, range ? lo : NULL, out);
+		w->nvary--;
+	} else if (ret == 0) {
+		ret = fail(w, at, "loops nested deeper than %d", MAXDEPTH);
+	}
+	poly_clear(T, s->ctx);
+	poly_clear(lo, s->ctx);
 	return ret;
 }
 
@@ -1445,10 +1880,136 @@ static void body_stmts(CXCursor body, kids *k)
 	}
 }
 
+/* The operands of a comma expression E, in order (E itself when it is
+ * none), appended to K. */
+static void comma_parts(CXCursor e, kids *k)
+{
+	CXCursor s = strip(e);
+	if (kind(s) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Comma) {
+		kids kk = {0};
+		kids_of(s, &kk);
+		for (int i = 0; i < kk.n; i++)
+			comma_parts(kk.c[i], k);
+		kids_free(&kk);
+		return;
+	}
+	kid_visit(e, e, k);
+}
+
+/* The variable an update (x++, x += c, x = e) changes, or a null cursor. */
+static CXCursor update_target(CXCursor e)
+{
+	e = strip(e);
+	enum CXCursorKind k = kind(e);
+	CXCursor d = clang_getNullCursor();
+	kids kk = {0};
+	kids_of(e, &kk);
+	if (k == CXCursor_UnaryOperator && kk.n == 1) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
+		    op == CXUnaryOperator_PreDec)
+			d = named_decl(kk.c[0]);
+	} else if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) && kk.n == 2) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign)
+			d = named_decl(kk.c[0]);
+	}
+	kids_free(&kk);
+	return d;
+}
+
+/* The first value of the induction variable l->decl of the loop C, which
+ * no header assigns: its last assignment before C in the same block, or a
+ * parameter's value on entry.  Returns 0, -2 (unsupported) or -1. */
+static int prior_value(W *w, CXCursor c, loop *l)
+{
+	sym_ctx *s = w->s;
+	int found = 0;
+	for (int i = w->isib - 1; i >= 0 && !found && w->sib; i--) {
+		CXCursor p = w->sib[i];
+		if (!writes(p, l->decl, NULL) && kind(p) != CXCursor_DeclStmt)
+			continue;
+		CXCursor e = clang_getNullCursor();
+		if (kind(p) == CXCursor_DeclStmt) {
+			kids dk = {0};
+			kids_of(p, &dk);
+			for (int j = 0; j < dk.n; j++)
+				if (clang_equalCursors(dk.c[j], l->decl)) {
+					kids vk = {0};
+					kids_of(dk.c[j], &vk);
+					if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
+						e = vk.c[vk.n - 1];
+					kids_free(&vk);
+					found = 1;
+				}
+			kids_free(&dk);
+			if (!found)
+				continue;
+		} else {
+			CXCursor sp = strip(p);
+			kids ik = {0};
+			kids_of(sp, &ik);
+			if (kind(sp) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(sp) == CXBinaryOperator_Assign &&
+			    ik.n == 2 && same_decl(ik.c[0], l->decl))
+				e = ik.c[1];
+			kids_free(&ik);
+			found = 1;
+		}
+		if (clang_Cursor_isNull(e) || expr_poly(w, e, l->L) < 0)
+			return unsupported(w, c, "the first value of its variable is not an affine expression assigned before it");
+	}
+	if (found)
+		return 0;
+	if (kind(l->decl) != CXCursor_ParmDecl)
+		return unsupported(w, c, "no assignment of its variable before it in the same block");
+	/* the parameter's value on entry */
+	char *nm = spelling(l->decl);
+	int v = sym_var(s, nm, SYM_PARAM);
+	free(nm);
+	if (v < 0)
+		return fail(w, c, "%s", s->err);
+	poly_set(l->L, &s->gen[v], s->ctx);
+	return 0;
+}
+
+/* Whether E is a test: a comparison, !, && or ||. */
+static int is_test(CXCursor e)
+{
+	e = strip(e);
+	if (kind(e) == CXCursor_UnaryOperator)
+		return clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_LNot;
+	if (kind(e) != CXCursor_BinaryOperator)
+		return 0;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	return (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE) || op == CXBinaryOperator_LAnd ||
+	       op == CXBinaryOperator_LOr;
+}
+
+/* Which of a for header's N children H (a null part has none) are its
+ * init, condition and increment, by their kinds: for a header whose
+ * semicolons cannot be found (it comes from a macro).  Parts it cannot
+ * tell apart are left null. */
+static void for_parts(const CXCursor *h, int n, CXCursor *init, CXCursor *cond, CXCursor *inc)
+{
+	if (n == 3) {
+		*init = h[0];
+		*cond = h[1];
+		*inc = h[2];
+		return;
+	}
+	int i = 0;
+	if (i < n && (kind(h[i]) == CXCursor_DeclStmt || (n == 2 && !is_test(h[i]) && is_test(h[i + 1]))))
+		*init = h[i++];
+	if (i < n && is_test(h[i]))
+		*cond = h[i++];
+	if (i < n && !clang_Cursor_isNull(update_target(h[i])) && (i > 0 || n == 2))
+		*inc = h[i++];
+}
+
 static int for_loop(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
-	kids kk = {0}, bk = {0};
+	kids kk = {0}, bk = {0}, ik = {0}, uk = {0};
 	kids_of(c, &kk);
 	int ret = 0;
 	loop l;
@@ -1483,33 +2044,46 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		else
 			inc = kk.c[i];
 	}
-	/* the init runs once, outside the iterations */
-	CXCursor init_expr = clang_getNullCursor();
+	if (nsemi != 2 || from_macro(c)) { /* a header from a macro: its tokens are elsewhere */
+		init = cond = inc = clang_getNullCursor();
+		for_parts(kk.c, kk.n - 1, &init, &cond, &inc);
+	}
+	/* the init runs once, outside the iterations; ik: the variables it
+	 * gives a value (x = e, or a declaration's x = e) and their values,
+	 * in pairs */
 	if (!clang_Cursor_isNull(init)) {
 		if (kind(init) == CXCursor_DeclStmt) {
 			kids dk = {0};
 			kids_of(init, &dk);
-			if (dk.n == 1 && kind(dk.c[0]) == CXCursor_VarDecl) {
+			for (int i = 0; i < dk.n; i++) {
+				if (kind(dk.c[i]) != CXCursor_VarDecl)
+					continue;
 				kids vk = {0};
-				kids_of(dk.c[0], &vk);
+				kids_of(dk.c[i], &vk);
 				if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1]))) {
-					l.decl = dk.c[0];
-					init_expr = vk.c[vk.n - 1];
+					kid_visit(dk.c[i], c, &ik);
+					kid_visit(vk.c[vk.n - 1], c, &ik);
 				}
 				kids_free(&vk);
 			}
 			kids_free(&dk);
 			ret = stmt(w, init, out);
 		} else {
-			CXCursor si = strip(init);
-			kids ik = {0};
-			kids_of(si, &ik);
-			if (kind(si) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(si) == CXBinaryOperator_Assign &&
-			    ik.n == 2 && !clang_Cursor_isNull(named_decl(ik.c[0]))) {
-				l.decl = named_decl(ik.c[0]);
-				init_expr = ik.c[1];
+			kids parts = {0};
+			comma_parts(init, &parts);
+			for (int i = 0; i < parts.n; i++) {
+				CXCursor si = strip(parts.c[i]);
+				kids ak = {0};
+				kids_of(si, &ak);
+				if (kind(si) == CXCursor_BinaryOperator &&
+				    clang_getCursorBinaryOperatorKind(si) == CXBinaryOperator_Assign && ak.n == 2 &&
+				    !clang_Cursor_isNull(named_decl(ak.c[0]))) {
+					kid_visit(named_decl(ak.c[0]), c, &ik);
+					kid_visit(ak.c[1], c, &ik);
+				}
+				kids_free(&ak);
 			}
-			kids_free(&ik);
+			kids_free(&parts);
 			ret = rval(w, init, out);
 		}
 	}
@@ -1518,20 +2092,58 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	poly_t T;
 	poly_init(T, s->ctx);
 	int given = given_trip(w, c, T);
+	/* the induction variable: the one an update of the increment changes by
+	 * a constant and the condition bounds; the increment's other updates
+	 * (i++, p++) are counted as statements at the end of the body */
+	int ind = -1;
+	if (!clang_Cursor_isNull(inc))
+		comma_parts(inc, &uk);
+	for (int i = 0; i < uk.n && ind < 0 && !given && !clang_Cursor_isNull(cond); i++) {
+		CXCursor d = update_target(uk.c[i]);
+		if (clang_Cursor_isNull(d) || loop_var_of(w, d) >= 0)
+			continue;
+		loop_clear(w, &l);
+		loop_init(w, &l);
+		l.decl = d;
+		if (loop_cond(w, cond, &l) == 0 && loop_step(w, uk.c[i], &l) == 0)
+			ind = i;
+	}
+	CXCursor init_expr = clang_getNullCursor();
+	for (int i = 0; i + 1 < ik.n && ind >= 0; i += 2)
+		if (clang_equalCursors(ik.c[i], l.decl))
+			init_expr = ik.c[i + 1];
 	if (given < 0) {
 		ret = -1;
 	} else if (given) {
-		ret = count_given(w, c, body, T, out);
-	} else if (clang_Cursor_isNull(l.decl) || clang_Cursor_isNull(cond) || clang_Cursor_isNull(inc)) {
+		ret = count_given(w, c, body, T, NULL, out);
+	} else if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(inc)) {
 		ret = unsupported(w, c, "no induction variable with an initial value, a condition and an increment");
-	} else if (expr_poly(w, init_expr, l.L) < 0) {
+	} else if (ind < 0) {
+		refs r = {0};
+		refs_of(cond, &r);
+		int v = -1;
+		for (int i = 0; i < r.n && v < 0; i++)
+			if (loop_var_of(w, r.d[i]) < 0 && varies(w, r.d[i]))
+				v = i;
+		char why[300];
+		if (v >= 0) {
+			char *nm = spelling(r.d[v]);
+			snprintf(why, sizeof why, "its condition reads '%s', which a loop around it changes", nm);
+			free(nm);
+		} else {
+			snprintf(why, sizeof why, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound "
+				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");
+		}
+		ret = unsupported(w, c, why);
+	} else if (!clang_Cursor_isNull(init_expr) ? expr_poly(w, init_expr, l.L) < 0 : 0) {
 		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");
-	} else if (loop_cond(w, cond, &l) < 0) {
-		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
-	} else if (loop_step(w, inc, &l) < 0) {
-		ret = unsupported(w, c, "the increment is not ++, --, += c, -= c or var = var + c by a constant");
+	} else if (clang_Cursor_isNull(init_expr) && (ret = prior_value(w, c, &l)) != 0) {
+		/* unsupported, or an error */
 	} else {
 		body_stmts(body, &bk);
+		for (int i = 0; i < uk.n; i++)
+			if (i != ind)
+				kid_visit(uk.c[i], c, &bk);
 		ret = count_loop(w, c, &l, bk.c, bk.n, -1, 0, out);
 	}
 	poly_clear(T, s->ctx);
@@ -1539,6 +2151,8 @@ out:
 	loop_clear(w, &l);
 	kids_free(&kk);
 	kids_free(&bk);
+	kids_free(&ik);
+	kids_free(&uk);
 	return ret;
 }
 
@@ -1562,7 +2176,7 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		goto out;
 	}
 	if (given) {
-		ret = count_given(w, c, body, T, out);
+		ret = count_given(w, c, body, T, NULL, out);
 		goto out;
 	}
 	if (kk.n != 2 || loop_cond(w, cond, &l) < 0) {
@@ -1584,59 +2198,9 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = unsupported(w, c, "its variable is not updated by exactly one statement (++, --, += c, -= c) of the body");
 		goto out;
 	}
-	/* the first value: the last assignment before the loop in the same block */
-	int found = 0;
-	for (int i = w->isib - 1; i >= 0 && !found && w->sib; i--) {
-		CXCursor p = w->sib[i];
-		if (!writes(p, l.decl, NULL) && kind(p) != CXCursor_DeclStmt)
-			continue;
-		CXCursor e = clang_getNullCursor();
-		if (kind(p) == CXCursor_DeclStmt) {
-			kids dk = {0};
-			kids_of(p, &dk);
-			for (int j = 0; j < dk.n; j++)
-				if (clang_equalCursors(dk.c[j], l.decl)) {
-					kids vk = {0};
-					kids_of(dk.c[j], &vk);
-					if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
-						e = vk.c[vk.n - 1];
-					kids_free(&vk);
-					found = 1;
-				}
-			kids_free(&dk);
-			if (!found)
-				continue;
-		} else {
-			CXCursor sp = strip(p);
-			kids ik = {0};
-			kids_of(sp, &ik);
-			if (kind(sp) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(sp) == CXBinaryOperator_Assign &&
-			    ik.n == 2 && same_decl(ik.c[0], l.decl))
-				e = ik.c[1];
-			kids_free(&ik);
-			found = 1;
-		}
-		if (clang_Cursor_isNull(e) || expr_poly(w, e, l.L) < 0) {
-			ret = unsupported(w, c, "the first value of its variable is not an affine expression assigned before it");
-			goto out;
-		}
-	}
-	if (!found) {
-		if (kind(l.decl) != CXCursor_ParmDecl) {
-			ret = unsupported(w, c, "no assignment of its variable before it in the same block");
-			goto out;
-		}
-		/* the parameter's value on entry */
-		char *nm = spelling(l.decl);
-		int v = sym_var(s, nm, SYM_PARAM);
-		free(nm);
-		if (v < 0) {
-			ret = fail(w, c, "%s", s->err);
-			goto out;
-		}
-		poly_set(l.L, &s->gen[v], s->ctx);
-	}
-	ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
+	ret = prior_value(w, c, &l);
+	if (ret == 0)
+		ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:
 	poly_clear(T, s->ctx);
 	loop_clear(w, &l);
@@ -1787,9 +2351,14 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		w->isib = isib;
 		break;
 	}
+	case CXCursor_DoStmt:
+		if (is_once(c)) { /* the body, once, as any block */
+			ret = stmt(w, loop_body(c), out);
+			break;
+		}
+		/* fall through */
 	case CXCursor_ForStmt:
-	case CXCursor_WhileStmt:
-	case CXCursor_DoStmt: {
+	case CXCursor_WhileStmt: {
 		epi_counts lc;
 		counts_init(&lc);
 		int top = w->loopdepth == 0;
@@ -1801,9 +2370,16 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			ret = while_loop(w, c, k == CXCursor_DoStmt, &lc);
 		if (top)
 			w->tag_line = 0;
-		if (ret == -2)
-			ret = 0; /* recorded; the rest of the file is still checked */
-		else if (ret == 0) {
+		if (ret == -2) {
+			/* counted by a trip count instead, with what the loop's
+			 * header counted so far (a for's init) */
+			if (top)
+				w->tag_line = line_of(c);
+			ret = trip_fallback(w, c, &lc);
+			if (top)
+				w->tag_line = 0;
+		}
+		if (ret == 0) {
 			if (top)
 				add_region(w, EPI_SCOPE_LOOP, c, w->cur->name, &lc);
 			counts_add(w->s, out, &lc);
@@ -1867,7 +2443,8 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 		int top = w->fndepth == 1;
 		if (top)
 			collect_symbols(w, &f->counts);
-		int nerrors = a->nerrors, nregions = a->nregions, analyzed = w->analyzed;
+		int nerrors = a->nerrors, nnotes = a->nnotes, nregions = a->nregions, analyzed = w->analyzed;
+		int nfallback = w->nfallback;
 		w->s->full = 0;
 		w->sib = body;
 		w->nsib = n;
@@ -1875,8 +2452,8 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 		epi_counts st;
 		counts_init(&st);
 		int ret = stmt(w, body[j], &st);
-		int retry = ret == 0 && top && w->s->full && a->nerrors > nerrors && w->analyzed == analyzed &&
-			    w->s->cap < SYM_MAXVARS;
+		int retry = (ret == 0 ? w->nfallback > nfallback : ret == -1) && top && w->s->full &&
+			    w->analyzed == analyzed && w->s->cap < SYM_MAXVARS;
 		if (!retry) {
 			counts_add(w->s, &f->counts, &st);
 			counts_clear(w->s, &st);
@@ -1886,10 +2463,26 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 		counts_clear(w->s, &st);
 		while (a->nerrors > nerrors)
 			free(a->errors[--a->nerrors]);
+		while (a->nnotes > nnotes)
+			free(a->notes[--a->nnotes]);
 		while (a->nregions > nregions)
 			region_free(w->s, &a->regions[--a->nregions]);
 		grow_symbols(w);
 	}
+}
+
+/* Marks the --trip options and pragmas that name the loop C, whether or
+ * not the walk reaches it (a case of a switch that is not modelled). */
+static enum CXChildVisitResult mark_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	W *w = d;
+	if (is_loop_stmt(c)) {
+		int nth = 0;
+		find_trip(w, c, 0, &nth);
+		find_pragma(w, c, 1);
+	}
+	return CXChildVisit_Recurse;
 }
 
 static int analyze_fn(W *w, fn *f)
@@ -1900,11 +2493,12 @@ static int analyze_fn(W *w, fn *f)
 	}
 	w->analyzed++;
 	fn *saved = w->cur;
-	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line;
+	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
 	w->nlv = 0;
+	w->nvary = 0;
 	w->loopdepth = 0;
 	w->tag_line = 0;
 	w->sib = NULL;
@@ -1914,6 +2508,9 @@ static int analyze_fn(W *w, fn *f)
 	kids kk = {0}, body = {0};
 	kids_of(f->cur, &kk);
 	int ret = 0;
+	int own = f - w->fns >= w->own_lo && f - w->fns < w->own_hi;
+	if (own && (w->o->ntrips || w->npragmas))
+		clang_visitChildren(f->cur, mark_visit, w);
 	for (int i = 0; i < kk.n && ret == 0; i++) {
 		if (kind(kk.c[i]) != CXCursor_CompoundStmt)
 			continue;
@@ -1931,6 +2528,7 @@ static int analyze_fn(W *w, fn *f)
 		add_region(w, EPI_SCOPE_FUNCTION, f->cur, f->name, &f->counts);
 	w->cur = saved;
 	w->nlv = nlv;
+	w->nvary = nvary;
 	w->loopdepth = depth;
 	w->tag_line = tag;
 	w->sib = sib;
@@ -2004,6 +2602,7 @@ void epi_front_opts_clear(epi_front_opts *o)
 	for (int i = 0; i < o->ntrips; i++) {
 		free(o->trips[i].file);
 		free(o->trips[i].expr);
+		free(o->trips[i].origin);
 	}
 	free(o->trips);
 }
@@ -2020,67 +2619,160 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err)
 			colon = p;
 	const char *ls = colon ? colon + 1 : spec;
 	char *end;
-	long line = strtol(ls, &end, 10);
-	if (end != eq || line <= 0)
-		return epi_error(err, "invalid --trip '%s': expected FILE:LINE=EXPR or LINE=EXPR", spec);
+	long line = strtol(ls, &end, 10), nth = 1;
+	if (*end == '_' && isdigit((unsigned char)end[1]))
+		nth = strtol(end + 1, &end, 10);
+	if (end != eq || line <= 0 || line > INT_MAX || nth < 1 || nth > INT_MAX)
+		return epi_error(err, "invalid --trip '%s': expected FILE:LINE=EXPR or LINE=EXPR (LINE_2 for the second loop "
+				 "on LINE)", spec);
 	t->line = (int)line;
+	t->nth = (int)nth;
 	if (colon)
 		t->file = strndup(spec, (size_t)(colon - spec));
 	t->expr = strdup(eq + 1);
 	return 0;
 }
 
-/* Finds `#pragma epi trip(EXPR)` lines; each applies to the loop on the next non-blank line. */
-static void scan_pragmas(W *w, const char *text)
+/* Reads "min N max M" at P (after "loopbound"); returns 0 or -1. */
+static int loopbound_args(const char *p, long *min, long *max)
+{
+	char *end;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "min", 3) != 0)
+		return -1;
+	*min = strtol(p + 3, &end, 10);
+	if (end == p + 3)
+		return -1;
+	p = end;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "max", 3) != 0)
+		return -1;
+	*max = strtol(p + 3, &end, 10);
+	if (end == p + 3 || *min < 0 || *max < *min)
+		return -1;
+	for (p = end; *p; p++)
+		if (!isspace((unsigned char)*p) && *p != '"' && *p != ')')
+			return -1;
+	return 0;
+}
+
+/* Adds a pragma found on line AT to W (its loop's line set later). */
+static pragma *add_pragma(W *w, int at);
+
+/* Adds the loopbound pragma TEXT on LINE, whose arguments start at ARGS;
+ * returns 0, or -1 with ERR when they are not "min N max M". */
+static int add_loopbound(W *w, const char *args, int line, const char *text, char *err)
+{
+	long mn, mx;
+	if (loopbound_args(args, &mn, &mx) < 0)
+		return epi_error(err, "%s:%d: malformed pragma '%s': expected 'loopbound min N max M' with 0 <= N <= M",
+				 w->filename, line, text);
+	pragma *pr = add_pragma(w, line);
+	pr->min = mn;
+	pr->max = mx;
+	return 0;
+}
+
+static pragma *add_pragma(W *w, int at)
+{
+	w->pragmas = realloc(w->pragmas, (w->npragmas + 1) * sizeof *w->pragmas);
+	pragma *p = &w->pragmas[w->npragmas++];
+	memset(p, 0, sizeof *p);
+	p->at = at;
+	p->line = -1;
+	return p;
+}
+
+/* Finds the loop pragmas of TEXT: `#pragma epi trip(EXPR)`, and the WCET
+ * annotations `#pragma loopbound min N max M` and `_Pragma("loopbound min N
+ * max M")`; each applies to the loop on the next line that is neither
+ * blank, a comment nor another pragma (or on its own line, when code
+ * follows a _Pragma there).  Returns 0, or -1 with ERR naming a malformed
+ * one. */
+static int scan_pragmas(W *w, const char *text, char *err)
 {
 	int line = 1, pending = 0;
-	char *pexpr = NULL;
-	for (const char *p = text; *p;) {
+	for (const char *p = text; *p; line++) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		const char *q = p;
-		while (q < p + n && isspace((unsigned char)*q))
-			q++;
-		if (q < p + n) {
-			if (pending) {
-				w->pragmas = realloc(w->pragmas, (w->npragmas + 1) * sizeof *w->pragmas);
-				w->pragmas[w->npragmas].line = line;
-				w->pragmas[w->npragmas++].expr = pexpr;
-				pending = 0;
-				pexpr = NULL;
-			}
-			char buf[512];
-			snprintf(buf, sizeof buf, "%.*s", (int)(n - (size_t)(q - p)), q);
-			char *h = buf;
-			if (*h == '#') {
-				h++;
-				while (isspace((unsigned char)*h))
-					h++;
-				if (strncmp(h, "pragma", 6) == 0) {
-					h += 6;
-					while (isspace((unsigned char)*h))
-						h++;
-					if (strncmp(h, "epi", 3) == 0) {
-						h += 3;
-						while (isspace((unsigned char)*h))
-							h++;
-						if (strncmp(h, "trip", 4) == 0) {
-							char *open = strchr(h, '('), *close = strrchr(h, ')');
-							if (open && close && close > open) {
-								pexpr = strndup(open + 1, (size_t)(close - open - 1));
-								pending = 1;
-							}
-						}
-					}
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), p);
+		p = nl ? nl + 1 : p + n;
+		char *h = buf;
+		while (isspace((unsigned char)*h))
+			h++;
+		if (!*h || !strncmp(h, "//", 2) || (!strncmp(h, "/*", 2) && strstr(h, "*/") && !strstr(h, "*/")[2]))
+			continue;
+		int is_pragma = 0;
+		if (*h == '#') {
+			char *q = h + 1;
+			while (isspace((unsigned char)*q))
+				q++;
+			if (!strncmp(q, "pragma", 6) && isspace((unsigned char)q[6])) {
+				is_pragma = 1;
+				q += 6;
+				while (isspace((unsigned char)*q))
+					q++;
+				if (!strncmp(q, "epi", 3) && (isspace((unsigned char)q[3]) || !q[3])) {
+					q += 3;
+					while (isspace((unsigned char)*q))
+						q++;
+					char *open = strchr(q, '('), *close = strrchr(q, ')');
+					char *after = close ? close + 1 : NULL;
+					while (after && isspace((unsigned char)*after))
+						after++;
+					int bad = strncmp(q, "trip", 4) != 0 || !open || !close || close < open || (after && *after) ||
+						  open[1 + strspn(open + 1, " \t")] == ')';
+					for (char *c = q + 4; !bad && c < open; c++)
+						bad = !isspace((unsigned char)*c);
+					if (bad)
+						return epi_error(err, "%s:%d: malformed pragma '%s': expected '#pragma epi trip(EXPR)'",
+								 w->filename, line, h);
+					add_pragma(w, line)->expr = strndup(open + 1, (size_t)(close - open - 1));
+					pending = 1;
+				} else if (!strncmp(q, "loopbound", 9)) {
+					if (add_loopbound(w, q + 9, line, h, err) < 0)
+						return -1;
+					pending = 1;
 				}
 			}
+		} else if (!strncmp(h, "_Pragma", 7)) {
+			is_pragma = 1;
+			char *q = h + 7;
+			while (isspace((unsigned char)*q) || *q == '(')
+				q++;
+			char *close = strchr(q + (*q == '"'), '"');
+			char *after = close ? strchr(close, ')') : NULL;
+			if (*q == '"' && close) {
+				char inner[512];
+				snprintf(inner, sizeof inner, "%.*s", (int)(close - q - 1), q + 1);
+				char *r = inner;
+				while (isspace((unsigned char)*r))
+					r++;
+				if (!strncmp(r, "loopbound", 9)) {
+					if (add_loopbound(w, r + 9, line, h, err) < 0)
+						return -1;
+					pending = 1;
+				}
+			}
+			/* code after the _Pragma on its line: the loop is there */
+			if (after) {
+				after++;
+				while (isspace((unsigned char)*after))
+					after++;
+				is_pragma = !*after;
+			}
 		}
-		line++;
-		if (!nl)
-			break;
-		p = nl + 1;
+		if (is_pragma || !pending)
+			continue;
+		for (int i = 0; i < w->npragmas; i++)
+			if (w->pragmas[i].line < 0)
+				w->pragmas[i].line = line;
+		pending = 0;
 	}
-	free(pexpr);
+	return 0;
 }
 
 /* Parses FILE into *TU (disposed by the caller, also on failure), with
@@ -2119,7 +2811,7 @@ static fn *list_fns(CXTranslationUnit tu, int *n)
 		CXCursor c = top.c[i];
 		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 			continue;
-		if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		if (!in_main_file(c))
 			continue;
 		fns = realloc(fns, (*n + 1) * sizeof *fns);
 		fn *f = &fns[(*n)++];
@@ -2203,6 +2895,7 @@ typedef struct front {
 	int nargs;
 	pragma *pragmas;
 	int npragmas;
+	unsigned char *trip_hit; /* per --trip: a loop took it */
 	CXIndex *idx;        /* one per thread */
 	pthread_mutex_t mu;  /* over what follows, until the plan is made */
 	int failed;          /* the file did not parse (ERR says why) */
@@ -2379,7 +3072,7 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 	kids_of(clang_getTranslationUnitCursor(tu), &top);
 	for (int i = 0; i < top.n && ret == 0; i++) {
 		CXCursor c = top.c[i];
-		if (kind(c) != CXCursor_FunctionDecl || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		if (kind(c) != CXCursor_FunctionDecl || !in_main_file(c))
 			continue;
 		/* the first token after the declarator: '{' opens a body */
 		unsigned e = offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
@@ -2529,7 +3222,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	ch->started = 1;
 	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
 	       .fns = fns, .nfns = nfns, .own_lo = ch->lo, .own_hi = ch->hi,
-	       .pragmas = F->pragmas, .npragmas = F->npragmas};
+	       .pragmas = F->pragmas, .npragmas = F->npragmas, .trip_hit = F->trip_hit};
 	for (int i = 0; i < nfns; i++) {
 		fns[i].state = 0;
 		fns[i].called = 0;
@@ -2933,6 +3626,39 @@ enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
  * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
  * to be done again in one chunk (a chunk cut a recursive call) or without
  * blanking (the quick parse missed a definition). */
+/* Every --trip and `#pragma epi trip` must name a loop of the file:
+ * returns 0, or -1 with ERR naming the first that does not. */
+static int check_given(const front *F, char *err)
+{
+	const char *file = F->a->file;
+	for (int i = 0; i < F->o->ntrips; i++) {
+		const epi_trip *t = &F->o->trips[i];
+		if (t->measured || F->trip_hit[i])
+			continue;
+		char label[48];
+		loop_label(label, sizeof label, t->line, t->nth);
+		const char *b = strrchr(file, '/');
+		b = b ? b + 1 : file;
+		if (t->file && strcmp(t->file, file) != 0 && strcmp(t->file, b) != 0)
+			return epi_error(err, "--trip '%s:%s=%s' names another file than '%s'", t->file, label, t->expr, file);
+		if (t->nth > 1)
+			return epi_error(err, "--trip '%s%s%s=%s': %s has no loop %d on line %d", t->file ? t->file : "",
+					 t->file ? ":" : "", label, t->expr, file, t->nth, t->line);
+		return epi_error(err, "--trip '%s%s%s=%s': %s has no loop on line %d", t->file ? t->file : "",
+				 t->file ? ":" : "", label, t->expr, file, t->line);
+	}
+	for (int i = 0; i < F->npragmas; i++) {
+		const pragma *p = &F->pragmas[i];
+		if (!p->expr || p->hit)
+			continue;
+		if (p->line < 0)
+			return epi_error(err, "%s:%d: '#pragma epi trip(%s)' is followed by no loop", file, p->at, p->expr);
+		return epi_error(err, "%s:%d: '#pragma epi trip(%s)' is followed by no loop (line %d has none)", file,
+				 p->at, p->expr, p->line);
+	}
+	return 0;
+}
+
 static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
 			  int *again, char *err)
 {
@@ -2945,12 +3671,18 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	if (!text)
 		return -1;
 	W pw = {.filename = a->file};
-	scan_pragmas(&pw, text);
+	if (scan_pragmas(&pw, text, err) < 0) {
+		for (int i = 0; i < pw.npragmas; i++)
+			free(pw.pragmas[i].expr);
+		free(pw.pragmas);
+		free(text);
+		return -1;
+	}
 	int lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
 	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
-		   .text = text, .len = len};
+		   .text = text, .len = len, .trip_hit = calloc(o->ntrips + 1, 1)};
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
@@ -3033,6 +3765,9 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
 		*again = AGAIN_ONE_CHUNK;
+	if (ret == 0)
+		ret = check_given(&F, err);
+	free(F.trip_hit);
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
 			epi_error(err, "%s", a->errors[0]);
@@ -3176,6 +3911,8 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	enum CXCursorKind k = kind(c);
 	if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt)
 		return CXChildVisit_Recurse;
+	if (is_once(c))
+		return CXChildVisit_Recurse; /* a do-while(0) is no nest; loops in it are */
 	if (nw->n == nw->cap) {
 		nw->cap = nw->cap ? 2 * nw->cap : 16;
 		nw->v = realloc(nw->v, (size_t)nw->cap * sizeof *nw->v);
@@ -3217,7 +3954,7 @@ int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, in
 	for (int i = 0; i < top.n; i++) {
 		CXCursor c = top.c[i];
 		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-		    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		    !in_main_file(c))
 			continue;
 		char *name = spelling(c);
 		nw.function = name;

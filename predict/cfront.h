@@ -19,7 +19,13 @@
 typedef struct epi_trip {
 	char *file; /* basename or path as given; NULL matches any file */
 	int line;
-	char *expr;
+	int nth;      /* the nth loop expanded on LINE (LINE_2: 2); 0 or 1: the first */
+	char *expr;   /* the trip count per entry of the loop, in parameters */
+	/* measured from a run (epi trips): binds only a loop the analysis
+	 * cannot count, and ORIGIN (malloc'd, may be NULL) says where the
+	 * figure comes from in the report's note */
+	int measured;
+	char *origin;
 } epi_trip;
 
 typedef struct epi_front_opts {
@@ -34,6 +40,9 @@ typedef struct epi_front_opts {
 	 * code runs, so the total's tagged counts are each block's own work in
 	 * the whole program: what a sampling profile measures per block. */
 	int tag_blocks;
+	/* Every loop must be counted: one that cannot is an error (all of them
+	 * are listed in one run) instead of a trip-count parameter T<line>. */
+	int strict;
 	int jobs; /* threads analysing a long file's functions; 0: one per online CPU */
 	/* Format the counts of regions already done while other threads are
 	 * still counting (epi_region's formula and cond), for a report that
@@ -62,7 +71,7 @@ typedef struct epi_analysis {
 	int nnotes;
 	char **notes;        /* approximations and assumptions worth telling */
 	int nerrors;
-	char **errors;       /* every loop that could not be counted, file:line first */
+	char **errors;       /* with opts.strict, every loop that could not be counted, file:line first */
 } epi_analysis;
 
 void epi_front_opts_init(epi_front_opts *o);

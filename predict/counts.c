@@ -219,6 +219,33 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 	fmpq_clear(q);
 }
 
+void counts_cut(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b)
+{
+	for (int i = 0; i < a->n; i++) {
+		const epi_tri *ta = &a->v[i];
+		int j = counts_find(b, a->key[i]);
+		epi_tri *t = slot(dst, a->key[i]);
+		unshare(s, t);
+		if (j >= 0)
+			sym_pw_add(s, &t->min, tri_min(&b->v[j]));
+		sym_pw_add(s, &t->max, tri_max(ta));
+		sym_pw_add(s, &t->exp, &ta->exp);
+	}
+	dst->approx = 1;
+}
+
+void counts_restrict(sym_ctx *s, epi_counts *c, const poly_t cond)
+{
+	for (int i = 0; i < c->n; i++) {
+		epi_tri *t = &c->v[i];
+		sym_pw_restrict(s, &t->exp, cond);
+		if (!t->same) {
+			sym_pw_restrict(s, &t->min, cond);
+			sym_pw_restrict(s, &t->max, cond);
+		}
+	}
+}
+
 /* A per-call memo of transformed counts: loop bodies count most operations
  * the same number of times up to a constant factor (one load, two adds, one
  * iteration), so each distinct shape is summed or substituted once and the

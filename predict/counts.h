@@ -51,6 +51,12 @@ int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map);
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);
 /* dst += one of A (probability p) or B: min and max per class, expected p*A + (1-p)*B. */
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p);
+/* dst += A, which can be cut short: the minimum of each count is B's (the
+ * counts up to its earliest end, at most A's), its maximum and expectation
+ * A's; the minima become bounds (approx). */
+void counts_cut(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b);
+/* Restricts every count of C to where COND >= 0 (zero elsewhere). */
+void counts_restrict(sym_ctx *s, epi_counts *c, const poly_t cond);
 /* c = sum over var from lo to hi of c. Returns 0 or -1 (s->err). */
 int counts_sum(sym_ctx *s, epi_counts *c, int var, const poly_t lo, const poly_t hi);
 int counts_compose(sym_ctx *s, epi_counts *c, poly_struct *const *sub);

@@ -55,8 +55,15 @@ static char *eval_str(sym_ctx *s, const sym_pw *w, const sym_env *env, double *d
 	} else {
 		if (d)
 			*d = NAN;
-		if (missing && m >= 0)
+		if (missing && m >= 0) {
+			/* every parameter it needs that is unbound, not just the first met */
+			int used[SYM_MAXVARS] = {0};
+			sym_pw_params(s, w, used);
+			for (int k = 0; k < s->nvars; k++)
+				if (used[k] && !(env && env->bound[k]))
+					missing[k] = 1;
 			missing[m] = 1;
+		}
 	}
 	fmpq_clear(q);
 	return r;

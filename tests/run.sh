@@ -229,8 +229,25 @@ mkdir -p "$tmp/db"
 printf '[{"directory": "%s", "file": "%s", "arguments": ["cc", "-DSIZE=9", "-c", "%s", "-o", "flags.o"]}]\n' \
 	"$tmp" "$tmp/flags.c" "$tmp/flags.c" >"$tmp/db/compile_commands.json"
 expect "compile_commands.json" 0 "store.f64 *9 " -- "$tmp/flags.c" -p "$tmp/db"
-expect "loop that cannot be counted" 1 "cannot count this loop" -- "$top/tests/data/linked_list.c"
+expect "loop that cannot be counted, --strict" 1 "cannot count this loop" -- "$top/tests/data/linked_list.c" --strict
+expect "loop that cannot be counted: its trip-count parameter" 0 "unbound parameters: T10;" -- "$top/tests/data/linked_list.c"
+expect "the trip-count parameter bound" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --param T10=40
 expect "--trip for it" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip linked_list.c:10=n --param n=40
+expect "--trip for it, --strict" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip 10=n --param n=40 --strict
+expect "--trip naming a line without a loop" 1 "error: --trip '11=n': .*linked_list.c has no loop on line 11" -- \
+	"$top/tests/data/linked_list.c" --trip 11=n
+expect "--trip naming a second loop that is not there" 1 "has no loop 2 on line 10" -- \
+	"$top/tests/data/linked_list.c" --trip 10_2=n
+expect "--trip naming another file" 1 "names another file than" -- \
+	"$top/tests/data/linked_list.c" --trip other.c:10=n
+expect "--trip with a bad line" 2 "invalid --trip '10_x=n'" -- "$top/tests/data/linked_list.c" --trip 10_x=n
+printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"
+expect "malformed pragma" 1 "badpragma.c:3: malformed pragma '#pragma epi trip('" -- "$tmp/badpragma.c"
+printf 'int f(int *p) {\n#pragma epi tirp(3)\n  while (*p) p++;\n  return 0;\n}\n' >"$tmp/badpragma2.c"
+expect "misspelt pragma" 1 "badpragma2.c:2: malformed pragma '#pragma epi tirp(3)'" -- "$tmp/badpragma2.c"
+printf 'int f(int *p) {\n#pragma epi trip(3)\n  p++;\n  while (*p) p++;\n  return 0;\n}\n' >"$tmp/lostpragma.c"
+expect "pragma without a loop" 1 "lostpragma.c:2: '#pragma epi trip(3)' is followed by no loop (line 3 has none)" -- \
+	"$tmp/lostpragma.c"
 
 # make install honours PREFIX and DESTDIR
 if make -s -C "$top" install DESTDIR="$tmp/inst" PREFIX=/usr >"$tmp/inst.log" 2>&1 &&

@@ -48,6 +48,17 @@ static int analyze(const char *src)
 	return r;
 }
 
+/* Analyses SRC with --strict: a loop that cannot be counted is an error. */
+static int analyze_strict(const char *src)
+{
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.strict = 1;
+	int r = analyze_opts(src, &o);
+	epi_front_opts_clear(&o);
+	return r;
+}
+
 static void must_analyze(const char *src)
 {
 	int r = analyze(src);
@@ -66,6 +77,9 @@ static const epi_region *region(enum epi_scope sc, const char *func, int nth)
 
 enum which { EXP, MIN, MAX };
 
+/* The parameter count_str() binds to its M: "m", or a trip-count parameter. */
+static const char *second = "m";
+
 /* The count of KEY in R at n, m (as exact text). */
 static char *count_str(const epi_region *r, const char *key, enum which w, long n, long m)
 {
@@ -76,7 +90,7 @@ static char *count_str(const epi_region *r, const char *key, enum which w, long 
 	sym_env_init(&e);
 	for (int k = 0; k < A.sym.nvars; k++) {
 		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "n")) { fmpq_set_si(&e.val[k], n, 1); e.bound[k] = 1; }
-		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], "m")) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], second)) { fmpq_set_si(&e.val[k], m, 1); e.bound[k] = 1; }
 	}
 	const sym_pw *pw = w == EXP ? &r->counts.v[i].exp : w == MIN ? tri_min(&r->counts.v[i]) : tri_max(&r->counts.v[i]);
 	fmpq_t q;
@@ -374,10 +388,21 @@ static void test_unsupported_loop(void **st)
 			  "  while (p) { k += p->v; p = p->next; }\n"
 			  "  return k;\n"
 			  "}\n";
-	assert_int_equal(analyze(src), -1);
+	assert_int_equal(analyze_strict(src), -1);
 	assert_non_null(strstr(err, ":4: cannot count this loop"));
 	assert_non_null(strstr(err, "--trip"));
 	assert_non_null(strstr(err, "#pragma epi trip"));
+	/* without --strict: counted with the trip-count parameter T4, said in a note */
+	must_analyze(src);
+	second = "T4";
+	assert_int_equal(count(FN("len"), "load.i32", EXP, 0, 6), 6);
+	assert_int_equal(count(FN("len"), "add.i32", EXP, 0, 6), 6);
+	assert_int_equal(count(FN("len"), "iter", EXP, 0, 6), 6);
+	second = "m";
+	assert_int_equal(A.nerrors, 0);
+	assert_int_equal(A.nnotes, 1);
+	assert_non_null(strstr(A.notes[0], ":4: cannot count this loop: the condition is not"));
+	assert_non_null(strstr(A.notes[0], "the parameter T4 (bind it with --param T4=N or --trip "));
 	/* with the trip count given on the command line */
 	epi_front_opts o;
 	epi_front_opts_init(&o);
@@ -425,19 +450,22 @@ static void test_unsupported_loop(void **st)
 
 static void test_loop_errors(void **st)
 {
-	assert_int_equal(analyze("void f(int *a, int n) {\n"
+	assert_int_equal(analyze_strict("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i++) {\n"
 				 "    if (a[i]) break;\n"
 				 "  }\n"
+				 "  int i = 0;\n"
+				 "  while (i < n) { if (a[i]) goto out; i++; }\n"
+				 "out:;\n"
 				 "}\n"), -1);
-	assert_non_null(strstr(err, ":2: cannot count this loop: 'break' at line 3"));
-	assert_int_equal(analyze("void f(int *a, int n) {\n"
+	assert_non_null(strstr(err, ":6: cannot count this loop: 'goto' at line 6")); /* the break is bounded */
+	assert_int_equal(analyze_strict("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i++) n = n - 1;\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'n' changes inside it"));
 	/* one statement changes several of the bound's variables: the first
 	 * of the bound is named, wherever in the statement it changes */
-	assert_int_equal(analyze("void f(int *a, int n, int m) {\n"
+	assert_int_equal(analyze_strict("void f(int *a, int n, int m) {\n"
 				 "  for (int i = 0; i < n + m; i++) {\n"
 				 "    a[i] = 0;\n"
 				 "    m = 2,\n"
@@ -445,7 +473,7 @@ static void test_loop_errors(void **st)
 				 "  }\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'n' changes inside it (line 5)"));
-	assert_int_equal(analyze("void f(int *a, int n, int m) {\n"
+	assert_int_equal(analyze_strict("void f(int *a, int n, int m) {\n"
 				 "  for (int i = 0; i < n + m; i++) {\n"
 				 "    m = 2;\n"
 				 "    a[i] = 0;\n"
@@ -455,21 +483,24 @@ static void test_loop_errors(void **st)
 	/* one statement both leaves early and changes the bound: the change is
 	 * named, though the way out comes first in the walk; a way out inside
 	 * a nested loop is that loop's own */
-	assert_int_equal(analyze("void f(int *a, int n) {\n"
+	assert_int_equal(analyze_strict("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i++) {\n"
 				 "    if (a[i]) { break; }\n"
 				 "    else { for (int j = 0; j < 2; j++) if (a[j]) break; n--; }\n"
 				 "  }\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'n' changes inside it (line 4)"));
-	assert_int_equal(analyze("void f(int *a, int n) {\n"
-				 "  for (int i = 0; i < n; i++) {\n"
+	/* a continue before a while loop's update skips the update */
+	assert_int_equal(analyze_strict("void f(int *a, int n) {\n"
+				 "  int i = 0;\n"
+				 "  while (i < n) {\n"
 				 "    for (int j = 0; j < 2; j++) if (a[j]) break;\n"
 				 "    if (a[i]) continue;\n"
+				 "    i++;\n"
 				 "  }\n"
 				 "}\n"), -1);
-	assert_non_null(strstr(err, "'continue' at line 4"));
-	assert_int_equal(analyze("void f(int *a, int n) {\n"
+	assert_non_null(strstr(err, ":3: cannot count this loop: 'continue' at line 5"));
+	assert_int_equal(analyze_strict("void f(int *a, int n) {\n"
 				 "  for (int i = 0; i < n; i--) a[i] = 0;\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "moves away from the bound"));
@@ -481,19 +512,25 @@ static void test_loop_errors(void **st)
 	have = 0;
 	snprintf(path, sizeof path, "/tmp/epi-test-XXXXXX.c");
 	int fd = mkstemps(path, 2);
+	/* nested ones too, with --strict as without */
 	const char *src = "void f(int *a, int n) {\n"
-			  "  for (int i = 0; i < n; i++) { if (a[i]) break; }\n"
+			  "  while (*a) {\n"
+			  "    while (a[1]) a++;\n"
+			  "    a++;\n"
+			  "  }\n"
 			  "  for (int i = 0; i < n; i++) a[i] = 1;\n"
-			  "  while (*a) a++;\n"
+			  "  for (int i = 0; i < n; i--) a[i] = 0;\n"
 			  "}\n";
 	assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
 	close(fd);
+	o.strict = 1;
 	assert_int_equal(epi_analyze(&A, path, &o, err), -1);
 	unlink(path);
-	assert_int_equal(A.nerrors, 2);
+	assert_int_equal(A.nerrors, 3);
 	assert_non_null(strstr(A.errors[0], ":2: cannot count"));
-	assert_non_null(strstr(A.errors[1], ":4: cannot count"));
-	assert_non_null(strstr(err, "(and 1 more loop)"));
+	assert_non_null(strstr(A.errors[1], ":3: cannot count"));
+	assert_non_null(strstr(A.errors[2], ":7: cannot count"));
+	assert_non_null(strstr(err, "(and 2 more loops)"));
 	epi_analysis_free(&A);
 	epi_front_opts_clear(&o);
 	/* break in an inner switch or loop is fine */
@@ -573,11 +610,245 @@ static void test_member_bounds(void **st)
 	for (int k = 0; k < A.sym.nvars; k++)
 		found |= used[k] && A.sym.kind[k] == SYM_PARAM && strcmp(A.sym.name[k], "v->n") == 0;
 	assert_true(found);
-	assert_int_equal(analyze("struct vec { int n; };\n"
+	assert_int_equal(analyze_strict("struct vec { int n; };\n"
 				 "void shrink(struct vec *v) {\n"
 				 "  for (int i = 0; i < v->n; i++) v->n--;\n"
 				 "}\n"), -1);
 	assert_non_null(strstr(err, "'v->n' changes inside it"));
+}
+
+/* Whether some note of the analysis contains TEXT. */
+static int noted(const char *text)
+{
+	for (int i = 0; i < A.nnotes; i++)
+		if (strstr(A.notes[i], text))
+			return 1;
+	return 0;
+}
+
+/* Whether A has the parameter NAME. */
+static int has_param(const char *name)
+{
+	for (int k = 0; k < A.sym.nvars; k++)
+		if (A.sym.kind[k] == SYM_PARAM && !strcmp(A.sym.name[k], name))
+			return 1;
+	return 0;
+}
+
+static void test_early_exit(void **st)
+{
+	(void)st;
+	/* a search: at most n iterations, at least the first's test */
+	must_analyze("int find(int *a, int n, int key) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    if (a[i] == key)\n"
+		     "      return i;\n"
+		     "  return -1;\n"
+		     "}\n");
+	const epi_region *r = FN("find");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "cmp.i32", MAX, n, 0), n);
+		assert_int_equal(count(r, "cmp.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "cmp.i32", MIN, n, 0), n > 0);
+		assert_int_equal(count(r, "iter", MIN, n, 0), n > 0);
+		assert_int_equal(count(r, "load.i32", MIN, n, 0), n > 0);
+	}
+	assert_true(r->counts.approx);
+	assert_true(noted(":2: 'return' at line 4 can end this loop early"));
+	/* the statements before the way out count in the minimum, those after it do not */
+	must_analyze("void f(int *a, int n) {\n"
+		     "  int i = 0;\n"
+		     "  while (i < n) {\n"
+		     "    a[i] = 1;\n"
+		     "    if (a[i + 1]) break;\n"
+		     "    a[i + 2] = 2;\n"
+		     "    i++;\n"
+		     "  }\n"
+		     "}\n");
+	r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "store.i32", MAX, n, 0), 2 * n);
+		assert_int_equal(count(r, "store.i32", MIN, n, 0), n > 0);
+	}
+	/* continue in a for loop: the iterations are exact */
+	must_analyze("void f(int *a, int n) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    a[i] = 1;\n"
+		     "    if (a[i + 1]) continue;\n"
+		     "    a[i + 2] = 2;\n"
+		     "  }\n"
+		     "}\n");
+	r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "iter", MIN, n, 0), n);
+		assert_int_equal(count(r, "iter", MAX, n, 0), n);
+		assert_int_equal(count(r, "store.i32", MIN, n, 0), n);
+		assert_int_equal(count(r, "store.i32", MAX, n, 0), 2 * n);
+	}
+	assert_true(noted(":2: 'continue' at line 4 can skip the rest of an iteration"));
+}
+
+static void test_idioms(void **st)
+{
+	(void)st;
+	/* do-while(0) macros run once and are no loop nest; comma increments;
+	 * a for whose first value is assigned before it */
+	must_analyze("#define SWAP(a, b) do { int t_ = (a); (a) = (b); (b) = t_; } while (0)\n"
+		     "void f(int *a, int *b, int n) {\n"
+		     "  int i, j;\n"
+		     "  for (i = 0, j = 0; i < n; i++, j += 2)\n"
+		     "    SWAP(a[i], b[j]);\n"
+		     "  i = 3;\n"
+		     "  for (; i < n; i++)\n"
+		     "    a[i] = 0;\n"
+		     "  for (int k = 0, m2 = n; k < n; k++) a[k] = m2;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 7; n++) {
+		long rest = n > 3 ? n - 3 : 0;
+		assert_int_equal(count(r, "store.i32", EXP, n, 0), 2 * n + rest + n);
+		assert_int_equal(count(r, "iter", EXP, n, 0), n + rest + n);
+		assert_int_equal(count(r, "add.i32", EXP, n, 0), n); /* j += 2 */
+	}
+	int loops = 0;
+	for (int i = 0; i < A.nregions; i++)
+		loops += A.regions[i].scope == EPI_SCOPE_LOOP;
+	assert_int_equal(loops, 3);
+	assert_int_equal(A.nnotes, 0);
+	/* functions and loops written by macros, member accesses in macro arguments */
+	must_analyze("#define NAME(f) vec_##f\n"
+		     "#define FOREACH(v, k) for (int k = 0; k < (v)->len; k++)\n"
+		     "struct vec { int len; int *d; };\n"
+		     "int NAME(sum)(struct vec *v) {\n"
+		     "  int s = 0;\n"
+		     "  FOREACH(v, i) s += v->d[i];\n"
+		     "  return s;\n"
+		     "}\n"
+		     "int twice(struct vec *v) { return NAME(sum)(v) + NAME(sum)(v); }\n");
+	r = FN("vec_sum");
+	assert_int_equal(r->line, 4);
+	assert_true(has_param("v->len"));
+	const epi_region *lr = region(EPI_SCOPE_LOOP, "vec_sum", 0);
+	assert_int_equal(lr->line, 6);
+	int i = counts_find(&FN("twice")->counts, "add.i32");
+	assert_true(i >= 0);
+	int used[SYM_MAXVARS] = {0};
+	sym_pw_params(&A.sym, &FN("twice")->counts.v[i].exp, used);
+	for (int k = 0; k < A.sym.nvars; k++)
+		if (used[k])
+			assert_string_equal(A.sym.name[k], "v->len");
+	assert_int_equal(counts_find(&FN("twice")->counts, "call:vec_sum"), -1);
+}
+
+static void test_trip_params(void **st)
+{
+	(void)st;
+	/* a list walk around a counted loop: exact in T5 and n */
+	must_analyze("struct node { struct node *next; int v; };\n"
+		     "int walk(struct node *p, int n) {\n"
+		     "  int s = 0;\n"
+		     "  p = p->next;\n"
+		     "  while (p) {\n"
+		     "    for (int i = 0; i < n; i++) s += p->v;\n"
+		     "    p = p->next;\n"
+		     "  }\n"
+		     "  return s;\n"
+		     "}\n");
+	second = "T5";
+	for (long n = 0; n < 5; n++)
+		for (long t = 0; t < 4; t++) {
+			assert_int_equal(count(FN("walk"), "add.i32", EXP, n, t), n * t);
+			assert_int_equal(count(FN("walk"), "iter", EXP, n, t), n * t + t);
+			assert_int_equal(count(FN("walk"), "load.ptr", EXP, n, t), t + 1);
+		}
+	/* two loops a macro writes on one line: T4 and T4_2; a variable the
+	 * body changes bounds no loop as a parameter */
+	must_analyze("#define SKIP(p) while (*p == ' ') p++; while (*p == '\\t') p++\n"
+		     "int f(char *p, int *a) {\n"
+		     "  int m = 0;\n"
+		     "  SKIP(p);\n"
+		     "  while (*p) { m = *p++; for (int i = 0; i < m; i++) a[i] = 0; }\n"
+		     "  return m;\n"
+		     "}\n");
+	assert_true(has_param("T4"));
+	assert_true(has_param("T4_2"));
+	assert_true(has_param("T5"));
+	assert_true(has_param("T5_2"));
+	assert_false(has_param("m"));
+	assert_true(noted(":5: cannot count this loop: the condition is not"));
+	/* --trip LINE_2 binds the second */
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.trips = calloc(2, sizeof *o.trips);
+	assert_int_equal(epi_trip_parse(&o.trips[0], "4_2=7", err), 0);
+	assert_int_equal(o.trips[0].nth, 2);
+	o.ntrips = 1;
+	assert_int_equal(analyze_opts("#define SKIP(p) while (*p == ' ') p++; while (*p == '\\t') p++\n"
+				      "int f(char *p) {\n"
+				      "  int m = 0;\n"
+				      "  SKIP(p);\n"
+				      "  return m;\n"
+				      "}\n",
+				      &o),
+			 0);
+	assert_true(has_param("T4"));
+	assert_false(has_param("T4_2"));
+	second = "T4";
+	assert_int_equal(count(FN("f"), "iter", EXP, 0, 5), 5 + 7);
+	second = "m";
+	/* a measured trip count binds only a loop that cannot be counted */
+	epi_front_opts_clear(&o);
+	epi_front_opts_init(&o);
+	o.trips = calloc(2, sizeof *o.trips);
+	o.trips[0] = (epi_trip){.line = 3, .expr = strdup("5/2"), .measured = 1, .origin = strdup("from a test")};
+	o.trips[1] = (epi_trip){.line = 4, .expr = strdup("100"), .measured = 1};
+	o.ntrips = 2;
+	assert_int_equal(analyze_opts("int f(char *p, int n) {\n"
+				      "  int k = 0;\n"
+				      "  while (*p) p++;\n"
+				      "  for (int i = 0; i < n; i++) k++;\n"
+				      "  return k;\n"
+				      "}\n",
+				      &o),
+			 0);
+	char *e = count_str(FN("f"), "iter", EXP, 4, 0);
+	assert_string_equal(e, "13/2");
+	free(e);
+	assert_true(noted(":3: this loop cannot be counted"));
+	assert_true(noted("measured trip count 5/2, from a test"));
+	epi_front_opts_clear(&o);
+	/* loopbound annotations give the minimum and maximum */
+	must_analyze("int f(char *p) {\n"
+		     "  int k = 0;\n"
+		     "  _Pragma(\"loopbound min 2 max 8\")\n"
+		     "  while (*p) { k++; p++; }\n"
+		     "  return k;\n"
+		     "}\n");
+	assert_int_equal(count(FN("f"), "iter", MIN, 0, 0), 2);
+	assert_int_equal(count(FN("f"), "iter", MAX, 0, 0), 8);
+	assert_int_equal(count(FN("f"), "iter", EXP, 0, 0), 8);
+	assert_false(has_param("T4"));
+	/* --strict: every loop that cannot be counted is an error */
+	assert_int_equal(analyze_strict("int f(char *p) {\n  while (*p) p++;\n  return 0;\n}\n"), -1);
+	assert_non_null(strstr(err, ":2: cannot count this loop"));
+}
+
+static void test_deep_calls(void **st)
+{
+	(void)st;
+	/* a chain of calls deeper than the thread's stack would hold by recursion */
+	enum { N = 1500 };
+	size_t cap = (size_t)N * 160 + 256, len = 0;
+	char *src = malloc(cap);
+	for (int i = N - 1; i >= 0; i--)
+		len += (size_t)snprintf(src + len, cap - len,
+					"int f%d(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; "
+					"return s + %s%d%s; }\n",
+					i, i < N - 1 ? "f" : "", i < N - 1 ? i + 1 : 0, i < N - 1 ? "(a, n)" : "");
+	must_analyze(src);
+	free(src);
+	assert_int_equal(count(FN("f0"), "load.i32", EXP, 3, 0), 3 * N);
+	assert_int_equal(count(FN("f0"), "add.i32", EXP, 3, 0), 4 * N); /* s += a[i], and s + the call */
 }
 
 static void test_parse_errors(void **st)
@@ -640,6 +911,10 @@ int main(void)
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_many_strided_functions),
 		cmocka_unit_test(test_member_bounds),
+		cmocka_unit_test(test_early_exit),
+		cmocka_unit_test(test_idioms),
+		cmocka_unit_test(test_trip_params),
+		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
 	};
