@@ -1215,6 +1215,13 @@ typedef struct loop {
 	long step;
 	enum CXBinaryOperatorKind rel; /* var REL B */
 	CXCursor bound;     /* the expression B */
+	int pre_step;       /* the condition updates var (while (n--)): the body sees var + step */
+	/* a geometric update, var = var GOP GFAC (* / << >>), and the values
+	 * it takes (its first value and bound being constants), when not NULL */
+	enum CXBinaryOperatorKind gop;
+	long gfac;
+	long *vals;
+	int nvals;
 } loop;
 
 /* Recognises `var REL B` (or `B REL var`) with var the declaration D when
@@ -1574,6 +1581,153 @@ static int iterate(W *w, CXCursor at, const loop *l, int var, int kv, const poly
 	return ret;
 }
 
+/* Recognises an update of l->decl that multiplies, divides or shifts it by
+ * a constant (x *= 2, x <<= 1, x = x / 2, x >>= 1): sets l->gop and
+ * l->gfac; returns 0 or -1. */
+static int loop_step_geo(W *w, CXCursor inc, loop *l)
+{
+	inc = strip(inc);
+	enum CXCursorKind k = kind(inc);
+	if (k != CXCursor_CompoundAssignOperator && k != CXCursor_BinaryOperator)
+		return -1;
+	kids kk = {0};
+	kids_of(inc, &kk);
+	int ret = -1;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(inc), g = 0;
+	CXCursor amount = clang_getNullCursor();
+	if (kk.n == 2 && same_decl(kk.c[0], l->decl)) {
+		if (op == CXBinaryOperator_MulAssign || op == CXBinaryOperator_DivAssign || op == CXBinaryOperator_ShlAssign ||
+		    op == CXBinaryOperator_ShrAssign) {
+			g = op == CXBinaryOperator_MulAssign ? CXBinaryOperator_Mul
+			    : op == CXBinaryOperator_DivAssign ? CXBinaryOperator_Div
+			    : op == CXBinaryOperator_ShlAssign ? CXBinaryOperator_Shl : CXBinaryOperator_Shr;
+			amount = kk.c[1];
+		} else if (op == CXBinaryOperator_Assign) {
+			CXCursor r = strip(kk.c[1]);
+			kids rk = {0};
+			kids_of(r, &rk);
+			if (kind(r) == CXCursor_BinaryOperator && rk.n == 2 && same_decl(rk.c[0], l->decl)) {
+				enum CXBinaryOperatorKind rop = clang_getCursorBinaryOperatorKind(r);
+				if (rop == CXBinaryOperator_Mul || rop == CXBinaryOperator_Div || rop == CXBinaryOperator_Shl ||
+				    rop == CXBinaryOperator_Shr) {
+					g = rop;
+					amount = rk.c[1];
+				}
+			}
+			kids_free(&rk);
+		}
+	}
+	poly_t c;
+	poly_init(c, w->s->ctx);
+	if (g && expr_poly(w, amount, c) == 0 && poly_is_fmpq(c, w->s->ctx)) {
+		fmpq_t q;
+		fmpq_init(q);
+		poly_get_fmpq(q, c, w->s->ctx);
+		if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q))) {
+			long f = fmpz_get_si(fmpq_numref(q));
+			int shift = g == CXBinaryOperator_Shl || g == CXBinaryOperator_Shr;
+			if ((shift && f >= 1 && f < 62) || (!shift && f >= 2)) {
+				l->gop = g;
+				l->gfac = f;
+				ret = 0;
+			}
+		}
+		fmpq_clear(q);
+	}
+	poly_clear(c, w->s->ctx);
+	kids_free(&kk);
+	return ret;
+}
+
+/* The value after V of a loop's geometric update (saturated beyond 2^41). */
+static long geo_next(const loop *l, long v)
+{
+	__int128 r;
+	switch (l->gop) {
+	case CXBinaryOperator_Mul: r = (__int128)v * l->gfac; break;
+	case CXBinaryOperator_Div: r = v / l->gfac; break;
+	case CXBinaryOperator_Shl: r = (__int128)v * ((__int128)1 << l->gfac); break;
+	default: r = v >> l->gfac; break;
+	}
+	if (r > ((__int128)1 << 41))
+		r = (__int128)1 << 41;
+	if (r < -((__int128)1 << 41))
+		r = -((__int128)1 << 41);
+	return (long)r;
+}
+
+/* The values a loop with a geometric update takes, when its first value
+ * and its bound are integer constants: into l->vals (at most MAXVALS).
+ * Returns 0, or -2 (unsupported) with the reason. */
+#define MAXVALS 4096
+static int geo_values(W *w, CXCursor at, loop *l)
+{
+	sym_ctx *s = w->s;
+	if (!poly_is_fmpq(l->L, s->ctx) || !poly_is_fmpq(l->B, s->ctx))
+		return unsupported(w, at, "its variable is multiplied, divided or shifted: the trip count is logarithmic "
+					  "in a bound that is not a constant");
+	fmpq_t q;
+	fmpq_init(q);
+	poly_get_fmpq(q, l->L, s->ctx);
+	int ok = fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q));
+	long v = ok ? fmpz_get_si(fmpq_numref(q)) : 0;
+	poly_get_fmpq(q, l->B, s->ctx);
+	ok = ok && fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q));
+	long b = ok ? fmpz_get_si(fmpq_numref(q)) : 0;
+	fmpq_clear(q);
+	if (!ok || labs(v) > (1L << 40) || labs(b) > (1L << 40))
+		return unsupported(w, at, "its variable is multiplied, divided or shifted, from or to a value out of range");
+	l->vals = malloc(MAXVALS * sizeof *l->vals);
+	l->nvals = 0;
+	for (;;) {
+		int in = l->rel == CXBinaryOperator_LT ? v < b : l->rel == CXBinaryOperator_LE ? v <= b
+			 : l->rel == CXBinaryOperator_GT ? v > b : l->rel == CXBinaryOperator_GE ? v >= b : v != b;
+		if (!in)
+			return 0;
+		long next = geo_next(l, v);
+		if (l->nvals == MAXVALS || next == v || labs(next) > (1L << 40))
+			return unsupported(w, at, "its variable is multiplied, divided or shifted and does not reach its "
+						  "bound within 4096 iterations");
+		l->vals[l->nvals++] = v;
+		v = next;
+	}
+}
+
+/* The counts BEFORE and AFTER the update of one iteration of the loop L
+ * with a geometric update (in its variable VAR), at each value it takes
+ * (the statements after the update see the next value), into OUT.
+ * Returns 0 or -2 (too complex). */
+static int iterate_vals(W *w, CXCursor at, const loop *l, int var, const epi_counts *before,
+			const epi_counts *after, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	poly_t x;
+	poly_init(x, s->ctx);
+	sub[var] = x;
+	epi_counts t;
+	counts_init(&t);
+	int ret = 0;
+	for (int i = 0; i < l->nvals && ret == 0; i++)
+		for (int part = 0; part < 2 && ret == 0; part++) {
+			const epi_counts *c = part ? after : before;
+			if (!c->n)
+				continue;
+			long v = l->vals[i];
+			if (part)
+				v = i + 1 < l->nvals ? l->vals[i + 1] : geo_next(l, v);
+			poly_set_si(x, v, s->ctx);
+			counts_set(s, &t, c);
+			if (counts_compose(s, &t, sub) < 0)
+				ret = too_complex(w, at);
+			else
+				counts_add(s, out, &t);
+		}
+	counts_clear(s, &t);
+	poly_clear(x, s->ctx);
+	return ret;
+}
+
 /* Counts body + iter over the iterations of a recognised loop into OUT.
  * A loop that a break or return can end early is counted to its bound
  * (maximum and expected counts) and, for the minimum, to the statement
@@ -1583,8 +1737,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 {
 	sym_ctx *s = w->s;
 	int ret = 0;
-	if ((l->step > 0 && (l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE)) ||
-	    (l->step < 0 && (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE)))
+	if (!l->vals && ((l->step > 0 && (l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE)) ||
+			 (l->step < 0 && (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE))))
 		return unsupported(w, at, "the update moves away from the bound (zero or endless iterations)");
 	/* the bound's variables and the induction variable must keep their
 	 * values; esc: the first statement that can leave early */
@@ -1634,7 +1788,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		}
 		ends |= b.e.ends;
 	}
-	if (l->rel == CXBinaryOperator_NE) {
+	if (l->rel == CXBinaryOperator_NE && !l->vals) {
 		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
 		     l->step > 0 ? "<" : ">");
 		l->rel = l->step > 0 ? CXBinaryOperator_LT : CXBinaryOperator_GT;
@@ -1671,7 +1825,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		w->nsib = nbody;
 		w->isib = i;
 		if (i != upd)
-			ret = stmt(w, body[i], i < upd || upd < 0 ? &before : &after);
+			ret = stmt(w, body[i], !l->pre_step && (i < upd || upd < 0) ? &before : &after);
 	}
 	for (int i = 0; i <= esc && ret == 0 && (upd < 0 || i < upd); i++) {
 		w->sib = body;
@@ -1689,15 +1843,19 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	poly_init(x, s->ctx);
 	poly_init(K, s->ctx);
 	poly_init(num, s->ctx);
-	if (ret == 0 && after.n) {
+	if (ret == 0 && after.n && !l->vals) {
 		poly_add_si(x, &s->gen[var], l->step, s->ctx);
 		sub[var] = x;
 		ret = counts_compose(s, &after, sub) < 0 ? too_complex(w, at) : 0;
+		if (ret == 0 && l->pre_step && counts_compose(s, &pre, sub) < 0)
+			ret = too_complex(w, at);
 		counts_add(s, &before, &after);
+		counts_clear(s, &after);
+		sub[var] = NULL;
 	}
 	count_si(w, &before, "iter", 1);
 	count_si(w, &pre, "iter", 1);
-	if (ret == 0) {
+	if (ret == 0 && !l->vals) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
 		fmpz_t st;
 		fmpz_init_set_si(st, l->step > 0 ? l->step : -l->step);
@@ -1712,13 +1870,27 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		fmpz_clear(st);
 	}
 	if (ret == 0 && esc < 0) {
-		ret = iterate(w, at, l, var, kv, K, is_do, &before, out);
+		ret = l->vals ? iterate_vals(w, at, l, var, &before, &after, out)
+			      : iterate(w, at, l, var, kv, K, is_do, &before, out);
 	} else if (ret == 0) {
-		epi_counts full, least;
+		epi_counts full, least, none;
 		counts_init(&full);
 		counts_init(&least);
-		ret = iterate(w, at, l, var, kv, K, is_do, &before, &full);
-		if (ret == 0 && ends) {
+		counts_init(&none);
+		ret = l->vals ? iterate_vals(w, at, l, var, &before, &after, &full)
+			      : iterate(w, at, l, var, kv, K, is_do, &before, &full);
+		if (ret == 0 && ends && l->vals) {
+			/* left in the first iteration */
+			if (l->nvals > 0) {
+				poly_set_si(x, l->vals[0], s->ctx);
+				sub[var] = x;
+				counts_set(s, &least, &pre);
+				if (counts_compose(s, &least, sub) < 0)
+					ret = too_complex(w, at);
+			}
+		} else if (ret == 0 && l->vals) {
+			ret = iterate_vals(w, at, l, var, &pre, &none, &least);
+		} else if (ret == 0 && ends) {
 			/* left in the first iteration, var = L */
 			sub[var] = l->L;
 			counts_set(s, &least, &pre);
@@ -1742,6 +1914,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		}
 		counts_clear(s, &full);
 		counts_clear(s, &least);
+		counts_clear(s, &none);
 	}
 	poly_clear(x, s->ctx);
 	poly_clear(K, s->ctx);
@@ -1865,6 +2038,8 @@ static void loop_init(W *w, loop *l)
 
 static void loop_clear(W *w, loop *l)
 {
+	free(l->vals);
+	l->vals = NULL;
 	poly_clear(l->L, w->s->ctx);
 	poly_clear(l->B, w->s->ctx);
 }
@@ -1970,6 +2145,75 @@ static int prior_value(W *w, CXCursor c, loop *l)
 		return fail(w, c, "%s", s->err);
 	poly_set(l->L, &s->gen[v], s->ctx);
 	return 0;
+}
+
+/* Recognises a condition that updates the variable it tests, counting
+ * down (n--, --n, alone: while it is not 0) or either way against a bound
+ * (n-- > 0, ++i < n); sets l's decl, step, rel, B and bound, and *POST:
+ * whether the test reads the value before the update.  Returns 0 or -1. */
+static int cond_update(W *w, CXCursor cond, loop *l, int *post)
+{
+	cond = strip(cond);
+	CXCursor side = cond, bound = clang_getNullCursor();
+	enum CXBinaryOperatorKind rel = CXBinaryOperator_NE;
+	kids kk = {0};
+	if (kind(cond) == CXCursor_BinaryOperator) {
+		rel = clang_getCursorBinaryOperatorKind(cond);
+		kids_of(cond, &kk);
+		if (rel < CXBinaryOperator_LT || rel > CXBinaryOperator_NE || rel == CXBinaryOperator_EQ || kk.n != 2) {
+			kids_free(&kk);
+			return -1;
+		}
+		side = strip(kk.c[0]);
+		bound = kk.c[1];
+	}
+	int ret = -1;
+	if (kind(side) == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(side);
+		kids sk = {0};
+		kids_of(side, &sk);
+		CXCursor d = sk.n == 1 ? named_decl(sk.c[0]) : clang_getNullCursor();
+		CXType t = clang_Cursor_isNull(d) ? (CXType){0} : clang_getCanonicalType(clang_getCursorType(d));
+		int integral = !clang_Cursor_isNull(d) && ((t.kind >= CXType_Bool && t.kind <= CXType_Int128) ||
+							  t.kind == CXType_Enum);
+		int dec = op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec;
+		int inc = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc;
+		if (integral && (dec || inc) && loop_var_of(w, d) < 0 && (dec || !clang_Cursor_isNull(bound))) {
+			refs r = {0};
+			int self = 0;
+			if (!clang_Cursor_isNull(bound)) {
+				refs_of(bound, &r);
+				for (int i = 0; i < r.n; i++)
+					self |= clang_equalCursors(r.d[i], d);
+			}
+			if (!self && (clang_Cursor_isNull(bound) ? (poly_set_si(l->B, 0, w->s->ctx), 0)
+								 : expr_poly(w, bound, l->B)) == 0) {
+				l->decl = d;
+				l->step = dec ? -1 : 1;
+				l->rel = rel;
+				l->bound = clang_Cursor_isNull(bound) ? side : bound;
+				*post = op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PostInc;
+				ret = 0;
+			}
+		}
+		kids_free(&sk);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+/* Turns a loop that cond_update() recognised, whose first value l->L is
+ * known, into one count_loop() counts: the body of `while (n--)` sees
+ * n - 1; `while (--n)` tests n - 1 first; `do ... while (n--)` goes on
+ * while the value it ran with passes the test. */
+static void cond_update_adjust(W *w, loop *l, int post, int is_do)
+{
+	if (is_do && post)
+		poly_add_si(l->B, l->B, l->step, w->s->ctx);
+	else if (!is_do && post)
+		l->pre_step = 1;
+	else if (!is_do)
+		poly_add_si(l->L, l->L, l->step, w->s->ctx);
 }
 
 /* Whether E is a test: a comparison, !, && or ||. */
@@ -2095,7 +2339,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	/* the induction variable: the one an update of the increment changes by
 	 * a constant and the condition bounds; the increment's other updates
 	 * (i++, p++) are counted as statements at the end of the body */
-	int ind = -1;
+	int ind = -1, geo = 0, post = -1;
 	if (!clang_Cursor_isNull(inc))
 		comma_parts(inc, &uk);
 	for (int i = 0; i < uk.n && ind < 0 && !given && !clang_Cursor_isNull(cond); i++) {
@@ -2107,18 +2351,29 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		l.decl = d;
 		if (loop_cond(w, cond, &l) == 0 && loop_step(w, uk.c[i], &l) == 0)
 			ind = i;
+		else if (!clang_Cursor_isNull(l.bound) && loop_step_geo(w, uk.c[i], &l) == 0)
+			ind = i, geo = 1;
+	}
+	/* no increment: the condition may update its variable, for (i = n; i--;) */
+	if (ind < 0 && !given && uk.n == 0 && !clang_Cursor_isNull(cond)) {
+		loop_clear(w, &l);
+		loop_init(w, &l);
+		if (cond_update(w, cond, &l, &post) == 0)
+			ind = -2;
+		else
+			post = -1;
 	}
 	CXCursor init_expr = clang_getNullCursor();
-	for (int i = 0; i + 1 < ik.n && ind >= 0; i += 2)
+	for (int i = 0; i + 1 < ik.n && (ind >= 0 || post >= 0); i += 2)
 		if (clang_equalCursors(ik.c[i], l.decl))
 			init_expr = ik.c[i + 1];
 	if (given < 0) {
 		ret = -1;
 	} else if (given) {
 		ret = count_given(w, c, body, T, NULL, out);
-	} else if (clang_Cursor_isNull(cond) || clang_Cursor_isNull(inc)) {
+	} else if (clang_Cursor_isNull(cond) || (clang_Cursor_isNull(inc) && post < 0)) {
 		ret = unsupported(w, c, "no induction variable with an initial value, a condition and an increment");
-	} else if (ind < 0) {
+	} else if (ind == -1) {
 		refs r = {0};
 		refs_of(cond, &r);
 		int v = -1;
@@ -2139,7 +2394,11 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");
 	} else if (clang_Cursor_isNull(init_expr) && (ret = prior_value(w, c, &l)) != 0) {
 		/* unsupported, or an error */
+	} else if (geo && (ret = geo_values(w, c, &l)) != 0) {
+		/* unsupported */
 	} else {
+		if (post >= 0)
+			cond_update_adjust(w, &l, post, 0);
 		body_stmts(body, &bk);
 		for (int i = 0; i < uk.n; i++)
 			if (i != ind)
@@ -2179,16 +2438,31 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = count_given(w, c, body, T, NULL, out);
 		goto out;
 	}
+	int post;
+	if (kk.n == 2 && cond_update(w, cond, &l, &post) == 0) {
+		/* while (n--), do ... while (--n): the condition is the update */
+		body_stmts(body, &bk);
+		ret = prior_value(w, c, &l);
+		if (ret == 0) {
+			cond_update_adjust(w, &l, post, is_do);
+			ret = count_loop(w, c, &l, bk.c, bk.n, -1, is_do, out);
+		}
+		goto out;
+	}
+	loop_clear(w, &l);
+	loop_init(w, &l);
 	if (kk.n != 2 || loop_cond(w, cond, &l) < 0) {
 		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
 		goto out;
 	}
 	body_stmts(body, &bk);
-	int upd = -1;
+	int upd = -1, geo = 0;
 	for (int i = 0; i < bk.n; i++) {
 		if (!writes(bk.c[i], l.decl, NULL))
 			continue;
-		if (upd >= 0 || loop_step(w, bk.c[i], &l) < 0) {
+		if (upd < 0 && loop_step(w, bk.c[i], &l) < 0 && loop_step_geo(w, bk.c[i], &l) == 0)
+			geo = 1;
+		else if (upd >= 0 || loop_step(w, bk.c[i], &l) < 0) {
 			upd = -2;
 			break;
 		}
@@ -2199,6 +2473,8 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		goto out;
 	}
 	ret = prior_value(w, c, &l);
+	if (ret == 0 && geo)
+		ret = geo_values(w, c, &l);
 	if (ret == 0)
 		ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:

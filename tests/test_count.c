@@ -833,6 +833,56 @@ static void test_trip_params(void **st)
 	assert_non_null(strstr(err, ":2: cannot count this loop"));
 }
 
+static void test_update_in_condition(void **st)
+{
+	(void)st;
+	/* the condition updates its variable: each checked against the loop run */
+	must_analyze("void a1(int *a, int n) { while (n--) a[n] = 0; }\n"
+		     "void a2(int *a, int n) { while (--n) a[n] = 0; }\n"
+		     "void a3(int *a, int n) { do { a[n] = 0; } while (--n); }\n"
+		     "void a4(int *a, int n) { do { a[n] = 0; } while (n--); }\n"
+		     "void a5(int *a, int n) { int i; for (i = n; i--; ) a[i] = 1; }\n"
+		     "void a6(int *a, int n) { while (n-- > 0) a[n] = 0; }\n"
+		     "void a7(int *a, int n) { int i = 0; while (i++ < n) a[i] = 0; }\n"
+		     "void a8(int *a, int n) { while (n--) for (int j = 0; j < n; j++) a[j] = 0; }\n");
+	for (long n = 1; n < 7; n++) {
+		long c, k;
+		c = 0, k = n; while (k--) c++;
+		assert_int_equal(count(FN("a1"), "store.i32", EXP, n, 0), c);
+		c = 0, k = n; while (--k) c++;
+		assert_int_equal(count(FN("a2"), "store.i32", EXP, n, 0), c);
+		c = 0, k = n; do c++; while (--k);
+		assert_int_equal(count(FN("a3"), "store.i32", EXP, n, 0), c);
+		c = 0, k = n; do c++; while (k--);
+		assert_int_equal(count(FN("a4"), "store.i32", EXP, n, 0), c);
+		assert_int_equal(count(FN("a5"), "store.i32", EXP, n, 0), n);
+		assert_int_equal(count(FN("a6"), "store.i32", EXP, n, 0), n);
+		c = 0, k = 0; while (k++ < n) c++;
+		assert_int_equal(count(FN("a7"), "store.i32", EXP, n, 0), c);
+		c = 0, k = n; while (k--) for (long j = 0; j < k; j++) c++; /* the body sees n - 1 */
+		assert_int_equal(count(FN("a8"), "store.i32", EXP, n, 0), c);
+	}
+	/* multiplied, divided and shifted variables with constant ends: their values */
+	must_analyze("void g1(int *a) { for (int k = 1; k < 1024; k <<= 1) a[k] = 0; }\n"
+		     "void g2(int *a) { for (int k = 1; k < 64; k *= 2) for (int j = 0; j < k; j++) a[j] = 0; }\n"
+		     "void g3(int *a) { int x = 1000; while (x > 0) { a[x % 7] = 0; x /= 3; } }\n"
+		     "void g4(int *a, int n) { for (int k = 1; k < n; k <<= 1) a[k] = 0; }\n");
+	long c = 0;
+	for (long k = 1; k < 1024; k <<= 1)
+		c++;
+	assert_int_equal(count(FN("g1"), "store.i32", EXP, 0, 0), c);
+	c = 0;
+	for (long k = 1; k < 64; k *= 2)
+		for (long j = 0; j < k; j++)
+			c++;
+	assert_int_equal(count(FN("g2"), "store.i32", EXP, 0, 0), c);
+	c = 0;
+	for (long x = 1000; x > 0; x /= 3)
+		c++;
+	assert_int_equal(count(FN("g3"), "store.i32", EXP, 0, 0), c);
+	assert_true(has_param("T4")); /* a logarithm of n: a trip-count parameter */
+}
+
 static void test_deep_calls(void **st)
 {
 	(void)st;
@@ -914,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_early_exit),
 		cmocka_unit_test(test_idioms),
 		cmocka_unit_test(test_trip_params),
+		cmocka_unit_test(test_update_in_condition),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
