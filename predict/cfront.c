@@ -1222,11 +1222,55 @@ typedef struct loop {
 	long gfac;
 	long *vals;
 	int nvals;
+	/* `var REL B && T && ...`: the other tests T, which can end it early */
+	int nextra;
+	CXCursor extra[4];
 } loop;
 
+static int loop_cond1(W *w, CXCursor cond, loop *l);
+
+/* The operands of a chain of && (E itself when it is none), appended to K. */
+static void and_parts(CXCursor e, kids *k)
+{
+	CXCursor s = strip(e);
+	if (kind(s) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_LAnd) {
+		kids kk = {0};
+		kids_of(s, &kk);
+		for (int i = 0; i < kk.n; i++)
+			and_parts(kk.c[i], k);
+		kids_free(&kk);
+		return;
+	}
+	kid_visit(e, e, k);
+}
+
 /* Recognises `var REL B` (or `B REL var`) with var the declaration D when
- * D is not null, else any variable; sets l->decl, l->rel and l->B. */
+ * D is not null, else any variable; sets l->decl, l->rel and l->B.  In a
+ * chain `T1 && T2 && ...`, the first test of that form is the bound and
+ * the others (at most 4) go to l->extra. */
 static int loop_cond(W *w, CXCursor cond, loop *l)
+{
+	l->nextra = 0;
+	kids parts = {0};
+	and_parts(cond, &parts);
+	int ret = -1;
+	if (parts.n == 1) {
+		ret = loop_cond1(w, cond, l);
+	} else if (parts.n <= 5) {
+		int b = -1;
+		for (int i = 0; i < parts.n && b < 0; i++)
+			if (loop_cond1(w, parts.c[i], l) == 0)
+				b = i;
+		for (int i = 0; i < parts.n && b >= 0; i++)
+			if (i != b)
+				l->extra[l->nextra++] = parts.c[i];
+		ret = b >= 0 ? 0 : -1;
+	}
+	kids_free(&parts);
+	return ret;
+}
+
+static int loop_cond1(W *w, CXCursor cond, loop *l)
 {
 	cond = strip(cond);
 	if (kind(cond) != CXCursor_BinaryOperator)
@@ -1245,7 +1289,8 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 			if (clang_Cursor_isNull(l->decl) && loop_var_of(w, d) >= 0)
 				continue;
 			CXType t = clang_getCanonicalType(clang_getCursorType(d));
-			if (!(t.kind >= CXType_Bool && t.kind <= CXType_Int128) && t.kind != CXType_Enum)
+			if (!(t.kind >= CXType_Bool && t.kind <= CXType_Int128) && t.kind != CXType_Enum &&
+			    t.kind != CXType_Pointer)
 				continue;
 			refs r = {0};
 			refs_of(kk.c[1 - side], &r);
@@ -1788,6 +1833,18 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		}
 		ends |= b.e.ends;
 	}
+	if (l->nextra) { /* body[0..nextra) are the condition's other tests */
+		esc = l->nextra - 1;
+		ends = 1;
+		esc_what = "&&";
+		esc_line = line_of(body[esc]);
+	}
+	if (clang_getCanonicalType(clang_getCursorType(l->decl)).kind == CXType_Pointer) {
+		char *nm = spelling(l->decl);
+		note(w, at, "the pointer '%s' is counted in elements, from its first value to its bound (pointers named in "
+			    "the count are parameters: their difference is what counts)", nm);
+		free(nm);
+	}
 	if (l->rel == CXBinaryOperator_NE && !l->vals) {
 		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
 		     l->step > 0 ? "<" : ">");
@@ -1854,7 +1911,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		sub[var] = NULL;
 	}
 	count_si(w, &before, "iter", 1);
-	count_si(w, &pre, "iter", 1);
+	if (!l->nextra) /* a test of the condition that fails ends it before an iteration */
+		count_si(w, &pre, "iter", 1);
 	if (ret == 0 && !l->vals) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
 		fmpz_t st;
@@ -2399,7 +2457,13 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	} else {
 		if (post >= 0)
 			cond_update_adjust(w, &l, post, 0);
-		body_stmts(body, &bk);
+		for (int i = 0; i < l.nextra; i++)
+			kid_visit(l.extra[i], c, &bk);
+		kids body_k = {0};
+		body_stmts(body, &body_k);
+		for (int i = 0; i < body_k.n; i++)
+			kid_visit(body_k.c[i], c, &bk);
+		kids_free(&body_k);
 		for (int i = 0; i < uk.n; i++)
 			if (i != ind)
 				kid_visit(uk.c[i], c, &bk);
@@ -2455,7 +2519,15 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
 		goto out;
 	}
-	body_stmts(body, &bk);
+	for (int i = 0; i < l.nextra; i++)
+		kid_visit(l.extra[i], c, &bk);
+	{
+		kids body_k = {0};
+		body_stmts(body, &body_k);
+		for (int i = 0; i < body_k.n; i++)
+			kid_visit(body_k.c[i], c, &bk);
+		kids_free(&body_k);
+	}
 	int upd = -1, geo = 0;
 	for (int i = 0; i < bk.n; i++) {
 		if (!writes(bk.c[i], l.decl, NULL))

@@ -883,6 +883,44 @@ static void test_update_in_condition(void **st)
 	assert_true(has_param("T4")); /* a logarithm of n: a trip-count parameter */
 }
 
+static void test_and_and_pointers(void **st)
+{
+	(void)st;
+	/* var REL bound && other tests: bounded like an early exit */
+	must_analyze("int find(int *a, int n, int key) { int i; for (i = 0; i < n && a[i] != key; i++) ; return i; }\n"
+		     "void ins(int *a, int n) {\n"
+		     "  for (int i = 1; i < n; i++) {\n"
+		     "    int key = a[i], j = i - 1;\n"
+		     "    while (j >= 0 && a[j] > key) { a[j + 1] = a[j]; j--; }\n"
+		     "    a[j + 1] = key;\n"
+		     "  }\n"
+		     "}\n");
+	for (long n = 0; n < 7; n++) {
+		assert_int_equal(count(FN("find"), "cmp.i32", MAX, n, 0), n);
+		assert_int_equal(count(FN("find"), "cmp.i32", MIN, n, 0), n > 0);
+		assert_int_equal(count(FN("find"), "iter", MIN, n, 0), 0); /* the first test may fail */
+		long c = 0;
+		for (long i = 1; i < n; i++)
+			for (long j = i - 1; j >= 0; j--)
+				c++;
+		assert_int_equal(count(FN("ins"), "cmp.i32", MAX, n, 0), c);
+		assert_int_equal(count(FN("ins"), "store.i32", MAX, n, 0), c + (n > 1 ? n - 1 : 0));
+		assert_int_equal(count(FN("ins"), "store.i32", MIN, n, 0), n > 1 ? n - 1 : 0);
+	}
+	assert_true(noted(":5: '&&' at line 5 can end this loop early"));
+	/* a pointer as the induction variable: counted in elements */
+	must_analyze("void z(int *a, int n) { for (int *p = a; p < a + n; p++) *p = 0; }\n"
+		     "void z2(double *a, int n) { double *p = a + n; while (p > a) { p -= 2; *p = 1; } }\n");
+	for (long n = 0; n < 7; n++) {
+		assert_int_equal(count(FN("z"), "store.i32", EXP, n, 0), n);
+		long c = 0;
+		for (long p = n; p > 0; p -= 2)
+			c++;
+		assert_int_equal(count(FN("z2"), "store.f64", EXP, n, 0), c);
+	}
+	assert_true(noted(":1: the pointer 'p' is counted in elements"));
+}
+
 static void test_deep_calls(void **st)
 {
 	(void)st;
@@ -965,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_idioms),
 		cmocka_unit_test(test_trip_params),
 		cmocka_unit_test(test_update_in_condition),
+		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
