@@ -27,7 +27,8 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 # Debian packages the build and the tests need; installed by `make deps` when missing.
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
-           gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev
+           gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev \
+           clang-19 llvm-19 libclang-rt-19-dev
 BENCH_PKGS = clang-19
 
 ifeq ($(V),1)
@@ -37,15 +38,15 @@ Q = @
 endif
 
 LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
-          predict/poly.c predict/sym.c predict/counts.c predict/cfront.c predict/report.c \
+          predict/poly.c predict/sym.c predict/counts.c predict/cfront.c predict/report.c predict/trips.c \
           machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
           machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
           machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
-EPI_SUBCMDS = probe measure freq calibrate profile validate
-EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c
+EPI_SUBCMDS = probe measure freq calibrate profile validate trips
+EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c cmd/epi_trips.c
 EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c
@@ -53,7 +54,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_poly test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile test_validate
+TESTS = test_poly test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile test_validate test_trips
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean

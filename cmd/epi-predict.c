@@ -20,6 +20,7 @@
 #include "model/util.h"
 #include "predict/cfront.h"
 #include "predict/report.h"
+#include "predict/trips.h"
 
 #ifdef EPI_MIMALLOC
 /* The analysis fills some 100 MiB with small objects, and a 4 KiB page
@@ -63,6 +64,8 @@ static const char usage[] =
 	"      --trip [FILE:]LINE=EXPR\n"
 	"                          trip count of the loop at LINE (LINE_2: the second\n"
 	"                          loop on LINE) (repeatable)\n"
+	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
+	"                          loops the analysis cannot count (repeatable)\n"
 	"      --strict            a loop that cannot be counted is an error, instead\n"
 	"                          of a trip-count parameter T<LINE> to bind\n"
 	"  -p DIR                  read compiler flags from DIR/compile_commands.json\n"
@@ -100,6 +103,7 @@ int main(int argc, char **argv)
 		{"param", required_argument, 0, 'P'},
 		{"branch-prob", required_argument, 0, 'b'},
 		{"trip", required_argument, 0, 'T'},
+		{"trips", required_argument, 0, 'R'},
 		{"strict", no_argument, 0, 'S'},
 		{"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},
@@ -110,7 +114,7 @@ int main(int argc, char **argv)
 	};
 	char err[EPI_ERRLEN];
 	char *table_path = NULL, *compdb = NULL, *output = NULL;
-	const char *freq = NULL;
+	const char *freq = NULL, *trips_file = NULL;
 	enum epi_format format = EPI_FMT_TABLE;
 	const char **params = NULL;
 	int nparams = 0, jobs = 0;
@@ -145,6 +149,11 @@ int main(int argc, char **argv)
 			fo.ntrips++;
 			break;
 		case 'S': fo.strict = 1; break;
+		case 'R':
+			if (epi_trips_load(optarg, &fo.trips, &fo.ntrips, err) < 0)
+				die(1, "%s", err);
+			trips_file = optarg;
+			break;
 		case 'p': compdb = optarg; break;
 		case 'F':
 			if (!strcmp(optarg, "table")) format = EPI_FMT_TABLE;
@@ -168,6 +177,20 @@ int main(int argc, char **argv)
 	const char *file = epi_one_source(argv, dashdash, &optind, err);
 	if (!file)
 		die(2, "%s", err);
+	if (trips_file) {
+		/* measured trips bind quietly, so say when none can */
+		int measured = 0, match = 0;
+		const char *other = NULL;
+		for (int i = 0; i < fo.ntrips; i++)
+			if (fo.trips[i].measured) {
+				measured++;
+				match += epi_trip_file_matches(fo.trips[i].file, file);
+				other = fo.trips[i].file;
+			}
+		if (measured && !match)
+			fprintf(stderr, "epi-predict: warning: the trips files have no loop of '%s' (only of '%s', ...)\n",
+				file, other);
+	}
 	optind = dashdash < argc ? dashdash + 1 : argc;
 	char **dbargs = NULL;
 	int ndb = 0;

@@ -39,5 +39,6 @@ int epi_freq_main(int argc, char **argv);
 int epi_calibrate_main(int argc, char **argv);
 int epi_profile_main(int argc, char **argv);
 int epi_validate_main(int argc, char **argv);
+int epi_trips_main(int argc, char **argv);
 
 #endif

@@ -362,7 +362,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static void csv_field(FILE *f, const char *s)
+void epi_csv_field(FILE *f, const char *s)
 {
 	if (!s) s = "";
 	if (strpbrk(s, ",\"\n")) {
@@ -476,24 +476,24 @@ static void region_write(FILE *out, const epi_region *r, const oprow *rows, cons
 				if (nf && op->dcnt == 0)
 					p.e = p.t = 0;
 				char *ft = formula_text(op);
-				csv_field(out, r->file); fputc(',', out);
+				epi_csv_field(out, r->file); fputc(',', out);
 				fputs(linebuf, out); fputc(',', out);
-				csv_field(out, r->function); fputc(',', out);
+				epi_csv_field(out, r->function); fputc(',', out);
 				fputs(scope_name(r->scope), out); fputc(',', out);
-				csv_field(out, op->key); fputc(',', out);
-				csv_field(out, op->cnt); fputc(',', out);
-				csv_field(out, op->cmin); fputc(',', out);
-				csv_field(out, op->cmax); fputc(',', out);
-				csv_field(out, ft); fputc(',', out);
+				epi_csv_field(out, op->key); fputc(',', out);
+				epi_csv_field(out, op->cnt); fputc(',', out);
+				epi_csv_field(out, op->cmin); fputc(',', out);
+				epi_csv_field(out, op->cmax); fputc(',', out);
+				epi_csv_field(out, ft); fputc(',', out);
 				csv_num(out, p.e); fputc(',', out);
 				csv_num(out, p.t); fputc(',', out);
 				fputs(fs, out);
 				fputc('\n', out);
 				free(ft);
 			}
-			csv_field(out, r->file);
+			epi_csv_field(out, r->file);
 			fprintf(out, ",%s,", linebuf);
-			csv_field(out, r->function);
+			epi_csv_field(out, r->function);
 			fprintf(out, ",%s,all,,,,,", scope_name(r->scope));
 			if (nf) {
 				csv_num(out, pr[fi].e);

@@ -47,5 +47,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err);
 
 /* The column order of --format csv. */
 extern const char epi_csv_header[];
+/* S (NULL: empty) as a CSV field: quoted when it holds a comma, a quote or a newline. */
+void epi_csv_field(FILE *f, const char *s);
 
 #endif

@@ -293,6 +293,7 @@ fi
 . "$top/tests/calibrate.sh"
 . "$top/tests/profile.sh"
 . "$top/tests/validate.sh"
+. "$top/tests/trips.sh"
 
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"
