@@ -275,6 +275,10 @@ typedef struct W {
 	 * variable written in one is no parameter there, for it varies */
 	int nvary;
 	CXCursor vary[MAXDEPTH];
+	/* variables of enclosing loops counted value by value, and their values now */
+	int npin;
+	CXCursor pin_decl[MAXDEPTH];
+	long pin_val[MAXDEPTH];
 	/* the statements around the one being counted, for while loops */
 	CXCursor *sib;
 	int nsib, isib;
@@ -397,6 +401,11 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 		}
 		if (kind(d) != CXCursor_VarDecl && kind(d) != CXCursor_ParmDecl)
 			return -1;
+		for (int i = w->npin - 1; i >= 0; i--)
+			if (clang_equalCursors(w->pin_decl[i], d)) {
+				poly_set_si(out, w->pin_val[i], s->ctx);
+				return 0;
+			}
 		int v = loop_var_of(w, d);
 		if (v < 0 && varies(w, d))
 			return -1;
@@ -1225,6 +1234,7 @@ typedef struct loop {
 	/* `var REL B && T && ...`: the other tests T, which can end it early */
 	int nextra;
 	CXCursor extra[4];
+	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
 } loop;
 
 static int loop_cond1(W *w, CXCursor cond, loop *l);
@@ -1284,6 +1294,29 @@ static int loop_cond1(W *w, CXCursor cond, loop *l)
 	if (kk.n == 2) {
 		for (int side = 0; side < 2 && ret < 0; side++) {
 			CXCursor d = named_decl(kk.c[side]);
+			/* var + e or var - e (e + var): the bound is B - e (B + e) */
+			CXCursor off = clang_getNullCursor();
+			int off_sign = 0;
+			CXCursor sx = strip(kk.c[side]);
+			if (clang_Cursor_isNull(d) && kind(sx) == CXCursor_BinaryOperator) {
+				enum CXBinaryOperatorKind so = clang_getCursorBinaryOperatorKind(sx);
+				kids ok = {0};
+				kids_of(sx, &ok);
+				if (ok.n == 2 && (so == CXBinaryOperator_Add || so == CXBinaryOperator_Sub)) {
+					CXCursor v0 = named_decl(ok.c[0]), v1 = named_decl(ok.c[1]);
+					if (!clang_Cursor_isNull(v0) && (clang_Cursor_isNull(l->decl) || clang_equalCursors(v0, l->decl))) {
+						d = v0;
+						off = ok.c[1];
+						off_sign = so == CXBinaryOperator_Add ? 1 : -1;
+					} else if (so == CXBinaryOperator_Add && !clang_Cursor_isNull(v1) &&
+						   (clang_Cursor_isNull(l->decl) || clang_equalCursors(v1, l->decl))) {
+						d = v1;
+						off = ok.c[0];
+						off_sign = 1;
+					}
+				}
+				kids_free(&ok);
+			}
 			if (clang_Cursor_isNull(d) || (!clang_Cursor_isNull(l->decl) && !clang_equalCursors(d, l->decl)))
 				continue;
 			if (clang_Cursor_isNull(l->decl) && loop_var_of(w, d) >= 0)
@@ -1294,11 +1327,26 @@ static int loop_cond1(W *w, CXCursor cond, loop *l)
 				continue;
 			refs r = {0};
 			refs_of(kk.c[1 - side], &r);
+			if (off_sign)
+				refs_of(off, &r);
 			int self = 0;
 			for (int i = 0; i < r.n; i++)
 				self |= clang_equalCursors(r.d[i], d);
 			if (self || expr_poly(w, kk.c[1 - side], l->B) < 0)
 				continue;
+			if (off_sign) {
+				poly_t e;
+				poly_init(e, w->s->ctx);
+				int bad = expr_poly(w, off, e) < 0;
+				if (!bad && off_sign > 0)
+					poly_sub(l->B, l->B, e, w->s->ctx);
+				else if (!bad)
+					poly_add(l->B, l->B, e, w->s->ctx);
+				poly_clear(e, w->s->ctx);
+				if (bad)
+					continue;
+			}
+			l->offset = off;
 			l->decl = d;
 			l->rel = op;
 			l->bound = kk.c[1 - side];
@@ -1705,7 +1753,7 @@ static long geo_next(const loop *l, long v)
  * and its bound are integer constants: into l->vals (at most MAXVALS).
  * Returns 0, or -2 (unsupported) with the reason. */
 #define MAXVALS 4096
-static int geo_values(W *w, CXCursor at, loop *l)
+static int geo_values(W *w, CXCursor at, loop *l, int is_do)
 {
 	sym_ctx *s = w->s;
 	if (!poly_is_fmpq(l->L, s->ctx) || !poly_is_fmpq(l->B, s->ctx))
@@ -1727,7 +1775,7 @@ static int geo_values(W *w, CXCursor at, loop *l)
 	for (;;) {
 		int in = l->rel == CXBinaryOperator_LT ? v < b : l->rel == CXBinaryOperator_LE ? v <= b
 			 : l->rel == CXBinaryOperator_GT ? v > b : l->rel == CXBinaryOperator_GE ? v >= b : v != b;
-		if (!in)
+		if (!in && !(is_do && l->nvals == 0)) /* a do loop's first iteration runs anyway */
 			return 0;
 		long next = geo_next(l, v);
 		if (l->nvals == MAXVALS || next == v || labs(next) > (1L << 40))
@@ -1738,38 +1786,72 @@ static int geo_values(W *w, CXCursor at, loop *l)
 	}
 }
 
-/* The counts BEFORE and AFTER the update of one iteration of the loop L
- * with a geometric update (in its variable VAR), at each value it takes
- * (the statements after the update see the next value), into OUT.
- * Returns 0 or -2 (too complex). */
-static int iterate_vals(W *w, CXCursor at, const loop *l, int var, const epi_counts *before,
-			const epi_counts *after, epi_counts *out)
+/* Notes how the loop AT can end early (ENDS) or skip the rest of an
+ * iteration: WHAT at LINE. */
+static void note_exit(W *w, CXCursor at, int ends, const char *what, int line)
+{
+	if (ends)
+		note(w, at, "'%s' at line %d can end this loop early: its maximum and expected counts run it to its bound, "
+			    "its minimum ends it in the first iteration", what, line);
+	else
+		note(w, at, "'%s' at line %d can skip the rest of an iteration: its maximum and expected counts run every "
+			    "iteration whole, its minimum skips from there", what, line);
+}
+
+/* Counts the loop L whose variable takes the values l->vals (a geometric
+ * update): the body is counted at each value with the variable pinned to
+ * it (the statements after the update to the next value), so that what
+ * depends on it (an inner bound, a step) is a constant there.  ESC, ENDS,
+ * WHAT and LINE as count_loop() found them. */
+static int count_vals(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int esc, int ends,
+		      const char *what, int line, epi_counts *out)
 {
 	sym_ctx *s = w->s;
-	poly_struct *sub[SYM_MAXVARS] = {0};
-	poly_t x;
-	poly_init(x, s->ctx);
-	sub[var] = x;
-	epi_counts t;
-	counts_init(&t);
-	int ret = 0;
-	for (int i = 0; i < l->nvals && ret == 0; i++)
-		for (int part = 0; part < 2 && ret == 0; part++) {
-			const epi_counts *c = part ? after : before;
-			if (!c->n)
-				continue;
-			long v = l->vals[i];
-			if (part)
-				v = i + 1 < l->nvals ? l->vals[i + 1] : geo_next(l, v);
-			poly_set_si(x, v, s->ctx);
-			counts_set(s, &t, c);
-			if (counts_compose(s, &t, sub) < 0)
-				ret = too_complex(w, at);
-			else
-				counts_add(s, out, &t);
+	if (w->npin == MAXDEPTH)
+		return fail(w, at, "loops nested deeper than %d", MAXDEPTH);
+	epi_counts full, least;
+	counts_init(&full);
+	counts_init(&least);
+	int ret = 0, p = w->npin++;
+	w->pin_decl[p] = l->decl;
+	CXCursor *sib = w->sib;
+	int nsib = w->nsib, isib = w->isib;
+	w->loopdepth++;
+	for (int i = 0; i < l->nvals && ret == 0; i++) {
+		long v = l->vals[i], next = i + 1 < l->nvals ? l->vals[i + 1] : geo_next(l, v);
+		/* pass 1: the statements up to the way out, in the first iteration
+		 * (for a continue, in every one), for the minimum */
+		for (int pass = 0; pass < 2 && ret == 0; pass++) {
+			if (pass == 1 && (esc < 0 || (ends && i > 0)))
+				break;
+			epi_counts *dst = pass ? &least : &full;
+			int last = pass ? esc : nbody - 1;
+			for (int j = 0; j <= last && ret == 0; j++) {
+				if (j == upd || (pass && upd >= 0 && j > upd))
+					continue;
+				w->pin_val[p] = upd >= 0 && j > upd ? next : v;
+				w->sib = body;
+				w->nsib = nbody;
+				w->isib = j;
+				ret = stmt(w, body[j], dst);
+			}
+			if (ret == 0 && !(pass && l->nextra))
+				count_si(w, dst, "iter", 1);
 		}
-	counts_clear(s, &t);
-	poly_clear(x, s->ctx);
+	}
+	w->sib = sib;
+	w->nsib = nsib;
+	w->isib = isib;
+	w->loopdepth--;
+	w->npin--;
+	if (ret == 0 && esc < 0) {
+		counts_add(s, out, &full);
+	} else if (ret == 0) {
+		counts_cut(s, out, &full, &least);
+		note_exit(w, at, ends, what, line);
+	}
+	counts_clear(s, &full);
+	counts_clear(s, &least);
 	return ret;
 }
 
@@ -1790,6 +1872,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	refs r = {0};
 	r.d[r.n++] = l->decl;
 	refs_of(l->bound, &r);
+	if (!clang_Cursor_isNull(l->offset))
+		refs_of(l->offset, &r);
 	int esc = -1, ends = 0;
 	const char *esc_what = NULL;
 	int esc_line = 0;
@@ -1839,6 +1923,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		esc_what = "&&";
 		esc_line = line_of(body[esc]);
 	}
+	if (l->vals)
+		return count_vals(w, at, l, body, nbody, upd, esc, ends, esc_what, esc_line, out);
 	if (clang_getCanonicalType(clang_getCursorType(l->decl)).kind == CXType_Pointer) {
 		char *nm = spelling(l->decl);
 		note(w, at, "the pointer '%s' is counted in elements, from its first value to its bound (pointers named in "
@@ -1900,7 +1986,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	poly_init(x, s->ctx);
 	poly_init(K, s->ctx);
 	poly_init(num, s->ctx);
-	if (ret == 0 && after.n && !l->vals) {
+	if (ret == 0 && after.n) {
 		poly_add_si(x, &s->gen[var], l->step, s->ctx);
 		sub[var] = x;
 		ret = counts_compose(s, &after, sub) < 0 ? too_complex(w, at) : 0;
@@ -1913,7 +1999,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	count_si(w, &before, "iter", 1);
 	if (!l->nextra) /* a test of the condition that fails ends it before an iteration */
 		count_si(w, &pre, "iter", 1);
-	if (ret == 0 && !l->vals) {
+	if (ret == 0) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
 		fmpz_t st;
 		fmpz_init_set_si(st, l->step > 0 ? l->step : -l->step);
@@ -1928,27 +2014,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		fmpz_clear(st);
 	}
 	if (ret == 0 && esc < 0) {
-		ret = l->vals ? iterate_vals(w, at, l, var, &before, &after, out)
-			      : iterate(w, at, l, var, kv, K, is_do, &before, out);
+		ret = iterate(w, at, l, var, kv, K, is_do, &before, out);
 	} else if (ret == 0) {
-		epi_counts full, least, none;
+		epi_counts full, least;
 		counts_init(&full);
 		counts_init(&least);
-		counts_init(&none);
-		ret = l->vals ? iterate_vals(w, at, l, var, &before, &after, &full)
-			      : iterate(w, at, l, var, kv, K, is_do, &before, &full);
-		if (ret == 0 && ends && l->vals) {
-			/* left in the first iteration */
-			if (l->nvals > 0) {
-				poly_set_si(x, l->vals[0], s->ctx);
-				sub[var] = x;
-				counts_set(s, &least, &pre);
-				if (counts_compose(s, &least, sub) < 0)
-					ret = too_complex(w, at);
-			}
-		} else if (ret == 0 && l->vals) {
-			ret = iterate_vals(w, at, l, var, &pre, &none, &least);
-		} else if (ret == 0 && ends) {
+		ret = iterate(w, at, l, var, kv, K, is_do, &before, &full);
+		if (ret == 0 && ends) {
 			/* left in the first iteration, var = L */
 			sub[var] = l->L;
 			counts_set(s, &least, &pre);
@@ -1963,16 +2035,10 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		}
 		if (ret == 0) {
 			counts_cut(s, out, &full, &least);
-			if (ends)
-				note(w, at, "'%s' at line %d can end this loop early: its maximum and expected counts run it to "
-					    "its bound, its minimum ends it in the first iteration", esc_what, esc_line);
-			else
-				note(w, at, "'%s' at line %d can skip the rest of an iteration: its maximum and expected "
-					    "counts run every iteration whole, its minimum skips from there", esc_what, esc_line);
+			note_exit(w, at, ends, esc_what, esc_line);
 		}
 		counts_clear(s, &full);
 		counts_clear(s, &least);
-		counts_clear(s, &none);
 	}
 	poly_clear(x, s->ctx);
 	poly_clear(K, s->ctx);
@@ -2090,6 +2156,7 @@ static void loop_init(W *w, loop *l)
 	memset(l, 0, sizeof *l);
 	l->decl = clang_getNullCursor();
 	l->bound = clang_getNullCursor();
+	l->offset = clang_getNullCursor();
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);
 }
@@ -2452,7 +2519,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");
 	} else if (clang_Cursor_isNull(init_expr) && (ret = prior_value(w, c, &l)) != 0) {
 		/* unsupported, or an error */
-	} else if (geo && (ret = geo_values(w, c, &l)) != 0) {
+	} else if (geo && (ret = geo_values(w, c, &l, 0)) != 0) {
 		/* unsupported */
 	} else {
 		if (post >= 0)
@@ -2546,7 +2613,7 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 	}
 	ret = prior_value(w, c, &l);
 	if (ret == 0 && geo)
-		ret = geo_values(w, c, &l);
+		ret = geo_values(w, c, &l, is_do);
 	if (ret == 0)
 		ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:
@@ -2591,9 +2658,9 @@ static void region_free(sym_ctx *s, epi_region *r)
 /* A switch as a branch among its entry points: each case label (and default,
  * or "no case matches" without one) runs the statements from the label to the
  * next break at the top of the body, falling through other labels; every
- * entry is taken as equally likely.  Cases that leave otherwise (a break
- * inside an if, return, goto, continue) are not modelled: the condition is
- * counted and the cases noted. */
+ * entry is taken as equally likely.  A case that can leave otherwise (a
+ * break inside an if, return, goto, continue) runs to its break at the
+ * most, and at the least to the statement that can leave. */
 static int switch_stmt(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -2608,7 +2675,7 @@ static int switch_stmt(W *w, CXCursor c, epi_counts *out)
 	/* items: the statements under the labels; entry[i]: a label starts at item i */
 	CXCursor *item = malloc((bk.n + 1) * sizeof *item);
 	int *entry = calloc(bk.n + 1, sizeof *entry);
-	int n = 0, has_default = 0, modelled = 1;
+	int n = 0, has_default = 0;
 	for (int i = 0; i < bk.n; i++) {
 		CXCursor x = bk.c[i];
 		while (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt) {
@@ -2624,30 +2691,41 @@ static int switch_stmt(W *w, CXCursor c, epi_counts *out)
 		}
 		if (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt)
 			continue;
-		CXCursor at;
-		const char *what;
-		if (kind(x) != CXCursor_BreakStmt && escapes(x, &at, &what))
-			modelled = 0;
 		item[n++] = x;
 	}
-	if (!modelled) {
-		note(w, c, "switch statement: a case leaves by something other than a final break; "
-			   "its condition is counted, its cases are not");
-	} else {
+	{
 		CXCursor *sib = w->sib;
 		w->sib = NULL;
-		epi_counts acc, path, tmp;
+		epi_counts acc, path, tmp, least;
 		counts_init(&acc);
 		counts_init(&path);
 		counts_init(&tmp);
+		counts_init(&least);
 		int npaths = 0;
 		for (int e = 0; e <= n && ret == 0; e++) {
 			int entries = e < n ? entry[e] : !has_default; /* the last: no case matches */
 			if (!entries)
 				continue;
 			counts_clear(s, &path);
-			for (int i = e; i < n && ret == 0 && kind(item[i]) != CXCursor_BreakStmt; i++)
+			/* a statement that can leave the switch (a break in an if, a
+			 * return): the path is cut short there at the least */
+			int cut = 0;
+			for (int i = e; i < n && ret == 0 && kind(item[i]) != CXCursor_BreakStmt; i++) {
 				ret = stmt(w, item[i], &path);
+				CXCursor at;
+				const char *what;
+				if (ret == 0 && !cut && escapes(item[i], &at, &what)) {
+					cut = 1;
+					counts_set(s, &least, &path);
+					note(w, at, "'%s' can leave a case of the switch at line %d early: its minimum counts stop "
+						    "there", what, line_of(c));
+				}
+			}
+			if (ret == 0 && cut) {
+				counts_clear(s, &tmp);
+				counts_cut(s, &tmp, &path, &least);
+				counts_set(s, &path, &tmp);
+			}
 			for (int k = 0; k < entries && ret == 0; k++) {
 				npaths++;
 				if (npaths == 1) {
@@ -2669,6 +2747,7 @@ static int switch_stmt(W *w, CXCursor c, epi_counts *out)
 		counts_clear(s, &acc);
 		counts_clear(s, &path);
 		counts_clear(s, &tmp);
+		counts_clear(s, &least);
 		w->sib = sib;
 	}
 	free(item);
@@ -2841,12 +2920,13 @@ static int analyze_fn(W *w, fn *f)
 	}
 	w->analyzed++;
 	fn *saved = w->cur;
-	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary;
+	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary, npin = w->npin;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
 	w->nlv = 0;
 	w->nvary = 0;
+	w->npin = 0;
 	w->loopdepth = 0;
 	w->tag_line = 0;
 	w->sib = NULL;
@@ -2877,6 +2957,7 @@ static int analyze_fn(W *w, fn *f)
 	w->cur = saved;
 	w->nlv = nlv;
 	w->nvary = nvary;
+	w->npin = npin;
 	w->loopdepth = depth;
 	w->tag_line = tag;
 	w->sib = sib;

@@ -921,6 +921,64 @@ static void test_and_and_pointers(void **st)
 	assert_true(noted(":1: the pointer 'p' is counted in elements"));
 }
 
+static void test_switch_leaving_early(void **st)
+{
+	(void)st;
+	/* a break inside an if leaves a case early: every case still counts */
+	must_analyze("void f(int *a, int n) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    switch (a[i]) {\n"
+		     "    case 0: a[0] = 1; if (a[1]) break; a[2] = 2; break;\n"
+		     "    default: a[3] = 3; break;\n"
+		     "    }\n"
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 5; n++) {
+		assert_int_equal(count(r, "store.i32", MAX, n, 0), 2 * n);
+		assert_int_equal(count(r, "store.i32", MIN, n, 0), n);
+	}
+	assert_true(noted("'break' can leave a case of the switch at line 3 early"));
+}
+
+static void test_values_pinned(void **st)
+{
+	(void)st;
+	/* a loop over the values of a shifted variable, whose value steps and
+	 * bounds the loops inside: counted value by value */
+	must_analyze("#define N 64\n"
+		     "void fft(int *x) {\n"
+		     "  int half, start, k;\n"
+		     "  for (half = 1; half < N; half <<= 1)\n"
+		     "    for (start = 0; start < N; start += 2 * half)\n"
+		     "      for (k = 0; k < half; k++)\n"
+		     "        x[start + k] += x[start + k + half];\n"
+		     "}\n"
+		     "void g(int *a) { int x = 1000; do { a[x % 7] = 0; x /= 3; } while (x > 5000); }\n");
+	long c = 0, it = 0;
+	for (long half = 1; half < 64; half <<= 1, it++)
+		for (long start = 0; start < 64; start += 2 * half, it++)
+			for (long k = 0; k < half; k++, it++)
+				c++;
+	assert_int_equal(count(FN("fft"), "store.i32", EXP, 0, 0), c);
+	assert_int_equal(count(FN("fft"), "iter", EXP, 0, 0), it);
+	assert_int_equal(count(FN("g"), "store.i32", EXP, 0, 0), 1); /* a do loop runs once */
+	/* var + c REL bound */
+	must_analyze("void a(int *d, int n) { int i; for (i = 0; i + 4 <= n; i += 4) d[i] = 0; }\n"
+		     "void b(int *d, int n) { int i = 0; while (i + 4 <= n) { d[i] = 1; i += 4; } }\n"
+		     "void c(int *d, int n) { for (int i = 0; 3 + i < n; i++) d[i] = 0; }\n");
+	for (long n = 0; n < 12; n++) {
+		long ca = 0, cc = 0;
+		for (long i = 0; i + 4 <= n; i += 4)
+			ca++;
+		for (long i = 0; 3 + i < n; i++)
+			cc++;
+		assert_int_equal(count(FN("a"), "store.i32", EXP, n, 0), ca);
+		assert_int_equal(count(FN("b"), "store.i32", EXP, n, 0), ca);
+		assert_int_equal(count(FN("c"), "store.i32", EXP, n, 0), cc);
+	}
+}
+
 static void test_deep_calls(void **st)
 {
 	(void)st;
@@ -1004,6 +1062,8 @@ int main(void)
 		cmocka_unit_test(test_trip_params),
 		cmocka_unit_test(test_update_in_condition),
 		cmocka_unit_test(test_and_and_pointers),
+		cmocka_unit_test(test_switch_leaving_early),
+		cmocka_unit_test(test_values_pinned),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
