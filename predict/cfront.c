@@ -962,6 +962,35 @@ static int analyze_deep(W *w, fn *root)
 	return ret;
 }
 
+/* The name, in the caller, of the member REST ("->n", ".len") of a
+ * callee's parameter passed ARG: "q->n" for q, "x.n" for &x, "q->s->n"
+ * for q->s; NULL (malloc'd otherwise) when ARG is no such expression. */
+static char *member_rename(CXCursor arg, const char *rest)
+{
+	CXCursor a = strip(arg);
+	char *base = NULL;
+	const char *sep = "";
+	if (kind(a) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf) {
+		if (rest[0] != '-')
+			return NULL;
+		kids k = {0};
+		kids_of(a, &k);
+		base = k.n == 1 ? member_text(k.c[0]) : NULL;
+		kids_free(&k);
+		sep = ".";
+		rest += 2; /* (&x)->n is x.n */
+	} else {
+		base = member_text(a);
+	}
+	if (!base)
+		return NULL;
+	size_t n = strlen(base) + strlen(sep) + strlen(rest) + 1;
+	char *r = malloc(n);
+	snprintf(r, n, "%s%s%s", base, sep, rest);
+	free(base);
+	return r;
+}
+
 static int call(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -1048,6 +1077,30 @@ static int call(W *w, CXCursor c, epi_counts *out)
 				if (expr_poly(w, clang_Cursor_getArgument(c, i), &argp[nown]) == 0)
 					sub[v] = &argp[nown];
 				nown++;
+			}
+			/* a member reached through a parameter: the callee's p->n is the
+			 * caller's q->n for the argument q (x.n for &x) */
+			int mused[SYM_MAXVARS] = {0};
+			counts_params(s, &cc, mused);
+			for (int k = 0, nv = s->nvars; k < nv && nown < SYM_MAXVARS; k++) {
+				if (!mused[k] || s->kind[k] != SYM_PARAM || sub[k])
+					continue;
+				for (int i = 0; i < f->nparams && i < nargs; i++) {
+					size_t pl = strlen(f->params[i]);
+					const char *nm = s->name[k];
+					if (!pl || strncmp(nm, f->params[i], pl) != 0 ||
+					    !(nm[pl] == '.' || (nm[pl] == '-' && nm[pl + 1] == '>')))
+						continue;
+					char *renamed = member_rename(clang_Cursor_getArgument(c, i), nm + pl);
+					int v = renamed ? sym_var(s, renamed, SYM_PARAM) : -1;
+					free(renamed);
+					if (v >= 0) {
+						poly_init(&argp[nown], s->ctx);
+						poly_set(&argp[nown], &s->gen[v], s->ctx);
+						sub[k] = &argp[nown++];
+					}
+					break;
+				}
 			}
 			/* a parameter bound to a non-polynomial argument stays free only if the counts use it */
 			int used[SYM_MAXVARS] = {0};
@@ -1597,7 +1650,10 @@ static int given_trip(W *w, CXCursor at, poly_t T)
 	const pragma *p = t ? NULL : find_pragma(w, at, 1);
 	if (!t && !p)
 		return 0;
-	return trip_poly(w, at, t ? t->expr : p->expr, T);
+	int r = trip_poly(w, at, t ? t->expr : p->expr, T);
+	if (r == 1)
+		note(w, at, "its trip count is given (%s): %s", t ? "--trip" : "#pragma epi trip", t ? t->expr : p->expr);
+	return r;
 }
 
 /* Records that the loop AT cannot be counted, and why; returns -2, on
@@ -2845,10 +2901,18 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_SwitchStmt:
 		ret = switch_stmt(w, c, out);
 		break;
+	case CXCursor_GotoStmt: {
+		/* a jump back makes a loop no statement shows */
+		kids_of(c, &kk);
+		CXCursor label = kk.n == 1 ? clang_getCursorReferenced(kk.c[0]) : clang_getNullCursor();
+		if (!clang_Cursor_isNull(label) && kind(label) == CXCursor_LabelStmt && line_of(label) <= line_of(c))
+			note(w, c, "this goto jumps back to line %d, a loop that is not counted: the statements in between "
+				    "count once", line_of(label));
+		break;
+	}
 	case CXCursor_NullStmt:
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
-	case CXCursor_GotoStmt:
 	case CXCursor_IndirectGotoStmt:
 	case CXCursor_GCCAsmStmt:
 		break;

@@ -979,6 +979,38 @@ static void test_values_pinned(void **st)
 	}
 }
 
+static void test_callee_members(void **st)
+{
+	(void)st;
+	/* a callee's bound p->n is the caller's q->n, x.n for &x, q->sub->n */
+	must_analyze("struct s { int n; struct s *sub; };\n"
+		     "static int f(struct s *p) { int t = 0; for (int i = 0; i < p->n; i++) t++; return t; }\n"
+		     "int g(struct s *q, struct s *r) { return f(q) + f(r); }\n"
+		     "int h(void) { struct s x; x.n = 3; return f(&x); }\n"
+		     "int k(struct s *q) { return f(q->sub); }\n"
+		     "int back(int *a, int n) {\n"
+		     "  int i = 0, s = 0;\n"
+		     "again:\n"
+		     "  if (i < n) { s += a[i]; i++; goto again; }\n"
+		     "  return s;\n"
+		     "}\n");
+	const char *want[][2] = {{"g", "q->n"}, {"g", "r->n"}, {"h", "x.n"}, {"k", "q->sub->n"}};
+	for (int t = 0; t < 4; t++) {
+		const epi_region *r = FN(want[t][0]);
+		int i = counts_find(&r->counts, "iter");
+		assert_true(i >= 0);
+		int used[SYM_MAXVARS] = {0}, found = 0;
+		sym_pw_params(&A.sym, &r->counts.v[i].exp, used);
+		for (int k = 0; k < A.sym.nvars; k++) {
+			found |= used[k] && !strcmp(A.sym.name[k], want[t][1]);
+			assert_false(used[k] && !strcmp(A.sym.name[k], "p->n"));
+		}
+		assert_true(found);
+	}
+	/* a goto back is a loop no statement shows: said, not silent */
+	assert_true(noted(":9: this goto jumps back to line 8"));
+}
+
 static void test_deep_calls(void **st)
 {
 	(void)st;
@@ -1064,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_switch_leaving_early),
 		cmocka_unit_test(test_values_pinned),
+		cmocka_unit_test(test_callee_members),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
