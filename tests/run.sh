@@ -295,6 +295,14 @@ fi
 . "$top/tests/validate.sh"
 . "$top/tests/trips.sh"
 
+# the corpus of real-looking C (tests/corpus): every file reports on the
+# first run, no function is left out, the sanitizers stay quiet
+if EPI_PREDICT="$P" sh "$top/benchmarks/corpus.sh" -q >"$tmp/corpus.out" 2>&1; then
+	ok "corpus: $(grep -o '^files: [0-9]*' "$tmp/corpus.out" | cut -d' ' -f2) files report on the first run, every function named ($(grep -o 'exact or bounded without annotation: [0-9]* ([0-9.]*%)' "$tmp/corpus.out"))"
+else
+	bad "corpus: every file reports on the first run, every function named" "$tmp/corpus.out"
+fi
+
 echo "unit: $unit_passed passed, $unit_failed failed"
 echo "e2e: $pass passed, $fail failed"
 echo "check: $((unit_passed + pass)) passed, $((unit_failed + fail)) failed"
