@@ -2431,6 +2431,68 @@ static void for_parts(const CXCursor *h, int n, CXCursor *init, CXCursor *cond, 
 		*inc = h[i++];
 }
 
+/* `for (i = a, j = b; i < j; i++, j--)`: the bound of the loop L is a
+ * variable the increment's other update UK[k] (k != IND) moves toward it
+ * by a constant, from a first value the init (the pairs IK) gives.  The
+ * two meet after floor((b - a - 1) / (si - sj)) + 1 iterations: the bound
+ * becomes i <= a + si * that - si, and j one more update of the body.
+ * Returns 0 (L rewritten, or left as it was when this is not such a loop). */
+static int two_ends(W *w, CXCursor at, loop *l, const kids *uk, int ind, const kids *ik)
+{
+	sym_ctx *s = w->s;
+	CXCursor jd = named_decl(l->bound);
+	if (clang_Cursor_isNull(jd) || !clang_Cursor_isNull(l->offset) || l->nextra || l->vals)
+		return 0;
+	loop lj;
+	loop_init(w, &lj);
+	lj.decl = jd;
+	int found = 0;
+	for (int k = 0; k < uk->n && !found; k++)
+		found = k != ind && loop_step(w, uk->c[k], &lj) == 0;
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; i + 1 < ik->n && found; i += 2)
+		if (clang_equalCursors(ik->c[i], jd))
+			init = ik->c[i + 1];
+	long si = l->step, sj = lj.step, d = 0;
+	enum CXBinaryOperatorKind rel = l->rel == CXBinaryOperator_NE ? (si > 0 ? CXBinaryOperator_LT : CXBinaryOperator_GT)
+								       : l->rel;
+	if (found && !clang_Cursor_isNull(init) && expr_poly(w, init, lj.L) == 0) {
+		if (si > 0 && sj < 0 && (rel == CXBinaryOperator_LT || rel == CXBinaryOperator_LE))
+			d = si - sj;
+		else if (si < 0 && sj > 0 && (rel == CXBinaryOperator_GT || rel == CXBinaryOperator_GE))
+			d = sj - si;
+	}
+	if (d > 0) {
+		/* iterations k = 0..K while L + si k REL Lj + sj k: d k < |Lj - L| (<=) */
+		poly_t num, K;
+		poly_init(num, s->ctx);
+		poly_init(K, s->ctx);
+		if (si > 0)
+			poly_sub(num, lj.L, l->L, s->ctx);
+		else
+			poly_sub(num, l->L, lj.L, s->ctx);
+		if (rel == CXBinaryOperator_LT || rel == CXBinaryOperator_GT)
+			poly_sub_ui(num, num, 1, s->ctx);
+		fmpz_t dz;
+		fmpz_init_set_si(dz, d);
+		if (sym_floor(s, K, num, dz) == 0) {
+			poly_scalar_mul_si(K, K, si, s->ctx);
+			poly_add(l->B, l->L, K, s->ctx);
+			l->rel = si > 0 ? CXBinaryOperator_LE : CXBinaryOperator_GE;
+			l->bound = init; /* the variables that must keep their values: those of j's first value */
+			char *a = spelling(l->decl), *b = spelling(jd);
+			note(w, at, "'%s' and '%s' move toward each other: counted until they meet", a, b);
+			free(a);
+			free(b);
+		}
+		fmpz_clear(dz);
+		poly_clear(num, s->ctx);
+		poly_clear(K, s->ctx);
+	}
+	loop_clear(w, &lj);
+	return 0;
+}
+
 static int for_loop(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -2578,6 +2640,8 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	} else if (geo && (ret = geo_values(w, c, &l, 0)) != 0) {
 		/* unsupported */
 	} else {
+		if (ind >= 0)
+			two_ends(w, c, &l, &uk, ind, &ik);
 		if (post >= 0)
 			cond_update_adjust(w, &l, post, 0);
 		for (int i = 0; i < l.nextra; i++)
@@ -2590,7 +2654,13 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		for (int i = 0; i < uk.n; i++)
 			if (i != ind)
 				kid_visit(uk.c[i], c, &bk);
+		/* the increment's other updates move variables no inner bound may take as parameters */
+		int vary = uk.n > 1 && w->nvary < MAXDEPTH;
+		if (vary)
+			w->vary[w->nvary++] = inc;
 		ret = count_loop(w, c, &l, bk.c, bk.n, -1, 0, out);
+		if (vary)
+			w->nvary--;
 	}
 	poly_clear(T, s->ctx);
 out:
@@ -4115,10 +4185,6 @@ static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *r
 
 enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
 
-/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
- * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
- * to be done again in one chunk (a chunk cut a recursive call) or without
- * blanking (the quick parse missed a definition). */
 /* Every --trip and `#pragma epi trip` must name a loop of the file:
  * returns 0, or -1 with ERR naming the first that does not. */
 static int check_given(const front *F, char *err)
@@ -4152,6 +4218,10 @@ static int check_given(const front *F, char *err)
 	return 0;
 }
 
+/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
+ * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
+ * to be done again in one chunk (a chunk cut a recursive call) or without
+ * blanking (the quick parse missed a definition). */
 static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
 			  int *again, char *err)
 {

@@ -979,6 +979,33 @@ static void test_values_pinned(void **st)
 	}
 }
 
+static void test_two_ends(void **st)
+{
+	(void)st;
+	/* two variables moving toward each other: counted until they meet */
+	must_analyze("void rev(char *s, int n) { int i, j; for (i = 0, j = n - 1; i < j; i++, j--) s[i] = s[j]; }\n"
+		     "void rev2(int *s, int n) { for (int i = n - 1, j = 0; i > j; i -= 2, j++) s[i] = s[j]; }\n"
+		     "void nest(int *s, int n) { int i, j; for (i = 0, j = n; i < j; i++, j--) for (int k = i; k < j; k++) s[k] = 0; }\n");
+	for (long n = 0; n < 12; n++) {
+		long c1 = 0, c2 = 0;
+		for (long i = 0, j = n - 1; i < j; i++, j--)
+			c1++;
+		for (long i = n - 1, j = 0; i > j; i -= 2, j++)
+			c2++;
+		assert_int_equal(count(FN("rev"), "store.i8", EXP, n, 0), c1);
+		assert_int_equal(count(FN("rev2"), "store.i32", EXP, n, 0), c2);
+	}
+	/* j moves with the loop: no inner bound takes it as a parameter */
+	const epi_region *r = FN("nest");
+	for (int i = 0; i < r->counts.n; i++) {
+		int used[SYM_MAXVARS] = {0};
+		sym_pw_params(&A.sym, &r->counts.v[i].exp, used);
+		for (int k = 0; k < A.sym.nvars; k++)
+			assert_false(used[k] && !strcmp(A.sym.name[k], "j"));
+	}
+	assert_true(has_param("T3_2"));
+}
+
 static void test_callee_members(void **st)
 {
 	(void)st;
@@ -1096,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_switch_leaving_early),
 		cmocka_unit_test(test_values_pinned),
+		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
