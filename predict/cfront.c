@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdarg.h>
+#include <flint/flint.h>
 #include <flint/fmpz.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1314,12 +1315,13 @@ static void and_parts(CXCursor e, kids *k)
 static int loop_cond(W *w, CXCursor cond, loop *l)
 {
 	l->nextra = 0;
+	cond = strip(cond);
+	if (kind(cond) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(cond) != CXBinaryOperator_LAnd)
+		return loop_cond1(w, cond, l);
 	kids parts = {0};
 	and_parts(cond, &parts);
 	int ret = -1;
-	if (parts.n == 1) {
-		ret = loop_cond1(w, cond, l);
-	} else if (parts.n <= 5) {
+	if (parts.n <= 5) {
 		int b = -1;
 		for (int i = 0; i < parts.n && b < 0; i++)
 			if (loop_cond1(w, parts.c[i], l) == 0)
@@ -1645,6 +1647,8 @@ static int trip_poly(W *w, CXCursor at, const char *expr, poly_t T)
  * sets T and returns 1, 0 when none, -1 on a bad expression. */
 static int given_trip(W *w, CXCursor at, poly_t T)
 {
+	if (!w->o->ntrips && !w->npragmas)
+		return 0;
 	int nth = 0;
 	const epi_trip *t = find_trip(w, at, 0, &nth);
 	const pragma *p = t ? NULL : find_pragma(w, at, 1);
@@ -2053,7 +2057,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		sub[var] = NULL;
 	}
 	count_si(w, &before, "iter", 1);
-	if (!l->nextra) /* a test of the condition that fails ends it before an iteration */
+	if (esc >= 0 && !l->nextra) /* a test of the condition that fails ends it before an iteration */
 		count_si(w, &pre, "iter", 1);
 	if (ret == 0) {
 		/* var = L + step*k for k = first..K, where the last k keeps var REL B */
@@ -4064,6 +4068,7 @@ static void *front_run(void *arg)
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	front_help(F, 1);
+	flint_cleanup(); /* this thread's cache of GMP integers, which a thread's end would leak */
 	return NULL;
 }
 
@@ -4158,6 +4163,7 @@ static void *total_run(void *arg)
 			sym_pw_format(&v, &t->v[d].exp, &w->r->formula[d], &w->r->cond[d]);
 	}
 	sym_view_free(&v);
+	flint_cleanup(); /* this thread's cache of GMP integers */
 	return NULL;
 }
 

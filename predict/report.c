@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <flint/flint.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,22 +49,13 @@ static char *eval_str(sym_ctx *s, const sym_pw *w, const sym_env *env, double *d
 	fmpq_init(q);
 	int m = -1;
 	char *r = NULL;
-	if (sym_pw_eval(s, w, env, q, &m) == 0) {
+	/* every parameter it needs that is unbound goes to MISSING, not just the first */
+	if (sym_pw_eval_unbound(s, w, env, q, &m, missing) == 0) {
 		r = fmt_q(q);
 		if (d)
 			*d = fmpq_get_d(q);
-	} else {
-		if (d)
-			*d = NAN;
-		if (missing && m >= 0) {
-			/* every parameter it needs that is unbound, not just the first met */
-			int used[SYM_MAXVARS] = {0};
-			sym_pw_params(s, w, used);
-			for (int k = 0; k < s->nvars; k++)
-				if (used[k] && !(env && env->bound[k]))
-					missing[k] = 1;
-			missing[m] = 1;
-		}
+	} else if (d) {
+		*d = NAN;
 	}
 	fmpq_clear(q);
 	return r;
@@ -241,6 +233,7 @@ static void *rows_run(void *arg)
 			rows_free(o->rows, r->counts.n);
 			o->rows = NULL;
 		}
+	flint_cleanup(); /* this thread's cache of GMP integers, which a thread's end would leak */
 	return NULL;
 }
 

@@ -2202,8 +2202,10 @@ void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
  * parameters from E, or when GENERIC a generic point (every parameter
  * large, and distinct), atoms computed from them.  Returns 0, or -1 with
  * *MISSING a parameter E does not bind. */
-static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing)
+static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing,
+		    int *unbound)
 {
+	int ret = 0;
 	int used[SYM_MAXVARS];
 	memset(used, 0, sizeof *used * (size_t)s->cap);
 	pw_used(s, w, used);
@@ -2226,11 +2228,15 @@ static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, 
 		} else if (e && e->bound[k]) {
 			fmpq_set(&vals[k], &e->val[k]);
 		} else {
-			*missing = k;
-			return -1;
+			if (ret == 0)
+				*missing = k;
+			ret = -1;
+			if (!unbound)
+				return -1;
+			unbound[k] = 1;
 		}
 	}
-	return 0;
+	return ret;
 }
 
 static int guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
@@ -2248,13 +2254,18 @@ static int guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
 
 int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing)
 {
+	return sym_pw_eval_unbound(s, w, e, out, missing, NULL);
+}
+
+int sym_pw_eval_unbound(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing, int *unbound)
+{
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
 	for (int k = 0; k < s->nvars; k++) {
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
-	int ret = env_fill(s, w, e, 0, vals, missing);
+	int ret = env_fill(s, w, e, 0, vals, missing, unbound);
 	fmpq_zero(out);
 	if (ret == 0) {
 		fmpq_t q;
@@ -2588,7 +2599,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 		ptr[k] = &vals[k];
 	}
 	int missing;
-	env_fill(s, w, NULL, 1, vals, &missing);
+	env_fill(s, w, NULL, 1, vals, &missing, NULL);
 	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);

@@ -160,6 +160,9 @@ void sym_env_clear(sym_env *e);
 /* Evaluates W exactly; returns 0, or -1 with *missing set to the index of a
  * parameter that is needed but unbound. */
 int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing);
+/* The same, marking in UNBOUND (SYM_MAXVARS ints, when not NULL) every
+ * parameter W needs that E leaves unbound. */
+int sym_pw_eval_unbound(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing, int *unbound);
 /* Marks in USED (SYM_MAXVARS ints) the parameters W depends on, through atoms too. */
 void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used);
 /* Marks in USED every symbol W uses, atoms and what they use included. */
