@@ -17,6 +17,7 @@
 #include "model/util.h"
 #include "predict/cfront.h"
 #include "predict/report.h"
+#include "predict/trips.h"
 #include "validate/compare.h"
 
 static const char usage[] =
@@ -39,6 +40,8 @@ static const char usage[] =
 	"  -P, --param NAME=VALUE  bind a parameter (repeatable), as the program ran\n"
 	"      --trip [FILE:]LINE=EXPR\n"
 	"                          trip count of the loop at LINE (repeatable)\n"
+	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
+	"                          loops the analysis cannot count (repeatable)\n"
 	"  -F, --format table|csv|json\n"
 	"  -o, --output FILE       write the report to FILE (atomically)\n"
 	"      --plot FILE.svg     predicted against measured, with error bars (gnuplot)\n"
@@ -344,7 +347,8 @@ int epi_validate_main(int argc, char **argv)
 		{"freq", required_argument, 0, 'f'},    {"param", required_argument, 0, 'P'},
 		{"trip", required_argument, 0, 'T'},    {"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},  {"plot", required_argument, 0, 'p'},
-		{"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
+		{"trips", required_argument, 0, 'R'},   {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
 	const char *against = NULL, *freq = NULL, *output = NULL, *svg = NULL;
@@ -374,6 +378,10 @@ int epi_validate_main(int argc, char **argv)
 			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
 				epi_die(2, "%s", err);
 			fo.ntrips++;
+			break;
+		case 'R':
+			if (epi_trips_load(optarg, &fo.trips, &fo.ntrips, err) < 0)
+				epi_die(1, "%s", err);
 			break;
 		case 'F': fmt = epi_parse_format(optarg); break;
 		case 'o': output = optarg; break;

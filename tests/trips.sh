@@ -101,6 +101,11 @@ printf '{"version": 1, "loops": [\n' >"$TR/cut.json"
 expect "predict --trips: a trips file cut short" 1 "trips file '$TR/cut.json' line 2" -- "$TR/gcc/trips_loops.c" --trips "$TR/cut.json"
 expect "predict --trips: a trips file of other sources" 0 "the trips files have no loop of" -- \
 	"$ex/scalar_product.c" --trips "$TR/gcc-n.json"
+saved_p=$P
+P=$E
+expect "validate --trips: the file is read as epi-predict reads it" 1 "trips file '$TR/bad.json': loops\[0\] has no \"line\"" -- \
+	validate "$TR/gcc/trips_loops.c" --trips "$TR/bad.json" --against "$TR/none.trace"
+P=$saved_p
 
 # errors and warnings
 cc -O0 -g -o "$TR/plain" "$TR/gcc/trips_loops.c"
