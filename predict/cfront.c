@@ -4356,6 +4356,12 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 				*x = *y;
 				*y = t;
 			}
+		if (F.nfns == 0) {
+			char msg[EPI_ERRLEN];
+			snprintf(msg, sizeof msg, "%s: defines no function, so there is nothing to count (functions of the "
+				 "files it includes are not counted)", file);
+			add_unique(&a->notes, &a->nnotes, strdup(msg));
+		}
 		int m = -1;
 		for (int i = 0; i < F.nfns && m < 0; i++)
 			if (strcmp(F.fn_name[i], "main") == 0)

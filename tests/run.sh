@@ -241,6 +241,8 @@ expect "--trip naming a second loop that is not there" 1 "has no loop 2 on line 
 expect "--trip naming another file" 1 "names another file than" -- \
 	"$top/tests/data/linked_list.c" --trip other.c:10=n
 expect "--trip with a bad line" 2 "invalid --trip '10_x=n'" -- "$top/tests/data/linked_list.c" --trip 10_x=n
+printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
+expect "a file that defines no function says so" 0 "nofn.c: defines no function, so there is nothing to count" -- "$tmp/nofn.c"
 printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"
 expect "malformed pragma" 1 "badpragma.c:3: malformed pragma '#pragma epi trip('" -- "$tmp/badpragma.c"
 printf 'int f(int *p) {\n#pragma epi tirp(3)\n  while (*p) p++;\n  return 0;\n}\n' >"$tmp/badpragma2.c"
