@@ -1983,6 +1983,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		esc_what = "&&";
 		esc_line = line_of(body[esc]);
 	}
+	int nth = 0;
+	if (esc >= 0 && find_trip(w, at, 1, &nth)) {
+		/* a measured trip count says how early it ends, which the bounds do not */
+		char why[200];
+		snprintf(why, sizeof why, "'%s' at line %d can end it early", esc_what, esc_line);
+		return unsupported(w, at, why);
+	}
 	if (l->vals)
 		return count_vals(w, at, l, body, nbody, upd, esc, ends, esc_what, esc_line, out);
 	if (clang_getCanonicalType(clang_getCursorType(l->decl)).kind == CXType_Pointer) {

@@ -817,6 +817,20 @@ static void test_trip_params(void **st)
 	assert_true(noted(":3: this loop cannot be counted"));
 	assert_true(noted("measured trip count 5/2, from a test"));
 	epi_front_opts_clear(&o);
+	/* and a search, whose bounds say less than how early it ended in a run */
+	epi_front_opts_init(&o);
+	o.trips = calloc(1, sizeof *o.trips);
+	o.trips[0] = (epi_trip){.line = 2, .expr = strdup("n/4"), .measured = 1};
+	o.ntrips = 1;
+	assert_int_equal(analyze_opts("int find(int *a, int n, int k) {\n"
+				      "  for (int i = 0; i < n; i++) if (a[i] == k) return i;\n"
+				      "  return -1;\n"
+				      "}\n",
+				      &o),
+			 0);
+	assert_int_equal(count(FN("find"), "cmp.i32", EXP, 8, 0), 2);
+	assert_true(noted(":2: this loop cannot be counted ('return' at line 2 can end it early)"));
+	epi_front_opts_clear(&o);
 	/* loopbound annotations give the minimum and maximum */
 	must_analyze("int f(char *p) {\n"
 		     "  int k = 0;\n"
