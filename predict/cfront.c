@@ -247,6 +247,12 @@ typedef struct pragma {
 
 #define MAXDEPTH 64
 
+/* The value of the variable DECL after the loop LOOP: V's count "v". */
+struct final {
+	CXCursor loop, decl;
+	epi_counts v;
+};
+
 typedef struct W {
 	epi_analysis *a;
 	const epi_front_opts *o;
@@ -280,6 +286,10 @@ typedef struct W {
 	int npin;
 	CXCursor pin_decl[MAXDEPTH];
 	long pin_val[MAXDEPTH];
+	/* the values loop variables have after their loops, for a loop after
+	 * one that goes on from there: for (; i < n; i++) */
+	struct final *fin;
+	int nfin;
 	/* the statements around the one being counted, for while loops */
 	CXCursor *sib;
 	int nsib, isib;
@@ -1846,6 +1856,49 @@ static int geo_values(W *w, CXCursor at, loop *l, int is_do)
 	}
 }
 
+/* Records V as the value of the variable DECL after the loop AT. */
+static void set_final(W *w, CXCursor at, CXCursor decl, const poly_t v)
+{
+	int i = 0;
+	while (i < w->nfin && !(same_place(w->fin[i].loop, at) && clang_equalCursors(w->fin[i].decl, decl)))
+		i++;
+	if (i == w->nfin) {
+		w->fin = realloc(w->fin, (size_t)(w->nfin + 1) * sizeof *w->fin);
+		w->fin[w->nfin++] = (struct final){.loop = at, .decl = decl};
+		counts_init(&w->fin[i].v);
+	}
+	counts_clear(w->s, &w->fin[i].v);
+	counts_add_poly(w->s, &w->fin[i].v, "v", v);
+}
+
+/* The value of DECL after the loop AT into V, when recorded; 1 or 0. */
+static int get_final(W *w, CXCursor at, CXCursor decl, poly_t v)
+{
+	for (int i = 0; i < w->nfin; i++) {
+		if (!same_place(w->fin[i].loop, at) || !clang_equalCursors(w->fin[i].decl, decl))
+			continue;
+		const sym_pw *p = w->fin[i].v.n ? &w->fin[i].v.v[0].exp : NULL;
+		if (!p || p->n == 0) {
+			poly_zero(v, w->s->ctx);
+			return 1;
+		}
+		if (p->n != 1 || p->p[0].g.n != 0)
+			return 0;
+		poly_set(v, p->p[0].v, w->s->ctx);
+		return 1;
+	}
+	return 0;
+}
+
+static void clear_finals(W *w)
+{
+	for (int i = 0; i < w->nfin; i++)
+		counts_clear(w->s, &w->fin[i].v);
+	free(w->fin);
+	w->fin = NULL;
+	w->nfin = 0;
+}
+
 /* Notes how the loop AT can end early (ENDS) or skip the rest of an
  * iteration: WHAT at LINE. */
 static void note_exit(W *w, CXCursor at, int ends, const char *what, int line)
@@ -2080,6 +2133,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			ret = too_complex(w, at);
 		fmpz_clear(st);
 	}
+	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && kind(l->decl) != CXCursor_ParmDecl) {
+		/* its variable after it: L + step (K + 1) */
+		poly_add_si(x, K, 1, s->ctx);
+		poly_scalar_mul_si(x, x, l->step, s->ctx);
+		poly_add(x, x, l->L, s->ctx);
+		set_final(w, at, l->decl, x);
+	}
 	if (ret == 0 && esc < 0) {
 		ret = iterate(w, at, l, var, kv, K, is_do, &before, out);
 	} else if (ret == 0) {
@@ -2296,6 +2356,16 @@ static int prior_value(W *w, CXCursor c, loop *l)
 		CXCursor p = w->sib[i];
 		if (!writes(p, l->decl, NULL) && kind(p) != CXCursor_DeclStmt)
 			continue;
+		if (is_loop_stmt(p)) { /* where a loop before it left the variable */
+			if (!get_final(w, p, l->decl, l->L))
+				return unsupported(w, c, "its variable's first value is where a loop before it left it, "
+							 "which that loop's count does not say");
+			char *nm = spelling(l->decl);
+			note(w, c, "'%s' starts where the loop at line %d left it (that loop assumed to run from its "
+				   "first value toward its bound)", nm, line_of(p));
+			free(nm);
+			return 0;
+		}
 		CXCursor e = clang_getNullCursor();
 		if (kind(p) == CXCursor_DeclStmt) {
 			kids dk = {0};
@@ -3094,6 +3164,8 @@ static int analyze_fn(W *w, fn *f)
 			ret = top_stmt(w, f, body.c, body.n, j);
 	}
 	w->fndepth--;
+	if (w->fndepth == 0)
+		clear_finals(w);
 	kids_free(&body);
 	kids_free(&kk);
 	f->state = 2;
@@ -3115,7 +3187,7 @@ static int analyze_fn(W *w, fn *f)
  * regions', and CURRENT (the function being counted, or NULL).  Sets *N. */
 static epi_counts **live_counts(W *w, epi_counts *current, int *n)
 {
-	epi_counts **live = malloc((w->nfns + w->a->nregions + 2) * sizeof *live);
+	epi_counts **live = malloc((w->nfns + w->a->nregions + w->nfin + 2) * sizeof *live);
 	*n = 0;
 	for (int i = 0; i < w->nfns; i++)
 		if (w->fns[i].state == 2)
@@ -3124,6 +3196,8 @@ static epi_counts **live_counts(W *w, epi_counts *current, int *n)
 		live[(*n)++] = &w->a->regions[i].counts;
 	if (current)
 		live[(*n)++] = current;
+	for (int i = 0; i < w->nfin; i++)
+		live[(*n)++] = &w->fin[i].v;
 	return live;
 }
 

@@ -993,6 +993,34 @@ static void test_values_pinned(void **st)
 	}
 }
 
+static void test_remainder_loops(void **st)
+{
+	(void)st;
+	/* a loop that goes on where the one before it left its variable */
+	must_analyze("void cp(char *d, const char *s, int n) {\n"
+		     "  int i;\n"
+		     "  for (i = 0; i + 4 <= n; i += 4) { d[i] = s[i]; d[i + 1] = s[i + 1]; d[i + 2] = s[i + 2]; d[i + 3] = s[i + 3]; }\n"
+		     "  for (; i < n; i++) d[i] = s[i];\n"
+		     "}\n"
+		     "void two(int *a, int n) {\n"
+		     "  int i = 0;\n"
+		     "  while (i < n / 2) { a[i] = 0; i++; }\n"
+		     "  a[0] = 2;\n"
+		     "  while (i < n) { a[i] = 1; i++; }\n"
+		     "}\n");
+	for (long n = 0; n < 14; n++) {
+		long c = 0, t = 0, i;
+		for (i = 0; i + 4 <= n; i += 4)
+			c += 4, t++;
+		for (; i < n; i++)
+			c++, t++;
+		assert_int_equal(count(FN("cp"), "store.i8", EXP, n, 0), c);
+		assert_int_equal(count(FN("cp"), "iter", EXP, n, 0), t);
+		assert_int_equal(count(FN("two"), "store.i32", EXP, n, 0), n + 1);
+	}
+	assert_true(noted(":4: 'i' starts where the loop at line 3 left it"));
+}
+
 static void test_two_ends(void **st)
 {
 	(void)st;
@@ -1137,6 +1165,7 @@ int main(void)
 		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_switch_leaving_early),
 		cmocka_unit_test(test_values_pinned),
+		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
 		cmocka_unit_test(test_deep_calls),
