@@ -232,6 +232,9 @@ expect "compile_commands.json" 0 "store.f64 *9 " -- "$tmp/flags.c" -p "$tmp/db"
 expect "loop that cannot be counted, --strict" 1 "cannot count this loop" -- "$top/tests/data/linked_list.c" --strict
 expect "loop that cannot be counted: its trip-count parameter" 0 "unbound parameters: T10;" -- "$top/tests/data/linked_list.c"
 expect "the trip-count parameter bound" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --param T10=40
+expect "the trip-count parameter in JSON's unbound_params" 0 '"unbound_params": \[' -- "$top/tests/data/linked_list.c" --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["unbound_params"] == ["T10"] and any("T10" in n for n in d["notes"]) else 1)' "$tmp/out" &&
+	ok "JSON: unbound_params is [\"T10\"], a note says why" || bad "JSON: unbound_params is [\"T10\"], a note says why" "$tmp/out"
 expect "--trip for it" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip linked_list.c:10=n --param n=40
 expect "--trip for it, --strict" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip 10=n --param n=40 --strict
 expect "--trip naming a line without a loop" 1 "error: --trip '11=n': .*linked_list.c has no loop on line 11" -- \
