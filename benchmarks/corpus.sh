@@ -136,7 +136,8 @@ CLASSES = ["trip", "measured", "annot", "bounded"]
 
 
 def ast_loops(path, src):
-    """Loop statements of SRC per expansion line, from clang's JSON AST.
+    """Loop statements of SRC per expansion line, from clang's JSON AST, and
+    the names of the functions SRC defines (a macro's expansion included).
 
     The JSON dumper leaves out a location's file and line when they are the
     previous location's, so the locations are replayed in document order."""
@@ -144,6 +145,7 @@ def ast_loops(path, src):
         tree = json.load(fh)
     state = {"file": None, "line": None}
     loops = []
+    names = set()
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -151,6 +153,12 @@ def ast_loops(path, src):
             stack.extend(reversed(node))
             continue
         if not isinstance(node, dict):
+            continue
+        if "_check" in node:  # after a definition's subtree: its location is known
+            loc = node["_check"].get("loc", {})
+            loc = loc.get("expansionLoc", loc)
+            if loc.get("_file") and same_file(loc["_file"], src):
+                names.add(node["_check"].get("name"))
             continue
         if "offset" in node:  # a bare location
             if "file" in node:
@@ -160,7 +168,11 @@ def ast_loops(path, src):
             node["_file"], node["_line"] = state["file"], state["line"]
         if node.get("kind") in ("ForStmt", "WhileStmt", "DoStmt"):
             loops.append(node)
-        stack.extend(reversed([v for v in node.values() if isinstance(v, (dict, list))]))
+        kids = [v for v in node.values() if isinstance(v, (dict, list))]
+        if node.get("kind") == "FunctionDecl" and any(
+                isinstance(c, dict) and c.get("kind") == "CompoundStmt" for c in node.get("inner") or []):
+            stack.append({"_check": node})
+        stack.extend(reversed(kids))
     per_line = collections.Counter()
     total = 0
     for lp in loops:
@@ -173,42 +185,7 @@ def ast_loops(path, src):
             continue
         per_line[line] += 1
         total += 1
-    return total, per_line
-
-
-def ast_functions(path, src):
-    """Names of the functions SRC defines (a macro's expansion included)."""
-    with open(path) as fh:
-        tree = json.load(fh)
-    names = set()
-    state = {"file": None}
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-            continue
-        if not isinstance(node, dict):
-            continue
-        if "_check" in node:  # after a definition's subtree: its location is known
-            fn = node["_check"]
-            loc = fn.get("loc", {})
-            loc = loc.get("expansionLoc", loc)
-            if loc.get("_file") and same_file(loc["_file"], src):
-                names.add(fn.get("name"))
-            continue
-        if "offset" in node and "file" in node:
-            state["file"] = node["file"]
-        if "offset" in node:
-            node["_file"] = state["file"]
-        if node.get("kind") == "FunctionDecl" and any(
-                isinstance(c, dict) and c.get("kind") == "CompoundStmt" for c in node.get("inner") or []):
-            node["_def"] = True
-        stack.extend(reversed([v for v in node.values() if isinstance(v, (dict, list))]))
-        if node.get("_def"):
-            stack.insert(len(stack) - sum(1 for v in node.values() if isinstance(v, (dict, list))),
-                         {"_check": node})
-    return names
+    return total, per_line, names
 
 
 def do_while_zero(lp):
@@ -269,12 +246,9 @@ for src, rc, report, errf, astf in entries:
     base = os.path.basename(src)
     nloops, per_line = None, None
     if astf != "-":
+        defined = None
         try:
-            defined = ast_functions(astf, src)
-        except (OSError, ValueError):
-            defined = None
-        try:
-            nloops, per_line = ast_loops(astf, src)
+            nloops, per_line, defined = ast_loops(astf, src)
         except (OSError, ValueError) as e:
             warnings.append("%s: cannot read clang's AST (%s)" % (src, e))
     exp = expected_for(src)

@@ -1303,15 +1303,16 @@ typedef struct loop {
 
 static int loop_cond1(W *w, CXCursor cond, loop *l);
 
-/* The operands of a chain of && (E itself when it is none), appended to K. */
-static void and_parts(CXCursor e, kids *k)
+/* The operands of a chain of the operator OP (&&, or a comma) in E, in
+ * order (E itself when it is none), appended to K. */
+static void op_parts(CXCursor e, enum CXBinaryOperatorKind op, kids *k)
 {
 	CXCursor s = strip(e);
-	if (kind(s) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_LAnd) {
+	if (kind(s) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == op) {
 		kids kk = {0};
 		kids_of(s, &kk);
 		for (int i = 0; i < kk.n; i++)
-			and_parts(kk.c[i], k);
+			op_parts(kk.c[i], op, k);
 		kids_free(&kk);
 		return;
 	}
@@ -1329,7 +1330,7 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 	if (kind(cond) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(cond) != CXBinaryOperator_LAnd)
 		return loop_cond1(w, cond, l);
 	kids parts = {0};
-	and_parts(cond, &parts);
+	op_parts(cond, CXBinaryOperator_LAnd, &parts);
 	int ret = -1;
 	if (parts.n <= 5) {
 		int b = -1;
@@ -2307,22 +2308,6 @@ static void body_stmts(CXCursor body, kids *k)
 	}
 }
 
-/* The operands of a comma expression E, in order (E itself when it is
- * none), appended to K. */
-static void comma_parts(CXCursor e, kids *k)
-{
-	CXCursor s = strip(e);
-	if (kind(s) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Comma) {
-		kids kk = {0};
-		kids_of(s, &kk);
-		for (int i = 0; i < kk.n; i++)
-			comma_parts(kk.c[i], k);
-		kids_free(&kk);
-		return;
-	}
-	kid_visit(e, e, k);
-}
-
 /* The variable an update (x++, x += c, x = e) changes, or a null cursor. */
 static CXCursor update_target(CXCursor e)
 {
@@ -2638,7 +2623,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			ret = stmt(w, init, out);
 		} else {
 			kids parts = {0};
-			comma_parts(init, &parts);
+			op_parts(init, CXBinaryOperator_Comma, &parts);
 			for (int i = 0; i < parts.n; i++) {
 				CXCursor si = strip(parts.c[i]);
 				kids ak = {0};
@@ -2665,7 +2650,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	 * (i++, p++) are counted as statements at the end of the body */
 	int ind = -1, geo = 0, post = -1;
 	if (!clang_Cursor_isNull(inc))
-		comma_parts(inc, &uk);
+		op_parts(inc, CXBinaryOperator_Comma, &uk);
 	for (int i = 0; i < uk.n && ind < 0 && !given && !clang_Cursor_isNull(cond); i++) {
 		CXCursor d = update_target(uk.c[i]);
 		if (clang_Cursor_isNull(d) || loop_var_of(w, d) >= 0)
