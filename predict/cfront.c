@@ -2394,6 +2394,24 @@ static int prior_value(W *w, CXCursor c, loop *l)
 	return 0;
 }
 
+static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int is_do, const kids *ik,
+			    epi_counts *out);
+
+/* 1 when the condition C always holds (a null one too), -1 when it never
+ * does, else 0. */
+static int const_truth(CXCursor c)
+{
+	if (clang_Cursor_isNull(c))
+		return 1;
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	int v = 0;
+	if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+		v = clang_EvalResult_getAsLongLong(r) ? 1 : -1;
+	if (r)
+		clang_EvalResult_dispose(r);
+	return v;
+}
+
 /* Recognises a condition that updates the variable it tests, counting
  * down (n--, --n, alone: while it is not 0) or either way against a bound
  * (n-- > 0, ++i < n); sets l's decl, step, rel, B and bound, and *POST:
@@ -2676,12 +2694,18 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	for (int i = 0; i + 1 < ik.n && (ind >= 0 || post >= 0); i += 2)
 		if (clang_equalCursors(ik.c[i], l.decl))
 			init_expr = ik.c[i + 1];
+	int truth = given ? 0 : const_truth(cond);
 	if (given < 0) {
 		ret = -1;
 	} else if (given) {
 		ret = count_given(w, c, body, T, NULL, out);
-	} else if (clang_Cursor_isNull(cond) || (clang_Cursor_isNull(inc) && post < 0)) {
-		ret = unsupported(w, c, "no induction variable with an initial value, a condition and an increment");
+	} else if (truth < 0) {
+		/* for (...; 0; ...): the init alone runs */
+	} else if (truth > 0) {
+		ret = unsupported(w, c, "its condition always holds: something in its body ends it");
+	} else if (clang_Cursor_isNull(inc) && post < 0) {
+		/* for (i = 0; i < n;) with the update in the body */
+		ret = body_update_loop(w, c, cond, body, 0, &ik, out);
 	} else if (ind == -1) {
 		refs r = {0};
 		refs_of(cond, &r);
@@ -2761,8 +2785,12 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = count_given(w, c, body, T, NULL, out);
 		goto out;
 	}
+	if (kk.n != 2) {
+		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
+		goto out;
+	}
 	int post;
-	if (kk.n == 2 && cond_update(w, cond, &l, &post) == 0) {
+	if (cond_update(w, cond, &l, &post) == 0) {
 		/* while (n--), do ... while (--n): the condition is the update */
 		body_stmts(body, &bk);
 		ret = prior_value(w, c, &l);
@@ -2772,9 +2800,34 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		}
 		goto out;
 	}
+	ret = body_update_loop(w, c, cond, body, is_do, NULL, out);
+out:
+	poly_clear(T, s->ctx);
 	loop_clear(w, &l);
+	kids_free(&kk);
+	kids_free(&bk);
+	return ret;
+}
+
+/* The loop C with condition COND and BODY (a while, a do, a for with no
+ * increment) whose induction variable one statement of the body updates;
+ * its first value from the pairs IK of a for's init (may be NULL), else
+ * from before the loop. */
+static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int is_do, const kids *ik,
+			    epi_counts *out)
+{
+	int ret = 0;
+	kids bk = {0};
+	loop l;
 	loop_init(w, &l);
-	if (kk.n != 2 || loop_cond(w, cond, &l) < 0) {
+	int truth = const_truth(cond);
+	if (truth < 0 && !is_do)
+		goto out; /* while (0): never runs */
+	if (truth > 0) {
+		ret = unsupported(w, c, "its condition always holds: something in its body ends it");
+		goto out;
+	}
+	if (loop_cond(w, cond, &l) < 0) {
 		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
 		goto out;
 	}
@@ -2803,15 +2856,22 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = unsupported(w, c, "its variable is not updated by exactly one statement (++, --, += c, -= c) of the body");
 		goto out;
 	}
-	ret = prior_value(w, c, &l);
+	CXCursor init = clang_getNullCursor();
+	for (int i = 0; ik && i + 1 < ik->n; i += 2)
+		if (clang_equalCursors(ik->c[i], l.decl))
+			init = ik->c[i + 1];
+	if (!clang_Cursor_isNull(init))
+		ret = expr_poly(w, init, l.L) < 0
+			      ? unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables")
+			      : 0;
+	else
+		ret = prior_value(w, c, &l);
 	if (ret == 0 && geo)
 		ret = geo_values(w, c, &l, is_do);
 	if (ret == 0)
 		ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:
-	poly_clear(T, s->ctx);
 	loop_clear(w, &l);
-	kids_free(&kk);
 	kids_free(&bk);
 	return ret;
 }

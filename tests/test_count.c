@@ -993,6 +993,28 @@ static void test_values_pinned(void **st)
 	}
 }
 
+static void test_for_with_body_update(void **st)
+{
+	(void)st;
+	/* a for whose update is in its body; conditions that never or always hold */
+	must_analyze("void f(int *a, int n) {\n"
+		     "  int i = 0;\n"
+		     "  for (; i < n;) { a[i] = 0; i++; }\n"
+		     "  for (int k = 1; k < n;) { a[k] = 1; k += 2; }\n"
+		     "  while (0) { a[0] = 5; }\n"
+		     "  for (;;) { if (a[0]) break; a[1] = 3; }\n"
+		     "}\n");
+	second = "T6";
+	for (long n = 0; n < 9; n++) {
+		long c = 0;
+		for (long k = 1; k < n; k += 2)
+			c++;
+		assert_int_equal(count(FN("f"), "store.i32", EXP, n, 2), n + c + 2);
+	}
+	second = "m";
+	assert_true(noted(":6: cannot count this loop: its condition always holds"));
+}
+
 static void test_remainder_loops(void **st)
 {
 	(void)st;
@@ -1165,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_switch_leaving_early),
 		cmocka_unit_test(test_values_pinned),
+		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
