@@ -1,6 +1,7 @@
 /* trips: loop trip counts measured from coverage (see trips.h). */
 #define _GNU_SOURCE
 #include "predict/trips.h"
+#include "predict/cursor.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -445,28 +446,6 @@ static const char *intern(epi_trips *t, const char *file)
 
 static int same_file(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
-typedef struct kids {
-	CXCursor *c;
-	int n, cap;
-} kids;
-
-static enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
-{
-	(void)parent;
-	kids *k = d;
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 8;
-		k->c = realloc(k->c, (size_t)k->cap * sizeof *k->c);
-	}
-	k->c[k->n++] = c;
-	return CXChildVisit_Continue;
-}
-
-static void kids_of(CXCursor c, kids *k)
-{
-	k->n = 0;
-	clang_visitChildren(c, kid_visit, k);
-}
 
 static int is_loop_kind(enum CXCursorKind k)
 {

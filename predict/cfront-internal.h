@@ -1,0 +1,103 @@
+/* cfront-internal: the walker's state and what the files of the front end
+ * share: cfront.c the walker, pragmas.c the trip counts given (--trip and
+ * pragmas), chunks.c the file in chunks on every core.  Internal to
+ * predict/, in the way of git's refs/refs-internal.h. */
+#ifndef EPI_CFRONT_INTERNAL_H
+#define EPI_CFRONT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "predict/cfront.h"
+#include "predict/cursor.h"
+
+typedef struct fn {
+	char *name;
+	CXCursor cur;
+	int line, end_line;
+	int state;        /* 0 not yet, 1 in progress, 2 done */
+	int queued;       /* on analyze_deep's stack */
+	int called;
+	int blank;        /* its body was blanked in this translation unit */
+	int nparams;
+	char **params;
+	epi_counts counts;
+} fn;
+
+/* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
+ * or a WCET annotation `#pragma loopbound min N max M` (also written
+ * `_Pragma("loopbound min N max M")`). */
+typedef struct pragma {
+	int line;     /* the loop's line: the next line that is not blank */
+	int at;       /* the pragma's own line */
+	char *expr;   /* epi trip: the trip count; NULL for a loopbound */
+	long min, max;
+	unsigned char hit; /* a loop on LINE took it (set by any thread) */
+} pragma;
+
+#define MAXDEPTH 64
+
+/* The value of the variable DECL after the loop LOOP: V's count "v". */
+struct final {
+	CXCursor loop, decl;
+	epi_counts v;
+};
+
+typedef struct W {
+	epi_analysis *a;
+	const epi_front_opts *o;
+	sym_ctx *s;
+	CXTranslationUnit tu;
+	char *filename;
+	fn *fns;
+	int nfns;
+	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
+	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */
+	int missing;        /* the walk reached a function whose body was blanked */
+	fn *cur;
+	int fndepth;      /* functions being analysed, callers included */
+	int analyzed;     /* functions whose analysis has started */
+	int loopdepth;
+	int tag_line;     /* with o->tag_blocks: the line of the top-level loop being counted, else 0 */
+	int subscript;
+	int nlv;
+	CXCursor lvdecl[MAXDEPTH];
+	int lvvar[MAXDEPTH];
+	pragma *pragmas;
+	int npragmas;
+	unsigned char *trip_hit; /* per --trip: a loop matched it (set by any thread) */
+	int nfallback;    /* loops counted with a trip-count parameter or a given bound */
+	char why[300];    /* why the loop being counted could not be, for its fallback */
+	/* bodies of enclosing loops counted without an induction variable: a
+	 * variable written in one is no parameter there, for it varies */
+	int nvary;
+	CXCursor vary[MAXDEPTH];
+	/* variables of enclosing loops counted value by value, and their values now */
+	int npin;
+	CXCursor pin_decl[MAXDEPTH];
+	long pin_val[MAXDEPTH];
+	/* the values loop variables have after their loops, for a loop after
+	 * one that goes on from there: for (; i < n; i++) */
+	struct final *fin;
+	int nfin;
+	/* the statements around the one being counted, for while loops */
+	CXCursor *sib;
+	int nsib, isib;
+	char *err;
+} W;
+
+/* Counts F (and, first, the functions it calls) into f->counts and records
+ * its regions; returns 0, or -1 with w->err. */
+int cf_analyze_fn(W *w, fn *f);
+/* Frees the symbols no kept count uses, widening the table when few are
+ * left; CURRENT is the count being built (or NULL). */
+void cf_collect_symbols(W *w, epi_counts *current);
+/* Appends S (taking it) to the N strings V, unless one equals it. */
+void cf_add_unique(char ***v, int *n, char *s);
+void cf_region_free(sym_ctx *s, epi_region *r);
+/* "94", or "94_2" for the second loop on line 94. */
+void cf_loop_label(char *buf, size_t n, int line, int nth);
+/* Finds the loop pragmas of TEXT into w->pragmas; returns 0, or -1 with
+ * ERR naming a malformed one (pragmas.c). */
+int cf_scan_pragmas(W *w, const char *text, char *err);
+
+#endif

@@ -1,0 +1,1095 @@
+/* chunks: epi_analyze(), the file in chunks of functions on every core,
+ * merged into one analysis (see the comment below), and the total. */
+#include "predict/cfront-internal.h"
+#include "model/util.h"
+
+#include <ctype.h>
+#include <flint/flint.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses FILE into *TU (disposed by the caller, also on failure), with
+ * TEXT (LEN bytes) as its contents; returns 0, or -1 with ERR giving
+ * clang's first error. */
+static int parse_file(CXIndex idx, const char *file, const char *text, size_t len, const char *const *args,
+		      int nargs, unsigned flags, CXTranslationUnit *tu, char *err)
+{
+	*tu = NULL;
+	struct CXUnsavedFile u = {.Filename = file, .Contents = text, .Length = len};
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, &u, 1, flags, tu);
+	if (ec != CXError_Success || !*tu)
+		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
+	int ret = 0;
+	unsigned nd = clang_getNumDiagnostics(*tu);
+	for (unsigned i = 0; i < nd && ret == 0; i++) {
+		CXDiagnostic d = clang_getDiagnostic(*tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			CXString msg = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+			ret = epi_error(err, "cannot parse '%s': %s", file, clang_getCString(msg));
+			clang_disposeString(msg);
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return ret;
+}
+
+/* The functions defined in TU's main file, in source order. */
+static fn *list_fns(CXTranslationUnit tu, int *n)
+{
+	fn *fns = NULL;
+	*n = 0;
+	kids top = {0};
+	kids_of(clang_getTranslationUnitCursor(tu), &top);
+	for (int i = 0; i < top.n; i++) {
+		CXCursor c = top.c[i];
+		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+			continue;
+		if (!in_main_file(c))
+			continue;
+		fns = realloc(fns, (*n + 1) * sizeof *fns);
+		fn *f = &fns[(*n)++];
+		memset(f, 0, sizeof *f);
+		f->name = spelling(c);
+		f->cur = c;
+		f->line = line_of(c);
+		unsigned end;
+		clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+		f->end_line = (int)end;
+		counts_init(&f->counts);
+		int np = clang_Cursor_getNumArguments(c);
+		f->nparams = np > 0 ? np : 0;
+		f->params = calloc(f->nparams + 1, sizeof *f->params);
+		for (int j = 0; j < f->nparams; j++)
+			f->params[j] = spelling(clang_Cursor_getArgument(c, j));
+	}
+	kids_free(&top);
+	return fns;
+}
+
+static void free_fns(fn *fns, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(fns[i].name);
+		for (int j = 0; j < fns[i].nparams; j++)
+			free(fns[i].params[j]);
+		free(fns[i].params);
+	}
+	free(fns);
+}
+
+/* ---- the file in chunks, on every core ---------------------------------
+ *
+ * A file is analysed in chunks of consecutive function definitions of
+ * about CHUNK_LINES lines, each chunk in a symbol table of its own (one
+ * thread per CHUNK_LINES lines of the file at most): one translation unit
+ * per thread, as libclang cannot share one between threads.  A chunk counts
+ * itself the callees its functions need, but records regions only for the
+ * functions it owns.  The chunks are then merged in order into the
+ * analysis's symbol table.  Where the chunks end depends on the file alone,
+ * so the result is the same whatever the number of threads.
+ *
+ * Parsing is the work each thread would repeat in full.  So a quick parse
+ * that skips function bodies first finds the definitions and their bodies;
+ * the chunks are dealt to the threads in turn, and each thread parses a
+ * copy of the file where the bodies it will not walk are blanked (spaces,
+ * newlines kept: every location stays the same).  A thread walks its
+ * chunks' functions and those their bodies name, transitively.  A body with
+ * a '#' is never blanked (a directive in it may define what later code
+ * uses).  A thread whose copy does not parse cleanly, or whose walk reaches
+ * a blanked body (a call hidden behind a macro), parses the whole file
+ * instead: blanking changes the time taken, never the result. */
+#define CHUNK_LINES 256
+#define FRONT_MAXTHREADS 16
+
+/* A chunk's way: counted, then (in file order) its symbols mapped into the
+ * analysis's table, then its regions imported by any thread free. */
+enum { CH_WAITING, CH_COUNTED, CH_MAPPED, CH_IMPORTING, CH_IMPORTED };
+
+typedef struct chunk {
+	int lo, hi;        /* the functions it owns, fns[lo, hi) */
+	epi_analysis part; /* its regions, notes and errors (unless A is the analysis itself) */
+	epi_analysis *a;   /* &part, or the analysis for chunk 0 when no body is blanked */
+	int started, state;
+	int recursive;     /* its walk cut a recursive call */
+	int missing;       /* its walk reached a body its thread's copy blanked */
+	char *called;      /* the functions its walk saw called */
+	int ret;
+	char err[EPI_ERRLEN];
+	int *map;          /* its symbols' indices in the analysis's table */
+	sym_ctx *snap;     /* the analysis's table when they were mapped */
+	epi_region *regions; /* imported */
+	int nregions;
+} chunk;
+
+typedef struct front {
+	epi_analysis *a;
+	const epi_front_opts *o;
+	const char **args;
+	int nargs;
+	pragma *pragmas;
+	int npragmas;
+	unsigned char *trip_hit; /* per --trip: a loop took it */
+	CXIndex *idx;        /* one per thread */
+	pthread_mutex_t mu;  /* over what follows, until the plan is made */
+	int failed;          /* the file did not parse (ERR says why) */
+	char err[EPI_ERRLEN];
+	int nfns;            /* the plan: made before the threads start when */
+	int *fn_line;        /* bodies are blanked, else by the first thread */
+	int *fn_end;         /* done parsing */
+	char **fn_name;
+	chunk *chunks;
+	int nchunks;
+	atomic_int next;     /* the next chunk to take */
+	int merged;          /* chunks mapped into the analysis's table, in order (mu) */
+	int merging;         /* a thread is mapping (mu) */
+	int imported;        /* chunks before it are imported or being imported (mu) */
+	int active;          /* threads still counting (mu) */
+	pthread_cond_t cv;   /* a chunk mapped, or a thread done counting */
+	int chunk_lines;     /* CHUNK_LINES, or INT_MAX for the file in one chunk */
+	int recursive;       /* a merged chunk cut a recursive call */
+	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
+	char merr[EPI_ERRLEN];
+	char *called;        /* the functions any merged chunk saw called */
+	/* blanked bodies: thread T takes chunks T, T + NSPLIT, ... (NSPLIT 0:
+	 * every thread parses the whole file and takes the next chunk free) */
+	int nsplit;
+	const char *text;    /* the file as read once: what every thread parses */
+	size_t len;
+	char **copy;         /* per thread, TEXT with the bodies it does not walk blanked */
+	char **blank;        /* per thread, which functions its copy blanks */
+	int badplan;         /* a whole parse listed other functions than the quick one */
+	int pf_chunk, pf_region; /* the next imported region to format (mu) */
+} front;
+
+typedef struct front_worker {
+	front *F;
+	int id;
+} front_worker;
+
+/* Cuts FNS into chunks (F->mu held, or before the threads start). */
+static void plan_chunks(front *F, const fn *fns, int n)
+{
+	F->nfns = n;
+	F->fn_line = malloc((n + 1) * sizeof *F->fn_line);
+	F->fn_end = malloc((n + 1) * sizeof *F->fn_end);
+	F->fn_name = malloc((n + 1) * sizeof *F->fn_name);
+	F->chunks = calloc(n + 1, sizeof *F->chunks);
+	F->called = calloc(n + 1, 1);
+	int lo = 0, lines = 0;
+	for (int i = 0; i < n; i++) {
+		F->fn_line[i] = fns[i].line;
+		F->fn_end[i] = fns[i].end_line;
+		F->fn_name[i] = strdup(fns[i].name);
+		lines += fns[i].end_line - fns[i].line + 1;
+		if (lines >= F->chunk_lines || i == n - 1) {
+			chunk *c = &F->chunks[F->nchunks];
+			c->lo = lo;
+			c->hi = i + 1;
+			c->a = F->nchunks ? &c->part : F->a;
+			F->nchunks++;
+			lo = i + 1;
+			lines = 0;
+		}
+	}
+}
+
+static void plan_free(front *F)
+{
+	for (int i = 0; i < F->nfns; i++)
+		free(F->fn_name[i]);
+	free(F->fn_name);
+	free(F->fn_line);
+	free(F->fn_end);
+	free(F->chunks);
+	free(F->called);
+	F->fn_name = NULL;
+	F->fn_line = F->fn_end = NULL;
+	F->chunks = NULL;
+	F->called = NULL;
+	F->nfns = F->nchunks = 0;
+}
+
+/* Whether FNS are the functions the plan was made from (the file did not
+ * change between two parses, or the quick parse found them all). */
+static int same_fns(const front *F, const fn *fns, int n)
+{
+	if (n != F->nfns)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (fns[i].line != F->fn_line[i] || fns[i].end_line != F->fn_end[i] ||
+		    strcmp(fns[i].name, F->fn_name[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* A function definition's body, as the quick parse found it. */
+typedef struct body {
+	unsigned open, close; /* offsets of its braces */
+	unsigned tok_lo, tok_hi; /* its braces' tokens in the quick parse */
+	int keep;             /* never blanked */
+	int *callees, ncallees; /* the definitions whose names it has */
+} body;
+
+static int name_cmp(const void *a, const void *b)
+{
+	const fn *x = *(fn *const *)a, *y = *(fn *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+/* The definition named by the LEN bytes at ID among BYNAME (N, sorted), or NULL. */
+static const fn *fn_named(fn *const *byname, int n, const char *id, size_t len)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		int c = strncmp(byname[mid]->name, id, len);
+		if (c == 0 && byname[mid]->name[len])
+			c = 1;
+		if (c == 0)
+			return byname[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What a token is to the quick parse: a brace, ';', ',', an identifier
+ * ('i') or anything else ('.'); digraph braces are braces. */
+static char tok_class(CXTokenKind k, const char *at)
+{
+	if (k == CXToken_Identifier)
+		return 'i';
+	if (k != CXToken_Punctuation)
+		return '.';
+	if (*at == '{' || (at[0] == '<' && at[1] == '%'))
+		return '{';
+	if (*at == '}' || (at[0] == '%' && at[1] == '>'))
+		return '}';
+	return *at == ';' || *at == ',' ? *at : '.';
+}
+
+/* The quick parse: the definitions (into *FNS, *N, for the plan) and their
+ * bodies (into *BODIES), from F->text.  Returns 0, or -1 when the file is
+ * better parsed whole by every thread (it does not parse cleanly, or a
+ * definition's body is not where its declarator ends). */
+static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
+{
+	*fns = NULL;
+	*bodies = NULL;
+	*n = 0;
+	char err[EPI_ERRLEN];
+	CXTranslationUnit tu;
+	if (parse_file(idx, F->a->file, F->text, F->len, F->args, F->nargs, CXTranslationUnit_SkipFunctionBodies, &tu,
+		       err) < 0) {
+		if (tu)
+			clang_disposeTranslationUnit(tu);
+		return -1;
+	}
+	CXFile file = clang_getFile(tu, F->a->file);
+	CXToken *toks = NULL;
+	unsigned ntok = 0;
+	if (file)
+		clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, 0),
+						  clang_getLocationForOffset(tu, file, (unsigned)F->len)),
+			       &toks, &ntok);
+	unsigned *off = malloc((ntok + 1) * sizeof *off);
+	char *cls = malloc(ntok + 1);
+	for (unsigned i = 0; i < ntok; i++) {
+		clang_getFileLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off[i]);
+		cls[i] = off[i] < F->len ? tok_class(clang_getTokenKind(toks[i]), F->text + off[i]) : '.';
+	}
+	int ret = file ? 0 : -1;
+	kids top = {0};
+	kids_of(clang_getTranslationUnitCursor(tu), &top);
+	for (int i = 0; i < top.n && ret == 0; i++) {
+		CXCursor c = top.c[i];
+		if (kind(c) != CXCursor_FunctionDecl || !in_main_file(c))
+			continue;
+		/* the first token after the declarator: '{' opens a body */
+		unsigned e = offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
+		unsigned lo = 0, hi = ntok;
+		while (lo < hi) {
+			unsigned mid = (lo + hi) / 2;
+			if (off[mid] < e)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == ntok || cls[lo] == ';' || cls[lo] == ',')
+			continue; /* a declaration */
+		if (cls[lo] != '{') {
+			ret = -1; /* an old-style definition, or a declarator from a macro */
+			break;
+		}
+		unsigned j = lo;
+		for (int depth = 0; j < ntok; j++) {
+			depth += cls[j] == '{';
+			depth -= cls[j] == '}';
+			if (depth == 0)
+				break;
+		}
+		if (j == ntok) {
+			ret = -1;
+			break;
+		}
+		*fns = realloc(*fns, (*n + 1) * sizeof **fns);
+		*bodies = realloc(*bodies, (*n + 1) * sizeof **bodies);
+		fn *f = &(*fns)[*n];
+		body *b = &(*bodies)[(*n)++];
+		memset(f, 0, sizeof *f);
+		f->name = spelling(c);
+		f->line = line_of(c);
+		unsigned end;
+		clang_getFileLocation(clang_getTokenLocation(tu, toks[j]), NULL, &end, NULL, NULL);
+		f->end_line = (int)end;
+		b->open = off[lo];
+		b->close = off[j];
+		b->keep = memchr(F->text + b->open, '#', b->close - b->open) != NULL;
+		b->tok_lo = lo;
+		b->tok_hi = j;
+		b->callees = NULL;
+		b->ncallees = 0;
+	}
+	kids_free(&top);
+	if (ret == 0 && *n > 0) {
+		fn **byname = malloc(*n * sizeof *byname);
+		for (int i = 0; i < *n; i++)
+			byname[i] = &(*fns)[i];
+		qsort(byname, *n, sizeof *byname, name_cmp);
+		for (int i = 0; i < *n; i++) {
+			fn *f = &(*fns)[i];
+			body *b = &(*bodies)[i];
+			for (unsigned t = b->tok_lo + 1; t < b->tok_hi; t++) {
+				if (cls[t] != 'i')
+					continue;
+				const char *id = F->text + off[t];
+				size_t len = 0;
+				while (off[t] + len < F->len && (isalnum((unsigned char)id[len]) || id[len] == '_' || id[len] == '$'))
+					len++;
+				const fn *g = fn_named(byname, *n, id, len);
+				if (g && g != f) {
+					b->callees = realloc(b->callees, (b->ncallees + 1) * sizeof *b->callees);
+					b->callees[b->ncallees++] = (int)(g - *fns);
+				}
+				/* what a body may change for the code after it */
+				if ((len == 7 && !memcmp(id, "_Pragma", 7)) || (len == 11 && !memcmp(id, "__COUNTER__", 11)))
+					b->keep = 1;
+			}
+		}
+		free(byname);
+	}
+	free(off);
+	free(cls);
+	if (toks)
+		clang_disposeTokens(tu, toks, ntok);
+	clang_disposeTranslationUnit(tu);
+	return ret;
+}
+
+/* Deals the chunks to NT threads and makes each thread's copy of the file;
+ * returns 0, or -1 when no body would be blanked. */
+static int split_work(front *F, int nt, const body *bodies)
+{
+	int n = F->nfns, blanked = 0;
+	F->copy = calloc(nt, sizeof *F->copy);
+	F->blank = calloc(nt, sizeof *F->blank);
+	char *need = malloc(n + 1);
+	int *stack = malloc((n + 1) * sizeof *stack);
+	for (int t = 0; t < nt; t++) {
+		memset(need, 0, n + 1);
+		int sp = 0;
+		for (int c = t; c < F->nchunks; c += nt)
+			for (int i = F->chunks[c].lo; i < F->chunks[c].hi; i++) {
+				need[i] = 1;
+				stack[sp++] = i;
+			}
+		while (sp > 0) {
+			const body *b = &bodies[stack[--sp]];
+			for (int k = 0; k < b->ncallees; k++)
+				if (!need[b->callees[k]]) {
+					need[b->callees[k]] = 1;
+					stack[sp++] = b->callees[k];
+				}
+		}
+		F->copy[t] = malloc(F->len + 1);
+		memcpy(F->copy[t], F->text, F->len);
+		F->blank[t] = calloc(n + 1, 1);
+		for (int i = 0; i < n; i++) {
+			if (need[i] || bodies[i].keep)
+				continue;
+			F->blank[t][i] = 1;
+			blanked = 1;
+			char *p = F->copy[t];
+			unsigned from = bodies[i].open + (p[bodies[i].open] == '<' ? 2 : 1); /* past '{' or '<%' */
+			for (unsigned o = from; o < bodies[i].close; o++)
+				if (p[o] != '\n' && p[o] != '\r')
+					p[o] = ' ';
+		}
+	}
+	free(stack);
+	free(need);
+	return blanked ? 0 : -1;
+}
+
+static void split_free(front *F, int nt)
+{
+	for (int t = 0; t < nt && F->copy; t++) {
+		free(F->copy[t]);
+		free(F->blank[t]);
+	}
+	free(F->copy);
+	free(F->blank);
+	F->copy = F->blank = NULL;
+	F->nsplit = 0;
+}
+
+static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, int nfns)
+{
+	epi_analysis *a = ch->a;
+	if (a != F->a) {
+		memset(a, 0, sizeof *a);
+		sym_init(&a->sym);
+	}
+	ch->started = 1;
+	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
+	       .fns = fns, .nfns = nfns, .own_lo = ch->lo, .own_hi = ch->hi,
+	       .pragmas = F->pragmas, .npragmas = F->npragmas, .trip_hit = F->trip_hit};
+	for (int i = 0; i < nfns; i++) {
+		fns[i].state = 0;
+		fns[i].called = 0;
+	}
+	int ret = 0;
+	for (int i = ch->lo; i < ch->hi && ret == 0; i++)
+		if (fns[i].state == 0) {
+			cf_collect_symbols(&w, NULL);
+			ret = cf_analyze_fn(&w, &fns[i]);
+		}
+	ch->ret = ret;
+	ch->recursive = w.recursive;
+	ch->missing = w.missing;
+	ch->called = malloc(nfns + 1);
+	for (int i = 0; i < nfns; i++) {
+		ch->called[i] = (char)fns[i].called;
+		counts_clear(w.s, &fns[i].counts);
+	}
+}
+
+/* The ordered part of merging chunk K, the next in file order: the first
+ * failure stops the merge, as it would stop a walk of the whole file; the
+ * chunk's notes and errors are added, and its symbols given indices in the
+ * analysis's table in the order the import meets them, so that the table
+ * is the one a single walk would make.  Returns whether its regions are
+ * left to import. */
+static int map_step(front *F, int k)
+{
+	chunk *ch = &F->chunks[k];
+	epi_analysis *a = F->a, *p = &ch->part;
+	if (F->ret == 0 && ch->ret != 0) {
+		F->ret = -1;
+		memcpy(F->merr, ch->err, sizeof ch->err);
+	}
+	int import = 0;
+	if (ch->a != a) {
+		if (F->ret == 0) {
+			ch->map = malloc(SYM_MAXVARS * sizeof *ch->map);
+			for (int j = 0; j < SYM_MAXVARS; j++)
+				ch->map[j] = -1;
+			for (int i = 0; i < p->nregions && F->ret == 0; i++)
+				if (counts_map(&a->sym, &p->sym, &p->regions[i].counts, ch->map) < 0)
+					F->ret = epi_error(F->merr, "%s", a->sym.err);
+			import = F->ret == 0;
+		}
+		if (import) {
+			ch->snap = malloc(sizeof *ch->snap);
+			*ch->snap = a->sym; /* read only by the import: none of it changes */
+		}
+		for (int i = 0; i < p->nnotes; i++)
+			cf_add_unique(&a->notes, &a->nnotes, p->notes[i]);
+		for (int i = 0; i < p->nerrors; i++)
+			cf_add_unique(&a->errors, &a->nerrors, p->errors[i]);
+		p->nnotes = p->nerrors = 0;
+		if (!import)
+			epi_analysis_free(p);
+	}
+	for (int i = 0; i < F->nfns; i++)
+		F->called[i] |= ch->called[i];
+	F->recursive |= ch->recursive;
+	free(ch->called);
+	ch->called = NULL;
+	return import;
+}
+
+/* Moves chunk CH's regions (their counts into the analysis's table, through
+ * the copy of it taken when the chunk was mapped) into CH->regions. */
+static void import_chunk(chunk *ch)
+{
+	epi_analysis *p = &ch->part;
+	ch->regions = malloc((p->nregions + 1) * sizeof *ch->regions);
+	sym_moved moved = {0};
+	for (int i = 0; i < p->nregions; i++) {
+		epi_region *r = &ch->regions[ch->nregions++], *q = &p->regions[i];
+		*r = *q;
+		q->file = q->function = NULL;
+		counts_init(&r->counts);
+		counts_adopt(ch->snap, &r->counts, &q->counts, ch->map, &moved);
+	}
+	sym_moved_free(&moved);
+	epi_analysis_free(p);
+	free(ch->snap);
+	free(ch->map);
+	ch->snap = NULL;
+	ch->map = NULL;
+}
+
+/* Marks chunk K counted, and maps the chunks counted since the last one
+ * mapped (unless another thread is at it), while the others go on counting. */
+static void chunk_done(front *F, int k)
+{
+	pthread_mutex_lock(&F->mu);
+	F->chunks[k].state = CH_COUNTED;
+	if (!F->merging) {
+		F->merging = 1;
+		while (F->merged < F->nchunks && F->chunks[F->merged].state == CH_COUNTED) {
+			int m = F->merged;
+			pthread_mutex_unlock(&F->mu);
+			int import = map_step(F, m);
+			pthread_mutex_lock(&F->mu);
+			F->chunks[m].state = import ? CH_MAPPED : CH_IMPORTED;
+			F->merged++;
+			pthread_cond_broadcast(&F->cv);
+		}
+		F->merging = 0;
+		pthread_cond_broadcast(&F->cv); /* the table may be viewed again */
+	}
+	pthread_mutex_unlock(&F->mu);
+}
+
+/* The next imported region to format for epi_front_opts' preformat, and
+ * in *C its chunk; NULL when none is (yet) (F->mu held). */
+static epi_region *next_to_format(front *F, int *c)
+{
+	while (F->pf_chunk < F->nchunks) {
+		chunk *ch = &F->chunks[F->pf_chunk];
+		if (ch->state != CH_IMPORTED)
+			return NULL;
+		if (F->pf_region < ch->nregions) {
+			*c = F->pf_chunk;
+			return &ch->regions[F->pf_region++];
+		}
+		F->pf_chunk++;
+		F->pf_region = 0;
+	}
+	return NULL;
+}
+
+static void preformat(sym_ctx *s, epi_region *r)
+{
+	r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
+	r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+	for (int i = 0; i < r->counts.n; i++)
+		sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
+}
+
+/* A thread done counting (LEAVING) imports mapped chunks until no thread
+ * is counting and none is left to import; in between, with
+ * epi_front_opts' preformat, it formats the regions imported, through a
+ * view of the analysis's table taken while no chunk is being mapped into
+ * it (and taken again for the regions of chunks mapped since). */
+static void front_help(front *F, int leaving)
+{
+	int can_format = F->o->preformat && F->nchunks && F->chunks[0].a != F->a;
+	sym_ctx view;
+	int viewed = -1; /* the chunks mapped when the view was taken, -1: none */
+	pthread_mutex_lock(&F->mu);
+	F->active -= leaving;
+	pthread_cond_broadcast(&F->cv);
+	for (;;) {
+		while (F->imported < F->merged && F->chunks[F->imported].state != CH_MAPPED)
+			F->imported++;
+		if (F->imported < F->merged) {
+			chunk *ch = &F->chunks[F->imported++];
+			ch->state = CH_IMPORTING;
+			pthread_mutex_unlock(&F->mu);
+			import_chunk(ch);
+			pthread_mutex_lock(&F->mu);
+			ch->state = CH_IMPORTED;
+			continue;
+		}
+		if (F->active <= 0)
+			break;
+		int c;
+		epi_region *r = can_format ? next_to_format(F, &c) : NULL;
+		if (r && c >= viewed) {
+			if (F->merging) { /* back to it once the table is still */
+				F->pf_region--;
+				r = NULL;
+			} else {
+				if (viewed < 0)
+					sym_view(&view, &F->a->sym);
+				else
+					sym_view_update(&view, &F->a->sym);
+				viewed = F->merged;
+			}
+		}
+		if (r) {
+			pthread_mutex_unlock(&F->mu);
+			preformat(&view, r);
+			pthread_mutex_lock(&F->mu);
+			continue;
+		}
+		pthread_cond_wait(&F->cv, &F->mu);
+	}
+	pthread_mutex_unlock(&F->mu);
+	if (viewed >= 0)
+		sym_view_free(&view);
+}
+
+/* Parses thread ID's copy of the file, or the whole file when *WHOLE or
+ * when nothing is blanked (setting *WHOLE when the copy does not do);
+ * returns the translation unit and sets *FNS, *NFNS, or returns NULL after
+ * recording in F why the file cannot be analysed. */
+static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int *nfns)
+{
+	char err[EPI_ERRLEN];
+	CXTranslationUnit tu;
+	int split = F->nsplit && !*whole;
+	int ok = parse_file(F->idx[id], F->a->file, split ? F->copy[id] : F->text, F->len, F->args, F->nargs,
+			    CXTranslationUnit_None, &tu, err) == 0;
+	*nfns = 0;
+	*fns = ok ? list_fns(tu, nfns) : NULL;
+	if (split) {
+		if (ok && same_fns(F, *fns, *nfns)) {
+			for (int i = 0; i < *nfns; i++)
+				(*fns)[i].blank = F->blank[id][i];
+			return tu;
+		}
+		/* an error, maybe in the whole file: the whole file says */
+		free_fns(*fns, *nfns);
+		if (tu)
+			clang_disposeTranslationUnit(tu);
+		*whole = 1;
+		return front_parse(F, id, whole, fns, nfns);
+	}
+	pthread_mutex_lock(&F->mu);
+	if (ok && !F->chunks)
+		plan_chunks(F, *fns, *nfns);
+	if (ok && !same_fns(F, *fns, *nfns)) {
+		ok = 0;
+		F->badplan = F->nsplit > 0;
+		epi_error(err, "'%s' parsed differently in two threads", F->a->file);
+	}
+	if (!ok && !F->failed) {
+		F->failed = 1;
+		memcpy(F->err, err, sizeof err);
+	}
+	pthread_mutex_unlock(&F->mu);
+	if (ok)
+		return tu;
+	free_fns(*fns, *nfns);
+	*fns = NULL;
+	*nfns = 0;
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	return NULL;
+}
+
+/* Analyses chunk C in TU, and when its walk reaches a body TU blanked,
+ * again in the whole file (the thread's TU from then on). */
+static void front_chunk(front *F, int id, int c, CXTranslationUnit *tu, int *whole, fn **fns, int *nfns)
+{
+	chunk *ch = &F->chunks[c];
+	analyze_chunk(F, ch, *tu, *fns, *nfns);
+	if (ch->missing && !*whole) {
+		epi_analysis_free(&ch->part);
+		free(ch->called);
+		ch->called = NULL;
+		ch->started = 0; /* its walk dropped */
+		free_fns(*fns, *nfns);
+		clang_disposeTranslationUnit(*tu);
+		*whole = 1;
+		*tu = front_parse(F, id, whole, fns, nfns);
+		if (!*tu)
+			return; /* the chunk is not done, and the failure recorded */
+		analyze_chunk(F, ch, *tu, *fns, *nfns);
+	}
+	chunk_done(F, c);
+}
+
+static void *front_run(void *arg)
+{
+	front_worker *k = arg;
+	front *F = k->F;
+	int whole = 0, nfns;
+	fn *fns;
+	CXTranslationUnit tu = front_parse(F, k->id, &whole, &fns, &nfns);
+	for (int mine = k->id; tu; mine += F->nsplit) {
+		int c = F->nsplit ? mine : atomic_fetch_add(&F->next, 1);
+		if (c >= F->nchunks)
+			break;
+		front_chunk(F, k->id, c, &tu, &whole, &fns, &nfns);
+	}
+	free_fns(fns, nfns);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	front_help(F, 1);
+	flint_cleanup(); /* this thread's cache of GMP integers, which a thread's end would leak */
+	return NULL;
+}
+
+/* The chunks dealt to threads that could not start: on the whole file. */
+static void front_rest(front *F)
+{
+	int whole = 1, nfns = 0;
+	fn *fns = NULL;
+	CXTranslationUnit tu = NULL;
+	for (int c = 0; c < F->nchunks && !F->failed; c++) {
+		if (F->chunks[c].started)
+			continue;
+		if (!tu && !(tu = front_parse(F, 0, &whole, &fns, &nfns)))
+			break;
+		front_chunk(F, 0, c, &tu, &whole, &fns, &nfns);
+	}
+	free_fns(fns, nfns);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+}
+
+/* The index of the function region of function I of the plan, or -1
+ * (A's regions in source order). */
+static int fn_region(const epi_analysis *a, const front *F, int i)
+{
+	int lo = 0, hi = a->nregions; /* the first region not before the function's line */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (a->regions[mid].line < F->fn_line[i])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int j = lo; j < a->nregions && a->regions[j].line == F->fn_line[i]; j++)
+		if (a->regions[j].scope == EPI_SCOPE_FUNCTION && strcmp(a->regions[j].function, F->fn_name[i]) == 0)
+			return j;
+	return -1;
+}
+
+/* Plans the chunks from a quick parse of the file and deals them to NT
+ * threads with copies of the file blanked for each; leaves F as it was when
+ * every thread is better off parsing the whole file. */
+static void plan_split(front *F, int nt)
+{
+	fn *fns;
+	body *bodies;
+	int n;
+	if (quick_parse(F, F->idx[0], &fns, &n, &bodies) == 0 && n > 0) {
+		/* chunks dealt in turn: as many for each thread, of as many lines */
+		long lines = 0;
+		for (int i = 0; i < n; i++)
+			lines += fns[i].end_line - fns[i].line + 1;
+		long nc = (lines + F->chunk_lines - 1) / F->chunk_lines;
+		nc = (nc + nt - 1) / nt * nt;
+		F->chunk_lines = (int)((lines + nc - 1) / nc);
+		plan_chunks(F, fns, n);
+		if (F->nchunks > 1 && split_work(F, nt, bodies) == 0) {
+			F->nsplit = nt;
+			F->chunks[0].a = &F->chunks[0].part; /* merged, as it may be walked twice */
+		} else {
+			split_free(F, nt);
+			plan_free(F);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(bodies[i].callees);
+	free(bodies);
+	free_fns(fns, n);
+}
+
+/* The total's counts, the sum of the roots', key by key on threads that
+ * each have a view of the table, and with epi_front_opts' preformat each
+ * key's expectation formatted too: the sum of a long file's functions and
+ * its formulas are the longest of all. */
+typedef struct total_work {
+	epi_analysis *a;
+	epi_region *r;
+	const epi_counts *const *roots;
+	int nroots, format;
+	atomic_int next; /* the next key to sum */
+} total_work;
+
+static void *total_run(void *arg)
+{
+	total_work *w = arg;
+	sym_ctx v;
+	sym_view(&v, &w->a->sym);
+	epi_counts *t = &w->r->counts;
+	for (int d; (d = atomic_fetch_add(&w->next, 1)) < t->n;) {
+		counts_add_all_key(&v, t, d, w->roots, w->nroots);
+		if (w->format)
+			sym_pw_format(&v, &t->v[d].exp, &w->r->formula[d], &w->r->cond[d]);
+	}
+	sym_view_free(&v);
+	flint_cleanup(); /* this thread's cache of GMP integers */
+	return NULL;
+}
+
+static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *roots, int nroots,
+		      const epi_front_opts *o, int nt)
+{
+	counts_init(&r->counts);
+	counts_add_all_keys(&a->sym, &r->counts, roots, nroots);
+	if (o->preformat) {
+		r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
+		r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+	}
+	total_work w = {.a = a, .r = r, .roots = roots, .nroots = nroots, .format = o->preformat};
+	atomic_init(&w.next, 0);
+	if (nt > r->counts.n)
+		nt = r->counts.n;
+	pthread_t th[FRONT_MAXTHREADS];
+	int started = 1; /* this thread is the first */
+	while (started < nt && pthread_create(&th[started], NULL, total_run, &w) == 0)
+		started++;
+	total_run(&w);
+	for (int t = 1; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
+enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
+
+/* Every --trip and `#pragma epi trip` must name a loop of the file:
+ * returns 0, or -1 with ERR naming the first that does not. */
+static int check_given(const front *F, char *err)
+{
+	const char *file = F->a->file;
+	for (int i = 0; i < F->o->ntrips; i++) {
+		const epi_trip *t = &F->o->trips[i];
+		if (t->measured || F->trip_hit[i])
+			continue;
+		char label[48];
+		cf_loop_label(label, sizeof label, t->line, t->nth);
+		const char *b = strrchr(file, '/');
+		b = b ? b + 1 : file;
+		if (t->file && strcmp(t->file, file) != 0 && strcmp(t->file, b) != 0)
+			return epi_error(err, "--trip '%s:%s=%s' names another file than '%s'", t->file, label, t->expr, file);
+		if (t->nth > 1)
+			return epi_error(err, "--trip '%s%s%s=%s': %s has no loop %d on line %d", t->file ? t->file : "",
+					 t->file ? ":" : "", label, t->expr, file, t->nth, t->line);
+		return epi_error(err, "--trip '%s%s%s=%s': %s has no loop on line %d", t->file ? t->file : "",
+				 t->file ? ":" : "", label, t->expr, file, t->line);
+	}
+	for (int i = 0; i < F->npragmas; i++) {
+		const pragma *p = &F->pragmas[i];
+		if (!p->expr || p->hit)
+			continue;
+		if (p->line < 0)
+			return epi_error(err, "%s:%d: '#pragma epi trip(%s)' is followed by no loop", file, p->at, p->expr);
+		return epi_error(err, "%s:%d: '#pragma epi trip(%s)' is followed by no loop (line %d has none)", file,
+				 p->at, p->expr, p->line);
+	}
+	return 0;
+}
+
+/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
+ * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
+ * to be done again in one chunk (a chunk cut a recursive call) or without
+ * blanking (the quick parse missed a definition). */
+static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
+			  int *again, char *err)
+{
+	*again = AGAIN_NO;
+	memset(a, 0, sizeof *a);
+	sym_init(&a->sym);
+	a->file = strdup(file);
+	size_t len;
+	char *text = epi_read_file(file, &len, err);
+	if (!text)
+		return -1;
+	W pw = {.filename = a->file};
+	if (cf_scan_pragmas(&pw, text, err) < 0) {
+		for (int i = 0; i < pw.npragmas; i++)
+			free(pw.pragmas[i].expr);
+		free(pw.pragmas);
+		free(text);
+		return -1;
+	}
+	int lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
+		   .text = text, .len = len, .trip_hit = calloc(o->ntrips + 1, 1)};
+	pthread_mutex_init(&F.mu, NULL);
+	pthread_cond_init(&F.cv, NULL);
+	atomic_init(&F.next, 0);
+	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
+	F.args[F.nargs++] = "-ferror-limit=1";
+	for (int i = 0; i < o->nclang_args; i++)
+		F.args[F.nargs++] = o->clang_args[i];
+	/* threads: as many as asked, but no more than the file has chunks */
+	int nt = epi_threads(o->jobs);
+	if (nt > lines / chunk_lines)
+		nt = lines / chunk_lines;
+	if (nt > FRONT_MAXTHREADS)
+		nt = FRONT_MAXTHREADS;
+	if (nt < 1)
+		nt = 1;
+	F.idx = malloc(nt * sizeof *F.idx);
+	for (int t = 0; t < nt; t++)
+		F.idx[t] = clang_createIndex(0, 0);
+	if (split && nt > 1)
+		plan_split(&F, nt);
+	front_worker k[FRONT_MAXTHREADS];
+	pthread_t th[FRONT_MAXTHREADS];
+	pthread_attr_t attr; /* a parser's stack: see EPI_FRONT_STACK */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, EPI_FRONT_STACK);
+	int started = 1; /* this thread is worker 0 */
+	F.active = nt;
+	for (int t = 0; t < nt; t++) {
+		k[t] = (front_worker){.F = &F, .id = t};
+		if (t > 0) {
+			if (pthread_create(&th[t], &attr, front_run, &k[t]) != 0) {
+				pthread_mutex_lock(&F.mu); /* the threads running share the work */
+				F.active -= nt - t;
+				pthread_mutex_unlock(&F.mu);
+				break;
+			}
+			started = t + 1;
+		}
+	}
+	pthread_attr_destroy(&attr);
+	front_run(&k[0]);
+	for (int t = 1; t < started; t++)
+		pthread_join(th[t], NULL);
+	if (F.nsplit && started < nt) {
+		front_rest(&F);
+		front_help(&F, 0);
+	}
+	for (int t = 0; t < nt; t++)
+		clang_disposeIndex(F.idx[t]);
+	free(F.idx);
+	free(F.args);
+	split_free(&F, nt);
+	free(text);
+	pthread_mutex_destroy(&F.mu);
+	pthread_cond_destroy(&F.cv);
+	if (F.badplan)
+		*again = AGAIN_UNSPLIT;
+	int ret = 0;
+	if (F.failed)
+		ret = epi_error(err, "%s", F.err);
+	else if (F.ret)
+		ret = epi_error(err, "%s", F.merr);
+	/* the imported regions after chunk 0's, in order (those of the chunks
+	 * before a failure, as a walk of the whole file would have left them);
+	 * the parts of chunks left unmerged (the file did not parse) freed */
+	for (int c = 0; c < F.nchunks; c++) {
+		chunk *ch = &F.chunks[c];
+		if (ch->state != CH_IMPORTED && ch->a != a && ch->started)
+			epi_analysis_free(&ch->part);
+		if (ch->nregions) {
+			a->regions = realloc(a->regions, (a->nregions + ch->nregions) * sizeof *a->regions);
+			memcpy(a->regions + a->nregions, ch->regions, ch->nregions * sizeof *ch->regions);
+			a->nregions += ch->nregions;
+		}
+		free(ch->regions);
+		free(ch->map);
+		free(ch->snap);
+		free(ch->called);
+	}
+	char *called = F.called;
+	if (F.recursive && F.nchunks > 1)
+		*again = AGAIN_ONE_CHUNK;
+	if (ret == 0)
+		ret = check_given(&F, err);
+	free(F.trip_hit);
+	if (ret == 0 && a->nerrors) {
+		if (a->nerrors == 1)
+			epi_error(err, "%s", a->errors[0]);
+		else
+			epi_error(err, "%s (and %d more loop%s)", a->errors[0], a->nerrors - 1, a->nerrors > 2 ? "s" : "");
+		ret = -1;
+	}
+	if (ret == 0) {
+		/* regions in source order; the total: main if defined, else the functions nobody calls */
+		for (int i = 1; i < a->nregions; i++)
+			for (int j = i; j > 0; j--) {
+				epi_region *x = &a->regions[j - 1], *y = &a->regions[j];
+				int before = y->line < x->line || (y->line == x->line && y->scope > x->scope);
+				if (!before)
+					break;
+				epi_region t = *x;
+				*x = *y;
+				*y = t;
+			}
+		if (F.nfns == 0) {
+			char msg[EPI_ERRLEN];
+			snprintf(msg, sizeof msg, "%s: defines no function, so there is nothing to count (functions of the "
+				 "files it includes are not counted)", file);
+			cf_add_unique(&a->notes, &a->nnotes, strdup(msg));
+		}
+		int m = -1;
+		for (int i = 0; i < F.nfns && m < 0; i++)
+			if (strcmp(F.fn_name[i], "main") == 0)
+				m = i;
+		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions); /* room for the total */
+		const epi_counts **roots = malloc(((size_t)F.nfns + 1) * sizeof *roots);
+		int nroots = 0;
+		for (int i = 0; i < F.nfns; i++) {
+			int r = (m >= 0 ? i == m : !called[i]) ? fn_region(a, &F, i) : -1;
+			if (r >= 0)
+				roots[nroots++] = &a->regions[r].counts;
+		}
+		epi_region *r = &a->regions[a->nregions];
+		r->scope = EPI_SCOPE_TOTAL;
+		r->file = strdup(file);
+		r->line = 0;
+		r->function = strdup(m >= 0 ? "main" : "");
+		r->formula = r->cond = NULL;
+		add_total(a, r, roots, nroots, o, nt);
+		a->nregions++;
+		free(roots);
+	}
+	plan_free(&F);
+	for (int i = 0; i < F.npragmas; i++)
+		free(F.pragmas[i].expr);
+	free(F.pragmas);
+	return ret;
+}
+
+int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
+{
+	int again;
+	int ret = analyze_chunks(a, file, o, CHUNK_LINES, 1, &again, err);
+	if (again == AGAIN_UNSPLIT) {
+		epi_analysis_free(a);
+		ret = analyze_chunks(a, file, o, CHUNK_LINES, 0, &again, err);
+	}
+	if (again != AGAIN_ONE_CHUNK)
+		return ret;
+	/* Where a recursive call is cut depends on which function the walk
+	 * starts from, and chunks start from their own: so that every count
+	 * agrees with every other, the file is walked again in one piece. */
+	epi_analysis_free(a);
+	return analyze_chunks(a, file, o, INT_MAX, 0, &again, err);
+}
+
+void epi_analysis_free(epi_analysis *a)
+{
+	for (int i = 0; i < a->nregions; i++)
+		cf_region_free(&a->sym, &a->regions[i]);
+	free(a->regions);
+	for (int i = 0; i < a->nnotes; i++)
+		free(a->notes[i]);
+	free(a->notes);
+	for (int i = 0; i < a->nerrors; i++)
+		free(a->errors[i]);
+	free(a->errors);
+	free(a->file);
+	sym_free(&a->sym);
+	memset(a, 0, sizeof *a);
+}

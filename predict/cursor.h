@@ -1,0 +1,122 @@
+/* cursor: small helpers around libclang's cursors, shared by the files of
+ * the front end (cfront.c, chunks.c, nests.c, trips.c).  Internal to
+ * predict/. */
+#ifndef EPI_CURSOR_H
+#define EPI_CURSOR_H
+
+#include <clang-c/Index.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct kids {
+	int n, cap;
+	CXCursor *c;
+} kids;
+
+static inline enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	kids *k = d;
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 8;
+		k->c = realloc(k->c, k->cap * sizeof *k->c);
+	}
+	k->c[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static inline void kids_of(CXCursor c, kids *k)
+{
+	k->n = 0;
+	clang_visitChildren(c, kid_visit, k);
+}
+
+static inline void kids_free(kids *k) { free(k->c); }
+
+static inline enum CXCursorKind kind(CXCursor c) { return clang_getCursorKind(c); }
+
+/* A node's only expression child, as strip() looks for it: the visit stops
+ * at a second one. */
+typedef struct only_expr {
+	CXCursor c;
+	int n;
+} only_expr;
+
+static inline enum CXChildVisitResult only_expr_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	only_expr *o = d;
+	if (!clang_isExpression(kind(c)))
+		return CXChildVisit_Continue;
+	o->c = c;
+	return ++o->n > 1 ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* The expression under implicit casts, parentheses and explicit casts. */
+static inline CXCursor strip(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind ck = kind(c);
+		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr && ck != CXCursor_CStyleCastExpr)
+			break;
+		only_expr o = {.n = 0};
+		clang_visitChildren(c, only_expr_visit, &o);
+		if (o.n != 1)
+			break;
+		c = o.c;
+	}
+	return c;
+}
+
+static inline int line_of(CXCursor c)
+{
+	unsigned line;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+	return (int)line;
+}
+
+/* `do { ... } while (0)`, the macro idiom: its body runs once, no loop. */
+static inline int is_once(CXCursor c)
+{
+	if (kind(c) != CXCursor_DoStmt)
+		return 0;
+	kids kk = {0};
+	kids_of(c, &kk);
+	int once = 0;
+	if (kk.n == 2) {
+		CXEvalResult r = clang_Cursor_Evaluate(kk.c[1]);
+		once = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+		if (r)
+			clang_EvalResult_dispose(r);
+	}
+	kids_free(&kk);
+	return once;
+}
+
+/* Whether C is in the main file, code expanded from a macro being where
+ * the macro is used (a function whose name a macro makes, `int NAME(f)()`). */
+static inline int in_main_file(CXCursor c)
+{
+	CXSourceLocation l = clang_getCursorLocation(c);
+	if (clang_Location_isFromMainFile(l))
+		return 1;
+	CXFile f = NULL;
+	unsigned line, col;
+	clang_getExpansionLocation(l, &f, &line, &col, NULL);
+	return f && clang_Location_isFromMainFile(clang_getLocation(clang_Cursor_getTranslationUnit(c), f, line, col));
+}
+
+static inline unsigned offset_of(CXSourceLocation l)
+{
+	unsigned off;
+	clang_getExpansionLocation(l, NULL, NULL, NULL, &off);
+	return off;
+}
+
+static inline char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = strdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+#endif

@@ -1,0 +1,90 @@
+/* nests: a file's top-level loop nests, without counting them, for
+ * attributing a profile's samples to nests (epi-profile, epi-validate). */
+#include "predict/cfront.h"
+#include "predict/cursor.h"
+#include "model/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct nest_walk {
+	epi_nest *v;
+	int n, cap;
+	const char *file, *function;
+} nest_walk;
+
+static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	nest_walk *nw = data;
+	enum CXCursorKind k = kind(c);
+	if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt)
+		return CXChildVisit_Recurse;
+	if (is_once(c))
+		return CXChildVisit_Recurse; /* a do-while(0) is no nest; loops in it are */
+	if (nw->n == nw->cap) {
+		nw->cap = nw->cap ? 2 * nw->cap : 16;
+		nw->v = realloc(nw->v, (size_t)nw->cap * sizeof *nw->v);
+	}
+	epi_nest *x = &nw->v[nw->n++];
+	x->file = strdup(nw->file);
+	x->function = strdup(nw->function);
+	x->line = line_of(c);
+	unsigned end;
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+	x->end_line = (int)end;
+	return CXChildVisit_Continue; /* loops inside belong to this nest */
+}
+
+int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *nout, char *err)
+{
+	*out = NULL;
+	*nout = 0;
+	FILE *probe = fopen(file, "r");
+	if (!probe)
+		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
+	fclose(probe);
+	CXIndex idx = clang_createIndex(0, 0);
+	const char **args = malloc(((size_t)(o ? o->nclang_args : 0) + 1) * sizeof *args);
+	for (int i = 0; o && i < o->nclang_args; i++)
+		args[i] = o->clang_args[i];
+	CXTranslationUnit tu = NULL;
+	/* errors in the file (a missing header) leave the loops that parse: enough here */
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, o ? o->nclang_args : 0, NULL, 0,
+							  CXTranslationUnit_None, &tu);
+	free(args);
+	if (ec != CXError_Success || !tu) {
+		clang_disposeIndex(idx);
+		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
+	}
+	nest_walk nw = {.file = file};
+	kids top = {0};
+	kids_of(clang_getTranslationUnitCursor(tu), &top);
+	for (int i = 0; i < top.n; i++) {
+		CXCursor c = top.c[i];
+		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
+		    !in_main_file(c))
+			continue;
+		char *name = spelling(c);
+		nw.function = name;
+		clang_visitChildren(c, nest_visit, &nw);
+		free(name);
+	}
+	kids_free(&top);
+	clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+	*out = nw.v;
+	*nout = nw.n;
+	return 0;
+}
+
+void epi_nests_free(epi_nest *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].file);
+		free(v[i].function);
+	}
+	free(v);
+}
