@@ -1103,6 +1103,7 @@ typedef struct loop {
 	int nextra;
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
+	int scoped;         /* declared by the for's init: no code after it sees it */
 } loop;
 
 static int loop_cond1(W *w, CXCursor cond, loop *l);
@@ -1937,7 +1938,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			ret = too_complex(w, at);
 		fmpz_clear(st);
 	}
-	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && kind(l->decl) != CXCursor_ParmDecl) {
+	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && kind(l->decl) != CXCursor_ParmDecl) {
 		/* its variable after it: L + step (K + 1) */
 		poly_add_si(x, K, 1, s->ctx);
 		poly_scalar_mul_si(x, x, l->step, s->ctx);
@@ -2497,7 +2498,8 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	for (int i = 0; i + 1 < ik.n && (ind >= 0 || post >= 0); i += 2)
 		if (clang_equalCursors(ik.c[i], l.decl))
 			init_expr = ik.c[i + 1];
-	int truth = given ? 0 : const_truth(cond);
+	/* a condition that is a constant (evaluated only when no other reading fits) */
+	int truth = !given && ind == -1 ? const_truth(cond) : 0;
 	if (given < 0) {
 		ret = -1;
 	} else if (given) {
@@ -2533,6 +2535,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	} else if (geo && (ret = geo_values(w, c, &l, 0)) != 0) {
 		/* unsupported */
 	} else {
+		l.scoped = !clang_Cursor_isNull(init) && kind(init) == CXCursor_DeclStmt && !clang_Cursor_isNull(init_expr);
 		if (ind >= 0)
 			two_ends(w, c, &l, &uk, ind, &ik);
 		if (post >= 0)
