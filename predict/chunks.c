@@ -465,10 +465,15 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		fns[i].called = 0;
 	}
 	int ret = 0;
+	poly_take_overflow(); /* what came before is not this chunk's */
 	for (int i = ch->lo; i < ch->hi && ret == 0; i++)
 		if (fns[i].state == 0) {
 			cf_collect_symbols(&w, NULL);
 			ret = cf_analyze_fn(&w, &fns[i]);
+			if (ret == 0 && poly_take_overflow())
+				ret = epi_error(ch->err, "%s:%d: a count of %s() has a term in more than %d symbols (a nest "
+						"deeper than that, each level bounded by its own parameter), beyond what epi "
+						"represents", F->a->file, fns[i].line, fns[i].name, POLY_MONO_MAX);
 		}
 	ch->ret = ret;
 	ch->recursive = w.recursive;

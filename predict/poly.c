@@ -8,13 +8,22 @@
 
 #include <flint/fmpq_mpoly.h>
 
-/* A monomial with more distinct variables than fit: a count of a loop nest
- * more than POLY_MONO_MAX deep, each level bounded by its own parameter. */
+/* A monomial with more distinct variables than fit (a count of a loop nest
+ * more than POLY_MONO_MAX deep, each level bounded by its own parameter),
+ * or an exponent beyond 16 bits: the operation goes on with the monomial
+ * cut short, and poly_take_overflow() tells the caller, on this thread. */
+static _Thread_local int overflowed;
+
 static void too_many_vars(void)
 {
-	fprintf(stderr, "epi: a count has a term in more than %d symbols, beyond what epi represents\n",
-		POLY_MONO_MAX);
-	exit(1);
+	overflowed = 1;
+}
+
+int poly_take_overflow(void)
+{
+	int r = overflowed;
+	overflowed = 0;
+	return r;
 }
 
 void poly_ctx_init(poly_ctx_t ctx, int nvars) { ctx->nvars = nvars; }
@@ -161,8 +170,10 @@ static void mono_mul(poly_mono *d, const poly_mono *a, const poly_mono *b)
 {
 	int i = 0, j = 0, n = 0;
 	while (i < a->n || j < b->n) {
-		if (n == POLY_MONO_MAX)
+		if (n == POLY_MONO_MAX) {
 			too_many_vars();
+			break;
+		}
 		unsigned long e;
 		if (j == b->n || (i < a->n && a->v[i] < b->v[j])) {
 			d->v[n] = a->v[i];
@@ -174,8 +185,10 @@ static void mono_mul(poly_mono *d, const poly_mono *a, const poly_mono *b)
 			d->v[n] = a->v[i];
 			e = (unsigned long)a->e[i++] + b->e[j++];
 		}
-		if (e > UINT16_MAX)
+		if (e > UINT16_MAX) {
 			too_many_vars();
+			e = UINT16_MAX;
+		}
 		d->e[n++] = (uint16_t)e;
 	}
 	d->n = (uint16_t)n;
@@ -685,8 +698,10 @@ void poly_push_term_fmpq_ui(poly_t a, const fmpq_t c, const unsigned long *exp, 
 	for (int k = 0; k < ctx->nvars; k++) {
 		if (!exp[k])
 			continue;
-		if (m->n == POLY_MONO_MAX || exp[k] > UINT16_MAX)
+		if (m->n == POLY_MONO_MAX || exp[k] > UINT16_MAX) {
 			too_many_vars();
+			break;
+		}
 		m->v[m->n] = (uint16_t)k;
 		m->e[m->n++] = (uint16_t)exp[k];
 	}

@@ -21,8 +21,14 @@
 #include <flint/fmpq_poly.h>
 #include <flint/fmpz.h>
 
-/* Distinct variables in one monomial; more is reported as an error. */
+/* Distinct variables in one monomial; more (or an exponent beyond 16 bits)
+ * leaves the term cut short and is reported by poly_take_overflow(). */
 #define POLY_MONO_MAX 12
+
+/* Whether an operation on this thread met a term beyond what a monomial
+ * holds since the last call (the results since are not to be trusted);
+ * clears the mark. */
+int poly_take_overflow(void);
 
 typedef struct poly_mono {
 	uint16_t n;                 /* variables with a nonzero exponent */

@@ -244,6 +244,10 @@ expect "--trip naming a second loop that is not there" 1 "has no loop 2 on line 
 expect "--trip naming another file" 1 "names another file than" -- \
 	"$top/tests/data/linked_list.c" --trip other.c:10=n
 expect "--trip with a bad line" 2 "invalid --trip '10_x=n'" -- "$top/tests/data/linked_list.c" --trip 10_x=n
+awk 'BEGIN { n = 14; printf "void deep(int *a"; for (k = 0; k < n; k++) printf ", int n%d", k; print ") {";
+	for (k = 0; k < n; k++) printf "for (int i%d = 0; i%d < n%d; i%d++)\n", k, k, k, k; print "a[0] = 1;\n}" }' >"$tmp/deepnest.c"
+expect "a term in more symbols than a monomial holds: an error, not an exit from the library" 1 \
+	"deepnest.c:1: a count of deep() has a term in more than 12 symbols" -- "$tmp/deepnest.c"
 printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
 expect "a file that defines no function says so" 0 "nofn.c: defines no function, so there is nothing to count" -- "$tmp/nofn.c"
 printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"

@@ -294,6 +294,37 @@ static void test_univariate_and_text(void **st)
 	poly_clear(r, C);
 }
 
+static void test_overflow_reported(void **st)
+{
+	(void)st;
+	/* a product of 14 distinct variables: more than a monomial holds */
+	poly_ctx_t big;
+	poly_ctx_init(big, 14);
+	poly_t a, b, p;
+	poly_init(a, big);
+	poly_init(b, big);
+	poly_init(p, big);
+	unsigned long ea[14] = {0}, eb[14] = {0};
+	for (int k = 0; k < 7; k++)
+		ea[k] = eb[k + 7] = 1;
+	fmpq_t one;
+	fmpq_init(one);
+	fmpq_one(one);
+	poly_push_term_fmpq_ui(a, one, ea, big);
+	poly_push_term_fmpq_ui(b, one, eb, big);
+	assert_false(poly_take_overflow());
+	poly_mul(p, a, a, big); /* 7 variables: fits */
+	assert_false(poly_take_overflow());
+	poly_mul(p, a, b, big); /* 14 */
+	assert_true(poly_take_overflow());
+	assert_false(poly_take_overflow()); /* taken: cleared */
+	fmpq_clear(one);
+	poly_clear(a, big);
+	poly_clear(b, big);
+	poly_clear(p, big);
+	poly_ctx_clear(big);
+}
+
 int main(void)
 {
 	poly_ctx_init(C, NV);
@@ -303,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_large_coefficients),
 		cmocka_unit_test(test_univariate_and_text),
 		cmocka_unit_test(test_sum_negative_const),
+		cmocka_unit_test(test_overflow_reported),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	fmpq_mpoly_ctx_clear(F);
