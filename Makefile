@@ -47,7 +47,7 @@ LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
 EPI_SUBCMDS = probe measure freq calibrate profile validate trips
-EPI_SRC = cmd/epi.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c cmd/epi_trips.c
+EPI_SRC = cmd/epi.c cmd/die.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c cmd/epi_trips.c
 EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c
@@ -117,6 +117,8 @@ build/san/bin/epi: $(EPI_SRC:%.c=build/san/%.o) build/libepi-san.a
 # epi-predict allocates millions of small polynomials: mimalloc serves them
 # faster than glibc. (Not bin/epi: its malloc kernels measure the system's.)
 bin/epi-predict: ALLOC = -lmimalloc
+bin/epi-predict: build/obj/cmd/die.o
+build/san/bin/epi-predict: build/san/cmd/die.o
 build/obj/cmd/epi-predict.o: KOPT = -DEPI_MIMALLOC
 
 bin/%: build/obj/cmd/%.o build/libepi.a

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <mimalloc.h>
 #endif
 
+#include "cmd/epi_cmd.h"
 #include "model/freq.h"
 #include "model/table.h"
 #include "model/util.h"
@@ -80,23 +80,9 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 success, 1 error, 2 usage error. See epi-predict(1).\n";
 
-static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "epi-predict: %s: ", code == 2 ? "usage" : "error");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	if (code == 2)
-		fprintf(stderr, "try 'epi-predict --help'\n");
-	exit(code);
-}
-
 int main(int argc, char **argv)
 {
+	epi_prog = "epi-predict";
 	static const struct option opts[] = {
 		{"table", required_argument, 0, 't'},
 		{"freq", required_argument, 0, 'f'},
@@ -132,26 +118,26 @@ int main(int argc, char **argv)
 			params = realloc(params, (nparams + 1) * sizeof *params);
 			params[nparams++] = optarg;
 			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
-				die(2, "%s", err);
+				epi_die(2, "%s", err);
 			break;
 		case 'b': {
 			char *end;
 			double p = strtod(optarg, &end);
 			if (*end || !(p >= 0 && p <= 1))
-				die(2, "invalid --branch-prob '%s': expected a probability from 0 to 1", optarg);
+				epi_die(2, "invalid --branch-prob '%s': expected a probability from 0 to 1", optarg);
 			fmpq_set_si(fo.branch_prob, (slong)llround(p * 1e9), 1000000000UL);
 			break;
 		}
 		case 'T':
 			fo.trips = realloc(fo.trips, (fo.ntrips + 1) * sizeof *fo.trips);
 			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
-				die(2, "%s", err);
+				epi_die(2, "%s", err);
 			fo.ntrips++;
 			break;
 		case 'S': fo.strict = 1; break;
 		case 'R':
 			if (epi_trips_load(optarg, &fo.trips, &fo.ntrips, err) < 0)
-				die(1, "%s", err);
+				epi_die(1, "%s", err);
 			trips_file = optarg;
 			break;
 		case 'p': compdb = optarg; break;
@@ -159,24 +145,24 @@ int main(int argc, char **argv)
 			if (!strcmp(optarg, "table")) format = EPI_FMT_TABLE;
 			else if (!strcmp(optarg, "csv")) format = EPI_FMT_CSV;
 			else if (!strcmp(optarg, "json")) format = EPI_FMT_JSON;
-			else die(2, "invalid --format '%s': expected table, csv or json", optarg);
+			else epi_die(2, "invalid --format '%s': expected table, csv or json", optarg);
 			break;
 		case 'o': output = optarg; break;
 		case 'j': {
 			long j;
 			if (epi_parse_long(optarg, 1, 1024, &j) < 0)
-				die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", optarg);
+				epi_die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", optarg);
 			jobs = (int)j;
 			break;
 		}
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': puts("epi-predict " EPI_VERSION); return 0;
-		default: epi_opt_error(err, c, optopt, argv, optind); die(2, "%s", err);
+		default: epi_opt_error(err, c, optopt, argv, optind); epi_die(2, "%s", err);
 		}
 	}
 	const char *file = epi_one_source(argv, dashdash, &optind, err);
 	if (!file)
-		die(2, "%s", err);
+		epi_die(2, "%s", err);
 	if (trips_file) {
 		/* measured trips bind quietly, so say when none can */
 		int measured = 0, match = 0;
@@ -188,7 +174,7 @@ int main(int argc, char **argv)
 				other = fo.trips[i].file;
 			}
 		if (measured && !match)
-			fprintf(stderr, "epi-predict: warning: the trips files have no loop of '%s' (only of '%s', ...)\n",
+			epi_warn("the trips files have no loop of '%s' (only of '%s', ...)",
 				file, other);
 	}
 	optind = dashdash < argc ? dashdash + 1 : argc;
@@ -197,7 +183,7 @@ int main(int argc, char **argv)
 	if (compdb) {
 		dbargs = epi_compdb_args(compdb, file, &ndb, err);
 		if (!dbargs)
-			die(1, "%s", err);
+			epi_die(1, "%s", err);
 	}
 	int nflags = ndb + (argc - optind);
 	const char **flags = calloc(nflags + 1, sizeof *flags);
@@ -217,10 +203,10 @@ int main(int argc, char **argv)
 		table_path = epi_table_find_default();
 	if (table_path) {
 		if (epi_table_load(&table, table_path, err) < 0)
-			die(1, "%s", err);
+			epi_die(1, "%s", err);
 		have_table = 1;
 	} else if (freq) {
-		die(1, "--freq '%s' needs a cost table: give --table FILE or set EPI_TABLE", freq);
+		epi_die(1, "--freq '%s' needs a cost table: give --table FILE or set EPI_TABLE", freq);
 	}
 	long *khz = NULL;
 	int nkhz = 0;
@@ -233,11 +219,11 @@ int main(int argc, char **argv)
 		} else {
 			khz = malloc(sizeof *khz);
 			if (epi_freq_parse(freq, &khz[0], err) < 0)
-				die(1, "%s", err);
+				epi_die(1, "%s", err);
 			nkhz = 1;
 			epi_fcol col;
 			if (epi_table_at(&table, khz[0], &col, err) < 0)
-				die(1, "%s", err);
+				epi_die(1, "%s", err);
 			epi_fcol_free(&col);
 		}
 	}
@@ -255,15 +241,15 @@ int main(int argc, char **argv)
 	if (epi_analyze(&a, file, &fo, err) < 0) {
 		/* every loop that could not be counted, one line each */
 		for (int i = 0; i + 1 < a.nerrors; i++)
-			fprintf(stderr, "epi-predict: error: %s\n", a.errors[i]);
-		die(1, "%s", a.nerrors ? a.errors[a.nerrors - 1] : err);
+			fprintf(stderr, "%s: error: %s\n", epi_prog, a.errors[i]);
+		epi_die(1, "%s", a.nerrors ? a.errors[a.nerrors - 1] : err);
 	}
 	sym_env env;
 	sym_env_init(&env);
 	for (int i = 0; i < nparams; i++) {
 		int r = epi_bind_param(&a, &env, params[i], err);
 		if (r < 0)
-			die(r == -2 ? 2 : 1, "%s", err);
+			epi_die(r == -2 ? 2 : 1, "%s", err);
 	}
 	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format,
 				.jobs = jobs};
@@ -273,14 +259,14 @@ int main(int argc, char **argv)
 	if (output)
 		out = open_memstream(&buf, &blen);
 	if (epi_report(out, &a, &ro, err) < 0)
-		die(1, "%s", err);
+		epi_die(1, "%s", err);
 	if (output) {
 		fclose(out);
 		if (epi_write_atomic(output, buf, blen, err) < 0)
-			die(1, "%s", err);
+			epi_die(1, "%s", err);
 		free(buf);
 	} else if (fflush(stdout) != 0 || ferror(stdout)) {
-		die(1, "cannot write the report: %s", strerror(errno));
+		epi_die(1, "cannot write the report: %s", strerror(errno));
 	}
 #ifndef EPI_FREE_AT_EXIT
 	/* The process ends here: handing the analysis back to malloc piece by

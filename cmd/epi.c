@@ -1,6 +1,5 @@
 /* epi: one program for the machine-layer commands, git style: `epi CMD`,
  * or `epi-CMD` through a link named so. */
-#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,31 +20,7 @@ static const epi_subcmd cmds[] = {
 	{NULL, NULL, NULL},
 };
 
-const char *epi_prog = "epi";
 static char prog_buf[64];
-
-void epi_die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: %s: ", epi_prog, code == 2 ? "usage" : "error");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	if (code == 2)
-		fprintf(stderr, "try '%s --help'\n", epi_prog);
-	exit(code);
-}
-
-void epi_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: warning: ", epi_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 enum epi_format epi_parse_format(const char *s)
 {
