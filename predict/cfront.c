@@ -1475,14 +1475,18 @@ static int given_trip(W *w, CXCursor at, poly_t T)
 	return r;
 }
 
-/* Records that the loop AT cannot be counted, and why; returns -2, on
- * which the statement's walk counts it with a trip count instead
+/* What the functions that count a loop return when it cannot be counted
+ * (besides 0, and -1 for an error): w->why says why. */
+#define UNCOUNTED (-2)
+
+/* Records that the loop AT cannot be counted, and why; returns UNCOUNTED,
+ * on which the statement's walk counts it with a trip count instead
  * (trip_fallback). */
 static int unsupported(W *w, CXCursor at, const char *why)
 {
 	(void)at;
 	snprintf(w->why, sizeof w->why, "%s", why);
-	return -2;
+	return UNCOUNTED;
 }
 
 /* The loop AT is beyond the symbolic engine (s->err says why): reported
@@ -1497,7 +1501,7 @@ static int too_complex(W *w, CXCursor at)
 /* The counts C of one iteration of the loop L (in its variable VAR, and KV
  * for the iteration number) summed over its iterations, var = L + step*k
  * for k = 0..K (from 1 for a do loop, whose first iteration FIRST counts
- * unconditionally), into OUT.  Returns 0 or -2 (too complex). */
+ * unconditionally), into OUT.  Returns 0 or UNCOUNTED (too complex). */
 static int iterate(W *w, CXCursor at, const loop *l, int var, int kv, const poly_t K, int is_do, epi_counts *c,
 		   epi_counts *out)
 {
@@ -1626,7 +1630,7 @@ static long geo_next(const loop *l, long v)
 
 /* The values a loop with a geometric update takes, when its first value
  * and its bound are integer constants: into l->vals (at most MAXVALS).
- * Returns 0, or -2 (unsupported) with the reason. */
+ * Returns 0, or UNCOUNTED with the reason. */
 #define MAXVALS 4096
 static int geo_values(W *w, CXCursor at, loop *l, int is_do)
 {
@@ -2136,7 +2140,7 @@ static CXCursor update_target(CXCursor e)
 
 /* The first value of the induction variable l->decl of the loop C, which
  * no header assigns: its last assignment before C in the same block, or a
- * parameter's value on entry.  Returns 0, -2 (unsupported) or -1. */
+ * parameter's value on entry.  Returns 0, UNCOUNTED or -1. */
 static int prior_value(W *w, CXCursor c, loop *l)
 {
 	sym_ctx *s = w->s;
@@ -2855,7 +2859,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			ret = while_loop(w, c, k == CXCursor_DoStmt, &lc);
 		if (top)
 			w->tag_line = 0;
-		if (ret == -2) {
+		if (ret == UNCOUNTED) {
 			/* counted by a trip count instead, with what the loop's
 			 * header counted so far (a for's init) */
 			if (top)
