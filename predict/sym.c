@@ -1,16 +1,15 @@
-/* sym: piecewise polynomial counts, summation over affine ranges, and the
- * Fourier-Motzkin feasibility test that prunes impossible pieces.  See sym.h. */
+/* sym: piecewise polynomial counts, summation over affine ranges and their
+ * evaluation.  The Fourier-Motzkin feasibility test that prunes impossible
+ * pieces is in fm.c, counts as text in symfmt.c, what they share in
+ * sym-internal.h.  See sym.h. */
 #define _GNU_SOURCE /* qsort_r */
-#include "predict/sym.h"
+#include "predict/sym-internal.h"
 
 #include <flint/arith.h>
-#include <flint/fmpz_poly_factor.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CTX (s->ctx)
 
 static void seterr(sym_ctx *s, const char *fmt, ...)
 {
@@ -18,20 +17,6 @@ static void seterr(sym_ctx *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s->err, sizeof s->err, fmt, ap);
 	va_end(ap);
-}
-
-/* Forgets the cached formats (their polynomials die with a context). */
-static void fmt_reset(sym_ctx *s)
-{
-	for (int i = 0; i < s->nfmt; i++) {
-		sym_pw_clear(s, &s->fmt[i].w);
-		poly_clear(s->fmt[i].sum, CTX);
-		free(s->fmt[i].cond);
-		free(s->fmt[i].formula);
-	}
-	s->nfmt = 0;
-	if (s->fmtidx)
-		memset(s->fmtidx, 0, (s->fmtmask + 1) * sizeof *s->fmtidx);
 }
 
 int sym_init(sym_ctx *s)
@@ -59,7 +44,7 @@ void sym_free(sym_ctx *s)
 	for (int k = 0; k < s->nfaul; k++)
 		fmpq_poly_clear(&s->faul[k]);
 	free(s->faul);
-	fmt_reset(s);
+	sym_fmt_reset(s);
 	free(s->fmt);
 	free(s->fmtidx);
 	poly_ctx_clear(s->ctx);
@@ -87,12 +72,11 @@ void sym_view_update(sym_ctx *v, const sym_ctx *s)
 
 void sym_view_free(sym_ctx *v)
 {
-	fmt_reset(v);
+	sym_fmt_reset(v);
 	free(v->fmt);
 	free(v->fmtidx);
 }
 
-static void used_closure(sym_ctx *s, const poly_t p, int *used);
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
 /* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
@@ -151,8 +135,8 @@ void sym_collect(sym_ctx *s, const int *used_in)
 	memcpy(used, used_in, sizeof used);
 	for (int k = s->nvars - 1; k >= 0; k--)
 		if (used[k] && s->kind[k] == SYM_ATOM)
-			used_closure(s, &s->atom_num[k], used);
-	fmt_reset(s);
+			sym_used_closure(s, &s->atom_num[k], used);
+	sym_fmt_reset(s);
 	for (int k = 0; k < s->nvars; k++) {
 		if (used[k] || s->kind[k] == SYM_PARAM || s->kind[k] == SYM_FREE)
 			continue;
@@ -163,152 +147,22 @@ void sym_collect(sym_ctx *s, const int *used_in)
 	}
 }
 
-/* The variables of term T of P with nonzero exponents, in increasing order,
- * into VAR and EXP; returns how many. */
-static int term_exps(const sym_ctx *s, const poly_t p, slong t, int *var, ulong *exp)
-{
-	(void)s;
-	const poly_mono *m = &p->m[t];
-	for (int j = 0; j < m->n; j++) {
-		var[j] = m->v[j];
-		exp[j] = m->e[j];
-	}
-	return m->n;
-}
-
-/* Marks in USED the variables that P mentions (without clearing the rest). */
-static void poly_vars(const sym_ctx *s, const poly_t p, int *used)
+/* Marks the variables P uses, and those the atoms among them use. */
+void sym_used_closure(sym_ctx *s, const poly_t p, int *used)
 {
 	int var[SYM_MAXVARS];
 	ulong exp[SYM_MAXVARS];
 	for (slong i = 0; i < poly_length(p, CTX); i++) {
 		int n = term_exps(s, p, i, var, exp);
-		for (int j = 0; j < n; j++)
-			used[var[j]] = 1;
-	}
-}
-
-/* Which terms terms_str() writes. */
-enum terms {
-	TERMS_ALL,
-	TERMS_POS,      /* those with a variable and a positive coefficient */
-	TERMS_REST_NEG, /* the others, negated */
-	TERMS_VARS_NEG, /* those with a variable, negated */
-	TERMS_CONST     /* the constant term */
-};
-
-/* A growing string, NUL-terminated: formulas are built without printf. */
-typedef struct sbuf {
-	char *s;
-	size_t len, cap;
-} sbuf;
-
-static void sb_putn(sbuf *b, const char *t, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = 2 * (b->len + n + 1) + 32;
-		b->s = realloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, t, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
-
-static void sb_puts(sbuf *b, const char *t) { sb_putn(b, t, strlen(t)); }
-
-static void sb_putu(sbuf *b, ulong v)
-{
-	char t[24];
-	int i = (int)sizeof t;
-	do
-		t[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	sb_putn(b, t + i, sizeof t - (size_t)i);
-}
-
-/* |Z| in decimal. */
-static void sb_put_fmpz_abs(sbuf *b, const fmpz_t z)
-{
-	if (!COEFF_IS_MPZ(*z)) {
-		slong v = *z;
-		sb_putu(b, v < 0 ? -(ulong)v : (ulong)v);
-		return;
-	}
-	char *t = fmpz_get_str(NULL, 10, z);
-	sb_puts(b, t[0] == '-' ? t + 1 : t);
-	flint_free(t);
-}
-
-/* |Q| as "p" or "p/q". */
-static void sb_put_fmpq_abs(sbuf *b, const fmpq_t q)
-{
-	sb_put_fmpz_abs(b, fmpq_numref(q));
-	if (!fmpz_is_one(fmpq_denref(q))) {
-		sb_putn(b, "/", 1);
-		sb_put_fmpz_abs(b, fmpq_denref(q));
-	}
-}
-
-/* Appends some of P's terms as text, in P's order ("0" when none). */
-static void terms_put(sbuf *b, sym_ctx *s, const poly_t p, enum terms which)
-{
-	int out = 0;
-	for (slong i = 0; i < p->n; i++) {
-		const fmpq *c = &p->c[i];
-		const poly_mono *m = &p->m[i];
-		int nv = m->n, sgn = fmpq_sgn(c);
-		int pos = nv > 0 && sgn > 0;
-		if ((which == TERMS_POS && !pos) || (which == TERMS_REST_NEG && pos) ||
-		    (which == TERMS_VARS_NEG && nv == 0) || (which == TERMS_CONST && nv > 0))
-			continue;
-		if (which == TERMS_REST_NEG || which == TERMS_VARS_NEG)
-			sgn = -sgn;
-		if (out++ == 0) {
-			if (sgn < 0)
-				sb_putn(b, "-", 1);
-		} else {
-			sb_puts(b, sgn < 0 ? " - " : " + ");
-		}
-		int first = 1;
-		if (nv == 0 || !(fmpz_is_pm1(fmpq_numref(c)) && fmpz_is_one(fmpq_denref(c)))) {
-			sb_put_fmpq_abs(b, c);
-			first = 0;
-		}
-		for (int j = 0; j < nv; j++) {
-			int k = m->v[j];
-			if (!first)
-				sb_putn(b, "*", 1);
-			sb_puts(b, k < s->nvars ? s->name[k] : "?");
-			if (m->e[j] > 1) {
-				sb_putn(b, "^", 1);
-				sb_putu(b, m->e[j]);
-			}
-			first = 0;
+		for (int j = 0; j < n; j++) {
+			int k = var[j];
+			if (used[k])
+				continue;
+			used[k] = 1;
+			if (k < s->nvars && s->kind[k] == SYM_ATOM)
+				sym_used_closure(s, &s->atom_num[k], used);
 		}
 	}
-	if (out == 0)
-		sb_putn(b, "0", 1);
-}
-
-/* Some of P's terms as text (malloc'd). */
-static char *terms_str(sym_ctx *s, const poly_t p, enum terms which)
-{
-	sbuf b = {0};
-	terms_put(&b, s, p, which);
-	return b.s;
-}
-
-char *sym_poly_str(sym_ctx *s, const poly_t p) { return terms_str(s, p, TERMS_ALL); }
-
-/* The constant term of P: its last term in the monomial order, if that
- * has no variable. */
-static void const_term(sym_ctx *s, fmpq_t c, const poly_t p)
-{
-	(void)s;
-	if (p->n && p->m[p->n - 1].n == 0)
-		fmpq_set(c, &p->c[p->n - 1]);
-	else
-		fmpq_zero(c);
 }
 
 /* The atom floor(num/den) (num normalised as sym_floor leaves it), found or
@@ -481,8 +335,6 @@ static int cons_norm(sym_ctx *s, poly_t c)
 	return 0;
 }
 
-static void guard_init(sym_guard *g) { memset(g, 0, sizeof *g); }
-
 /* A hash of the exponents of P's term T, by variable. */
 static unsigned long term_exp_hash(const sym_ctx *s, const poly_t p, slong t)
 {
@@ -525,7 +377,7 @@ static unsigned long cons_hash(sym_ctx *s, const poly_struct *c)
 	return h ^ (h >> 31);
 }
 
-static void guard_clear(sym_ctx *s, sym_guard *g)
+void sym_guard_clear(sym_ctx *s, sym_guard *g)
 {
 	if (g->rc && atomic_fetch_sub_explicit(g->rc, 1, memory_order_acq_rel) > 1) {
 		guard_init(g); /* others still share the constraints */
@@ -539,7 +391,7 @@ static void guard_clear(sym_ctx *s, sym_guard *g)
 }
 
 /* Gives G constraints of its own before it changes them (copy on write). */
-static void guard_own(sym_ctx *s, sym_guard *g)
+void sym_guard_own(sym_ctx *s, sym_guard *g)
 {
 	if (!g->rc)
 		return;
@@ -554,7 +406,7 @@ static void guard_own(sym_ctx *s, sym_guard *g)
 		poly_set(&c[i], &g->c[i], CTX);
 	}
 	sym_guard shared = *g;
-	guard_clear(s, &shared); /* frees them if the others let go meanwhile */
+	sym_guard_clear(s, &shared); /* frees them if the others let go meanwhile */
 	g->c = c;
 	g->cap = g->n ? g->n : 1;
 	g->rc = NULL;
@@ -563,7 +415,7 @@ static void guard_own(sym_ctx *s, sym_guard *g)
 /* Inserts the normalized, non-constant constraint C (taking ownership). */
 static void guard_insert(sym_ctx *s, sym_guard *g, poly_t c)
 {
-	guard_own(s, g);
+	sym_guard_own(s, g);
 	unsigned long h = cons_hash(s, c);
 	int pos = 0;
 	while (pos < g->n) {
@@ -636,7 +488,7 @@ static void guard_seal(sym_ctx *s, sym_guard *g)
 }
 
 /* Sets G (empty) to the union of the N normalized constraints C. */
-static void guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
+void sym_guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
 {
 	g->c = malloc((n + 1) * sizeof *g->c);
 	g->cap = n + 1;
@@ -649,7 +501,7 @@ static void guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
 }
 
 /* Makes DST a copy of SRC that shares its constraints until either changes
- * them (guard_own). SRC is const to its users: only its share count moves. */
+ * them (sym_guard_own). SRC is const to its users: only its share count moves. */
 static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 {
 	guard_init(dst);
@@ -674,441 +526,9 @@ static int guard_equal(sym_ctx *s, const sym_guard *a, const sym_guard *b)
 	return 1;
 }
 
-/* ---- Fourier-Motzkin -------------------------------------------------- */
-
-#define FM_MAXROWS 400
-
-typedef struct fm_sys {
-	int nv;        /* columns 0..nv-1 variables, nv = constant */
-	int n, cap;
-	fmpz **row;
-} fm_sys;
-
-static void fm_push(fm_sys *m, fmpz *r)
-{
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 16;
-		m->row = realloc(m->row, m->cap * sizeof *m->row);
-	}
-	m->row[m->n++] = r;
-}
-
-/* Marks in USED the variables of P's terms up to its first nonlinear one:
- * those whose columns fm_add_poly() fills. */
-static void fm_mark(sym_ctx *s, const poly_t p, int *used)
-{
-	int var[SYM_MAXVARS];
-	ulong e[SYM_MAXVARS];
-	for (slong i = 0; i < poly_length(p, CTX); i++) {
-		int nv = term_exps(s, p, i, var, e), deg = 0;
-		for (int j = 0; j < nv; j++) {
-			used[var[j]] = 1;
-			deg += (int)e[j];
-		}
-		if (deg > 1)
-			return;
-	}
-}
-
-/* Adds the affine constraint P >= 0 as a row, variable k in column COL[k]
- * (every variable of P has one); nonlinear ones are skipped (treating them
- * as true keeps the test sound). */
-static void fm_add_poly(sym_ctx *s, fm_sys *m, const poly_t p, const int *col)
-{
-	fmpz *r = _fmpz_vec_init(m->nv + 1);
-	fmpz_t d;
-	fmpz_init(d);
-	poly_get_denominator(d, p, CTX);
-	fmpq_t c;
-	fmpq_init(c);
-	int var[SYM_MAXVARS];
-	ulong e[SYM_MAXVARS];
-	int linear = 1;
-	for (slong i = 0; i < poly_length(p, CTX) && linear; i++) {
-		int nv = term_exps(s, p, i, var, e);
-		int at = m->nv, deg = 0;
-		for (int j = 0; j < nv; j++) {
-			at = col[var[j]];
-			deg += (int)e[j];
-		}
-		if (deg > 1) {
-			linear = 0;
-			break;
-		}
-		poly_get_term_coeff_fmpq(c, p, i, CTX);
-		/* the coefficient times the common denominator, an integer */
-		fmpz_divexact(fmpq_denref(c), d, fmpq_denref(c));
-		fmpz_mul(&r[at], fmpq_numref(c), fmpq_denref(c));
-	}
-	if (linear)
-		fm_push(m, r);
-	else
-		_fmpz_vec_clear(r, m->nv + 1);
-	fmpq_clear(c);
-	fmpz_clear(d);
-}
-
-/* Divides the variable part by its gcd, flooring the constant. */
-static void fm_tighten(fmpz *r, int nv)
-{
-	fmpz_t g;
-	fmpz_init(g);
-	_fmpz_vec_content(g, r, nv);
-	if (!fmpz_is_zero(g) && !fmpz_is_one(g)) {
-		for (int v = 0; v < nv; v++)
-			fmpz_divexact(&r[v], &r[v], g);
-		fmpz_fdiv_q(&r[nv], &r[nv], g);
-	}
-	fmpz_clear(g);
-}
-
-/* Drops the columns no row uses: the system holds a column for every symbol
- * of the table, while a condition names two or three. */
-static void fm_compress(fm_sys *m)
-{
-	int nv = m->nv, keep = 0;
-	int *col = malloc((nv + 1) * sizeof *col);
-	for (int v = 0; v < nv; v++) {
-		int any = 0;
-		for (int i = 0; i < m->n && !any; i++)
-			any = !fmpz_is_zero(&m->row[i][v]);
-		col[v] = any ? keep++ : -1;
-	}
-	if (keep < nv) {
-		for (int i = 0; i < m->n; i++) {
-			fmpz *r = _fmpz_vec_init(keep + 1);
-			for (int v = 0; v < nv; v++)
-				if (col[v] >= 0)
-					fmpz_swap(&r[col[v]], &m->row[i][v]);
-			fmpz_swap(&r[keep], &m->row[i][nv]);
-			_fmpz_vec_clear(m->row[i], nv + 1);
-			m->row[i] = r;
-		}
-		m->nv = keep;
-	}
-	free(col);
-}
-
-/* The column to eliminate: the one of the fewest new rows among those some
- * row uses (POS, NEG: how many rows have it positive, negative), or -1. */
-static int fm_pick(const long *pos, const long *neg, int nv)
-{
-	int best = -1;
-	long bestcost = 0;
-	for (int v = 0; v < nv; v++) {
-		if (pos[v] + neg[v] == 0)
-			continue;
-		long cost = pos[v] * neg[v] - pos[v] - neg[v];
-		if (best < 0 || cost < bestcost) {
-			best = v;
-			bestcost = cost;
-		}
-	}
-	return best;
-}
-
-static int fm_solve(fm_sys *m)
-{
-	fm_compress(m);
-	int nv = m->nv;
-	for (;;) {
-		/* drop constant rows; a negative one proves infeasibility */
-		int w = 0;
-		for (int i = 0; i < m->n; i++) {
-			if (_fmpz_vec_is_zero(m->row[i], nv)) {
-				int neg = fmpz_sgn(&m->row[i][nv]) < 0;
-				_fmpz_vec_clear(m->row[i], nv + 1);
-				if (neg) {
-					for (int j = i + 1; j < m->n; j++)
-						m->row[w++] = m->row[j];
-					m->n = w;
-					return 0;
-				}
-				continue;
-			}
-			m->row[w++] = m->row[i];
-		}
-		m->n = w;
-		long pos[SYM_MAXVARS] = {0}, neg[SYM_MAXVARS] = {0};
-		for (int v = 0; v < nv; v++)
-			for (int i = 0; i < m->n; i++) {
-				int sg = fmpz_sgn(&m->row[i][v]);
-				pos[v] += sg > 0;
-				neg[v] += sg < 0;
-			}
-		int v = fm_pick(pos, neg, nv);
-		if (v < 0)
-			return 1;
-		fm_sys nm = {.nv = nv};
-		for (int i = 0; i < m->n; i++) {
-			if (fmpz_is_zero(&m->row[i][v])) {
-				fmpz *r = _fmpz_vec_init(nv + 1);
-				_fmpz_vec_set(r, m->row[i], nv + 1);
-				fm_push(&nm, r);
-			}
-		}
-		fmpz_t a, b;
-		fmpz_init(a); fmpz_init(b);
-		for (int i = 0; i < m->n && nm.n <= FM_MAXROWS; i++) {
-			if (fmpz_sgn(&m->row[i][v]) <= 0)
-				continue;
-			for (int j = 0; j < m->n; j++) {
-				if (fmpz_sgn(&m->row[j][v]) >= 0)
-					continue;
-				fmpz *r = _fmpz_vec_init(nv + 1);
-				fmpz_neg(a, &m->row[j][v]);
-				fmpz_set(b, &m->row[i][v]);
-				_fmpz_vec_scalar_mul_fmpz(r, m->row[i], nv + 1, a);
-				_fmpz_vec_scalar_addmul_fmpz(r, m->row[j], nv + 1, b);
-				fm_tighten(r, nv);
-				fm_push(&nm, r);
-			}
-		}
-		fmpz_clear(a); fmpz_clear(b);
-		for (int i = 0; i < m->n; i++)
-			_fmpz_vec_clear(m->row[i], nv + 1);
-		free(m->row);
-		*m = nm;
-		if (m->n > FM_MAXROWS)
-			return 1; /* too large to decide: assume feasible */
-	}
-}
-
-/* Marks the variables P uses, and those the atoms among them use. */
-static void used_closure(sym_ctx *s, const poly_t p, int *used)
-{
-	int var[SYM_MAXVARS];
-	ulong exp[SYM_MAXVARS];
-	for (slong i = 0; i < poly_length(p, CTX); i++) {
-		int n = term_exps(s, p, i, var, exp);
-		for (int j = 0; j < n; j++) {
-			int k = var[j];
-			if (used[k])
-				continue;
-			used[k] = 1;
-			if (k < s->nvars && s->kind[k] == SYM_ATOM)
-				used_closure(s, &s->atom_num[k], used);
-		}
-	}
-}
-
-/* Sets *DEN to the least common denominator of P's coefficients, when
- * they are small and it is (at most COEFF_MAX); else returns -1. */
-static int small_den(const poly_t p, long *den)
-{
-	*den = 1;
-	for (slong i = 0; i < p->n; i++) {
-		const fmpq *c = &p->c[i];
-		if (COEFF_IS_MPZ(*fmpq_numref(c)) || COEFF_IS_MPZ(*fmpq_denref(c)))
-			return -1;
-		long d = *fmpq_denref(c);
-		if (d == 1 || *den % d == 0)
-			continue;
-		long g = (long)n_gcd((ulong)*den, (ulong)d);
-		if (__builtin_mul_overflow(*den / g, d, den) || *den > COEFF_MAX)
-			return -1;
-	}
-	return 0;
-}
-
-/* The same elimination in machine integers, for the small systems of
- * almost every test: at most FMS_ROWS rows of FMS_COLS - 1 variables and
- * coefficients that stay below 2^62.  Each step is the one fm_solve()
- * takes (the same column, rows in the same order, the same tightening), so
- * the answer is the same; where a system outgrows it the caller falls back
- * to fm_solve(). */
-#define FMS_ROWS 48
-#define FMS_COLS 13
-#define FMS_MAX ((long)1 << 62)
-/* below fm_solve()'s cut-off, so that it never applies here */
-_Static_assert(FMS_ROWS <= FM_MAXROWS, "FMS_ROWS within FM_MAXROWS");
-
-typedef struct fms {
-	int n, nv;
-	long r[FMS_ROWS][FMS_COLS];
-} fms;
-
-/* Adds the affine P >= 0 as fm_add_poly() does; -1 when it does not fit. */
-static int fms_add(sym_ctx *s, fms *m, const poly_t p, const int *col)
-{
-	for (slong i = 0; i < p->n; i++) {
-		int deg = 0;
-		for (int j = 0; j < p->m[i].n; j++)
-			deg += p->m[i].e[j];
-		if (deg > 1)
-			return 0; /* nonlinear: skipped, as fm_add_poly() does */
-	}
-	long den;
-	if (small_den(p, &den) < 0 || m->n == FMS_ROWS)
-		return -1;
-	long *r = m->r[m->n];
-	memset(r, 0, sizeof m->r[0]);
-	for (slong i = 0; i < p->n; i++) {
-		const fmpq *q = &p->c[i];
-		int at = p->m[i].n ? col[p->m[i].v[0]] : m->nv;
-		if (__builtin_mul_overflow(*fmpq_numref(q), den / *fmpq_denref(q), &r[at]) || r[at] >= FMS_MAX ||
-		    r[at] <= -FMS_MAX)
-			return -1;
-	}
-	m->n++;
-	return 0;
-}
-
-/* fm_solve() on M[0] (M[1] its scratch): 1 feasible, 0 not, -1 when it
- * outgrows FMS_ROWS. */
-static int fms_solve(fms m2[2])
-{
-	fms *m = &m2[0], *nm = &m2[1];
-	int nv = m->nv;
-	for (;;) {
-		int w = 0;
-		for (int i = 0; i < m->n; i++) {
-			int zero = 1;
-			for (int v = 0; v < nv && zero; v++)
-				zero = m->r[i][v] == 0;
-			if (zero) {
-				if (m->r[i][nv] < 0)
-					return 0;
-				continue;
-			}
-			if (w != i)
-				memcpy(m->r[w], m->r[i], sizeof m->r[0]);
-			w++;
-		}
-		m->n = w;
-		long pos[FMS_COLS] = {0}, neg[FMS_COLS] = {0};
-		for (int v = 0; v < nv; v++)
-			for (int i = 0; i < m->n; i++) {
-				pos[v] += m->r[i][v] > 0;
-				neg[v] += m->r[i][v] < 0;
-			}
-		int v = fm_pick(pos, neg, nv);
-		if (v < 0)
-			return 1;
-		nm->n = 0;
-		nm->nv = nv;
-		for (int i = 0; i < m->n; i++)
-			if (m->r[i][v] == 0) {
-				memcpy(nm->r[nm->n], m->r[i], sizeof m->r[0]);
-				nm->n++;
-			}
-		for (int i = 0; i < m->n; i++) {
-			if (m->r[i][v] <= 0)
-				continue;
-			for (int j = 0; j < m->n; j++) {
-				if (m->r[j][v] >= 0)
-					continue;
-				if (nm->n == FMS_ROWS)
-					return -1;
-				long *r = nm->r[nm->n++], a = -m->r[j][v], b = m->r[i][v];
-				for (int k = 0; k <= nv; k++) {
-					__int128 x = (__int128)m->r[i][k] * a + (__int128)m->r[j][k] * b;
-					if (x >= FMS_MAX || x <= -FMS_MAX)
-						return -1;
-					r[k] = (long)x;
-				}
-				long g = 0; /* fm_tighten() */
-				for (int k = 0; k < nv; k++)
-					g = (long)n_gcd((ulong)g, (ulong)labs(r[k]));
-				if (g > 1) {
-					for (int k = 0; k < nv; k++)
-						r[k] /= g;
-					long q = r[nv] / g;
-					if (r[nv] % g != 0 && r[nv] < 0)
-						q--;
-					r[nv] = q;
-				}
-			}
-		}
-		fms *t = m;
-		m = nm;
-		nm = t;
-	}
-}
-
-/* sym_feasible(), in machine integers where the system fits when SMALL */
-static int feasible(sym_ctx *s, const poly_struct *c, int n, int small)
-{
-	/* one non-constant linear constraint without floor terms always has
-	 * integer solutions (guards never hold constant ones) */
-	if (n == 0)
-		return 1;
-	if (n == 1 && poly_total_degree_si(&c[0], CTX) == 1) {
-		int u[SYM_MAXVARS], atoms = 0;
-		memset(u, 0, sizeof *u * (size_t)s->cap);
-		poly_vars(s, &c[0], u);
-		for (int k = 0; k < s->nvars; k++)
-			atoms |= u[k] && s->kind[k] == SYM_ATOM;
-		if (!atoms)
-			return 1;
-	}
-	int used[SYM_MAXVARS], col[SYM_MAXVARS];
-	memset(used, 0, sizeof *used * (size_t)s->cap);
-	for (int i = 0; i < n; i++)
-		fm_mark(s, &c[i], used);
-	/* atoms inside the atoms used */
-	for (int k = s->nvars - 1; k >= 0; k--)
-		if (used[k] && s->kind[k] == SYM_ATOM)
-			used_closure(s, &s->atom_num[k], used);
-	/* a column for each symbol used, not for each of the table */
-	int nv = 0, natoms = 0;
-	for (int k = 0; k < s->nvars; k++) {
-		col[k] = used[k] ? nv++ : -1;
-		natoms += used[k] && s->kind[k] == SYM_ATOM;
-	}
-	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
-	poly_struct *at = malloc((2 * natoms + 1) * sizeof *at);
-	natoms = 0;
-	for (int k = 0; k < s->nvars; k++) {
-		if (!used[k] || s->kind[k] != SYM_ATOM)
-			continue;
-		poly_struct *t = &at[natoms];
-		poly_init(t, CTX);
-		poly_scalar_mul_fmpz(t, &s->gen[k], &s->atom_den[k], CTX);
-		poly_sub(t, &s->atom_num[k], t, CTX);
-		poly_init(t + 1, CTX);
-		poly_neg(t + 1, t, CTX);
-		poly_add_fmpz(t + 1, t + 1, &s->atom_den[k], CTX);
-		poly_sub_ui(t + 1, t + 1, 1, CTX);
-		natoms += 2;
-	}
-	int r = -1;
-	if (small && nv < FMS_COLS) {
-		fms sm[2];
-		sm[0].n = 0;
-		sm[0].nv = nv;
-		int fit = 0;
-		for (int i = 0; i < n && fit == 0; i++)
-			fit = fms_add(s, &sm[0], &c[i], col);
-		for (int i = 0; i < natoms && fit == 0; i++)
-			fit = fms_add(s, &sm[0], &at[i], col);
-		if (fit == 0)
-			r = fms_solve(sm);
-	}
-	if (r < 0) {
-		fm_sys m = {.nv = nv};
-		for (int i = 0; i < n; i++)
-			fm_add_poly(s, &m, &c[i], col);
-		for (int i = 0; i < natoms; i++)
-			fm_add_poly(s, &m, &at[i], col);
-		r = fm_solve(&m);
-		for (int i = 0; i < m.n; i++)
-			_fmpz_vec_clear(m.row[i], m.nv + 1);
-		free(m.row);
-	}
-	for (int i = 0; i < natoms; i++)
-		poly_clear(&at[i], CTX);
-	free(at);
-	return r;
-}
-
-int sym_feasible(sym_ctx *s, const poly_struct *c, int n) { return feasible(s, c, n, 1); }
-
-int sym_feasible_flint(sym_ctx *s, const poly_struct *c, int n) { return feasible(s, c, n, 0); }
-
 static void guard_drop(sym_ctx *s, sym_guard *g, int i)
 {
-	guard_own(s, g);
+	sym_guard_own(s, g);
 	g->h -= cons_hash(s, &g->c[i]);
 	poly_clear(&g->c[i], CTX);
 	memmove(&g->c[i], &g->c[i + 1], (g->n - i - 1) * sizeof *g->c);
@@ -1134,7 +554,7 @@ static int cmp_lin(const void *a, const void *b)
  * Sorting by variable part keeps this O(n log n) on long guards. */
 static void drop_parallel(sym_ctx *s, sym_guard *g)
 {
-	guard_own(s, g);
+	sym_guard_own(s, g);
 	if (g->n < 2)
 		return;
 	int n = g->n;
@@ -1175,9 +595,9 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 }
 
 /* Drops the constraints of G implied by the others. */
-static void guard_reduce(sym_ctx *s, sym_guard *g)
+void sym_guard_reduce(sym_ctx *s, sym_guard *g)
 {
-	guard_own(s, g);
+	sym_guard_own(s, g);
 	/* cheap first: of two parallel constraints the looser is implied */
 	drop_parallel(s, g);
 	if (g->n <= 1)
@@ -1204,7 +624,7 @@ void sym_pw_init(sym_pw *w) { memset(w, 0, sizeof *w); }
 void sym_pw_clear(sym_ctx *s, sym_pw *w)
 {
 	for (int i = 0; i < w->n; i++) {
-		guard_clear(s, &w->p[i].g);
+		sym_guard_clear(s, &w->p[i].g);
 		poly_clear(w->p[i].v, CTX);
 	}
 	free(w->p);
@@ -1306,7 +726,7 @@ static void pw_push(sym_ctx *s, sym_pw *w, const sym_guard *g, const poly_t v)
 		if (guard_equal(s, &w->p[i].g, g)) {
 			poly_add(w->p[i].v, w->p[i].v, v, CTX);
 			if (poly_is_zero(w->p[i].v, CTX)) {
-				guard_clear(s, &w->p[i].g);
+				sym_guard_clear(s, &w->p[i].g);
 				poly_clear(w->p[i].v, CTX);
 				w->p[i] = w->p[--w->n];
 			}
@@ -1530,7 +950,7 @@ static void pw_drop_zero(sym_ctx *s, sym_pw *w)
 	int n = 0;
 	for (int i = 0; i < w->n; i++) {
 		if (poly_is_zero(w->p[i].v, CTX)) {
-			guard_clear(s, &w->p[i].g);
+			sym_guard_clear(s, &w->p[i].g);
 			poly_clear(w->p[i].v, CTX);
 		} else {
 			w->p[n++] = w->p[i];
@@ -1624,10 +1044,10 @@ void sym_pw_restrict(sym_ctx *s, sym_pw *w, const poly_t c)
 		sym_guard g;
 		guard_copy(s, &g, &w->p[i].g);
 		if (guard_add(s, &g, c) == 0 && sym_feasible(s, g.c, g.n)) {
-			guard_reduce(s, &g);
+			sym_guard_reduce(s, &g);
 			pw_push(s, &out, &g, w->p[i].v);
 		}
-		guard_clear(s, &g);
+		sym_guard_clear(s, &g);
 	}
 	sym_pw_clear(s, w);
 	*w = out;
@@ -1835,17 +1255,17 @@ static int sum_piece(sym_ctx *s, sym_pw *out, const sym_piece *pc, int var,
 				dead = guard_add(s, &g, c) < 0;
 			}
 			if (!dead && sym_feasible(s, g.c, g.n)) {
-				guard_reduce(s, &g);
+				sym_guard_reduce(s, &g);
 				faul_sum(s, b, pc->v, var, &L.b[i], &U.b[j]);
 				pw_push(s, out, &g, b);
 			}
-			guard_clear(s, &g);
+			sym_guard_clear(s, &g);
 		}
 	}
 out:
 	bound_clear(s, &L);
 	bound_clear(s, &U);
-	guard_clear(s, &rest);
+	sym_guard_clear(s, &rest);
 	poly_clear(c, CTX); poly_clear(a, CTX);
 	poly_clear(e, CTX); poly_clear(b, CTX);
 	fmpq_clear(av);
@@ -2025,7 +1445,7 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub_in)
 					poly_set(v, w->p[i].v, CTX);
 				pw_push(s, &out, &g, v);
 			}
-			guard_clear(s, &g);
+			sym_guard_clear(s, &g);
 		}
 		poly_clear(v, CTX);
 		poly_clear(c, CTX);
@@ -2097,7 +1517,7 @@ int sym_pw_minmax(sym_ctx *s, sym_pw *lo, sym_pw *hi, const sym_pw *a, const sym
 
 /* ---- evaluation ------------------------------------------------------- */
 
-/* poly_eval() in 128-bit integers, over the common denominator of P's
+/* sym_poly_eval() in 128-bit integers, over the common denominator of P's
  * coefficients, while they, the values and every partial result fit (the
  * usual case: counts have small coefficients, and are evaluated at
  * integers).  Returns 0 when it did, -1 (OUT unchanged) when it cannot. */
@@ -2134,7 +1554,7 @@ static int poly_eval_small(fmpq_t out, const poly_t p, fmpq *const *vals)
 }
 
 /* OUT = P at the point VALS, term by term. */
-static void poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
+void sym_poly_eval(sym_ctx *s, fmpq_t out, const poly_t p, fmpq *const *vals)
 {
 	if (poly_eval_small(out, p, vals) == 0)
 		return;
@@ -2177,9 +1597,9 @@ void sym_env_clear(sym_env *e)
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used)
 {
 	for (int i = 0; i < w->n; i++) {
-		used_closure(s, w->p[i].v, used);
+		sym_used_closure(s, w->p[i].v, used);
 		for (int j = 0; j < w->p[i].g.n; j++)
-			used_closure(s, &w->p[i].g.c[j], used);
+			sym_used_closure(s, &w->p[i].g.c[j], used);
 	}
 }
 
@@ -2202,8 +1622,8 @@ void sym_pw_params(sym_ctx *s, const sym_pw *w, int *used)
  * parameters from E, or when GENERIC a generic point (every parameter
  * large, and distinct), atoms computed from them.  Returns 0, or -1 with
  * *MISSING a parameter E does not bind. */
-static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing,
-		    int *unbound)
+int sym_env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing,
+		 int *unbound)
 {
 	int ret = 0;
 	int used[SYM_MAXVARS];
@@ -2218,7 +1638,7 @@ static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, 
 		if (s->kind[k] == SYM_ATOM) {
 			fmpq_t q;
 			fmpq_init(q);
-			poly_eval(s, q, &s->atom_num[k], ptr);
+			sym_poly_eval(s, q, &s->atom_num[k], ptr);
 			fmpz_mul(fmpq_denref(q), fmpq_denref(q), &s->atom_den[k]);
 			fmpz_fdiv_q(fmpq_numref(&vals[k]), fmpq_numref(q), fmpq_denref(q));
 			fmpz_one(fmpq_denref(&vals[k]));
@@ -2239,13 +1659,13 @@ static int env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, 
 	return ret;
 }
 
-static int guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
+int sym_guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr)
 {
 	fmpq_t q;
 	fmpq_init(q);
 	int ok = 1;
 	for (int j = 0; j < g->n && ok; j++) {
-		poly_eval(s, q, &g->c[j], ptr);
+		sym_poly_eval(s, q, &g->c[j], ptr);
 		ok = fmpq_sgn(q) >= 0;
 	}
 	fmpq_clear(q);
@@ -2265,15 +1685,15 @@ int sym_pw_eval_unbound(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t ou
 		fmpq_init(&vals[k]);
 		ptr[k] = &vals[k];
 	}
-	int ret = env_fill(s, w, e, 0, vals, missing, unbound);
+	int ret = sym_env_fill(s, w, e, 0, vals, missing, unbound);
 	fmpq_zero(out);
 	if (ret == 0) {
 		fmpq_t q;
 		fmpq_init(q);
 		for (int i = 0; i < w->n; i++) {
-			if (!guard_holds(s, &w->p[i].g, ptr))
+			if (!sym_guard_holds(s, &w->p[i].g, ptr))
 				continue;
-			poly_eval(s, q, w->p[i].v, ptr);
+			sym_poly_eval(s, q, w->p[i].v, ptr);
 			fmpq_add(out, out, q);
 		}
 		fmpq_clear(q);
@@ -2283,193 +1703,7 @@ int sym_pw_eval_unbound(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t ou
 	return ret;
 }
 
-/* ---- formatting ------------------------------------------------------- */
-
-static slong nterms(const fmpz_poly_t p)
-{
-	slong n = 0;
-	for (slong i = 0; i < fmpz_poly_length(p); i++)
-		n += !fmpz_is_zero(fmpz_poly_get_coeff_ptr(p, i));
-	return n;
-}
-
-/* "n*(n - 1)/2" style: P factored over the integers when it is a polynomial
- * in one variable (fast univariate factoring), else P expanded. */
-static char *poly_factored(sym_ctx *s, const poly_t p)
-{
-	int used[SYM_MAXVARS], nused = 0, var = -1;
-	poly_used_vars(used, p, CTX);
-	for (int k = 0; k < s->cap; k++)
-		if (used[k]) {
-			nused++;
-			var = k;
-		}
-	if (nused != 1 || poly_degree_si(p, var, CTX) < 2)
-		return sym_poly_str(s, p);
-	fmpq_poly_t up;
-	fmpz_poly_t z;
-	fmpz_poly_factor_t fac;
-	fmpq_poly_init(up);
-	fmpz_poly_init(z);
-	fmpz_poly_factor_init(fac);
-	poly_get_fmpq_poly(up, p, var, CTX);
-	fmpq_poly_get_numerator(z, up);
-	fmpz_poly_factor(fac, z);
-	int nfactors = 0;
-	for (slong i = 0; i < fac->num; i++)
-		nfactors += (int)fac->exp[i];
-	sbuf b = {0};
-	if (nfactors <= 1) {
-		terms_put(&b, s, p, TERMS_ALL);
-	} else {
-		fmpq_t c;
-		fmpq_init(c);
-		fmpq_set_fmpz_frac(c, &fac->c, fmpq_poly_denref(up));
-		sb_putn(&b, "", 0);
-		if (fmpq_sgn(c) < 0)
-			sb_putn(&b, "-", 1);
-		int first = 1;
-		if (!fmpz_is_pm1(fmpq_numref(c))) {
-			sb_put_fmpz_abs(&b, fmpq_numref(c));
-			first = 0;
-		}
-		poly_t f;
-		poly_init(f, CTX);
-		fmpq_poly_t fq;
-		fmpq_poly_init(fq);
-		/* monomials first: n*(n - 1), not (n - 1)*n */
-		slong order[64];
-		slong nf = fac->num < 64 ? fac->num : 64;
-		for (slong i = 0; i < nf; i++)
-			order[i] = i;
-		for (slong i = 1; i < nf; i++)
-			for (slong j = i; j > 0 && nterms(&fac->p[order[j]]) < nterms(&fac->p[order[j - 1]]); j--) {
-				slong t = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
-		for (slong oi = 0; oi < nf; oi++) {
-			slong i = order[oi];
-			fmpq_poly_set_fmpz_poly(fq, &fac->p[i]);
-			poly_set_fmpq_poly(f, fq, var, CTX);
-			int paren = poly_length(f, CTX) > 1;
-			if (!first)
-				sb_putn(&b, "*", 1);
-			if (paren)
-				sb_putn(&b, "(", 1);
-			terms_put(&b, s, f, TERMS_ALL);
-			if (paren)
-				sb_putn(&b, ")", 1);
-			if (fac->exp[i] > 1) {
-				sb_putn(&b, "^", 1);
-				sb_putu(&b, (ulong)fac->exp[i]);
-			}
-			first = 0;
-		}
-		if (!fmpz_is_one(fmpq_denref(c))) {
-			sb_putn(&b, "/", 1);
-			sb_put_fmpz_abs(&b, fmpq_denref(c));
-		}
-		fmpq_poly_clear(fq);
-		poly_clear(f, CTX);
-		fmpq_clear(c);
-	}
-	fmpz_poly_factor_clear(fac);
-	fmpz_poly_clear(z);
-	fmpq_poly_clear(up);
-	return b.s;
-}
-
-/* "n >= 2" for the constraint n - 2 >= 0, "n >= m" for n - m >= 0:
- * positive terms on the left, the rest on the right. */
-static void cons_put(sbuf *b, sym_ctx *s, const poly_t c)
-{
-	int haspos = 0;
-	for (slong i = 0; i < c->n && !haspos; i++)
-		haspos = c->m[i].n > 0 && fmpq_sgn(&c->c[i]) > 0;
-	if (!haspos) { /* -n + 5 >= 0 reads n <= 5 */
-		terms_put(b, s, c, TERMS_VARS_NEG);
-		sb_puts(b, " <= ");
-		terms_put(b, s, c, TERMS_CONST);
-	} else {
-		terms_put(b, s, c, TERMS_POS);
-		sb_puts(b, " >= ");
-		terms_put(b, s, c, TERMS_REST_NEG);
-	}
-}
-
-/* The polynomial of W for large parameters (into SUM) and its condition. */
-static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
-
-/* Whether c >= 0 and d >= 0 exclude each other because c + d is a negative
- * constant (n - 335 >= 0 against -n + 333 >= 0): how most pieces of a sum
- * miss the condition of another, told without an elimination. */
-static int opposed(sym_ctx *s, const poly_struct *c, const poly_struct *d)
-{
-	return c->n > 0 && d->n > 0 && poly_sum_negative_const(c, d);
-}
-
-/* Where the condition is one threshold p >= k on the only parameter, lowers k
- * (not below 0) while the formula still gives the exact count there:
- * n*(n - 1)/2 holds for n >= 0, not only where the inner loop runs.
- * Returns whether it lowered k. */
-static int relax_threshold(sym_ctx *s, const sym_pw *w, const poly_t sum, sym_guard *g)
-{
-	if (g->n != 1)
-		return 0;
-	int used[SYM_MAXVARS], u2[SYM_MAXVARS], p = -1, np = 0;
-	memset(used, 0, sizeof *used * (size_t)s->cap);
-	pw_used(s, w, used);
-	poly_used_vars(u2, sum, CTX);
-	for (int k = 0; k < s->nvars; k++) {
-		if (s->kind[k] == SYM_ATOM && (used[k] || u2[k]))
-			return 0;
-		if (used[k] || u2[k]) {
-			p = k;
-			np++;
-		}
-	}
-	if (np != 1 || poly_length(&g->c[0], CTX) > 2 || poly_degree_si(&g->c[0], p, CTX) != 1)
-		return 0;
-	fmpq_t k, a, x, y;
-	fmpq_init(k); fmpq_init(a); fmpq_init(x); fmpq_init(y);
-	slong vars[1] = {p};
-	ulong one[1] = {1};
-	poly_t t;
-	poly_init(t, CTX);
-	poly_get_coeff_vars_ui(t, &g->c[0], vars, one, 1, CTX);
-	poly_get_fmpq(a, t, CTX);
-	const_term(s, k, &g->c[0]);
-	int changed = 0;
-	if (fmpq_is_one(a)) {
-		fmpq_neg(k, k); /* the condition is p >= k */
-		sym_env e;
-		sym_env_init(&e);
-		e.bound[p] = 1;
-		fmpq *ptr[SYM_MAXVARS];
-		for (int i = 0; i < s->cap; i++)
-			ptr[i] = &e.val[i];
-		int steps = 0, missing;
-		while (fmpq_sgn(k) > 0 && steps++ < 64) {
-			fmpq_sub_si(&e.val[p], k, 1);
-			if (sym_pw_eval(s, w, &e, x, &missing) != 0)
-				break;
-			poly_eval(s, y, sum, ptr);
-			if (!fmpq_equal(x, y))
-				break;
-			fmpq_sub_si(k, k, 1);
-			changed = 1;
-		}
-		if (changed) {
-			guard_own(s, g);
-			poly_sub_fmpq(&g->c[0], &s->gen[p], k, CTX);
-		}
-		sym_env_clear(&e);
-	}
-	poly_clear(t, CTX);
-	fmpq_clear(k); fmpq_clear(a); fmpq_clear(x); fmpq_clear(y);
-	return changed;
-}
+/* ---- hashes ----------------------------------------------------------- */
 
 /* A cheap fingerprint of W's shape, to find it among cached formats. */
 unsigned long sym_pw_hash(sym_ctx *s, const sym_pw *w)
@@ -2491,186 +1725,4 @@ unsigned long sym_pw_shape_hash(sym_ctx *s, const sym_pw *w)
 		h += (w->p[i].g.h * 0x9E3779B97F4A7C15UL) ^ (t * 0xBF58476D1CE4E5B9UL);
 	}
 	return h;
-}
-
-static unsigned fmt_slot(unsigned long h, unsigned mask)
-{
-	return (unsigned)(h * 0x9E3779B97F4A7C15UL >> 32) & mask;
-}
-
-/* Indexes the newest format, doubling the index when half full. */
-static void fmt_index(sym_ctx *s)
-{
-	if (2u * (unsigned)s->nfmt > s->fmtmask) {
-		unsigned size = s->fmtmask ? 2 * (s->fmtmask + 1) : 256;
-		free(s->fmtidx);
-		s->fmtidx = calloc(size, sizeof *s->fmtidx);
-		s->fmtmask = size - 1;
-		for (int i = 0; i < s->nfmt - 1; i++) {
-			unsigned k = fmt_slot(s->fmt[i].hash, s->fmtmask);
-			while (s->fmtidx[k])
-				k = (k + 1) & s->fmtmask;
-			s->fmtidx[k] = i + 1;
-		}
-	}
-	unsigned k = fmt_slot(s->fmt[s->nfmt - 1].hash, s->fmtmask);
-	while (s->fmtidx[k])
-		k = (k + 1) & s->fmtmask;
-	s->fmtidx[k] = s->nfmt;
-}
-
-static sym_fmt *fmt_find(sym_ctx *s, unsigned long h, const sym_pw *w)
-{
-	if (!s->fmtidx)
-		return NULL;
-	for (unsigned k = fmt_slot(h, s->fmtmask); s->fmtidx[k]; k = (k + 1) & s->fmtmask) {
-		sym_fmt *f = &s->fmt[s->fmtidx[k] - 1];
-		if (f->hash == h && sym_pw_equal(s, &f->w, w))
-			return f;
-	}
-	return NULL;
-}
-
-void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
-{
-	if (w->n == 0) {
-		*formula = strdup("0");
-		*cond = strdup("");
-		return;
-	}
-	/* formats are cached by shape: W = c * (a cached shape) */
-	fmpq_t c, ic;
-	fmpq_init(c);
-	fmpq_init(ic);
-	poly_get_term_coeff_fmpq(c, w->p[0].v, 0, CTX);
-	fmpq_inv(ic, c);
-	/* W itself when it is normalised already (borrowed, not copied) */
-	int unit = fmpq_is_one(c);
-	sym_pw norm;
-	sym_pw_init(&norm);
-	if (unit)
-		norm = *w;
-	else
-		sym_pw_addmul_fmpq(s, &norm, w, ic);
-	unsigned long h = sym_pw_hash(s, &norm);
-	sym_fmt *hit = fmt_find(s, h, &norm);
-	if (!hit) {
-		if (s->nfmt == s->capfmt) {
-			s->capfmt = s->capfmt ? 2 * s->capfmt : 64;
-			s->fmt = realloc(s->fmt, s->capfmt * sizeof *s->fmt);
-		}
-		hit = &s->fmt[s->nfmt++];
-		hit->hash = h;
-		sym_pw_init(&hit->w);
-		if (unit)
-			sym_pw_set(s, &hit->w, &norm);
-		else
-			hit->w = norm; /* moved */
-		sym_pw_init(&norm);
-		poly_init(hit->sum, CTX);
-		hit->cond = format_uncached(s, &hit->w, hit->sum);
-		hit->formula = NULL;
-		fmt_index(s);
-	}
-	if (unit) { /* the shape itself: its text once */
-		if (!hit->formula)
-			hit->formula = poly_factored(s, hit->sum);
-		*formula = strdup(hit->formula);
-	} else {
-		poly_t sum;
-		poly_init(sum, CTX);
-		poly_scalar_mul_fmpq(sum, hit->sum, c, CTX);
-		*formula = poly_factored(s, sum);
-		poly_clear(sum, CTX);
-	}
-	*cond = strdup(hit->cond);
-	if (!unit)
-		sym_pw_clear(s, &norm);
-	fmpq_clear(c);
-	fmpq_clear(ic);
-}
-
-static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
-{
-	fmpq vals[SYM_MAXVARS];
-	fmpq *ptr[SYM_MAXVARS];
-	for (int k = 0; k < s->nvars; k++) {
-		fmpq_init(&vals[k]);
-		ptr[k] = &vals[k];
-	}
-	int missing;
-	env_fill(s, w, NULL, 1, vals, &missing, NULL);
-	poly_zero(sum, CTX);
-	sym_guard all;
-	guard_init(&all);
-	char *active = calloc(w->n + 1, 1);
-	int nactive = 0;
-	for (int i = 0; i < w->n; i++)
-		nactive += active[i] = (char)guard_holds(s, &w->p[i].g, ptr);
-	/* zero for large parameters (bounds that shrink as they grow): show
-	 * the first piece and where it holds instead */
-	if (nactive == 0 && w->n > 0)
-		active[0] = 1;
-	int ncons = 0;
-	for (int i = 0; i < w->n; i++)
-		if (active[i])
-			ncons += w->p[i].g.n;
-	const poly_struct **cons = malloc((ncons + 1) * sizeof *cons);
-	ncons = 0;
-	for (int i = 0; i < w->n; i++) {
-		if (!active[i])
-			continue;
-		poly_add(sum, sum, w->p[i].v, CTX);
-		for (int j = 0; j < w->p[i].g.n; j++)
-			cons[ncons++] = &w->p[i].g.c[j];
-	}
-	guard_from(s, &all, cons, ncons);
-	free(cons);
-	guard_reduce(s, &all);
-	int overlap = 0;
-	/* each inactive piece's constraints after the condition's: shallow
-	 * copies, read only, in one array for the feasibility test */
-	poly_struct *sys = malloc((all.n + 1) * sizeof *sys);
-	if (all.n)
-		memcpy(sys, all.c, all.n * sizeof *sys);
-	int cap = all.n + 1;
-	for (int i = 0; i < w->n && !overlap; i++) {
-		if (active[i])
-			continue;
-		const sym_guard *g = &w->p[i].g;
-		if (all.n + g->n > cap) {
-			cap = all.n + g->n;
-			sys = realloc(sys, cap * sizeof *sys);
-		}
-		int n = all.n, apart = 0;
-		for (int j = 0; j < g->n && !apart; j++) {
-			int dup = 0; /* a constraint the condition has already */
-			for (int t = 0; t < all.n && !dup && !apart; t++) {
-				dup = poly_equal(&all.c[t], &g->c[j], CTX);
-				apart = opposed(s, &all.c[t], &g->c[j]);
-			}
-			if (!dup)
-				sys[n++] = g->c[j];
-		}
-		overlap = !apart && sym_feasible(s, sys, n);
-	}
-	free(sys);
-	if (!overlap)
-		relax_threshold(s, w, sum, &all);
-	sbuf c = {0};
-	sb_putn(&c, "", 0);
-	if (overlap) {
-		sb_puts(&c, "large parameters");
-	} else {
-		for (int j = 0; j < all.n; j++) {
-			if (j)
-				sb_puts(&c, " and ");
-			cons_put(&c, s, &all.c[j]);
-		}
-	}
-	free(active);
-	guard_clear(s, &all);
-	for (int k = 0; k < s->nvars; k++)
-		fmpq_clear(&vals[k]);
-	return c.s;
 }
