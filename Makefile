@@ -149,7 +149,7 @@ build/tests/threads: tests/threads.c
 	$(Q)$(CC) -std=c11 -O1 -g -pthread -o $@ $<
 
 check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/tests/phases build/tests/threads build/san/bin/epi-predict build/san/bin/epi
-	$(Q)sh tests/run.sh $(TEST_BINS)
+	$(Q)T="$(T)" U="$(U)" J="$(J)" sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)
 	$(Q)sh scripts/demo.sh

@@ -1,8 +1,9 @@
-# End-to-end tests of epi calibrate, sourced by tests/run.sh after
-# machine.sh (which defines run_epi and fake_freq_tree): on a machine
+# End-to-end tests of epi calibrate: on a machine
 # without meter or cpufreq (a bare sysroot), on a fake acpi-cpufreq tree
 # with four frequencies, interrupted by SIGINT and resumed, and the table
 # found by epi-predict without --table.
+. "$(dirname "$0")/lib.sh"
+
 C="$top/build/san/bin/epi-calibrate"
 Q="--meter none --run-time 0.005 --max-runs 4 --idle-time 0.1"
 
@@ -109,3 +110,5 @@ if [ $st = 1 ] && grep -q "cannot read '.*energy_uj'.*; '$tmp/c6.xml' keeps 1 fi
 else
 	bad "calibrate: a meter failing mid-run keeps the table and says to resume (exit $st)" "$tmp/err"
 fi
+
+finish

@@ -1,16 +1,7 @@
-# End-to-end tests of the epi command (probe, measure, freq), sourced by
-# tests/run.sh: the sanitized build against this machine and against fake
+# End-to-end tests of the epi command (probe, measure, freq): the sanitized build against this machine and against fake
 # cpufreq trees under EPI_SYSROOT, including pin then SIGINT/SIGTERM/SIGHUP,
 # and SIGKILL followed by `epi freq --restore`.
-E="$top/build/san/bin/epi"
-
-# run_epi NAME STATUS PATTERN -- ARGS: expect (run.sh) with bin/epi
-run_epi() {
-	saved=$P
-	P=$E
-	expect "$@"
-	P=$saved
-}
+. "$(dirname "$0")/lib.sh"
 
 run_epi "epi --help" 0 "measure" -- --help
 run_epi "epi unknown command" 2 "unknown command 'bogus'" -- bogus
@@ -18,8 +9,6 @@ run_epi "epi probe (this machine)" 0 "energy meters:" -- probe
 run_epi "epi probe --format json" 0 '"energy_measurable"' -- probe --format json
 
 # a machine with nothing: both absences explained
-mkdir -p "$tmp/bare/proc"
-printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Bare\n' >"$tmp/bare/proc/cpuinfo"
 EPI_SYSROOT="$tmp/bare" run_epi "probe explains a missing meter" 0 "powercap  no   no RAPL" -- probe
 EPI_SYSROOT="$tmp/bare" run_epi "probe explains missing frequency control" 0 "no CPU frequency control" -- probe
 
@@ -35,31 +24,6 @@ run_epi "measure unknown domain" 1 "has no domain 'gpu'" -- measure --meter cons
 run_epi "measure without a command" 2 "no command to measure" -- measure --meter none
 EPI_SYSROOT="$tmp/bare" run_epi "measure --freq without cpufreq" 1 "cannot pin the frequency to 2GHz: no CPU frequency control" -- measure --meter none --freq 2GHz -- true
 
-# fake acpi-cpufreq machine
-fake_freq_tree() {
-	r=$1
-	rm -rf "$r"
-	mkdir -p "$r/proc" "$r/state"
-	cp "$tmp/bare/proc/cpuinfo" "$r/proc/cpuinfo"
-	for i in 0 1; do
-		d="$r/sys/devices/system/cpu/cpufreq/policy$i"
-		mkdir -p "$d"
-		echo "$i" >"$d/affected_cpus"
-		echo acpi-cpufreq >"$d/scaling_driver"
-		echo schedutil >"$d/scaling_governor"
-		echo "ondemand userspace performance schedutil" >"$d/scaling_available_governors"
-		echo "2400000 2133000 1800000 1600000" >"$d/scaling_available_frequencies"
-		echo 1600000 >"$d/cpuinfo_min_freq"
-		echo 2400000 >"$d/cpuinfo_max_freq"
-		echo 1600000 >"$d/scaling_min_freq"
-		echo 2400000 >"$d/scaling_max_freq"
-		echo 2400000 >"$d/scaling_cur_freq"
-		echo "<unsupported>" >"$d/scaling_setspeed"
-	done
-	echo 1 >"$r/sys/devices/system/cpu/cpufreq/boost"
-}
-F="$tmp/freq"
-P1="$F/sys/devices/system/cpu/cpufreq/policy1"
 fake_freq_tree "$F"
 export EPI_STATE_DIR="$F/state"
 EPI_SYSROOT="$F" run_epi "freq lists the policies" 0 "acpi-cpufreq" -- freq
@@ -101,23 +65,6 @@ unset EPI_STATE_DIR
 
 # epi measure against a powercap tree whose counters a helper process
 # advances at known powers (40 W package, 5 W dram; 16 J range: wraps)
-fake_powercap_tree() {
-	r=$1
-	rm -rf "$r"
-	mkdir -p "$r/proc"
-	cp "$tmp/bare/proc/cpuinfo" "$r/proc/cpuinfo"
-	for z in "intel-rapl:0 package-0" "intel-rapl:0:0 dram"; do
-		set -- $z
-		d="$r/sys/class/powercap/$1"
-		mkdir -p "$d"
-		echo "$2" >"$d/name"
-		echo 16000000 >"$d/max_energy_range_uj"
-		echo 80000000 >"$d/constraint_0_max_power_uw"
-		echo 8000000 >"$d/energy_uj"
-	done
-}
-PC="$tmp/pc"
-PKG=/sys/class/powercap/intel-rapl:0/energy_uj
 fake_powercap_tree "$PC"
 EPI_SYSROOT="$PC" "$top/build/tests/fakepower" $PKG 40 16000001 /sys/class/powercap/intel-rapl:0:0/energy_uj 5 16000001 &
 hp=$!
@@ -186,3 +133,5 @@ if command -v setpriv >/dev/null; then
 else
 	bad "setpriv (util-linux) is needed to test permission errors as a user"
 fi
+
+finish

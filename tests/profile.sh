@@ -1,8 +1,9 @@
-# End-to-end tests of epi profile, sourced by tests/run.sh after machine.sh
-# (run_epi): a program with two loop nests profiled through perf, reports
+# End-to-end tests of epi profile: a program with two loop nests profiled through perf, reports
 # in three formats, and every kind of bad input: no command, a bad interval,
 # a program that does not exist or crashes, truncated and foreign traces, a
 # program rebuilt since it was profiled.
+. "$(dirname "$0")/lib.sh"
+
 PH="$top/build/tests/phases"
 head -c 4096 /dev/zero >"$tmp/page"
 run_epi "profile --help" 0 "usage: epi profile \[options\] -o TRACE" -- profile --help
@@ -90,3 +91,5 @@ run_epi "profile --method ptrace: a program that does not exist" 1 "cannot run '
 	profile --method ptrace -m none -o "$tmp/none.trace" -- no-such-program
 run_epi "profile --method ptrace: a program that crashes" 1 "killed by signal 11" -- \
 	profile --method ptrace -n 3 -m none -q -o "$tmp/crash.trace" -- sh -c 'kill -SEGV $$'
+
+finish

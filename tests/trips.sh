@@ -1,4 +1,4 @@
-# End-to-end tests of epi trips, sourced by tests/run.sh: tests/data/trips_loops.c
+# End-to-end tests of epi trips: tests/data/trips_loops.c
 # (a list walk, searches left by break, nested loops, a function called with
 # three lengths, a do-while, continue, return and goto out of loops, a loop
 # never entered) built with gcc --coverage and with clang's coverage, each
@@ -6,6 +6,8 @@
 # to exact polynomials; the trips file read back by epi-predict --trips; and
 # the errors: no coverage, an optimised gcc build, bad options, a malformed
 # trips file.  Nothing may be left beside the program (.gcda, .profraw).
+. "$(dirname "$0")/lib.sh"
+
 E="$top/build/san/bin/epi"
 TR="$tmp/trips"
 mkdir -p "$TR/gcc" "$TR/clang" "$TR/tmp"
@@ -126,3 +128,5 @@ trips_run "$TR/clang" "trips --format json" 0 '"tool": "epi trips"' -- trips -F 
 left=$(find "$TR/gcc" "$TR/clang" -name '*.gcda' -o -name '*.profraw' | head -3)
 [ -z "$left" ] && [ -z "$(ls -A "$TR/tmp")" ] && ok "trips: nothing left behind after every run" ||
 	bad "trips: nothing left behind after every run ($left)"
+
+finish

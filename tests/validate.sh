@@ -1,8 +1,9 @@
-# End-to-end tests of epi validate, sourced by tests/run.sh after profile.sh
-# (run_epi): selection sort profiled with an assumed constant power and
+# End-to-end tests of epi validate: selection sort profiled with an assumed constant power and
 # compared per loop nest, the RR-8416 measurements compared whole-program,
 # and bad input: a source edited or foreign to the binary, unbound
 # parameters, no frequency, malformed measurement files.
+. "$(dirname "$0")/lib.sh"
+
 Q6600="$top/data/rr8416-q6600.xml"
 cp "$ex/selection_sort.c" "$tmp/sel.c"
 cc -O0 -g -o "$tmp/sel" "$tmp/sel.c"
@@ -92,3 +93,5 @@ $1 == "\"weighted_means.c:32 loop in main" { split($2, f, ","); if (f[13] != "" 
 END { exit (a && b && pc > 0) ? 0 : 1 }' "$tmp/out" &&
 	ok "validate: the called nest is priced for its 10^4 calls, the calling nest for its own work" ||
 	bad "validate: the called nest is priced for its 10^4 calls, the calling nest for its own work" "$tmp/out"
+
+finish
