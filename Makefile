@@ -156,10 +156,10 @@ demo: deps $(BINS)
 
 bench: deps $(BINS) $(EPI_LINKS) build/tests/phases
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
-	$(Q)sh benchmarks/predict-bench.sh
-	$(Q)sh benchmarks/corpus.sh -q
-	$(Q)sh benchmarks/calibrate-bench.sh
-	$(Q)sh benchmarks/profile-bench.sh
+	$(Q)sh evals/predict-bench.sh
+	$(Q)sh evals/corpus.sh -q
+	$(Q)sh evals/calibrate-bench.sh
+	$(Q)sh evals/profile-bench.sh
 
 install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples

@@ -42,7 +42,7 @@ fi
 expect "bad --jobs" 2 "invalid --jobs '0'" -- "$ex/scalar_product.c" --jobs 0
 
 # the report formatted on several threads: the same bytes as on one
-sh "$top/benchmarks/gen-nests.sh" 150 >"$tmp/nests.c"
+sh "$top/evals/gen-nests.sh" 150 >"$tmp/nests.c"
 jobs_ok=1
 for f in table csv json; do
 	"$P" "$tmp/nests.c" --table "$ref" --freq all --param n=60 --format $f -j 1 >"$tmp/j1" 2>"$tmp/err" &&
@@ -254,7 +254,7 @@ fi
 
 # the corpus of real-looking C (tests/corpus): every file reports on the
 # first run, no function is left out, the sanitizers stay quiet
-if EPI_PREDICT="$P" sh "$top/benchmarks/corpus.sh" -q >"$tmp/corpus.out" 2>&1; then
+if EPI_PREDICT="$P" sh "$top/evals/corpus.sh" -q >"$tmp/corpus.out" 2>&1; then
 	ok "corpus: $(grep -o '^files: [0-9]*' "$tmp/corpus.out" | cut -d' ' -f2) files report on the first run, every function named ($(grep -o 'exact or bounded without annotation: [0-9]* ([0-9.]*%)' "$tmp/corpus.out"))"
 else
 	bad "corpus: every file reports on the first run, every function named" "$tmp/corpus.out"

@@ -35,7 +35,7 @@ stats() {
 		awk '{ a[NR] = $1 } END { printf "%.3f %.3f %.3f\n", a[int((NR + 1) / 2)], a[1], a[NR] }'
 }
 
-sh "$top/benchmarks/gen-nests.sh" 2000 >"$tmp/nests.c"
+sh "$top/evals/gen-nests.sh" 2000 >"$tmp/nests.c"
 lines=$(wc -l <"$tmp/nests.c")
 # the three commands in turn, RUNS times, so that the machine's noise
 # (large on a shared VM) falls on all three alike
