@@ -13,6 +13,7 @@
 #ifndef EPI_SYM_H
 #define EPI_SYM_H
 
+#include "model/util.h"
 #include "predict/poly.h"
 #include <flint/fmpq_poly.h>
 #include <stdatomic.h>
@@ -37,7 +38,7 @@ typedef struct sym_ctx {
 	poly_struct gen[SYM_MAXVARS];     /* x_k itself, for substitutions */
 	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
 	int nfaul;
-	char err[256];                           /* last error, for the caller */
+	char err[EPI_ERRLEN];                    /* last error, for the caller */
 	int full;                                /* a symbol was refused for want of room */
 	struct sym_fmt *fmt;                     /* formats computed so far */
 	int nfmt, capfmt;
