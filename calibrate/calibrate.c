@@ -66,7 +66,7 @@ static int select_kernels(const epi_calib *c, const epi_kernel **sel, int *nsel,
 		for (int i = 0; i < n; i++)
 			want[i] = 1;
 	} else {
-		char *dup = strdup(ops), *save = NULL;
+		char *dup = xstrdup(ops), *save = NULL;
 		for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 			int found = 0;
 			size_t l = strlen(tok);
@@ -127,7 +127,7 @@ static int select_freqs(epi_calib *c, epi_cpufreq *cf, long *khz, int *nf, char 
 			khz[(*nf)++] = (long)p->freq[i];
 		return 0;
 	}
-	char *dup = strdup(c->freqs), *save = NULL;
+	char *dup = xstrdup(c->freqs), *save = NULL;
 	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long k;
 		if (epi_freq_parse(tok, &k, err) < 0) {
@@ -156,18 +156,18 @@ static void fill_identity(epi_calib *c, epi_table *t)
 	char err[EPI_ERRLEN];
 	epi_cpuinfo ci;
 	if (epi_cpu_info(&ci, err) == 0) {
-		t->cpu = strdup(ci.name[0] ? ci.name : "unknown");
+		t->cpu = xstrdup(ci.name[0] ? ci.name : "unknown");
 		if (ci.microcode[0])
-			t->microcode = strdup(ci.microcode);
+			t->microcode = xstrdup(ci.microcode);
 	} else {
-		t->cpu = strdup("unknown");
+		t->cpu = xstrdup("unknown");
 	}
 	struct utsname u;
 	if (uname(&u) == 0) {
-		t->host = strdup(u.nodename);
+		t->host = xstrdup(u.nodename);
 		char k[400];
 		snprintf(k, sizeof k, "%s %s %s", u.sysname, u.release, u.machine);
-		t->kernel = strdup(k);
+		t->kernel = xstrdup(k);
 	}
 	char path[EPI_PATHLEN], line[256];
 	FILE *mi = fopen(epi_syspath(path, "/proc/meminfo"), "r");
@@ -176,7 +176,7 @@ static void fill_identity(epi_calib *c, epi_table *t)
 		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
 			char m[64];
 			snprintf(m, sizeof m, "%.1f GiB", kb / 1048576.0);
-			t->memory = strdup(m);
+			t->memory = xstrdup(m);
 			break;
 		}
 	}
@@ -185,8 +185,8 @@ static void fill_identity(epi_calib *c, epi_table *t)
 	epi_caches cs;
 	epi_caches_read(c->cpu, &cs);
 	t->cache[0] = cs.l1, t->cache[1] = cs.l2, t->cache[2] = cs.l3;
-	t->meter = strdup(c->meter->ops->name);
-	t->domain = strdup(c->meter->time_only ? "none" : c->domain ? c->domain : "total");
+	t->meter = xstrdup(c->meter->ops->name);
+	t->domain = xstrdup(c->meter->time_only ? "none" : c->domain ? c->domain : "total");
 	double iv = 0;
 	int est = 0;
 	for (int i = 0; i < c->meter->ndom; i++) {
@@ -199,10 +199,10 @@ static void fill_identity(epi_calib *c, epi_table *t)
 	char when[64];
 	time_t now = time(NULL);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	t->created = strdup(when);
+	t->created = xstrdup(when);
 	if (c->command)
-		t->command = strdup(c->command);
-	t->style = strdup(c->style);
+		t->command = xstrdup(c->command);
+	t->style = xstrdup(c->style);
 	t->calib_cpu = c->cpu;
 	t->precision = c->precision;
 }
@@ -251,7 +251,7 @@ static epi_fcol *column(epi_table *t, long khz, int pinned)
 	int at = 0;
 	while (at < t->nf && t->f[at].khz < khz)
 		at++;
-	t->f = realloc(t->f, (t->nf + 1) * sizeof *t->f);
+	t->f = xrealloc(t->f, (t->nf + 1) * sizeof *t->f);
 	memmove(&t->f[at + 1], &t->f[at], (t->nf - at) * sizeof *t->f);
 	t->nf++;
 	epi_fcol *f = &t->f[at];
@@ -277,11 +277,11 @@ static epi_cost *put_entry(epi_fcol *f, const char *key)
 		free(e->kernel);
 		free(e->key);
 	} else {
-		f->op = realloc(f->op, (f->n + 1) * sizeof *f->op);
+		f->op = xrealloc(f->op, (f->n + 1) * sizeof *f->op);
 		e = &f->op[f->n++];
 	}
 	epi_cost_init(e);
-	e->key = strdup(key);
+	e->key = xstrdup(key);
 	return e;
 }
 
@@ -354,8 +354,8 @@ typedef struct baseline {
 static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *line, size_t ln)
 {
 	int is_iter = !is_net(c) || strcmp(w->k->name, "iter") == 0; /* nothing to subtract */
-	double *net = malloc(w->n * sizeof *net), *nete = malloc(w->n * sizeof *nete);
-	unsigned char *keep = malloc(w->n);
+	double *net = xmalloc(w->n * sizeof *net), *nete = xmalloc(w->n * sizeof *nete);
+	unsigned char *keep = xmalloc(w->n);
 	int metered = !isnan(w->e[0]);
 	epi_cost *e = put_entry(f, w->k->name);
 	e->unit = w->k->unit;
@@ -398,7 +398,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *
 		char *key = a->key;
 		*a = copy;
 		a->key = key;
-		a->kernel = strdup(w->k->name);
+		a->kernel = xstrdup(w->k->name);
 	}
 	char g[32];
 	epi_freq_ghz(g, sizeof g, f->khz);
@@ -437,8 +437,8 @@ static int run_once(epi_calib *c, work *w, char *err)
 		return -1;
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 16;
-		w->t = realloc(w->t, w->cap * sizeof *w->t);
-		w->e = realloc(w->e, w->cap * sizeof *w->e);
+		w->t = xrealloc(w->t, w->cap * sizeof *w->t);
+		w->e = xrealloc(w->e, w->cap * sizeof *w->e);
 	}
 	w->t[w->n] = r.secs / (double)r.iters;
 	w->e[w->n] = r.joules / (double)r.iters;
@@ -451,7 +451,7 @@ static int converged(const epi_calib *c, const work *w)
 {
 	if (w->n >= c->max_runs || (w->spent >= c->max_time && w->n >= 2))
 		return 1;
-	unsigned char *keep = malloc(w->n);
+	unsigned char *keep = xmalloc(w->n);
 	memset(keep, 1, w->n);
 	int metered = !isnan(w->e[0]);
 	epi_mark_outliers(w->t, w->n, keep);
@@ -538,9 +538,9 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 {
 	char merr[EPI_ERRLEN];
 	int ret = 0;
-	work *w = calloc(nsel, sizeof *w);
-	ghz_track *gt = calloc(1, sizeof *gt);
-	int *order = malloc(nsel * sizeof *order), npend = 0;
+	work *w = xcalloc(nsel, sizeof *w);
+	ghz_track *gt = xcalloc(1, sizeof *gt);
+	int *order = xmalloc(nsel * sizeof *order), npend = 0;
 	epi_caches cs = {t->cache[0], t->cache[1], t->cache[2]};
 	for (int i = 0; i < nsel; i++) {
 		w[i].k = sel[i];
@@ -657,7 +657,7 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 		return epi_error(err, "unknown style '%s' (styles: net, paper)", c->style);
 	if (select_kernels(c, sel, &nsel, err) < 0)
 		return -1;
-	epi_cpufreq *cf = calloc(1, sizeof *cf);
+	epi_cpufreq *cf = xcalloc(1, sizeof *cf);
 	if (select_freqs(c, cf, khz, &nf, err) < 0) {
 		free(cf);
 		return -1;

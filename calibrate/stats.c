@@ -1,5 +1,6 @@
 /* stats: summaries of runs with GSL (see stats.h). */
 #include "calibrate/stats.h"
+#include "model/util.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
@@ -15,7 +16,7 @@ void epi_mark_outliers(const double *x, int n, unsigned char *keep)
 {
 	if (n < 3)
 		return;
-	double *sorted = malloc(n * sizeof *sorted), *work = malloc(n * sizeof *work);
+	double *sorted = xmalloc(n * sizeof *sorted), *work = xmalloc(n * sizeof *work);
 	memcpy(sorted, x, n * sizeof *x);
 	gsl_sort(sorted, 1, n);
 	double med = gsl_stats_median_from_sorted_data(sorted, 1, n);
@@ -32,7 +33,7 @@ void epi_summarise_kept(const double *x, const unsigned char *keep, int n, doubl
 	memset(s, 0, sizeof *s);
 	s->n_all = n;
 	s->mean = s->sd = s->ci = NAN;
-	double *kept = malloc((n + 1) * sizeof *kept), *idx = malloc((n + 1) * sizeof *idx);
+	double *kept = xmalloc((n + 1) * sizeof *kept), *idx = xmalloc((n + 1) * sizeof *idx);
 	int k = 0;
 	for (int i = 0; i < n; i++)
 		if (keep[i]) {
@@ -59,7 +60,7 @@ void epi_summarise_kept(const double *x, const unsigned char *keep, int n, doubl
 
 void epi_summarise(const double *x, int n, double precision, epi_summary *s)
 {
-	unsigned char *keep = malloc(n + 1);
+	unsigned char *keep = xmalloc(n + 1);
 	memset(keep, 1, n + 1);
 	epi_mark_outliers(x, n, keep);
 	epi_summarise_kept(x, keep, n, precision, s);

@@ -112,10 +112,10 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(dashdash, argv, ":t:f:P:b:p:F:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': table_path = strdup(optarg); break;
+		case 't': table_path = xstrdup(optarg); break;
 		case 'f': freq = optarg; break;
 		case 'P':
-			params = realloc(params, (nparams + 1) * sizeof *params);
+			params = xrealloc(params, (nparams + 1) * sizeof *params);
 			params[nparams++] = optarg;
 			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
 				epi_die(2, "%s", err);
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'T':
-			fo.trips = realloc(fo.trips, (fo.ntrips + 1) * sizeof *fo.trips);
+			fo.trips = xrealloc(fo.trips, (fo.ntrips + 1) * sizeof *fo.trips);
 			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
 				epi_die(2, "%s", err);
 			fo.ntrips++;
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 			epi_die(1, "%s", err);
 	}
 	int nflags = ndb + (argc - optind);
-	const char **flags = calloc(nflags + 1, sizeof *flags);
+	const char **flags = xcalloc(nflags + 1, sizeof *flags);
 	for (int i = 0; i < ndb; i++)
 		flags[i] = dbargs[i];
 	for (int i = optind; i < argc; i++)
@@ -213,11 +213,11 @@ int main(int argc, char **argv)
 	if (have_table) {
 		if (!freq || !strcmp(freq, "all")) {
 			nkhz = table.nf;
-			khz = malloc(nkhz * sizeof *khz);
+			khz = xmalloc(nkhz * sizeof *khz);
 			for (int i = 0; i < nkhz; i++)
 				khz[i] = table.f[i].khz;
 		} else {
-			khz = malloc(sizeof *khz);
+			khz = xmalloc(sizeof *khz);
 			if (epi_freq_parse(freq, &khz[0], err) < 0)
 				epi_die(1, "%s", err);
 			nkhz = 1;

@@ -361,7 +361,7 @@ int epi_calibrate_main(int argc, char **argv)
 		return 128 + c.stopped_by;
 	}
 	free(t.path);
-	t.path = strdup(c.output);
+	t.path = xstrdup(c.output);
 	summary(&t, format, stdout);
 	if (c.skipped)
 		epi_warn("%d entries were already in '%s' and were kept (--resume)", c.skipped, c.output);

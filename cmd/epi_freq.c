@@ -69,7 +69,7 @@ int epi_freq_main(int argc, char **argv)
 		printf(r ? "restored the CPU frequency settings saved in %s\n" : "nothing to restore (no %s)\n", state);
 		return 0;
 	}
-	epi_cpufreq *cf = calloc(1, sizeof *cf);
+	epi_cpufreq *cf = xcalloc(1, sizeof *cf);
 	if (epi_cpufreq_scan(cf, step, err) < 0)
 		epi_die(1, "%s", err);
 	if (set) {

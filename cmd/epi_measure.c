@@ -60,7 +60,7 @@ static void push(rows *rs, run_row r)
 {
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? 2 * rs->cap : 16;
-		rs->r = realloc(rs->r, rs->cap * sizeof *rs->r);
+		rs->r = xrealloc(rs->r, rs->cap * sizeof *rs->r);
 	}
 	rs->r[rs->n++] = r;
 }
@@ -153,7 +153,7 @@ typedef struct summary {
 
 static void summarise(const rows *rs, int dom, summary *out)
 {
-	double *s = malloc((rs->n + 1) * sizeof *s), *j = malloc((rs->n + 1) * sizeof *j), *w = malloc((rs->n + 1) * sizeof *w);
+	double *s = xmalloc((rs->n + 1) * sizeof *s), *j = xmalloc((rs->n + 1) * sizeof *j), *w = xmalloc((rs->n + 1) * sizeof *w);
 	int n = 0, nj = 0;
 	for (int i = 0; i < rs->n; i++) {
 		if (rs->r[i].dom != dom || rs->r[i].partial)
@@ -216,7 +216,7 @@ int epi_measure_main(int argc, char **argv)
 	epi_open_meter(&m, meter_spec, "measuring");
 	if (domains) {
 		/* every name asked for must exist */
-		char *dup = strdup(domains);
+		char *dup = xstrdup(domains);
 		for (char *t = strtok(dup, ","); t; t = strtok(NULL, ",")) {
 			int found = strcmp(t, "total") == 0;
 			for (int i = 0; i < m.ndom; i++)
@@ -240,7 +240,7 @@ int epi_measure_main(int argc, char **argv)
 	if (freq) {
 		if (epi_freq_parse(freq, &khz, err) < 0)
 			epi_die(1, "%s", err);
-		cf = calloc(1, sizeof *cf);
+		cf = xcalloc(1, sizeof *cf);
 		if (epi_cpufreq_scan(cf, 0, err) < 0)
 			epi_die(1, "cannot pin the frequency to %s: %s", freq, err);
 		int cpus[EPI_MAXCPU], ncpus = 0;

@@ -102,7 +102,7 @@ int epi_probe_main(int argc, char **argv)
 	json_object_set_new(root, "meters", jm);
 	json_object_set_new(root, "energy_measurable", json_boolean(usable > 0));
 	/* frequency control */
-	epi_cpufreq *cf = calloc(1, sizeof *cf);
+	epi_cpufreq *cf = xcalloc(1, sizeof *cf);
 	json_t *jf = json_object();
 	if (epi_cpufreq_scan(cf, 0, err) == 0) {
 		json_object_set_new(jf, "controllable", json_true());

@@ -107,7 +107,7 @@ static void report(FILE *out, const epi_profile_sum *p, enum epi_format fmt, con
 {
 	int nb;
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
-	epi_block **v = malloc((size_t)(nb ? nb : 1) * sizeof *v);
+	epi_block **v = xmalloc((size_t)(nb ? nb : 1) * sizeof *v);
 	for (int i = 0; i < nb; i++)
 		v[i] = &blocks[i];
 	qsort(v, (size_t)nb, sizeof *v, by_samples);
@@ -307,7 +307,7 @@ int epi_profile_main(int argc, char **argv)
 	if (freq) {
 		if (epi_freq_parse(freq, &khz, err) < 0)
 			epi_die(1, "%s", err);
-		epi_cpufreq *cf = calloc(1, sizeof *cf);
+		epi_cpufreq *cf = xcalloc(1, sizeof *cf);
 		if (epi_cpufreq_scan(cf, 0, err) < 0)
 			epi_die(1, "cannot pin the frequency to %s: %s", freq, err);
 		if (epi_freq_pin(cf, NULL, 0, khz, 0, err) < 0)

@@ -46,7 +46,7 @@ static char **substitute(char **argv, const char *name, const char *value)
 	int n = 0;
 	while (argv[n])
 		n++;
-	char **out = calloc((size_t)n + 1, sizeof *out);
+	char **out = xcalloc((size_t)n + 1, sizeof *out);
 	char key[80];
 	snprintf(key, sizeof key, "{%s}", name ? name : "");
 	size_t kl = strlen(key);
@@ -214,14 +214,14 @@ int epi_trips_main(int argc, char **argv)
 				free_values(values, nvalues, x, NULL);
 				epi_die(2, "invalid --param '%s': '%.*s' is not a whole number", param, (int)len, v);
 			}
-			values = realloc(values, (size_t)(nvalues + 1) * sizeof *values);
-			x = realloc(x, (size_t)(nvalues + 1) * sizeof *x);
+			values = xrealloc(values, (size_t)(nvalues + 1) * sizeof *values);
+			x = xrealloc(x, (size_t)(nvalues + 1) * sizeof *x);
 			x[nvalues] = val;
-			values[nvalues++] = strdup(tok);
+			values[nvalues++] = xstrdup(tok);
 			if (!v[len])
 				break;
 		}
-		pname = strndup(param, (size_t)(eq - param));
+		pname = xstrndup(param, (size_t)(eq - param));
 		char key[80];
 		snprintf(key, sizeof key, "{%s}", pname);
 		int used = 0;
@@ -270,7 +270,7 @@ int epi_trips_main(int argc, char **argv)
 	if (output) {
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		size_t len = strlen(text);
-		text = realloc(text, len + 2);
+		text = xrealloc(text, len + 2);
 		text[len++] = '\n';
 		if (epi_write_atomic(output, text, len, err) < 0)
 			epi_die(1, "%s", err);

@@ -365,16 +365,16 @@ int epi_validate_main(int argc, char **argv)
 	while ((c = getopt_long(dashdash, argv, ":a:t:f:P:F:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': against = optarg; break;
-		case 't': free(table_path); table_path = strdup(optarg); break;
+		case 't': free(table_path); table_path = xstrdup(optarg); break;
 		case 'f': freq = optarg; break;
 		case 'P':
 			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
 				epi_die(2, "%s", err);
-			params = realloc(params, (size_t)(nparams + 1) * sizeof *params);
+			params = xrealloc(params, (size_t)(nparams + 1) * sizeof *params);
 			params[nparams++] = optarg;
 			break;
 		case 'T':
-			fo.trips = realloc(fo.trips, (size_t)(fo.ntrips + 1) * sizeof *fo.trips);
+			fo.trips = xrealloc(fo.trips, (size_t)(fo.ntrips + 1) * sizeof *fo.trips);
 			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
 				epi_die(2, "%s", err);
 			fo.ntrips++;

@@ -200,7 +200,7 @@ static void plan_add(const char *path, const char *value)
 static int plan_save(char *err)
 {
 	size_t cap = 64 + (size_t)nplan * (EPI_PATHLEN + 72), len = 0;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	len += (size_t)snprintf(buf + len, cap - len, "# epi cpufreq state 1: path<TAB>value, restored in this order\n");
 	for (int i = 0; i < nplan; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s\t%s\n", plan[i].path, plan[i].value);
@@ -433,7 +433,7 @@ int epi_freq_restore(char *err)
 	char *text = epi_read_file(state_file, &len, e2);
 	if (!text)
 		return epi_error(err, "%s", e2);
-	plan_entry *ent = calloc(PLAN_MAX, sizeof *ent);
+	plan_entry *ent = xcalloc(PLAN_MAX, sizeof *ent);
 	int n = 0, lineno = 0, ret = 0;
 	for (char *line = strtok(text, "\n"); line && ret == 0; line = strtok(NULL, "\n")) {
 		lineno++;

@@ -41,7 +41,7 @@ static void add_file(hw_priv *p, const char *path, int dom)
 {
 	if (p->nfile == HW_MAXFILES)
 		return;
-	p->file[p->nfile] = strdup(path);
+	p->file[p->nfile] = xstrdup(path);
 	p->dom[p->nfile++] = dom;
 }
 
@@ -54,7 +54,7 @@ static int hw_open(epi_meter *m, const char *arg, char *err)
 	DIR *d = opendir(root);
 	if (!d)
 		return epi_error(err, "no hardware monitors: '%s' %s", root, errno == ENOENT ? "does not exist" : strerror(errno));
-	hw_priv *p = calloc(1, sizeof *p);
+	hw_priv *p = xcalloc(1, sizeof *p);
 	m->priv = p;
 	struct dirent *e;
 	char names[256] = "";

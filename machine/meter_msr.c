@@ -67,7 +67,7 @@ static int msr_open(epi_meter *m, const char *arg, char *err)
 	if (!intel && !amd)
 		return epi_error(err, "unsupported CPU for RAPL MSRs: %s family %#x model %#x (Intel, or AMD "
 				 "family 17h and later)", epi_vendor_name(ci.vendor), ci.family, ci.model);
-	msr_priv *p = calloc(1, sizeof *p);
+	msr_priv *p = xcalloc(1, sizeof *p);
 	m->priv = p;
 	static const struct { uint32_t reg; const char *name, *scope; int in_total; } intel_regs[] = {
 		{0x611, "package", "package", 1}, {0x639, "core", "cores", 0}, {0x641, "uncore", "uncore", 0},

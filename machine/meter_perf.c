@@ -59,7 +59,7 @@ static int perf_open(epi_meter *m, const char *arg, char *err)
 	epi_cpuinfo ci;
 	if (epi_cpu_info(&ci, err) < 0)
 		return -1;
-	perf_priv *p = calloc(1, sizeof *p);
+	perf_priv *p = xcalloc(1, sizeof *p);
 	m->priv = p;
 	static const struct { const char *ev, *name, *scope; int in_total, per_pkg; } evs[] = {
 		{"energy-pkg", "package", "package", 1, 1}, {"energy-cores", "core", "cores", 0, 1},

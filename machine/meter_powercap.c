@@ -75,7 +75,7 @@ static int pc_open(epi_meter *m, const char *arg, char *err)
 	struct dirent *e;
 	while ((e = readdir(d)) && n < 256)
 		if (strncmp(e->d_name, "intel-rapl:", 11) == 0)
-			names[n++] = strdup(e->d_name);
+			names[n++] = xstrdup(e->d_name);
 	closedir(d);
 	if (n == 0)
 		return epi_error(err, "no RAPL zones under '%s' (only intel-rapl-mmio or other control types)", root);
@@ -83,7 +83,7 @@ static int pc_open(epi_meter *m, const char *arg, char *err)
 	epi_cpuinfo ci;
 	char e2[EPI_ERRLEN];
 	int amd = epi_cpu_info(&ci, e2) == 0 && ci.vendor == EPI_VENDOR_AMD;
-	pc_priv *p = calloc(1, sizeof *p);
+	pc_priv *p = xcalloc(1, sizeof *p);
 	m->priv = p;
 	int ret = 0;
 	for (int i = 0; i < n && ret == 0; i++) {

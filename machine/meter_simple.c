@@ -24,7 +24,7 @@ static int const_open(epi_meter *m, const char *arg, char *err)
 	double w = strtod(arg, &end);
 	if (end == arg || (*end && strcmp(end, "W") != 0) || !isfinite(w) || w <= 0)
 		return epi_error(err, "meter 'const:%s': '%s' is not a power in watts (e.g. const:65)", arg, arg);
-	const_priv *p = calloc(1, sizeof *p);
+	const_priv *p = xcalloc(1, sizeof *p);
 	p->watts = w;
 	p->t0 = epi_now();
 	m->priv = p;

@@ -178,7 +178,7 @@ static int wu_open(epi_meter *m, const char *arg, char *err)
 {
 	if (!arg || !*arg)
 		return epi_error(err, "meter 'wattsup' needs its serial device: --meter wattsup:/dev/ttyUSB0");
-	wu_priv *p = calloc(1, sizeof *p);
+	wu_priv *p = xcalloc(1, sizeof *p);
 	m->priv = p;
 	snprintf(p->dev, sizeof p->dev, "%s", arg);
 	p->fd = open(arg, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);

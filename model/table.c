@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *xstrdup(const xmlChar *s) { return s ? strdup((const char *)s) : NULL; }
+/* A copy of S (NULL for NULL), as a C string. */
+static char *xml_dup(const xmlChar *s) { return s ? xstrdup((const char *)s) : NULL; }
 
 /* The numbers of an <op>, by attribute. */
 static const struct {
@@ -58,7 +59,7 @@ static int attr_bool(xmlNodePtr n, const char *name)
 static char *attr_str(xmlNodePtr n, const char *name)
 {
 	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-	char *r = xstrdup(v);
+	char *r = xml_dup(v);
 	xmlFree(v);
 	return r;
 }
@@ -128,7 +129,7 @@ static char *child_text(xmlNodePtr parent, const char *name)
 	for (xmlNodePtr c = parent->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0) {
 			xmlChar *t = xmlNodeGetContent(c);
-			char *r = xstrdup(t);
+			char *r = xml_dup(t);
 			xmlFree(t);
 			return r;
 		}
@@ -169,7 +170,7 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 		return -1;
 	}
 	xmlNodePtr root = xmlDocGetRootElement(doc);
-	t->path = strdup(path);
+	t->path = xstrdup(path);
 	for (xmlNodePtr n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
@@ -195,27 +196,27 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 			t->precision = attr_double(n, "precision");
 		} else if (strcmp(name, "meter") == 0) {
 			xmlChar *v;
-			t->meter = xstrdup(v = xmlGetProp(n, (const xmlChar *)"name"));
+			t->meter = xml_dup(v = xmlGetProp(n, (const xmlChar *)"name"));
 			xmlFree(v);
-			t->domain = xstrdup(v = xmlGetProp(n, (const xmlChar *)"domain"));
+			t->domain = xml_dup(v = xmlGetProp(n, (const xmlChar *)"domain"));
 			xmlFree(v);
 			t->meter_interval_s = attr_double(n, "interval_s");
 			t->estimated = attr_bool(n, "estimated");
 		} else if (strcmp(name, "source") == 0) {
 			xmlChar *v = xmlNodeGetContent(n);
-			t->source = xstrdup(v);
+			t->source = xml_dup(v);
 			xmlFree(v);
 		} else if (strcmp(name, "note") == 0) {
 			xmlChar *v = xmlNodeGetContent(n);
-			t->notes = realloc(t->notes, (t->nnotes + 1) * sizeof *t->notes);
-			t->notes[t->nnotes++] = xstrdup(v);
+			t->notes = xrealloc(t->notes, (t->nnotes + 1) * sizeof *t->notes);
+			t->notes[t->nnotes++] = xml_dup(v);
 			xmlFree(v);
 		} else if (strcmp(name, "frequency") == 0) {
 			xmlChar *g = xmlGetProp(n, (const xmlChar *)"ghz");
 			char fs[64];
 			snprintf(fs, sizeof fs, "%sGHz", (const char *)g);
 			xmlFree(g);
-			t->f = realloc(t->f, (t->nf + 1) * sizeof *t->f);
+			t->f = xrealloc(t->f, (t->nf + 1) * sizeof *t->f);
 			epi_fcol *c = &t->f[t->nf++];
 			memset(c, 0, sizeof *c);
 			if (epi_freq_parse(fs, &c->khz, err) < 0) {
@@ -229,7 +230,7 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 			for (xmlNodePtr o = n->children; o; o = o->next) {
 				if (o->type != XML_ELEMENT_NODE)
 					continue;
-				c->op = realloc(c->op, (c->n + 1) * sizeof *c->op);
+				c->op = xrealloc(c->op, (c->n + 1) * sizeof *c->op);
 				epi_cost *e = &c->op[c->n++];
 				epi_cost_init(e);
 				e->key = attr_str(o, "name");
@@ -422,11 +423,11 @@ const epi_cost *epi_fcol_lookup(const epi_fcol *c, const char *key)
 static void copy_col(epi_fcol *dst, const epi_fcol *src)
 {
 	*dst = *src;
-	dst->op = malloc((src->n ? src->n : 1) * sizeof *dst->op);
+	dst->op = xmalloc((src->n ? src->n : 1) * sizeof *dst->op);
 	for (int i = 0; i < src->n; i++) {
 		dst->op[i] = src->op[i];
-		dst->op[i].key = strdup(src->op[i].key);
-		dst->op[i].kernel = src->op[i].kernel ? strdup(src->op[i].kernel) : NULL;
+		dst->op[i].key = xstrdup(src->op[i].key);
+		dst->op[i].kernel = src->op[i].kernel ? xstrdup(src->op[i].kernel) : NULL;
 	}
 }
 
@@ -450,7 +451,7 @@ int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 		out->effective_ghz = lerp(a->effective_ghz, b->effective_ghz, w);
 		out->idle_w = lerp(a->idle_w, b->idle_w, w);
 		out->idle_w_sd = lerp(a->idle_w_sd, b->idle_w_sd, w);
-		out->op = malloc((a->n ? a->n : 1) * sizeof *out->op);
+		out->op = xmalloc((a->n ? a->n : 1) * sizeof *out->op);
 		for (int j = 0; j < a->n; j++) {
 			const epi_cost *x = &a->op[j], *y = NULL;
 			for (int k = 0; k < b->n; k++)
@@ -460,8 +461,8 @@ int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 				continue; /* only at one end: not interpolated */
 			epi_cost *e = &out->op[out->n++];
 			epi_cost_init(e);
-			e->key = strdup(x->key);
-			e->kernel = x->kernel ? strdup(x->kernel) : NULL;
+			e->key = xstrdup(x->key);
+			e->kernel = x->kernel ? xstrdup(x->kernel) : NULL;
 			e->unit = x->unit;
 			for (size_t k = 0; k < NOP_NUM; k++)
 				NUM(e, k) = lerp(CNUM(x, k), CNUM(y, k), w);
@@ -502,9 +503,9 @@ char *epi_table_find_default(void)
 {
 	const char *e = getenv("EPI_TABLE");
 	if (e && *e)
-		return strdup(e);
+		return xstrdup(e);
 	char path[4096];
 	if (epi_table_default_path(path, sizeof path) < 0)
 		return NULL;
-	return access(path, R_OK) == 0 ? strdup(path) : NULL;
+	return access(path, R_OK) == 0 ? xstrdup(path) : NULL;
 }

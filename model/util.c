@@ -171,3 +171,9 @@ int epi_threads(int jobs)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
 }
+
+void epi_out_of_memory(size_t n)
+{
+	fprintf(stderr, "epi: error: out of memory (%zu bytes)\n", n);
+	exit(1);
+}

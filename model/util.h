@@ -3,11 +3,71 @@
 #define EPI_UTIL_H
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define EPI_ERRLEN 512
 
 /* The output formats of every command: a human table, CSV, JSON. */
 enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };
+
+/* Memory that fails cleanly: out of memory, one line on stderr and exit
+ * status 1 (in the manner of git's xmalloc), so that no caller carries on
+ * with NULL.  A size of 0 may give NULL. */
+void epi_out_of_memory(size_t n) __attribute__((noreturn, cold));
+
+static inline void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+	if (__builtin_expect(!p && n, 0))
+		epi_out_of_memory(n);
+	return p;
+}
+
+static inline void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (__builtin_expect(!p && n && size, 0))
+		epi_out_of_memory(n * size);
+	return p;
+}
+
+static inline void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (__builtin_expect(!q && n, 0))
+		epi_out_of_memory(n);
+	return q;
+}
+
+static inline char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (__builtin_expect(!d, 0))
+		epi_out_of_memory(strlen(s) + 1);
+	return d;
+}
+
+static inline char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+	if (__builtin_expect(!d, 0))
+		epi_out_of_memory(n + 1);
+	return d;
+}
+
+/* Makes room for at least N elements in the array P of capacity CAP
+ * (elements), doubling it, in the manner of git's ALLOC_GROW. */
+#define ALLOC_GROW(p, n, cap)                                                        \
+	do {                                                                         \
+		if ((size_t)(n) > (size_t)(cap)) {                                   \
+			size_t alloc_grow_c_ = (size_t)(cap) ? 2 * (size_t)(cap) : 8; \
+			while (alloc_grow_c_ < (size_t)(n))                          \
+				alloc_grow_c_ *= 2;                                  \
+			(p) = xrealloc((p), alloc_grow_c_ * sizeof *(p));            \
+			(cap) = alloc_grow_c_;                                       \
+		}                                                                    \
+	} while (0)
 
 /* Formats a message into ERR (EPI_ERRLEN bytes) and returns -1, so that
  * library code can say `return epi_error(err, "...")`. */

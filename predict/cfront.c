@@ -58,7 +58,7 @@ static char *member_text(CXCursor c)
 	CXType t = clang_getCanonicalType(clang_getCursorType(base));
 	char *m = spelling(c);
 	size_t n = strlen(b) + strlen(m) + 3;
-	char *r = malloc(n);
+	char *r = xmalloc(n);
 	snprintf(r, n, "%s%s%s", b, t.kind == CXType_Pointer ? "->" : ".", m);
 	free(b);
 	free(m);
@@ -122,7 +122,7 @@ void cf_add_unique(char ***v, int *n, char *s)
 			free(s);
 			return;
 		}
-	*v = realloc(*v, (*n + 1) * sizeof **v);
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = s;
 }
 
@@ -136,7 +136,7 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	snprintf(full, sizeof full, "%s:%d: %s", w->filename, line_of(at), msg);
-	cf_add_unique(&w->a->notes, &w->a->nnotes, strdup(full));
+	cf_add_unique(&w->a->notes, &w->a->nnotes, xstrdup(full));
 }
 
 /* Counts AMOUNT of KEY, and with tag_blocks the same under its block's tag. */
@@ -725,7 +725,7 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor p, CXClientData
 		if (g && g->state == 0 && !g->queued && !g->blank) {
 			if (fr->n == fr->cap) {
 				fr->cap = fr->cap ? 2 * fr->cap : 8;
-				fr->callees = realloc(fr->callees, fr->cap * sizeof *fr->callees);
+				fr->callees = xrealloc(fr->callees, fr->cap * sizeof *fr->callees);
 			}
 			fr->callees[fr->n++] = g;
 		}
@@ -740,7 +740,7 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor p, CXClientData
 static int analyze_deep(W *w, fn *root)
 {
 	int n = 0, cap = 16, ret = 0;
-	deep_frame *st = malloc(cap * sizeof *st);
+	deep_frame *st = xmalloc(cap * sizeof *st);
 	st[n++] = (deep_frame){.f = root};
 	root->queued = 1;
 	void *ctx[2] = {w, &st[0]};
@@ -752,7 +752,7 @@ static int analyze_deep(W *w, fn *root)
 			if (g->state != 0 || g->queued)
 				continue;
 			if (n == cap)
-				st = realloc(st, (cap *= 2) * sizeof *st);
+				st = xrealloc(st, (cap *= 2) * sizeof *st);
 			st[n] = (deep_frame){.f = g};
 			g->queued = 1;
 			ctx[1] = &st[n];
@@ -800,7 +800,7 @@ static char *member_rename(CXCursor arg, const char *rest)
 	if (!base)
 		return NULL;
 	size_t n = strlen(base) + strlen(sep) + strlen(rest) + 1;
-	char *r = malloc(n);
+	char *r = xmalloc(n);
 	snprintf(r, n, "%s%s%s", base, sep, rest);
 	free(base);
 	return r;
@@ -1411,7 +1411,7 @@ static int trip_poly(W *w, CXCursor at, const char *expr, poly_t T)
 	/* names are replaced by placeholders x<index> that FLINT's parser reads */
 	sym_ctx *s = w->s;
 	size_t cap = 2 * strlen(expr) + 16, len = 0;
-	char *text = malloc(cap);
+	char *text = xmalloc(cap);
 	text[0] = 0;
 	int ret = 1;
 	for (const char *p = expr; *p && ret == 1;) {
@@ -1434,12 +1434,12 @@ static int trip_poly(W *w, CXCursor at, const char *expr, poly_t T)
 				break;
 			}
 			if (len + 16 >= cap)
-				text = realloc(text, cap *= 2);
+				text = xrealloc(text, cap *= 2);
 			len += snprintf(text + len, cap - len, "x%d", v);
 			p = q;
 		} else {
 			if (len + 2 >= cap)
-				text = realloc(text, cap *= 2);
+				text = xrealloc(text, cap *= 2);
 			text[len++] = *p++;
 			text[len] = 0;
 		}
@@ -1649,7 +1649,7 @@ static int geo_values(W *w, CXCursor at, loop *l, int is_do)
 	fmpq_clear(q);
 	if (!ok || labs(v) > (1L << 40) || labs(b) > (1L << 40))
 		return unsupported(w, at, "its variable is multiplied, divided or shifted, from or to a value out of range");
-	l->vals = malloc(MAXVALS * sizeof *l->vals);
+	l->vals = xmalloc(MAXVALS * sizeof *l->vals);
 	l->nvals = 0;
 	for (;;) {
 		int in = l->rel == CXBinaryOperator_LT ? v < b : l->rel == CXBinaryOperator_LE ? v <= b
@@ -1672,7 +1672,7 @@ static void set_final(W *w, CXCursor at, CXCursor decl, const poly_t v)
 	while (i < w->nfin && !(same_place(w->fin[i].loop, at) && clang_equalCursors(w->fin[i].decl, decl)))
 		i++;
 	if (i == w->nfin) {
-		w->fin = realloc(w->fin, (size_t)(w->nfin + 1) * sizeof *w->fin);
+		w->fin = xrealloc(w->fin, (size_t)(w->nfin + 1) * sizeof *w->fin);
 		w->fin[w->nfin++] = (struct final){.loop = at, .decl = decl};
 		counts_init(&w->fin[i].v);
 	}
@@ -2069,7 +2069,7 @@ static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 			char msg[EPI_ERRLEN];
 			snprintf(msg, sizeof msg, "%s:%d: cannot count this loop: %s; give its trip count with --trip %s:%s=EXPR "
 				 "or '#pragma epi trip(EXPR)' before the loop", w->filename, line_of(at), why, w->filename, label);
-			cf_add_unique(&w->a->errors, &w->a->nerrors, strdup(msg));
+			cf_add_unique(&w->a->errors, &w->a->nerrors, xstrdup(msg));
 		} else if (ret == 0) {
 			note(w, at, "cannot count this loop: %s; its trip count is the parameter %s (bind it with "
 				    "--param %s=N or --trip %s:%s=EXPR)", why, name, name, w->filename, label);
@@ -2693,12 +2693,12 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	int f = (int)(w->cur - w->fns);
 	if (f < w->own_lo || f >= w->own_hi)
 		return; /* a callee of this chunk's functions: its own chunk records it */
-	a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
+	a->regions = xrealloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
 	epi_region *r = &a->regions[a->nregions++];
 	r->scope = sc;
-	r->file = strdup(w->filename);
+	r->file = xstrdup(w->filename);
 	r->line = line_of(at);
-	r->function = strdup(func);
+	r->function = xstrdup(func);
 	r->formula = r->cond = NULL;
 	counts_init(&r->counts);
 	counts_set(w->s, &r->counts, c);
@@ -2735,8 +2735,8 @@ static int switch_stmt(W *w, CXCursor c, epi_counts *out)
 	}
 	body_stmts(kk.c[kk.n - 1], &bk);
 	/* items: the statements under the labels; entry[i]: a label starts at item i */
-	CXCursor *item = malloc((bk.n + 1) * sizeof *item);
-	int *entry = calloc(bk.n + 1, sizeof *entry);
+	CXCursor *item = xmalloc((bk.n + 1) * sizeof *item);
+	int *entry = xcalloc(bk.n + 1, sizeof *entry);
 	int n = 0, has_default = 0;
 	for (int i = 0; i < bk.n; i++) {
 		CXCursor x = bk.c[i];
@@ -3042,7 +3042,7 @@ int cf_analyze_fn(W *w, fn *f)
  * regions', and CURRENT (the function being counted, or NULL).  Sets *N. */
 static epi_counts **live_counts(W *w, epi_counts *current, int *n)
 {
-	epi_counts **live = malloc((w->nfns + w->a->nregions + w->nfin + 2) * sizeof *live);
+	epi_counts **live = xmalloc((w->nfns + w->a->nregions + w->nfin + 2) * sizeof *live);
 	*n = 0;
 	for (int i = 0; i < w->nfns; i++)
 		if (w->fns[i].state == 2)

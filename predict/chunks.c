@@ -50,7 +50,7 @@ static fn *list_fns(CXTranslationUnit tu, int *n)
 			continue;
 		if (!in_main_file(c))
 			continue;
-		fns = realloc(fns, (*n + 1) * sizeof *fns);
+		fns = xrealloc(fns, (*n + 1) * sizeof *fns);
 		fn *f = &fns[(*n)++];
 		memset(f, 0, sizeof *f);
 		f->name = spelling(c);
@@ -62,7 +62,7 @@ static fn *list_fns(CXTranslationUnit tu, int *n)
 		counts_init(&f->counts);
 		int np = clang_Cursor_getNumArguments(c);
 		f->nparams = np > 0 ? np : 0;
-		f->params = calloc(f->nparams + 1, sizeof *f->params);
+		f->params = xcalloc(f->nparams + 1, sizeof *f->params);
 		for (int j = 0; j < f->nparams; j++)
 			f->params[j] = spelling(clang_Cursor_getArgument(c, j));
 	}
@@ -174,16 +174,16 @@ typedef struct front_worker {
 static void plan_chunks(front *F, const fn *fns, int n)
 {
 	F->nfns = n;
-	F->fn_line = malloc((n + 1) * sizeof *F->fn_line);
-	F->fn_end = malloc((n + 1) * sizeof *F->fn_end);
-	F->fn_name = malloc((n + 1) * sizeof *F->fn_name);
-	F->chunks = calloc(n + 1, sizeof *F->chunks);
-	F->called = calloc(n + 1, 1);
+	F->fn_line = xmalloc((n + 1) * sizeof *F->fn_line);
+	F->fn_end = xmalloc((n + 1) * sizeof *F->fn_end);
+	F->fn_name = xmalloc((n + 1) * sizeof *F->fn_name);
+	F->chunks = xcalloc(n + 1, sizeof *F->chunks);
+	F->called = xcalloc(n + 1, 1);
 	int lo = 0, lines = 0;
 	for (int i = 0; i < n; i++) {
 		F->fn_line[i] = fns[i].line;
 		F->fn_end[i] = fns[i].end_line;
-		F->fn_name[i] = strdup(fns[i].name);
+		F->fn_name[i] = xstrdup(fns[i].name);
 		lines += fns[i].end_line - fns[i].line + 1;
 		if (lines >= F->chunk_lines || i == n - 1) {
 			chunk *c = &F->chunks[F->nchunks];
@@ -298,8 +298,8 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 		clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, 0),
 						  clang_getLocationForOffset(tu, file, (unsigned)F->len)),
 			       &toks, &ntok);
-	unsigned *off = malloc((ntok + 1) * sizeof *off);
-	char *cls = malloc(ntok + 1);
+	unsigned *off = xmalloc((ntok + 1) * sizeof *off);
+	char *cls = xmalloc(ntok + 1);
 	for (unsigned i = 0; i < ntok; i++) {
 		clang_getFileLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off[i]);
 		cls[i] = off[i] < F->len ? tok_class(clang_getTokenKind(toks[i]), F->text + off[i]) : '.';
@@ -338,8 +338,8 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 			ret = -1;
 			break;
 		}
-		*fns = realloc(*fns, (*n + 1) * sizeof **fns);
-		*bodies = realloc(*bodies, (*n + 1) * sizeof **bodies);
+		*fns = xrealloc(*fns, (*n + 1) * sizeof **fns);
+		*bodies = xrealloc(*bodies, (*n + 1) * sizeof **bodies);
 		fn *f = &(*fns)[*n];
 		body *b = &(*bodies)[(*n)++];
 		memset(f, 0, sizeof *f);
@@ -358,7 +358,7 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 	}
 	kids_free(&top);
 	if (ret == 0 && *n > 0) {
-		fn **byname = malloc(*n * sizeof *byname);
+		fn **byname = xmalloc(*n * sizeof *byname);
 		for (int i = 0; i < *n; i++)
 			byname[i] = &(*fns)[i];
 		qsort(byname, *n, sizeof *byname, name_cmp);
@@ -374,7 +374,7 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 					len++;
 				const fn *g = fn_named(byname, *n, id, len);
 				if (g && g != f) {
-					b->callees = realloc(b->callees, (b->ncallees + 1) * sizeof *b->callees);
+					b->callees = xrealloc(b->callees, (b->ncallees + 1) * sizeof *b->callees);
 					b->callees[b->ncallees++] = (int)(g - *fns);
 				}
 				/* what a body may change for the code after it */
@@ -397,10 +397,10 @@ static int quick_parse(front *F, CXIndex idx, fn **fns, int *n, body **bodies)
 static int split_work(front *F, int nt, const body *bodies)
 {
 	int n = F->nfns, blanked = 0;
-	F->copy = calloc(nt, sizeof *F->copy);
-	F->blank = calloc(nt, sizeof *F->blank);
-	char *need = malloc(n + 1);
-	int *stack = malloc((n + 1) * sizeof *stack);
+	F->copy = xcalloc(nt, sizeof *F->copy);
+	F->blank = xcalloc(nt, sizeof *F->blank);
+	char *need = xmalloc(n + 1);
+	int *stack = xmalloc((n + 1) * sizeof *stack);
 	for (int t = 0; t < nt; t++) {
 		memset(need, 0, n + 1);
 		int sp = 0;
@@ -417,9 +417,9 @@ static int split_work(front *F, int nt, const body *bodies)
 					stack[sp++] = b->callees[k];
 				}
 		}
-		F->copy[t] = malloc(F->len + 1);
+		F->copy[t] = xmalloc(F->len + 1);
 		memcpy(F->copy[t], F->text, F->len);
-		F->blank[t] = calloc(n + 1, 1);
+		F->blank[t] = xcalloc(n + 1, 1);
 		for (int i = 0; i < n; i++) {
 			if (need[i] || bodies[i].keep)
 				continue;
@@ -478,7 +478,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	ch->ret = ret;
 	ch->recursive = w.recursive;
 	ch->missing = w.missing;
-	ch->called = malloc(nfns + 1);
+	ch->called = xmalloc(nfns + 1);
 	for (int i = 0; i < nfns; i++) {
 		ch->called[i] = (char)fns[i].called;
 		counts_clear(w.s, &fns[i].counts);
@@ -502,7 +502,7 @@ static int map_step(front *F, int k)
 	int import = 0;
 	if (ch->a != a) {
 		if (F->ret == 0) {
-			ch->map = malloc(SYM_MAXVARS * sizeof *ch->map);
+			ch->map = xmalloc(SYM_MAXVARS * sizeof *ch->map);
 			for (int j = 0; j < SYM_MAXVARS; j++)
 				ch->map[j] = -1;
 			for (int i = 0; i < p->nregions && F->ret == 0; i++)
@@ -511,7 +511,7 @@ static int map_step(front *F, int k)
 			import = F->ret == 0;
 		}
 		if (import) {
-			ch->snap = malloc(sizeof *ch->snap);
+			ch->snap = xmalloc(sizeof *ch->snap);
 			*ch->snap = a->sym; /* read only by the import: none of it changes */
 		}
 		for (int i = 0; i < p->nnotes; i++)
@@ -535,7 +535,7 @@ static int map_step(front *F, int k)
 static void import_chunk(chunk *ch)
 {
 	epi_analysis *p = &ch->part;
-	ch->regions = malloc((p->nregions + 1) * sizeof *ch->regions);
+	ch->regions = xmalloc((p->nregions + 1) * sizeof *ch->regions);
 	sym_moved moved = {0};
 	for (int i = 0; i < p->nregions; i++) {
 		epi_region *r = &ch->regions[ch->nregions++], *q = &p->regions[i];
@@ -595,8 +595,8 @@ static epi_region *next_to_format(front *F, int *c)
 
 static void preformat(sym_ctx *s, epi_region *r)
 {
-	r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
-	r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+	r->formula = xcalloc(r->counts.n + 1, sizeof *r->formula);
+	r->cond = xcalloc(r->counts.n + 1, sizeof *r->cond);
 	for (int i = 0; i < r->counts.n; i++)
 		sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
 }
@@ -848,8 +848,8 @@ static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *r
 	counts_init(&r->counts);
 	counts_add_all_keys(&a->sym, &r->counts, roots, nroots);
 	if (o->preformat) {
-		r->formula = calloc(r->counts.n + 1, sizeof *r->formula);
-		r->cond = calloc(r->counts.n + 1, sizeof *r->cond);
+		r->formula = xcalloc(r->counts.n + 1, sizeof *r->formula);
+		r->cond = xcalloc(r->counts.n + 1, sizeof *r->cond);
 	}
 	total_work w = {.a = a, .r = r, .roots = roots, .nroots = nroots, .format = o->preformat};
 	atomic_init(&w.next, 0);
@@ -909,7 +909,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	*again = AGAIN_NO;
 	memset(a, 0, sizeof *a);
 	sym_init(&a->sym);
-	a->file = strdup(file);
+	a->file = xstrdup(file);
 	size_t len;
 	char *text = epi_read_file(file, &len, err);
 	if (!text)
@@ -926,11 +926,11 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
 	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
-		   .text = text, .len = len, .trip_hit = calloc(o->ntrips + 1, 1)};
+		   .text = text, .len = len, .trip_hit = xcalloc(o->ntrips + 1, 1)};
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
-	F.args = malloc((o->nclang_args + 2) * sizeof *F.args);
+	F.args = xmalloc((o->nclang_args + 2) * sizeof *F.args);
 	F.args[F.nargs++] = "-ferror-limit=1";
 	for (int i = 0; i < o->nclang_args; i++)
 		F.args[F.nargs++] = o->clang_args[i];
@@ -942,7 +942,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		nt = FRONT_MAXTHREADS;
 	if (nt < 1)
 		nt = 1;
-	F.idx = malloc(nt * sizeof *F.idx);
+	F.idx = xmalloc(nt * sizeof *F.idx);
 	for (int t = 0; t < nt; t++)
 		F.idx[t] = clang_createIndex(0, 0);
 	if (split && nt > 1)
@@ -997,7 +997,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		if (ch->state != CH_IMPORTED && ch->a != a && ch->started)
 			epi_analysis_free(&ch->part);
 		if (ch->nregions) {
-			a->regions = realloc(a->regions, (a->nregions + ch->nregions) * sizeof *a->regions);
+			a->regions = xrealloc(a->regions, (a->nregions + ch->nregions) * sizeof *a->regions);
 			memcpy(a->regions + a->nregions, ch->regions, ch->nregions * sizeof *ch->regions);
 			a->nregions += ch->nregions;
 		}
@@ -1035,14 +1035,14 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 			char msg[EPI_ERRLEN];
 			snprintf(msg, sizeof msg, "%s: defines no function, so there is nothing to count (functions of the "
 				 "files it includes are not counted)", file);
-			cf_add_unique(&a->notes, &a->nnotes, strdup(msg));
+			cf_add_unique(&a->notes, &a->nnotes, xstrdup(msg));
 		}
 		int m = -1;
 		for (int i = 0; i < F.nfns && m < 0; i++)
 			if (strcmp(F.fn_name[i], "main") == 0)
 				m = i;
-		a->regions = realloc(a->regions, (a->nregions + 1) * sizeof *a->regions); /* room for the total */
-		const epi_counts **roots = malloc(((size_t)F.nfns + 1) * sizeof *roots);
+		a->regions = xrealloc(a->regions, (a->nregions + 1) * sizeof *a->regions); /* room for the total */
+		const epi_counts **roots = xmalloc(((size_t)F.nfns + 1) * sizeof *roots);
 		int nroots = 0;
 		for (int i = 0; i < F.nfns; i++) {
 			int r = (m >= 0 ? i == m : !called[i]) ? fn_region(a, &F, i) : -1;
@@ -1051,9 +1051,9 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		}
 		epi_region *r = &a->regions[a->nregions];
 		r->scope = EPI_SCOPE_TOTAL;
-		r->file = strdup(file);
+		r->file = xstrdup(file);
 		r->line = 0;
-		r->function = strdup(m >= 0 ? "main" : "");
+		r->function = xstrdup(m >= 0 ? "main" : "");
 		r->formula = r->cond = NULL;
 		add_total(a, r, roots, nroots, o, nt);
 		a->nregions++;

@@ -24,11 +24,11 @@ char **epi_compdb_args(const char *dir, const char *file, int *argc, char *err)
 	}
 	CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
 	unsigned n = clang_CompileCommand_getNumArgs(cmd);
-	out = calloc(n + 2, sizeof *out);
+	out = xcalloc(n + 2, sizeof *out);
 	int k = 0;
 	CXString d = clang_CompileCommand_getDirectory(cmd);
 	size_t dl = strlen(clang_getCString(d)) + 4;
-	out[k] = malloc(dl);
+	out[k] = xmalloc(dl);
 	snprintf(out[k++], dl, "-I%s", clang_getCString(d));
 	clang_disposeString(d);
 	for (unsigned i = 1; i < n; i++) {
@@ -43,7 +43,7 @@ char **epi_compdb_args(const char *dir, const char *file, int *argc, char *err)
 			i++;
 			continue;
 		}
-		out[k++] = strdup(s);
+		out[k++] = xstrdup(s);
 		clang_disposeString(a);
 	}
 	*argc = k;

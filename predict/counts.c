@@ -48,10 +48,10 @@ static epi_tri *slot(epi_counts *c, const char *key)
 		return &c->v[i];
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 8;
-		c->key = realloc(c->key, c->cap * sizeof *c->key);
-		c->v = realloc(c->v, c->cap * sizeof *c->v);
+		c->key = xrealloc(c->key, c->cap * sizeof *c->key);
+		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
 	}
-	c->key[c->n] = strdup(key);
+	c->key[c->n] = xstrdup(key);
 	epi_tri *t = &c->v[c->n++];
 	sym_pw_init(&t->min);
 	sym_pw_init(&t->max);
@@ -125,9 +125,9 @@ void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a
 
 void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n)
 {
-	const sym_pw **exp = malloc(((size_t)n + 1) * sizeof *exp);
-	const sym_pw **min = malloc(((size_t)n + 1) * sizeof *min);
-	const sym_pw **max = malloc(((size_t)n + 1) * sizeof *max);
+	const sym_pw **exp = xmalloc(((size_t)n + 1) * sizeof *exp);
+	const sym_pw **min = xmalloc(((size_t)n + 1) * sizeof *min);
+	const sym_pw **max = xmalloc(((size_t)n + 1) * sizeof *max);
 	epi_tri *t = &dst->v[d];
 	int m = 0;
 	for (int i = 0; i < n; i++) {
@@ -304,9 +304,9 @@ static int memo_apply(sym_ctx *s, memo *m, sym_pw *w, const xf *x)
 	if (hit < 0) {
 		if (m->n == m->cap) {
 			m->cap = m->cap ? 2 * m->cap : 8;
-			m->in = realloc(m->in, m->cap * sizeof *m->in);
-			m->out = realloc(m->out, m->cap * sizeof *m->out);
-			m->h = realloc(m->h, m->cap * sizeof *m->h);
+			m->in = xrealloc(m->in, m->cap * sizeof *m->in);
+			m->out = xrealloc(m->out, m->cap * sizeof *m->out);
+			m->h = xrealloc(m->h, m->cap * sizeof *m->h);
 		}
 		m->h[m->n] = h;
 		sym_pw_init(&m->in[m->n]);
@@ -343,7 +343,7 @@ static int transform(sym_ctx *s, epi_counts *c, const xf *x)
 {
 	/* the counts in turn; one whose shape (up to a factor) no other has is
 	 * transformed in place, the others through the memo */
-	sym_pw **w = malloc((3 * (size_t)c->n + 1) * sizeof *w);
+	sym_pw **w = xmalloc((3 * (size_t)c->n + 1) * sizeof *w);
 	int n = 0;
 	for (int i = 0; i < c->n; i++) {
 		epi_tri *t = &c->v[i];
@@ -353,7 +353,7 @@ static int transform(sym_ctx *s, epi_counts *c, const xf *x)
 			w[n++] = &t->max;
 		}
 	}
-	unsigned long *h = malloc(((size_t)n + 1) * sizeof *h);
+	unsigned long *h = xmalloc(((size_t)n + 1) * sizeof *h);
 	for (int j = 0; j < n; j++)
 		h[j] = sym_pw_shape_hash(s, w[j]);
 	memo m = {0};

@@ -5,6 +5,8 @@
 #define EPI_CURSOR_H
 
 #include <clang-c/Index.h>
+
+#include "model/util.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,7 @@ static inline enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXC
 	kids *k = d;
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 8;
-		k->c = realloc(k->c, k->cap * sizeof *k->c);
+		k->c = xrealloc(k->c, k->cap * sizeof *k->c);
 	}
 	k->c[k->n++] = c;
 	return CXChildVisit_Continue;
@@ -114,7 +116,7 @@ static inline unsigned offset_of(CXSourceLocation l)
 static inline char *spelling(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
-	char *r = strdup(clang_getCString(s));
+	char *r = xstrdup(clang_getCString(s));
 	clang_disposeString(s);
 	return r;
 }

@@ -30,7 +30,7 @@ static void fm_push(fm_sys *m, fmpz *r)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 16;
-		m->row = realloc(m->row, m->cap * sizeof *m->row);
+		m->row = xrealloc(m->row, m->cap * sizeof *m->row);
 	}
 	m->row[m->n++] = r;
 }
@@ -109,7 +109,7 @@ static void fm_tighten(fmpz *r, int nv)
 static void fm_compress(fm_sys *m)
 {
 	int nv = m->nv, keep = 0;
-	int *col = malloc((nv + 1) * sizeof *col);
+	int *col = xmalloc((nv + 1) * sizeof *col);
 	for (int v = 0; v < nv; v++) {
 		int any = 0;
 		for (int i = 0; i < m->n && !any; i++)
@@ -362,7 +362,7 @@ static int feasible(sym_ctx *s, const poly_struct *c, int n, int small)
 		natoms += used[k] && s->kind[k] == SYM_ATOM;
 	}
 	/* an atom q = floor(num/den) satisfies num - den*q >= 0 and den*q - num + den - 1 >= 0 */
-	poly_struct *at = malloc((2 * natoms + 1) * sizeof *at);
+	poly_struct *at = xmalloc((2 * natoms + 1) * sizeof *at);
 	natoms = 0;
 	for (int k = 0; k < s->nvars; k++) {
 		if (!used[k] || s->kind[k] != SYM_ATOM)

@@ -26,11 +26,11 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Recurse; /* a do-while(0) is no nest; loops in it are */
 	if (nw->n == nw->cap) {
 		nw->cap = nw->cap ? 2 * nw->cap : 16;
-		nw->v = realloc(nw->v, (size_t)nw->cap * sizeof *nw->v);
+		nw->v = xrealloc(nw->v, (size_t)nw->cap * sizeof *nw->v);
 	}
 	epi_nest *x = &nw->v[nw->n++];
-	x->file = strdup(nw->file);
-	x->function = strdup(nw->function);
+	x->file = xstrdup(nw->file);
+	x->function = xstrdup(nw->function);
 	x->line = line_of(c);
 	unsigned end;
 	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
@@ -47,7 +47,7 @@ int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, in
 		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
 	fclose(probe);
 	CXIndex idx = clang_createIndex(0, 0);
-	const char **args = malloc(((size_t)(o ? o->nclang_args : 0) + 1) * sizeof *args);
+	const char **args = xmalloc(((size_t)(o ? o->nclang_args : 0) + 1) * sizeof *args);
 	for (int i = 0; o && i < o->nclang_args; i++)
 		args[i] = o->clang_args[i];
 	CXTranslationUnit tu = NULL;

@@ -1,6 +1,7 @@
 /* poly: small sparse multivariate polynomials over the rationals. */
 #define _GNU_SOURCE /* qsort_r */
 #include "predict/poly.h"
+#include "model/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ static void fit(poly_struct *p, int n)
 	int cap = p->cap ? 2 * p->cap : n;
 	if (cap < n)
 		cap = n;
-	fmpq *c = malloc(cap * (sizeof *p->c + sizeof *p->m));
+	fmpq *c = xmalloc(cap * (sizeof *p->c + sizeof *p->m));
 	poly_mono *m = (poly_mono *)(c + cap);
 	if (p->cap) {
 		memcpy(c, p->c, p->cap * sizeof *c);
@@ -446,7 +447,7 @@ static void normalise(poly_struct *a)
 				fmpq_swap(&a->c[k], &a->c[k - 1]);
 			}
 	} else if (!sorted) {
-		int *idx = malloc(a->n * sizeof *idx);
+		int *idx = xmalloc(a->n * sizeof *idx);
 		for (int i = 0; i < a->n; i++)
 			idx[i] = i;
 		qsort_r(idx, a->n, sizeof *idx, by_mono_desc, a);
@@ -830,7 +831,7 @@ int poly_set_str_pretty(poly_t a, const char *str, const char **names, const pol
 	fmpq_mpoly_init(p, fc);
 	int r = fmpq_mpoly_set_str_pretty(p, str, names, fc);
 	if (r == 0) {
-		unsigned long *e = malloc(ctx->nvars * sizeof *e);
+		unsigned long *e = xmalloc(ctx->nvars * sizeof *e);
 		fmpq_t c;
 		fmpq_init(c);
 		a->n = 0;

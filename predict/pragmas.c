@@ -32,8 +32,8 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err)
 	t->line = (int)line;
 	t->nth = (int)nth;
 	if (colon)
-		t->file = strndup(spec, (size_t)(colon - spec));
-	t->expr = strdup(eq + 1);
+		t->file = xstrndup(spec, (size_t)(colon - spec));
+	t->expr = xstrdup(eq + 1);
 	return 0;
 }
 
@@ -65,7 +65,7 @@ static int loopbound_args(const char *p, long *min, long *max)
 /* Adds a pragma found on line AT to W (its loop's line set later). */
 static pragma *add_pragma(W *w, int at)
 {
-	w->pragmas = realloc(w->pragmas, (w->npragmas + 1) * sizeof *w->pragmas);
+	w->pragmas = xrealloc(w->pragmas, (w->npragmas + 1) * sizeof *w->pragmas);
 	pragma *p = &w->pragmas[w->npragmas++];
 	memset(p, 0, sizeof *p);
 	p->at = at;
@@ -132,7 +132,7 @@ int cf_scan_pragmas(W *w, const char *text, char *err)
 					if (bad)
 						return epi_error(err, "%s:%d: malformed pragma '%s': expected '#pragma epi trip(EXPR)'",
 								 w->filename, line, h);
-					add_pragma(w, line)->expr = strndup(open + 1, (size_t)(close - open - 1));
+					add_pragma(w, line)->expr = xstrndup(open + 1, (size_t)(close - open - 1));
 					pending = 1;
 				} else if (!strncmp(q, "loopbound", 9)) {
 					if (add_loopbound(w, q + 9, line, h, err) < 0)

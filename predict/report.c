@@ -34,11 +34,11 @@ static char *fmt_q(const fmpq_t q)
 {
 	if (fmpz_is_one(fmpq_denref(q))) {
 		char *f = fmpz_get_str(NULL, 10, fmpq_numref(q));
-		char *r = strdup(f);
+		char *r = xstrdup(f);
 		flint_free(f);
 		return r;
 	}
-	char *b = malloc(40);
+	char *b = xmalloc(40);
 	snprintf(b, 40, "%.10g", fmpq_get_d(q));
 	return b;
 }
@@ -77,7 +77,7 @@ static int cmp_key(const void *a, const void *b)
 /* The region's ops evaluated (and, with FORMULAS, their formulas), sorted. */
 static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, int *missing, int formulas)
 {
-	oprow *rows = calloc(r->counts.n + 1, sizeof *rows);
+	oprow *rows = xcalloc(r->counts.n + 1, sizeof *rows);
 	for (int i = 0; i < r->counts.n; i++) {
 		oprow *o = &rows[i];
 		o->key = r->counts.key[i];
@@ -85,15 +85,15 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 		const epi_tri *t = &r->counts.v[i];
 		o->cnt = eval_str(s, &t->exp, env, &o->dcnt, missing);
 		if (t->same) {
-			o->cmin = o->cnt ? strdup(o->cnt) : NULL;
-			o->cmax = o->cnt ? strdup(o->cnt) : NULL;
+			o->cmin = o->cnt ? xstrdup(o->cnt) : NULL;
+			o->cmax = o->cnt ? xstrdup(o->cnt) : NULL;
 		} else {
 			o->cmin = eval_str(s, tri_min(t), env, NULL, missing);
 			o->cmax = eval_str(s, tri_max(t), env, NULL, missing);
 		}
 		if (formulas && r->formula && r->formula[i]) { /* formatted while counting */
-			o->formula = strdup(r->formula[i]);
-			o->cond = strdup(r->cond[i]);
+			o->formula = xstrdup(r->formula[i]);
+			o->cond = xstrdup(r->cond[i]);
 		} else if (formulas) {
 			sym_pw_format(s, &t->exp, &o->formula, &o->cond);
 		}
@@ -250,9 +250,9 @@ static region_out *all_rows(epi_analysis *a, const sym_env *env, int jobs, int *
 		nt = ROWS_MAXTHREADS;
 	if (nt < 1)
 		nt = 1;
-	rows_work w = {.a = a, .env = env, .text = text, .res = calloc(a->nregions + 1, sizeof *w.res)};
+	rows_work w = {.a = a, .env = env, .text = text, .res = xcalloc(a->nregions + 1, sizeof *w.res)};
 	atomic_init(&w.next, 0);
-	rows_worker *k = calloc(nt, sizeof *k);
+	rows_worker *k = xcalloc(nt, sizeof *k);
 	pthread_t th[ROWS_MAXTHREADS];
 	int started = 1; /* this thread is worker 0 */
 	for (int i = 0; i < nt; i++) {
@@ -380,7 +380,7 @@ static void csv_num(FILE *f, double v)
 static char *formula_text(const oprow *o)
 {
 	size_t n = strlen(o->formula) + strlen(o->cond) + 8;
-	char *t = malloc(n);
+	char *t = xmalloc(n);
 	if (o->cond[0])
 		snprintf(t, n, "%s for %s", o->formula, o->cond);
 	else
@@ -446,7 +446,7 @@ static void region_write(FILE *out, const epi_region *r, const oprow *rows, cons
 	const epi_report_opts *o = c->o;
 	const epi_fcol *cols = c->cols;
 	int nf = c->nf;
-	epi_price *pr = calloc(nf + 1, sizeof *pr);
+	epi_price *pr = xcalloc(nf + 1, sizeof *pr);
 	for (int i = 0; i < nf; i++)
 		price_rows(rows, r->counts.n, &cols[i], &pr[i]);
 	int best = -1;
@@ -651,7 +651,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 {
 	sym_ctx *s = &a->sym;
 	int nf = o->table ? o->nkhz : 0;
-	epi_fcol *cols = calloc(nf + 1, sizeof *cols);
+	epi_fcol *cols = xcalloc(nf + 1, sizeof *cols);
 	for (int i = 0; i < nf; i++)
 		if (epi_table_at(o->table, o->khz[i], &cols[i], err) < 0) {
 			for (int j = 0; j < i; j++)

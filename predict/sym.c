@@ -105,7 +105,7 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 	int k = new_slot(s);
 	if (k < 0)
 		return -1;
-	s->name[k] = strdup(name);
+	s->name[k] = xstrdup(name);
 	s->kind[k] = kind;
 	return k;
 }
@@ -178,7 +178,7 @@ static int atom_of(sym_ctx *s, const poly_t num, const fmpz_t den)
 	char *ns = sym_poly_str(s, num);
 	char *ds = fmpz_get_str(NULL, 10, den);
 	size_t len = strlen(ns) + strlen(ds) + 16;
-	s->name[k] = malloc(len);
+	s->name[k] = xmalloc(len);
 	snprintf(s->name[k], len, "floor((%s)/%s)", ns, ds);
 	free(ns);
 	flint_free(ds);
@@ -400,7 +400,7 @@ void sym_guard_own(sym_ctx *s, sym_guard *g)
 		g->rc = NULL;
 		return;
 	}
-	poly_struct *c = malloc((g->n ? g->n : 1) * sizeof *c);
+	poly_struct *c = xmalloc((g->n ? g->n : 1) * sizeof *c);
 	for (int i = 0; i < g->n; i++) {
 		poly_init(&c[i], CTX);
 		poly_set(&c[i], &g->c[i], CTX);
@@ -430,7 +430,7 @@ static void guard_insert(sym_ctx *s, sym_guard *g, poly_t c)
 	}
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 4;
-		g->c = realloc(g->c, g->cap * sizeof *g->c);
+		g->c = xrealloc(g->c, g->cap * sizeof *g->c);
 	}
 	memmove(&g->c[pos + 1], &g->c[pos], (g->n - pos) * sizeof *g->c);
 	g->c[pos] = *c;
@@ -490,7 +490,7 @@ static void guard_seal(sym_ctx *s, sym_guard *g)
 /* Sets G (empty) to the union of the N normalized constraints C. */
 void sym_guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n)
 {
-	g->c = malloc((n + 1) * sizeof *g->c);
+	g->c = xmalloc((n + 1) * sizeof *g->c);
 	g->cap = n + 1;
 	for (int i = 0; i < n; i++) {
 		poly_init(&g->c[i], CTX);
@@ -509,7 +509,7 @@ static void guard_copy(sym_ctx *s, sym_guard *dst, const sym_guard *src)
 		return;
 	sym_guard *from = (sym_guard *)src;
 	if (!from->rc) { /* C is SRC's own, and so in no other thread's hands */
-		from->rc = malloc(sizeof *from->rc);
+		from->rc = xmalloc(sizeof *from->rc);
 		atomic_init(from->rc, 1);
 	}
 	atomic_fetch_add_explicit(from->rc, 1, memory_order_relaxed);
@@ -558,10 +558,10 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 	if (g->n < 2)
 		return;
 	int n = g->n;
-	linpart *lp = malloc(n * sizeof *lp);
-	poly_struct *lins = malloc(n * sizeof *lins);
-	fmpq *k = malloc(n * sizeof *k);
-	char *drop = calloc(n, 1);
+	linpart *lp = xmalloc(n * sizeof *lp);
+	poly_struct *lins = xmalloc(n * sizeof *lins);
+	fmpq *k = xmalloc(n * sizeof *k);
+	char *drop = xcalloc(n, 1);
 	for (int i = 0; i < n; i++) {
 		fmpq_init(&k[i]);
 		const_term(s, &k[i], &g->c[i]);
@@ -655,7 +655,7 @@ static void pw_index_build(pw_index *x, const sym_pw *w, int extra)
 	unsigned size = 16;
 	while (size < 2u * (unsigned)(w->n + extra))
 		size *= 2;
-	x->slot = calloc(size, sizeof *x->slot);
+	x->slot = xcalloc(size, sizeof *x->slot);
 	x->mask = size - 1;
 	for (int i = 0; i < w->n; i++)
 		pw_index_put(x, w, i);
@@ -696,7 +696,7 @@ static sym_piece *pw_new(sym_ctx *s, sym_pw *w, const sym_guard *g)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 4;
-		w->p = realloc(w->p, w->cap * sizeof *w->p);
+		w->p = xrealloc(w->p, w->cap * sizeof *w->p);
 	}
 	sym_piece *p = &w->p[w->n++];
 	guard_copy(s, &p->g, g);
@@ -787,14 +787,14 @@ int sym_pw_import(sym_ctx *s, sym_pw *out, const sym_ctx *src, const sym_pw *in,
 	sym_pw_clear(s, out);
 	int ret = 0;
 	if (in->n)
-		out->p = malloc(in->n * sizeof *out->p);
+		out->p = xmalloc(in->n * sizeof *out->p);
 	out->cap = in->n;
 	for (int i = 0; i < in->n && ret == 0; i++) {
 		const sym_guard *g = &in->p[i].g;
 		sym_piece *p = &out->p[out->n++];
 		guard_init(&p->g);
 		poly_init(p->v, CTX);
-		p->g.c = malloc((g->n + 1) * sizeof *p->g.c);
+		p->g.c = xmalloc((g->n + 1) * sizeof *p->g.c);
 		p->g.cap = g->n + 1;
 		for (int j = 0; j < g->n && ret == 0; j++) {
 			poly_init(&p->g.c[j], CTX);
@@ -833,9 +833,9 @@ static void moved_put(sym_moved *m, const sym_guard *g)
 	if (2 * (m->n + 1) > (int)m->mask + 1 || !m->key) {
 		sym_moved old = *m;
 		unsigned size = m->key ? 2 * (m->mask + 1) : 64;
-		m->key = calloc(size, sizeof *m->key);
-		m->h = malloc(size * sizeof *m->h);
-		m->len = malloc(size * sizeof *m->len);
+		m->key = xcalloc(size, sizeof *m->key);
+		m->h = xmalloc(size * sizeof *m->h);
+		m->len = xmalloc(size * sizeof *m->len);
 		m->mask = size - 1;
 		for (unsigned i = 0; old.key && i <= old.mask; i++)
 			if (old.key[i]) {
@@ -1060,7 +1060,7 @@ static const fmpq_poly_struct *faulhaber(sym_ctx *s, int k)
 {
 	while (s->nfaul <= k) {
 		int j = s->nfaul;
-		s->faul = realloc(s->faul, (j + 1) * sizeof *s->faul);
+		s->faul = xrealloc(s->faul, (j + 1) * sizeof *s->faul);
 		fmpq_poly_struct *f = &s->faul[j];
 		fmpq_poly_init(f);
 		arith_bernoulli_polynomial(f, j + 1);
@@ -1158,7 +1158,7 @@ static void bound_add(sym_ctx *s, bound *b, const poly_t p)
 			return;
 	if (b->n == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 4;
-		b->b = realloc(b->b, b->cap * sizeof *b->b);
+		b->b = xrealloc(b->b, b->cap * sizeof *b->b);
 	}
 	poly_init(&b->b[b->n], CTX);
 	poly_set(&b->b[b->n], p, CTX);

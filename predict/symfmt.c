@@ -28,7 +28,7 @@ static void sb_putn(sbuf *b, const char *t, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		b->cap = 2 * (b->len + n + 1) + 32;
-		b->s = realloc(b->s, b->cap);
+		b->s = xrealloc(b->s, b->cap);
 	}
 	memcpy(b->s + b->len, t, n);
 	b->len += n;
@@ -334,7 +334,7 @@ static void fmt_index(sym_ctx *s)
 	if (2u * (unsigned)s->nfmt > s->fmtmask) {
 		unsigned size = s->fmtmask ? 2 * (s->fmtmask + 1) : 256;
 		free(s->fmtidx);
-		s->fmtidx = calloc(size, sizeof *s->fmtidx);
+		s->fmtidx = xcalloc(size, sizeof *s->fmtidx);
 		s->fmtmask = size - 1;
 		for (int i = 0; i < s->nfmt - 1; i++) {
 			unsigned k = fmt_slot(s->fmt[i].hash, s->fmtmask);
@@ -364,8 +364,8 @@ static sym_fmt *fmt_find(sym_ctx *s, unsigned long h, const sym_pw *w)
 void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 {
 	if (w->n == 0) {
-		*formula = strdup("0");
-		*cond = strdup("");
+		*formula = xstrdup("0");
+		*cond = xstrdup("");
 		return;
 	}
 	/* formats are cached by shape: W = c * (a cached shape) */
@@ -387,7 +387,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	if (!hit) {
 		if (s->nfmt == s->capfmt) {
 			s->capfmt = s->capfmt ? 2 * s->capfmt : 64;
-			s->fmt = realloc(s->fmt, s->capfmt * sizeof *s->fmt);
+			s->fmt = xrealloc(s->fmt, s->capfmt * sizeof *s->fmt);
 		}
 		hit = &s->fmt[s->nfmt++];
 		hit->hash = h;
@@ -405,7 +405,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	if (unit) { /* the shape itself: its text once */
 		if (!hit->formula)
 			hit->formula = poly_factored(s, hit->sum);
-		*formula = strdup(hit->formula);
+		*formula = xstrdup(hit->formula);
 	} else {
 		poly_t sum;
 		poly_init(sum, CTX);
@@ -413,7 +413,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 		*formula = poly_factored(s, sum);
 		poly_clear(sum, CTX);
 	}
-	*cond = strdup(hit->cond);
+	*cond = xstrdup(hit->cond);
 	if (!unit)
 		sym_pw_clear(s, &norm);
 	fmpq_clear(c);
@@ -433,7 +433,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
-	char *active = calloc(w->n + 1, 1);
+	char *active = xcalloc(w->n + 1, 1);
 	int nactive = 0;
 	for (int i = 0; i < w->n; i++)
 		nactive += active[i] = (char)sym_guard_holds(s, &w->p[i].g, ptr);
@@ -445,7 +445,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	for (int i = 0; i < w->n; i++)
 		if (active[i])
 			ncons += w->p[i].g.n;
-	const poly_struct **cons = malloc((ncons + 1) * sizeof *cons);
+	const poly_struct **cons = xmalloc((ncons + 1) * sizeof *cons);
 	ncons = 0;
 	for (int i = 0; i < w->n; i++) {
 		if (!active[i])
@@ -460,7 +460,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	int overlap = 0;
 	/* each inactive piece's constraints after the condition's: shallow
 	 * copies, read only, in one array for the feasibility test */
-	poly_struct *sys = malloc((all.n + 1) * sizeof *sys);
+	poly_struct *sys = xmalloc((all.n + 1) * sizeof *sys);
 	if (all.n)
 		memcpy(sys, all.c, all.n * sizeof *sys);
 	int cap = all.n + 1;
@@ -470,7 +470,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 		const sym_guard *g = &w->p[i].g;
 		if (all.n + g->n > cap) {
 			cap = all.n + g->n;
-			sys = realloc(sys, cap * sizeof *sys);
+			sys = xrealloc(sys, cap * sizeof *sys);
 		}
 		int n = all.n, apart = 0;
 		for (int j = 0; j < g->n && !apart; j++) {

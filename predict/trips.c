@@ -35,7 +35,7 @@ char *epi_trips_which(const char *argv0, char *err)
 			epi_error(err, "cannot run '%s': %s", argv0, strerror(errno));
 			return NULL;
 		}
-		return strdup(argv0);
+		return xstrdup(argv0);
 	}
 	const char *path = getenv("PATH");
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
@@ -44,7 +44,7 @@ char *epi_trips_which(const char *argv0, char *err)
 		snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", argv0);
 		struct stat st;
 		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-			return strdup(buf);
+			return xstrdup(buf);
 		p += n + (p[n] == ':');
 	}
 	epi_error(err, "cannot run '%s': not found in PATH", argv0);
@@ -167,8 +167,8 @@ static int find_entry(const char *p, const struct stat *st, int flag, struct FTW
 	(void)f;
 	size_t n = strlen(p), k = strlen(found.suffix);
 	if (flag == FTW_F && n > k && strcmp(p + n - k, found.suffix) == 0) {
-		found.v = realloc(found.v, (size_t)(found.n + 1) * sizeof *found.v);
-		found.v[found.n++] = strdup(p);
+		found.v = xrealloc(found.v, (size_t)(found.n + 1) * sizeof *found.v);
+		found.v[found.n++] = xstrdup(p);
 	}
 	return 0;
 }
@@ -285,7 +285,7 @@ static char *run_tool_on(const char *const *head, char **files, int n, const cha
 	int h = 0;
 	while (head[h])
 		h++;
-	char **argv = calloc((size_t)(h + n + 1), sizeof *argv);
+	char **argv = xcalloc((size_t)(h + n + 1), sizeof *argv);
 	for (int i = 0; i < h; i++)
 		argv[i] = (char *)head[i];
 	for (int i = 0; i < n; i++)
@@ -310,7 +310,7 @@ static json_t *read_gcov(const char *dir, const char *prog, char *err)
 	size_t dlen = strlen(dir);
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(gcda[i]);
-		char *orig = strdup(gcda[i] + dlen), *link = strdup(gcda[i]);
+		char *orig = xstrdup(gcda[i] + dlen), *link = xstrdup(gcda[i]);
 		strcpy(orig + strlen(orig) - 5, ".gcno");
 		strcpy(link + l - 5, ".gcno");
 		int ok = access(orig, R_OK) == 0 && symlink(orig, link) == 0;
@@ -416,12 +416,12 @@ int epi_trips_run(epi_trips *t, char *const *argv, const char *pname, const char
 			int n = 0;
 			while (argv[n])
 				n++;
-			r->argv = calloc((size_t)n + 1, sizeof *r->argv);
+			r->argv = xcalloc((size_t)n + 1, sizeof *r->argv);
 			for (int i = 0; i < n; i++)
-				r->argv[i] = strdup(argv[i]);
+				r->argv[i] = xstrdup(argv[i]);
 			r->status = st;
-			r->pname = pname ? strdup(pname) : NULL;
-			r->pvalue = pvalue ? strdup(pvalue) : NULL;
+			r->pname = pname ? xstrdup(pname) : NULL;
+			r->pvalue = pvalue ? xstrdup(pvalue) : NULL;
 		}
 	}
 	rm_tree(dir);
@@ -437,10 +437,10 @@ static const char *intern(epi_trips *t, const char *file)
 		if (strcmp(t->path_names[i], file) == 0)
 			return t->path_reals[i];
 	char *real = realpath(file, NULL);
-	t->path_names = realloc(t->path_names, (size_t)(t->npaths + 1) * sizeof *t->path_names);
-	t->path_reals = realloc(t->path_reals, (size_t)(t->npaths + 1) * sizeof *t->path_reals);
-	t->path_names[t->npaths] = strdup(file);
-	t->path_reals[t->npaths] = real ? real : strdup(file);
+	t->path_names = xrealloc(t->path_names, (size_t)(t->npaths + 1) * sizeof *t->path_names);
+	t->path_reals = xrealloc(t->path_reals, (size_t)(t->npaths + 1) * sizeof *t->path_reals);
+	t->path_names[t->npaths] = xstrdup(file);
+	t->path_reals[t->npaths] = real ? real : xstrdup(file);
 	return t->path_reals[t->npaths++];
 }
 
@@ -625,7 +625,7 @@ static void add_exit(const finder *f, exits *x, CXCursor c, CXCursor ifp)
 		}
 		line = -line;
 	}
-	x->line = realloc(x->line, (size_t)(x->n + 1) * sizeof *x->line);
+	x->line = xrealloc(x->line, (size_t)(x->n + 1) * sizeof *x->line);
 	x->line[x->n++] = line;
 }
 
@@ -671,14 +671,14 @@ static void add_loop(finder *f, CXCursor c, const kids *ks, CXCursor *first)
 {
 	epi_trips *t = f->t;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	t->loops = realloc(t->loops, (size_t)(t->nloops + 1) * sizeof *t->loops);
-	f->cur = realloc(f->cur, (size_t)(t->nloops + 1 - f->first) * sizeof *f->cur);
+	t->loops = xrealloc(t->loops, (size_t)(t->nloops + 1) * sizeof *t->loops);
+	f->cur = xrealloc(f->cur, (size_t)(t->nloops + 1 - f->first) * sizeof *f->cur);
 	f->cur[t->nloops - f->first] = c;
 	epi_tloop *L = &t->loops[t->nloops++];
 	memset(L, 0, sizeof *L);
-	L->file = strdup(f->file);
+	L->file = xstrdup(f->file);
 	L->src = f->src;
-	L->function = strdup(f->function);
+	L->function = xstrdup(f->function);
 	L->kind = k == CXCursor_ForStmt ? 'f' : k == CXCursor_WhileStmt ? 'w' : 'd';
 	epi_tshape *a = &L->at;
 	a->first_loop = -1;
@@ -845,7 +845,7 @@ static int find_loops(epi_trips *t, int src, char *err)
 	f.text = epi_read_file(file, &len, err);
 	if (!f.text)
 		return -1;
-	f.bol = malloc((len + 2) * sizeof *f.bol);
+	f.bol = xmalloc((len + 2) * sizeof *f.bol);
 	f.bol[1] = 0;
 	f.nlines = 1;
 	for (size_t i = 0; i < len; i++)
@@ -881,7 +881,7 @@ static int find_loops(epi_trips *t, int src, char *err)
 			    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 				continue;
 			CXString name = clang_getCursorSpelling(c);
-			f.function = strdup(clang_getCString(name));
+			f.function = xstrdup(clang_getCString(name));
 			clang_disposeString(name);
 			f.first = t->nloops;
 			clang_visitChildren(c, walk_visit, &f);
@@ -918,7 +918,7 @@ static gfile *gfile_of(gfile **v, int *n, const char *file)
 	for (int i = 0; i < *n; i++)
 		if (same_file((*v)[i].file, file))
 			return &(*v)[i];
-	*v = realloc(*v, (size_t)(*n + 1) * sizeof **v);
+	*v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
 	gfile *g = &(*v)[(*n)++];
 	memset(g, 0, sizeof *g);
 	g->file = file;
@@ -958,7 +958,7 @@ static int gcov_lines(epi_trips *t, json_t *docs, gfile **out, int *nout, char *
 					continue;
 				if (line >= g->n) {
 					int n = (int)line + 64;
-					g->l = realloc(g->l, (size_t)n * sizeof *g->l);
+					g->l = xrealloc(g->l, (size_t)n * sizeof *g->l);
 					memset(g->l + g->n, 0, (size_t)(n - g->n) * sizeof *g->l);
 					g->n = n;
 				}
@@ -1069,11 +1069,11 @@ static void cfun_init(epi_trips *t, cfun *c, json_t *fn, const char *dir)
 	c->branches = json_object_get(fn, "branches");
 	json_t *names = json_object_get(fn, "filenames");
 	c->nf = (int)json_array_size(names);
-	c->file = calloc((size_t)c->nf + 1, sizeof *c->file);
-	c->root = malloc(((size_t)c->nf + 1) * sizeof *c->root);
-	c->site_l = calloc((size_t)c->nf + 1, sizeof *c->site_l);
-	c->site_c = calloc((size_t)c->nf + 1, sizeof *c->site_c);
-	int *parent = malloc(((size_t)c->nf + 1) * sizeof *parent);
+	c->file = xcalloc((size_t)c->nf + 1, sizeof *c->file);
+	c->root = xmalloc(((size_t)c->nf + 1) * sizeof *c->root);
+	c->site_l = xcalloc((size_t)c->nf + 1, sizeof *c->site_l);
+	c->site_c = xcalloc((size_t)c->nf + 1, sizeof *c->site_c);
+	int *parent = xmalloc(((size_t)c->nf + 1) * sizeof *parent);
 	for (int i = 0; i < c->nf; i++) {
 		const char *s = json_string_value(json_array_get(names, (size_t)i));
 		c->file[i] = s ? cov_path(t, dir, s) : NULL;
@@ -1227,13 +1227,13 @@ static int find_sources(epi_trips *t, const char **files, int n, char *err)
 			dup |= strcmp(t->sources[k], files[i]) == 0;
 		if (dup)
 			continue;
-		t->sources = realloc(t->sources, (size_t)(t->nsources + 1) * sizeof *t->sources);
-		t->sources[t->nsources++] = strdup(files[i]);
+		t->sources = xrealloc(t->sources, (size_t)(t->nsources + 1) * sizeof *t->sources);
+		t->sources[t->nsources++] = xstrdup(files[i]);
 	}
 	if (t->nsources == 0)
 		return epi_error(err, "the coverage of '%s' names no C source that can be read", t->exe);
 	qsort(t->sources, (size_t)t->nsources, sizeof *t->sources, cmp_str);
-	t->shown = calloc((size_t)t->nsources, sizeof *t->shown);
+	t->shown = xcalloc((size_t)t->nsources, sizeof *t->shown);
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd))
 		cwd[0] = 0;
@@ -1247,17 +1247,17 @@ static int find_sources(epi_trips *t, const char **files, int n, char *err)
 			twice |= k != i && strcmp(o ? o + 1 : t->sources[k], b) == 0;
 		}
 		if (!twice)
-			t->shown[i] = strdup(b);
+			t->shown[i] = xstrdup(b);
 		else if (cl > 1 && strncmp(t->sources[i], cwd, cl) == 0 && t->sources[i][cl] == '/')
-			t->shown[i] = strdup(t->sources[i] + cl + 1);
+			t->shown[i] = xstrdup(t->sources[i] + cl + 1);
 		else
-			t->shown[i] = strdup(t->sources[i]);
+			t->shown[i] = xstrdup(t->sources[i]);
 	}
 	for (int i = 0; i < t->nsources; i++) {
 		char perr[EPI_ERRLEN];
 		if (find_loops(t, i, perr) < 0) {
-			t->notes = realloc(t->notes, (size_t)(t->nnotes + 1) * sizeof *t->notes);
-			t->notes[t->nnotes++] = strdup(perr);
+			t->notes = xrealloc(t->notes, (size_t)(t->nnotes + 1) * sizeof *t->notes);
+			t->notes[t->nnotes++] = xstrdup(perr);
 		}
 	}
 	return 0;
@@ -1278,7 +1278,7 @@ int epi_trips_add_cov(epi_trips *t, json_t *cov, char *err)
 		if (!json_is_array(fns))
 			return epi_error(err, "llvm-cov's output has no \"functions\"");
 		nfs = (int)json_array_size(fns);
-		fs = calloc((size_t)nfs + 1, sizeof *fs);
+		fs = xcalloc((size_t)nfs + 1, sizeof *fs);
 		for (int k = 0; k < nfs; k++)
 			cfun_init(t, &fs[k], json_array_get(fns, (size_t)k), NULL);
 	}
@@ -1286,12 +1286,12 @@ int epi_trips_add_cov(epi_trips *t, json_t *cov, char *err)
 		int n = 0;
 		const char **files = NULL;
 		if (t->cov == EPI_COV_GCC) {
-			files = malloc(((size_t)ngf + 1) * sizeof *files);
+			files = xmalloc(((size_t)ngf + 1) * sizeof *files);
 			for (int i = 0; i < ngf; i++)
 				files[n++] = gf[i].file;
 		} else {
 			json_t *jf = json_object_get(json_array_get(json_object_get(cov, "data"), 0), "files");
-			files = malloc((json_array_size(jf) + 1) * sizeof *files);
+			files = xmalloc((json_array_size(jf) + 1) * sizeof *files);
 			size_t i;
 			json_t *f;
 			json_array_foreach(jf, i, f) {
@@ -1305,14 +1305,14 @@ int epi_trips_add_cov(epi_trips *t, json_t *cov, char *err)
 	}
 	int r = t->nruns;
 	if (ret == 0) {
-		t->runs = realloc(t->runs, (size_t)(r + 1) * sizeof *t->runs);
+		t->runs = xrealloc(t->runs, (size_t)(r + 1) * sizeof *t->runs);
 		memset(&t->runs[r], 0, sizeof t->runs[r]);
 		t->nruns++;
 		/* inner loops first: an outer loop's iterations may be an inner one's entries */
 		for (int li = t->nloops - 1; li >= 0; li--) {
 			epi_tloop *L = &t->loops[li];
-			L->entries = realloc(L->entries, (size_t)(r + 1) * sizeof *L->entries);
-			L->iters = realloc(L->iters, (size_t)(r + 1) * sizeof *L->iters);
+			L->entries = xrealloc(L->entries, (size_t)(r + 1) * sizeof *L->entries);
+			L->iters = xrealloc(L->iters, (size_t)(r + 1) * sizeof *L->iters);
 			char why[256];
 			long long E, I;
 			int ok = t->cov == EPI_COV_GCC ? gcov_loop(t, gfile_of(&gf, &ngf, L->file), li, r, &E, &I, why, sizeof why)
@@ -1320,7 +1320,7 @@ int epi_trips_add_cov(epi_trips *t, json_t *cov, char *err)
 			L->entries[r] = ok < 0 ? -1 : E;
 			L->iters[r] = ok < 0 ? -1 : I;
 			if (ok < 0 && !L->why)
-				L->why = strdup(why);
+				L->why = xstrdup(why);
 		}
 	}
 	for (int i = 0; i < ngf; i++)
@@ -1480,7 +1480,7 @@ char *epi_poly_text(const fmpq_poly_t p, const char *var)
 void epi_trips_fit(epi_trips *t, const char *name, const long *x)
 {
 	fmpq *y = _fmpq_vec_init(t->nruns + 1);
-	long *xs = malloc(((size_t)t->nruns + 1) * sizeof *xs);
+	long *xs = xmalloc(((size_t)t->nruns + 1) * sizeof *xs);
 	fmpq_poly_t p;
 	fmpq_poly_init(p);
 	for (int li = 0; li < t->nloops; li++) {
@@ -1647,13 +1647,13 @@ int epi_trips_load(const char *path, epi_trip **trips, int *n, char *err)
 		}
 		if (!json_is_string(trip))
 			continue; /* measured, but never entered or not read */
-		*trips = realloc(*trips, (size_t)(*n + 1) * sizeof **trips);
+		*trips = xrealloc(*trips, (size_t)(*n + 1) * sizeof **trips);
 		epi_trip *t = &(*trips)[(*n)++];
 		memset(t, 0, sizeof *t);
-		t->file = strdup(json_string_value(file));
+		t->file = xstrdup(json_string_value(file));
 		t->line = (int)json_integer_value(line);
 		t->nth = nth ? (int)json_integer_value(nth) : 1;
-		t->expr = strdup(json_string_value(trip));
+		t->expr = xstrdup(json_string_value(trip));
 		t->measured = 1;
 		char resid[32];
 		epi_fmt_double(resid, sizeof resid, res ? json_number_value(res) : 0);
@@ -1669,7 +1669,7 @@ void epi_trips_init(epi_trips *t, enum epi_cov cov, const char *exe)
 {
 	memset(t, 0, sizeof *t);
 	t->cov = cov;
-	t->exe = strdup(exe);
+	t->exe = xstrdup(exe);
 }
 
 void epi_trips_free(epi_trips *t)

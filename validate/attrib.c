@@ -77,15 +77,15 @@ static const Dwfl_Callbacks callbacks = {
 
 epi_attrib *epi_attrib_new(enum epi_by by, const char *const *clang_args, int nclang_args)
 {
-	epi_attrib *a = calloc(1, sizeof *a);
+	epi_attrib *a = xcalloc(1, sizeof *a);
 	a->by = by;
 	a->clang_args = clang_args;
 	a->nclang_args = nclang_args;
 	a->cmask = 4095;
-	a->cache = malloc((a->cmask + 1) * sizeof *a->cache);
+	a->cache = xmalloc((a->cmask + 1) * sizeof *a->cache);
 	for (size_t i = 0; i <= a->cmask; i++)
 		a->cache[i].obj = -1;
-	a->notes = strdup("");
+	a->notes = xstrdup("");
 	a->prog = -1;
 	return a;
 }
@@ -124,7 +124,7 @@ static void note(epi_attrib *a, const char *fmt, const char *what)
 	char line[4400];
 	snprintf(line, sizeof line, fmt, what);
 	size_t l = strlen(a->notes);
-	a->notes = realloc(a->notes, l + strlen(line) + 2);
+	a->notes = xrealloc(a->notes, l + strlen(line) + 2);
 	sprintf(a->notes + l, "%s\n", line);
 }
 
@@ -134,10 +134,10 @@ static int object_of(epi_attrib *a, const epi_map *m)
 	for (int i = 0; i < a->no; i++)
 		if (strcmp(a->o[i].path, m->path) == 0)
 			return i;
-	a->o = realloc(a->o, (size_t)(a->no + 1) * sizeof *a->o);
+	a->o = xrealloc(a->o, (size_t)(a->no + 1) * sizeof *a->o);
 	object *o = &a->o[a->no];
 	memset(o, 0, sizeof *o);
-	o->path = strdup(m->path);
+	o->path = xstrdup(m->path);
 	o->idlen = epi_read_buildid(m->path, o->id);
 	int same = m->buildid_len == 0 || (o->idlen == m->buildid_len && memcmp(o->id, m->buildid, (size_t)o->idlen) == 0);
 	int fd = same ? open(m->path, O_RDONLY | O_CLOEXEC) : -1;
@@ -146,7 +146,7 @@ static int object_of(epi_attrib *a, const epi_map *m)
 		Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		size_t nph = 0;
 		if (e && elf_getphdrnum(e, &nph) == 0) {
-			o->segs = calloc(nph + 1, sizeof *o->segs);
+			o->segs = xcalloc(nph + 1, sizeof *o->segs);
 			for (size_t i = 0; i < nph; i++) {
 				GElf_Phdr ph;
 				if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
@@ -175,7 +175,7 @@ static int object_of(epi_attrib *a, const epi_map *m)
 
 int epi_attrib_run(epi_attrib *a, const epi_map *maps, int nmaps, char *err)
 {
-	a->lv = realloc(a->lv, (size_t)(nmaps ? nmaps : 1) * sizeof *a->lv);
+	a->lv = xrealloc(a->lv, (size_t)(nmaps ? nmaps : 1) * sizeof *a->lv);
 	a->nlv = 0;
 	for (int i = 0; i < nmaps; i++) {
 		const epi_map *m = &maps[i];
@@ -236,15 +236,15 @@ static int add_block(epi_attrib *a, enum epi_block_kind kind, const char *file, 
 			return i;
 	if (a->nb == a->capb) {
 		a->capb = a->capb ? 2 * a->capb : 32;
-		a->b = realloc(a->b, (size_t)a->capb * sizeof *a->b);
+		a->b = xrealloc(a->b, (size_t)a->capb * sizeof *a->b);
 	}
 	epi_block *b = &a->b[a->nb];
 	memset(b, 0, sizeof *b);
 	b->kind = kind;
-	b->name = strdup(name);
-	b->file = file ? strdup(file) : NULL;
-	b->function = function ? strdup(function) : NULL;
-	b->object = object ? strdup(object) : NULL;
+	b->name = xstrdup(name);
+	b->file = file ? xstrdup(file) : NULL;
+	b->function = function ? xstrdup(function) : NULL;
+	b->object = object ? xstrdup(object) : NULL;
 	b->line = line;
 	b->in_program = in_program;
 	return a->nb++;
@@ -256,10 +256,10 @@ static source *source_of(epi_attrib *a, const char *path)
 	for (int i = 0; i < a->nsrc; i++)
 		if (strcmp(a->src[i].path, path) == 0)
 			return &a->src[i];
-	a->src = realloc(a->src, (size_t)(a->nsrc + 1) * sizeof *a->src);
+	a->src = xrealloc(a->src, (size_t)(a->nsrc + 1) * sizeof *a->src);
 	source *s = &a->src[a->nsrc++];
 	memset(s, 0, sizeof *s);
-	s->path = strdup(path);
+	s->path = xstrdup(path);
 	char err[EPI_ERRLEN];
 	epi_front_opts fo;
 	epi_front_opts_init(&fo);
@@ -335,7 +335,7 @@ int epi_attrib_ip(epi_attrib *a, uint64_t ip)
 		centry *old = a->cache;
 		size_t om = a->cmask;
 		a->cmask = 2 * om + 1;
-		a->cache = malloc((a->cmask + 1) * sizeof *a->cache);
+		a->cache = xmalloc((a->cmask + 1) * sizeof *a->cache);
 		for (size_t j = 0; j <= a->cmask; j++)
 			a->cache[j].obj = -1;
 		for (size_t j = 0; j <= om; j++) {

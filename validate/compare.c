@@ -55,7 +55,7 @@ void epi_validation_free(epi_validation *v)
 
 static epi_cmp *new_row(epi_validation *v)
 {
-	v->rows = realloc(v->rows, (size_t)(v->n + 1) * sizeof *v->rows);
+	v->rows = xrealloc(v->rows, (size_t)(v->n + 1) * sizeof *v->rows);
 	epi_cmp *c = &v->rows[v->n++];
 	memset(c, 0, sizeof *c);
 	for (int q = 0; q < EPI_NQ; q++) {
@@ -148,7 +148,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 			epi_price_region(&a->sym, r, col, env, &pr);
 			set_pred(c, &pr);
 			c->kind = EPI_CMP_PROGRAM;
-			c->label = strdup("program");
+			c->label = xstrdup("program");
 			c->samples = p->n;
 			epi_profile_total(p, &c->meas[EPI_Q_TIME], &c->meas[EPI_Q_ENERGY]);
 			epi_cmp_finish(c);
@@ -167,8 +167,8 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		price_tagged(a, total, tag, col, env, &pr);
 		set_pred(c, &pr);
 		c->kind = loop ? EPI_CMP_LOOP : EPI_CMP_FUNCTION;
-		c->label = strdup(label);
-		c->function = strdup(r->function);
+		c->label = xstrdup(label);
+		c->function = xstrdup(r->function);
 		c->line = loop ? r->line : 0;
 		epi_block none = {.kind = loop ? EPI_BLOCK_LOOP : EPI_BLOCK_FUNCTION}, *b = &none;
 		for (int k = 0; k < nb; k++) {
@@ -232,7 +232,7 @@ int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *en
 		epi_cmp *c = new_row(v);
 		c->kind = EPI_CMP_MEASUREMENT;
 		c->khz = m[i].khz;
-		c->label = strdup(spec);
+		c->label = xstrdup(spec);
 		epi_price pr;
 		epi_price_region(&a->sym, total, &col, &e, &pr);
 		epi_fcol_free(&col);
@@ -345,8 +345,8 @@ int epi_measured_load(const char *path, epi_measured **rows, char *err)
 			ret = epi_error(err, "%s:%d: measured_j '%s' is not an energy in joules", path, lineno, fl[col[2]]);
 			goto out;
 		}
-		*rows = realloc(*rows, (size_t)(n + 1) * sizeof **rows);
-		(*rows)[n++] = (epi_measured){lineno, strdup(fl[col[0]]), lround(ghz * 1e6), j};
+		*rows = xrealloc(*rows, (size_t)(n + 1) * sizeof **rows);
+		(*rows)[n++] = (epi_measured){lineno, xstrdup(fl[col[0]]), lround(ghz * 1e6), j};
 	}
 	if (ferror(f))
 		ret = epi_error(err, "cannot read '%s': %s", path, strerror(errno));

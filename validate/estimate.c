@@ -119,7 +119,7 @@ static int by_thread_time(const void *x, const void *y)
 /* The indices of S's NS samples in the order of CMP (malloc'd). */
 static size_t *sorted_index(const epi_sample *s, size_t ns, int (*cmp)(const void *, const void *))
 {
-	size_t *ix = malloc((ns ? ns : 1) * sizeof *ix);
+	size_t *ix = xmalloc((ns ? ns : 1) * sizeof *ix);
 	for (size_t i = 0; i < ns; i++)
 		ix[i] = i;
 	sort_base = s; /* one caller at a time: the profile is built in one thread */
@@ -198,7 +198,7 @@ static void concurrent_threads(const epi_sample *s, size_t ns, uint64_t window, 
 			if (u == nin) {
 				if (nin == capin) {
 					capin = capin ? 2 * capin : 8;
-					in = realloc(in, capin * sizeof *in);
+					in = xrealloc(in, capin * sizeof *in);
 				}
 				in[nin++] = (struct tcount){s[ix[b]].tid, 0};
 			}
@@ -222,7 +222,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 {
 	if (epi_attrib_run(p->attrib, maps, nmaps, err) < 0)
 		return -1;
-	int *block = malloc((ns ? ns : 1) * sizeof *block);
+	int *block = xmalloc((ns ? ns : 1) * sizeof *block);
 	for (size_t i = 0; i < ns; i++)
 		block[i] = epi_attrib_ip(p->attrib, s[i].ip);
 	add_streaks(p, s, ns, block, r, nr);
@@ -231,7 +231,7 @@ int epi_profile_add_run(epi_profile_sum *p, const epi_map *maps, int nmaps, cons
 	 * they are the threads with a sample within one interval of it */
 	int nb;
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb); /* all made: every sample has its block */
-	uint32_t *share = p->time_is_cpu ? malloc((ns ? ns : 1) * sizeof *share) : NULL;
+	uint32_t *share = p->time_is_cpu ? xmalloc((ns ? ns : 1) * sizeof *share) : NULL;
 	if (share)
 		concurrent_threads(s, ns, p->info.interval_ns, share);
 	for (size_t i = 0, j; i < ns; i = j) {
@@ -305,7 +305,7 @@ static void *append(void *v, size_t *n, size_t *cap, const void *x, size_t k, si
 {
 	if (*n + k > *cap) {
 		*cap = 2 * (*n + k);
-		v = realloc(v, *cap * size);
+		v = xrealloc(v, *cap * size);
 	}
 	memcpy((char *)v + *n * size, x, k * size);
 	*n += k;
@@ -334,7 +334,7 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		} else if (it.type == EPI_REC_MAP) {
 			if (q.nmaps == q.capmaps) {
 				q.capmaps = q.capmaps ? 2 * q.capmaps : 16;
-				q.maps = realloc(q.maps, (size_t)q.capmaps * sizeof *q.maps);
+				q.maps = xrealloc(q.maps, (size_t)q.capmaps * sizeof *q.maps);
 			}
 			q.maps[q.nmaps++] = it.u.map;
 		} else if (it.type == EPI_REC_SAMPLES) {

@@ -36,7 +36,7 @@ void epi_run_add_sample(epi_run_data *run, const epi_sample *s)
 {
 	if (run->ns == run->caps) {
 		run->caps = run->caps ? 2 * run->caps : 4096;
-		run->s = realloc(run->s, run->caps * sizeof *run->s);
+		run->s = xrealloc(run->s, run->caps * sizeof *run->s);
 	}
 	run->s[run->ns++] = *s;
 }
@@ -45,7 +45,7 @@ void epi_run_add_map(epi_run_data *run, const epi_map *m)
 {
 	if (run->nmaps == run->capmaps) {
 		run->capmaps = run->capmaps ? 2 * run->capmaps : 16;
-		run->maps = realloc(run->maps, (size_t)run->capmaps * sizeof *run->maps);
+		run->maps = xrealloc(run->maps, (size_t)run->capmaps * sizeof *run->maps);
 	}
 	run->maps[run->nmaps++] = *m;
 }
@@ -54,7 +54,7 @@ static void add_reading(epi_run_data *run, uint64_t t, double j, double span_s)
 {
 	if (run->nr == run->capr) {
 		run->capr = run->capr ? 2 * run->capr : 1024;
-		run->r = realloc(run->r, run->capr * sizeof *run->r);
+		run->r = xrealloc(run->r, run->capr * sizeof *run->r);
 	}
 	run->r[run->nr].t_ns = t;
 	run->r[run->nr].joules = j;

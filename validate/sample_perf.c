@@ -109,10 +109,10 @@ static int perf_start(epi_sampler *sm, pid_t pid, uint64_t interval_ns, uint64_t
 	(void)offset_ns; /* the launcher burns it */
 	if (interval_ns < 10000)
 		return epi_error(err, "sampling interval %.0f us is below perf's minimum of 10 us", (double)interval_ns * 1e-3);
-	perf_priv *p = calloc(1, sizeof *p);
+	perf_priv *p = xcalloc(1, sizeof *p);
 	p->pid = pid;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	p->r = calloc((size_t)ncpu, sizeof *p->r);
+	p->r = xcalloc((size_t)ncpu, sizeof *p->r);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct perf_event_attr a;
 	for (long c = 0; c < ncpu; c++) {
@@ -244,7 +244,7 @@ static void drain(perf_priv *p, ring *r, epi_run_data *run)
 		if (at + h.size > r->size) { /* wraps: copy it out */
 			if (p->tmpcap < h.size) {
 				p->tmpcap = h.size;
-				p->tmp = realloc(p->tmp, p->tmpcap);
+				p->tmp = xrealloc(p->tmp, p->tmpcap);
 			}
 			size_t k = r->size - at;
 			memcpy(p->tmp, data + at, k);

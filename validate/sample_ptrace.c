@@ -71,7 +71,7 @@ static thr *add(pt_priv *p, pid_t tid)
 		return t;
 	if (p->nt == p->capt) {
 		p->capt = p->capt ? 2 * p->capt : 8;
-		p->t = realloc(p->t, (size_t)p->capt * sizeof *p->t);
+		p->t = xrealloc(p->t, (size_t)p->capt * sizeof *p->t);
 	}
 	p->t[p->nt] = (thr){tid, 0, 0};
 	return &p->t[p->nt++];
@@ -255,7 +255,7 @@ static uint64_t tick(pt_priv *p, epi_sampler *sm, epi_run_data *run)
 	}
 	uint64_t t0 = epi_now_ns(), deadline = t0 + (p->interval > 1000000 ? p->interval : 1000000);
 	int n = p->nt;
-	pid_t *tids = malloc((size_t)(n ? n : 1) * sizeof *tids);
+	pid_t *tids = xmalloc((size_t)(n ? n : 1) * sizeof *tids);
 	int k = 0;
 	for (int i = 0; i < n; i++)
 		if (ptrace(PTRACE_INTERRUPT, p->t[i].tid, 0, 0) == 0)
@@ -295,7 +295,7 @@ static int pt_start(epi_sampler *sm, pid_t pid, uint64_t interval_ns, uint64_t o
 				 e == EPERM ? " (see /proc/sys/kernel/yama/ptrace_scope, or run in a container with CAP_SYS_PTRACE)"
 					    : "");
 	}
-	pt_priv *p = calloc(1, sizeof *p);
+	pt_priv *p = xcalloc(1, sizeof *p);
 	p->pid = pid;
 	p->interval = interval_ns;
 	p->offset = offset_ns;

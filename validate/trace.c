@@ -102,7 +102,7 @@ static void kv(char **buf, size_t *len, size_t *cap, const char *k, const char *
 	size_t need = strlen(k) + strlen(v) + 3;
 	if (*len + need >= *cap) {
 		*cap = 2 * (*len + need);
-		*buf = realloc(*buf, *cap);
+		*buf = xrealloc(*buf, *cap);
 	}
 	/* values are one line: newlines become spaces */
 	*len += (size_t)sprintf(*buf + *len, "%s=", k);
@@ -217,7 +217,7 @@ static int put_batches(epi_trace_writer *w, enum epi_rec type, const void *v, ui
 		       void (*enc)(unsigned char *, const void *, uint32_t), char *err)
 {
 	const uint32_t batch = 4096;
-	unsigned char *p = malloc(4 + (size_t)batch * each);
+	unsigned char *p = xmalloc(4 + (size_t)batch * each);
 	int ret = 0;
 	for (uint32_t at = 0; at < n && ret == 0; at += batch) {
 		uint32_t k = n - at < batch ? n - at : batch;
@@ -359,7 +359,7 @@ static int read_record(epi_trace_reader *r, uint32_t *type, uint32_t *len, char 
 		return rfail(r, err, r->off, "record length out of range (corrupt)");
 	if (*len + 8 > r->cap) {
 		r->cap = *len + 8;
-		r->buf = realloc(r->buf, r->cap);
+		r->buf = xrealloc(r->buf, r->cap);
 	}
 	memcpy(r->buf, h, 8);
 	if (fread(r->buf + 8, 1, *len, r->f) != *len)
@@ -395,7 +395,7 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 		epi_trace_close(r);
 		return -1;
 	}
-	r->header = malloc(len + 1);
+	r->header = xmalloc(len + 1);
 	memcpy(r->header, r->buf + 8, len);
 	r->header[len] = 0;
 	r->off += 8 + len;
@@ -465,7 +465,7 @@ int epi_trace_next(epi_trace_reader *r, epi_trace_item *it, char *err)
 		} else {
 			if (n * sz > r->veccap) {
 				r->veccap = n * sz;
-				r->vec = realloc(r->vec, r->veccap);
+				r->vec = xrealloc(r->vec, r->veccap);
 			}
 			for (uint32_t i = 0; i < n; i++) {
 				const unsigned char *q = p + 4 + i * each;
