@@ -58,10 +58,7 @@ typedef struct rows {
 
 static void push(rows *rs, run_row r)
 {
-	if (rs->n == rs->cap) {
-		rs->cap = rs->cap ? 2 * rs->cap : 16;
-		rs->r = xrealloc(rs->r, rs->cap * sizeof *rs->r);
-	}
+	ALLOC_GROW_FROM(rs->r, rs->n + 1, rs->cap, 16);
 	rs->r[rs->n++] = r;
 }
 

@@ -57,17 +57,19 @@ static inline char *xstrndup(const char *s, size_t n)
 }
 
 /* Makes room for at least N elements in the array P of capacity CAP
- * (elements), doubling it, in the manner of git's ALLOC_GROW. */
-#define ALLOC_GROW(p, n, cap)                                                        \
+ * (elements), doubling it from FIRST (ALLOC_GROW: from 8), in the manner of
+ * git's ALLOC_GROW. */
+#define ALLOC_GROW_FROM(p, n, cap, first)                                            \
 	do {                                                                         \
 		if ((size_t)(n) > (size_t)(cap)) {                                   \
-			size_t alloc_grow_c_ = (size_t)(cap) ? 2 * (size_t)(cap) : 8; \
+			size_t alloc_grow_c_ = (size_t)(cap) ? 2 * (size_t)(cap) : (first); \
 			while (alloc_grow_c_ < (size_t)(n))                          \
 				alloc_grow_c_ *= 2;                                  \
 			(p) = xrealloc((p), alloc_grow_c_ * sizeof *(p));            \
 			(cap) = alloc_grow_c_;                                       \
 		}                                                                    \
 	} while (0)
+#define ALLOC_GROW(p, n, cap) ALLOC_GROW_FROM(p, n, cap, 8)
 
 /* Formats a message into ERR (EPI_ERRLEN bytes) and returns -1, so that
  * library code can say `return epi_error(err, "...")`. */

@@ -723,10 +723,7 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor p, CXClientData
 		fn *g = find_fn(w, raw);
 		free(raw);
 		if (g && g->state == 0 && !g->queued && !g->blank) {
-			if (fr->n == fr->cap) {
-				fr->cap = fr->cap ? 2 * fr->cap : 8;
-				fr->callees = xrealloc(fr->callees, fr->cap * sizeof *fr->callees);
-			}
+			ALLOC_GROW(fr->callees, fr->n + 1, fr->cap);
 			fr->callees[fr->n++] = g;
 		}
 	}

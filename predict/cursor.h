@@ -18,10 +18,7 @@ typedef struct kids {
 static inline enum CXChildVisitResult kid_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
 	kids *k = d;
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 8;
-		k->c = xrealloc(k->c, k->cap * sizeof *k->c);
-	}
+	ALLOC_GROW(k->c, k->n + 1, k->cap);
 	k->c[k->n++] = c;
 	return CXChildVisit_Continue;
 }

@@ -28,10 +28,7 @@ typedef struct fm_sys {
 
 static void fm_push(fm_sys *m, fmpz *r)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 16;
-		m->row = xrealloc(m->row, m->cap * sizeof *m->row);
-	}
+	ALLOC_GROW_FROM(m->row, m->n + 1, m->cap, 16);
 	m->row[m->n++] = r;
 }
 

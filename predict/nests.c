@@ -24,10 +24,7 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Recurse;
 	if (is_once(c))
 		return CXChildVisit_Recurse; /* a do-while(0) is no nest; loops in it are */
-	if (nw->n == nw->cap) {
-		nw->cap = nw->cap ? 2 * nw->cap : 16;
-		nw->v = xrealloc(nw->v, (size_t)nw->cap * sizeof *nw->v);
-	}
+	ALLOC_GROW_FROM(nw->v, nw->n + 1, nw->cap, 16);
 	epi_nest *x = &nw->v[nw->n++];
 	x->file = xstrdup(nw->file);
 	x->function = xstrdup(nw->function);

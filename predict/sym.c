@@ -428,10 +428,7 @@ static void guard_insert(sym_ctx *s, sym_guard *g, poly_t c)
 			break;
 		pos++;
 	}
-	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 4;
-		g->c = xrealloc(g->c, g->cap * sizeof *g->c);
-	}
+	ALLOC_GROW_FROM(g->c, g->n + 1, g->cap, 4);
 	memmove(&g->c[pos + 1], &g->c[pos], (g->n - pos) * sizeof *g->c);
 	g->c[pos] = *c;
 	g->n++;
@@ -694,10 +691,7 @@ int sym_pw_equal(sym_ctx *s, const sym_pw *a, const sym_pw *b)
 /* A new last piece of W with a copy of guard G and a zero value. */
 static sym_piece *pw_new(sym_ctx *s, sym_pw *w, const sym_guard *g)
 {
-	if (w->n == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 4;
-		w->p = xrealloc(w->p, w->cap * sizeof *w->p);
-	}
+	ALLOC_GROW_FROM(w->p, w->n + 1, w->cap, 4);
 	sym_piece *p = &w->p[w->n++];
 	guard_copy(s, &p->g, g);
 	poly_init(p->v, CTX);
@@ -1156,10 +1150,7 @@ static void bound_add(sym_ctx *s, bound *b, const poly_t p)
 	for (int i = 0; i < b->n; i++)
 		if (poly_equal(&b->b[i], p, CTX))
 			return;
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 4;
-		b->b = xrealloc(b->b, b->cap * sizeof *b->b);
-	}
+	ALLOC_GROW_FROM(b->b, b->n + 1, b->cap, 4);
 	poly_init(&b->b[b->n], CTX);
 	poly_set(&b->b[b->n], p, CTX);
 	b->n++;
