@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cmd/epi_cmd.h"
+#include "predict/report.h"
 
 const char *epi_prog = "epi";
 
@@ -29,4 +30,17 @@ void epi_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
+			int nparams, sym_env *env)
+{
+	char err[EPI_ERRLEN];
+	int code = epi_analyze_bind(a, file, o, params, nparams, env, err);
+	if (code == 0)
+		return;
+	/* every loop that could not be counted (--strict), one line each */
+	for (int i = 0; i + 1 < a->nerrors; i++)
+		fprintf(stderr, "%s: error: %s\n", epi_prog, a->errors[i]);
+	epi_die(code, "%s", a->nerrors ? a->errors[a->nerrors - 1] : err);
 }

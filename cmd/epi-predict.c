@@ -238,19 +238,8 @@ int main(int argc, char **argv)
 	    (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= EPI_FRONT_STACK))
 		setenv("LIBCLANG_NOTHREADS", "1", 0);
 	epi_analysis a;
-	if (epi_analyze(&a, file, &fo, err) < 0) {
-		/* every loop that could not be counted, one line each */
-		for (int i = 0; i + 1 < a.nerrors; i++)
-			fprintf(stderr, "%s: error: %s\n", epi_prog, a.errors[i]);
-		epi_die(1, "%s", a.nerrors ? a.errors[a.nerrors - 1] : err);
-	}
 	sym_env env;
-	sym_env_init(&env);
-	for (int i = 0; i < nparams; i++) {
-		int r = epi_bind_param(&a, &env, params[i], err);
-		if (r < 0)
-			epi_die(r == -2 ? 2 : 1, "%s", err);
-	}
+	epi_analyze_or_die(&a, file, &fo, params, nparams, &env);
 	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format,
 				.jobs = jobs};
 	FILE *out = stdout;

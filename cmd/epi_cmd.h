@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "model/util.h"
+#include "predict/cfront.h"
 
 typedef struct epi_subcmd {
 	const char *name;
@@ -19,6 +20,11 @@ extern const char *epi_prog; /* "epi measure" or "epi-measure", for messages */
 /* Prints "PROG: error: ..." (or "usage: ..." for CODE 2) and exits with CODE. */
 void epi_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* epi_analyze_bind() or die: every loop that cannot be counted (under
+ * --strict) on a line of its own, then the error. */
+void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
+			int nparams, sym_env *env);
 
 /* Parses --format's value; dies with a usage error otherwise. */
 enum epi_format epi_parse_format(const char *s);

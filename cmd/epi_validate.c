@@ -456,18 +456,8 @@ int epi_validate_main(int argc, char **argv)
 		epi_die(1, "%s", err);
 
 	epi_analysis a;
-	if (epi_analyze(&a, source, &fo, err) < 0) {
-		for (int i = 0; i + 1 < a.nerrors; i++)
-			fprintf(stderr, "%s: error: %s\n", epi_prog, a.errors[i]);
-		epi_die(1, "%s", a.nerrors ? a.errors[a.nerrors - 1] : err);
-	}
 	sym_env env;
-	sym_env_init(&env);
-	for (int i = 0; i < nparams; i++) {
-		int r = epi_bind_param(&a, &env, params[i], err);
-		if (r < 0)
-			epi_die(r == -2 ? 2 : 1, "%s", err);
-	}
+	epi_analyze_or_die(&a, source, &fo, params, nparams, &env);
 	epi_validation v;
 	if (trace) {
 		if (epi_validate_trace(&a, &col, &env, &prof, &v, err) < 0)

@@ -303,6 +303,20 @@ int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t
 	return count;
 }
 
+int epi_analyze_bind(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
+		     int nparams, sym_env *env, char *err)
+{
+	sym_env_init(env);
+	if (epi_analyze(a, file, o, err) < 0)
+		return 1;
+	for (int i = 0; i < nparams; i++) {
+		int r = epi_bind_param(a, env, params[i], err);
+		if (r < 0)
+			return r == -2 ? 2 : 1;
+	}
+	return 0;
+}
+
 int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err)
 {
 	const char *eq = strchr(spec, '=');

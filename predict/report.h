@@ -37,6 +37,15 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
  * With A NULL, only checks SPEC (ENV untouched). */
 int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err);
 
+/* Analyses FILE (epi_analyze) and binds the N specs PARAMS ("NAME=VALUE")
+ * in ENV (initialised here; cleared by the caller, also on failure).
+ * Returns 0, or the exit status a command gives it with ERR set: 1 (the
+ * file cannot be analysed, A->errors listing every loop that cannot be
+ * counted under --strict; or a parameter the file does not have), 2 (a
+ * malformed spec).  A must be freed, also on failure. */
+int epi_analyze_bind(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
+		     int nparams, sym_env *env, char *err);
+
 /* A's parameters as "n, m" into OUT (N bytes; "" when none), only those
  * ENV leaves unbound when ENV is not NULL. Returns how many; *LAST (may be
  * NULL) is the index of the last one listed. */
