@@ -63,10 +63,10 @@ static void params_text(char *b, size_t n, const epi_analysis *a, const sym_env 
 {
 	size_t k = 0;
 	b[0] = 0;
-	for (int i = 0; i < a->sym.nvars && k + 40 < n; i++)
-		if (a->sym.kind[i] == SYM_PARAM && env->bound[i]) {
+	for (int i = -1; (i = sym_next_param(&a->sym, i)) >= 0 && k + 40 < n;)
+		if (env->bound[i]) {
 			char *v = fmpq_get_str(NULL, 10, &env->val[i]);
-			k += (size_t)snprintf(b + k, n - k, "%s%s = %s", k ? ", " : "", a->sym.name[i], v);
+			k += (size_t)snprintf(b + k, n - k, "%s%s = %s", k ? ", " : "", sym_name(&a->sym, i), v);
 			flint_free(v);
 		}
 }

@@ -292,13 +292,13 @@ int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t
 	size_t l = 0;
 	int count = 0;
 	out[0] = 0;
-	for (int i = 0; i < a->sym.nvars; i++)
-		if (a->sym.kind[i] == SYM_PARAM && (!env || !env->bound[i])) {
+	for (int i = -1; (i = sym_next_param(&a->sym, i)) >= 0;)
+		if (!env || !env->bound[i]) {
 			count++;
 			if (last)
 				*last = i;
 			if (l + 40 < n)
-				l += (size_t)snprintf(out + l, n - l, "%s%s", l ? ", " : "", a->sym.name[i]);
+				l += (size_t)snprintf(out + l, n - l, "%s%s", l ? ", " : "", sym_name(&a->sym, i));
 		}
 	return count;
 }
@@ -349,10 +349,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 		fmpz_clear(v);
 		return 0;
 	}
-	int k = -1;
-	for (int i = 0; i < a->sym.nvars; i++)
-		if (a->sym.kind[i] == SYM_PARAM && strcmp(a->sym.name[i], name) == 0)
-			k = i;
+	int k = sym_param_index(&a->sym, name);
 	if (k < 0) {
 		fmpz_clear(v);
 		char known[256];
@@ -689,7 +686,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		for (int k = 0; k < s->nvars; k++)
 			if (o->env->bound[k]) {
 				char *v = fmt_q(&o->env->val[k]);
-				json_object_set_new(jp, s->name[k], json_string(v));
+				json_object_set_new(jp, sym_name(s, k), json_string(v));
 				free(v);
 			}
 		json_object_set_new(jroot, "params", jp);
@@ -712,7 +709,7 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		for (int k = 0; k < s->nvars; k++)
 			if (o->env->bound[k]) {
 				char *v = fmt_q(&o->env->val[k]);
-				fprintf(out, ", %s = %s", s->name[k], v);
+				fprintf(out, ", %s = %s", sym_name(s, k), v);
 				free(v);
 			}
 		fprintf(out, "\n");
@@ -735,12 +732,12 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 	size_t ml = 0;
 	for (int k = 0; k < s->nvars; k++)
 		if (missing[k] && ml < sizeof miss - 64)
-			ml += snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", s->name[k]);
+			ml += snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", sym_name(s, k));
 	if (o->format == EPI_FMT_JSON) {
 		json_t *jm = json_array(), *jn = json_array();
 		for (int k = 0; k < s->nvars; k++)
 			if (missing[k])
-				json_array_append_new(jm, json_string(s->name[k]));
+				json_array_append_new(jm, json_string(sym_name(s, k)));
 		for (int i = 0; i < a->nnotes; i++)
 			json_array_append_new(jn, json_string(a->notes[i]));
 		json_object_set_new(jroot, "unbound_params", jm);

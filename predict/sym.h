@@ -17,6 +17,7 @@
 #include "predict/poly.h"
 #include <flint/fmpq_poly.h>
 #include <stdatomic.h>
+#include <string.h>
 
 /* The symbol table holds `cap` symbols, SYM_INITVARS at first; sym_grow()
  * widens it, up to SYM_MAXVARS, between functions. */
@@ -158,6 +159,28 @@ typedef struct sym_env {
 } sym_env;
 void sym_env_init(sym_env *e);
 void sym_env_clear(sym_env *e);
+/* The parameters of S in index order: the first after K (-1 for the first),
+ * or -1 when there is none; for (int k = -1; (k = sym_next_param(s, k)) >= 0;) */
+static inline int sym_next_param(const sym_ctx *s, int k)
+{
+	while (++k < s->nvars)
+		if (s->kind[k] == SYM_PARAM)
+			return k;
+	return -1;
+}
+
+/* The name of symbol K (a parameter's is its C text: n, v->len, T94). */
+static inline const char *sym_name(const sym_ctx *s, int k) { return s->name[k]; }
+
+/* The index of the parameter NAME, or -1. */
+static inline int sym_param_index(const sym_ctx *s, const char *name)
+{
+	for (int k = -1; (k = sym_next_param(s, k)) >= 0;)
+		if (strcmp(s->name[k], name) == 0)
+			return k;
+	return -1;
+}
+
 /* Evaluates W exactly; returns 0, or -1 with *missing set to the index of a
  * parameter that is needed but unbound. */
 int sym_pw_eval(sym_ctx *s, const sym_pw *w, const sym_env *e, fmpq_t out, int *missing);

@@ -213,7 +213,7 @@ int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *en
 		if (strchr(m[i].param, '='))
 			snprintf(spec, sizeof spec, "%s", m[i].param);
 		else if (nfree == 1)
-			snprintf(spec, sizeof spec, "%s=%s", a->sym.name[free_var], m[i].param);
+			snprintf(spec, sizeof spec, "%s=%s", sym_name(&a->sym, free_var), m[i].param);
 		else {
 			ret = epi_error(err, "%s:%d: param '%s' names no parameter and '%s' has %s (write NAME=VALUE)", path,
 					m[i].lineno, m[i].param, a->file,
