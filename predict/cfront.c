@@ -1357,11 +1357,7 @@ void cf_loop_label(char *buf, size_t n, int line, int nth)
 
 static int trip_file_matches(W *w, const epi_trip *t)
 {
-	if (!t->file)
-		return 1;
-	const char *b = strrchr(w->filename, '/');
-	b = b ? b + 1 : w->filename;
-	return strcmp(t->file, w->filename) == 0 || strcmp(t->file, b) == 0;
+	return !t->file || epi_trip_file_matches(t->file, w->filename);
 }
 
 /* The --trip (or, MEASURED, the measured trip) for the loop AT, the NTH on
@@ -2102,6 +2098,19 @@ static void loop_clear(W *w, loop *l)
 	poly_clear(l->B, w->s->ctx);
 }
 
+/* The statements of one iteration of the loop L, as count_loop() takes
+ * them, appended to K: the condition's other tests (l->extra), then the
+ * body's statements (a compound statement's children, or the body itself). */
+static void iteration_stmts(const loop *l, CXCursor body, kids *k)
+{
+	for (int i = 0; i < l->nextra; i++)
+		kid_visit(l->extra[i], body, k);
+	if (kind(body) == CXCursor_CompoundStmt)
+		clang_visitChildren(body, kid_visit, k);
+	else
+		kid_visit(body, body, k);
+}
+
 /* The statements of a loop body (a compound statement's children, or itself). */
 static void body_stmts(CXCursor body, kids *k)
 {
@@ -2201,21 +2210,6 @@ static int prior_value(W *w, CXCursor c, loop *l)
 
 static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int is_do, const kids *ik,
 			    epi_counts *out);
-
-/* 1 when the condition C always holds (a null one too), -1 when it never
- * does, else 0. */
-static int const_truth(CXCursor c)
-{
-	if (clang_Cursor_isNull(c))
-		return 1;
-	CXEvalResult r = clang_Cursor_Evaluate(c);
-	int v = 0;
-	if (r && clang_EvalResult_getKind(r) == CXEval_Int)
-		v = clang_EvalResult_getAsLongLong(r) ? 1 : -1;
-	if (r)
-		clang_EvalResult_dispose(r);
-	return v;
-}
 
 /* Recognises a condition that updates the variable it tests, counting
  * down (n--, --n, alone: while it is not 0) or either way against a bound
@@ -2541,13 +2535,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			two_ends(w, c, &l, &uk, ind, &ik);
 		if (post >= 0)
 			cond_update_adjust(w, &l, post, 0);
-		for (int i = 0; i < l.nextra; i++)
-			kid_visit(l.extra[i], c, &bk);
-		kids body_k = {0};
-		body_stmts(body, &body_k);
-		for (int i = 0; i < body_k.n; i++)
-			kid_visit(body_k.c[i], c, &bk);
-		kids_free(&body_k);
+		iteration_stmts(&l, body, &bk);
 		for (int i = 0; i < uk.n; i++)
 			if (i != ind)
 				kid_visit(uk.c[i], c, &bk);
@@ -2638,15 +2626,7 @@ static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int 
 		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
 		goto out;
 	}
-	for (int i = 0; i < l.nextra; i++)
-		kid_visit(l.extra[i], c, &bk);
-	{
-		kids body_k = {0};
-		body_stmts(body, &body_k);
-		for (int i = 0; i < body_k.n; i++)
-			kid_visit(body_k.c[i], c, &bk);
-		kids_free(&body_k);
-	}
+	iteration_stmts(&l, body, &bk);
 	int upd = -1, geo = 0;
 	for (int i = 0; i < bk.n; i++) {
 		if (!writes(bk.c[i], l.decl, NULL))

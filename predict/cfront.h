@@ -76,6 +76,9 @@ typedef struct epi_analysis {
 
 void epi_front_opts_init(epi_front_opts *o);
 void epi_front_opts_clear(epi_front_opts *o);
+/* Whether a trip of FILE (as given or stored) applies to the source
+ * SOURCE: the same path, or SOURCE's base name. */
+int epi_trip_file_matches(const char *file, const char *source);
 /* Parses "FILE:LINE=EXPR" into a trip; returns 0 or -1 with ERR. */
 int epi_trip_parse(epi_trip *t, const char *spec, char *err);
 

@@ -877,9 +877,7 @@ static int check_given(const front *F, char *err)
 			continue;
 		char label[48];
 		cf_loop_label(label, sizeof label, t->line, t->nth);
-		const char *b = strrchr(file, '/');
-		b = b ? b + 1 : file;
-		if (t->file && strcmp(t->file, file) != 0 && strcmp(t->file, b) != 0)
+		if (t->file && !epi_trip_file_matches(t->file, file))
 			return epi_error(err, "--trip '%s:%s=%s' names another file than '%s'", t->file, label, t->expr, file);
 		if (t->nth > 1)
 			return epi_error(err, "--trip '%s%s%s=%s': %s has no loop %d on line %d", t->file ? t->file : "",

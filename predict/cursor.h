@@ -72,6 +72,21 @@ static inline int line_of(CXCursor c)
 	return (int)line;
 }
 
+/* 1 when the condition C always holds (a null one too), -1 when it never
+ * does, else 0. */
+static inline int const_truth(CXCursor c)
+{
+	if (clang_Cursor_isNull(c))
+		return 1;
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	int v = 0;
+	if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+		v = clang_EvalResult_getAsLongLong(r) ? 1 : -1;
+	if (r)
+		clang_EvalResult_dispose(r);
+	return v;
+}
+
 /* `do { ... } while (0)`, the macro idiom: its body runs once, no loop. */
 static inline int is_once(CXCursor c)
 {
@@ -79,13 +94,7 @@ static inline int is_once(CXCursor c)
 		return 0;
 	kids kk = {0};
 	kids_of(c, &kk);
-	int once = 0;
-	if (kk.n == 2) {
-		CXEvalResult r = clang_Cursor_Evaluate(kk.c[1]);
-		once = r && clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
-		if (r)
-			clang_EvalResult_dispose(r);
-	}
+	int once = kk.n == 2 && const_truth(kk.c[1]) < 0;
 	kids_free(&kk);
 	return once;
 }

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+int epi_trip_file_matches(const char *file, const char *source)
+{
+	const char *b = strrchr(source, '/');
+	return strcmp(file, source) == 0 || strcmp(file, b ? b + 1 : source) == 0;
+}
+
 int epi_trip_parse(epi_trip *t, const char *spec, char *err)
 {
 	memset(t, 0, sizeof *t);

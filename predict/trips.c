@@ -574,19 +574,6 @@ static int for_semis(const finder *f, unsigned off, unsigned *s1, unsigned *s2)
 	return n == 2 && *p == ')';
 }
 
-/* 1 when the condition C always holds, -1 when it never does, else 0. */
-static int const_cond(CXCursor c)
-{
-	CXEvalResult r = clang_Cursor_Evaluate(c);
-	if (!r)
-		return 0;
-	int v = 0;
-	if (clang_EvalResult_getKind(r) == CXEval_Int)
-		v = clang_EvalResult_getAsLongLong(r) ? 1 : -1;
-	clang_EvalResult_dispose(r);
-	return v;
-}
-
 static const char *const leave_calls[] = {"exit", "_Exit", "quick_exit", "abort", "longjmp", "siglongjmp", "_longjmp", NULL};
 
 typedef struct exits {
@@ -722,7 +709,7 @@ static void add_loop(finder *f, CXCursor c, const kids *ks, CXCursor *first)
 		spell(f, cl, &a->cond);
 		if (expand(cl, &a->cond_site_line, &a->cond_site_col) == 0)
 			a->cond_site_line = a->cond_site_col = 0;
-		a->cond_const = const_cond(cond);
+		a->cond_const = const_truth(cond);
 	}
 	CXSourceLocation bl = clang_getRangeStart(clang_getCursorExtent(body));
 	spell(f, bl, &a->body);
@@ -802,22 +789,10 @@ static enum CXChildVisitResult walk_visit(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue;
 }
 
-/* `do { ... } while (0)`: its body once, no loop (as epi-predict counts it). */
-static int do_once(CXCursor c)
-{
-	if (clang_getCursorKind(c) != CXCursor_DoStmt)
-		return 0;
-	kids ks = {0};
-	kids_of(c, &ks);
-	int once = ks.n == 2 && const_cond(ks.c[1]) < 0;
-	free(ks.c);
-	return once;
-}
-
 /* Records the loops under C in pre-order (the order of their nth). */
 static void walk(finder *f, CXCursor c)
 {
-	if (!is_loop_kind(clang_getCursorKind(c)) || do_once(c)) {
+	if (!is_loop_kind(clang_getCursorKind(c)) || is_once(c)) {
 		clang_visitChildren(c, walk_visit, f);
 		return;
 	}
@@ -1593,12 +1568,6 @@ json_t *epi_trips_json(const epi_trips *t)
 		json_array_append_new(notes, json_string(t->notes[i]));
 	json_object_set_new(root, "notes", notes);
 	return root;
-}
-
-int epi_trip_file_matches(const char *file, const char *source)
-{
-	const char *b = strrchr(source, '/');
-	return strcmp(file, source) == 0 || strcmp(file, b ? b + 1 : source) == 0;
 }
 
 int epi_trips_load(const char *path, epi_trip **trips, int *n, char *err)

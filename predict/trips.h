@@ -152,8 +152,5 @@ char *epi_poly_text(const fmpq_poly_t p, const char *var);
  * with a trip becomes a measured epi_trip whose origin tells where it was
  * measured.  Returns 0, or -1 with ERR naming PATH and what is wrong. */
 int epi_trips_load(const char *path, epi_trip **trips, int *n, char *err);
-/* Whether a trip of FILE (as stored) applies to the source SOURCE as
- * epi-predict matches them: the same path, or SOURCE's base name. */
-int epi_trip_file_matches(const char *file, const char *source);
 
 #endif
