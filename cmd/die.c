@@ -1,8 +1,10 @@
 /* die: fatal errors and warnings of every command, with its name: "epi",
  * "epi measure" or "epi-predict" (epi_prog, set by each main). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/epi_cmd.h"
 #include "predict/report.h"
@@ -43,4 +45,28 @@ void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts 
 	for (int i = 0; i + 1 < a->nerrors; i++)
 		fprintf(stderr, "%s: error: %s\n", epi_prog, a->errors[i]);
 	epi_die(code, "%s", a->nerrors ? a->errors[a->nerrors - 1] : err);
+}
+
+FILE *epi_out_open(epi_out *o, const char *path)
+{
+	*o = (epi_out){.f = stdout, .path = path};
+	if (path && !(o->f = open_memstream(&o->buf, &o->len)))
+		epi_die(1, "cannot hold the report for '%s': %s", path, strerror(errno));
+	return o->f;
+}
+
+void epi_out_close(epi_out *o)
+{
+	if (!o->path) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			epi_die(1, "cannot write the report: %s", strerror(errno));
+		return;
+	}
+	char err[EPI_ERRLEN];
+	if (fclose(o->f) != 0)
+		epi_die(1, "cannot hold the report for '%s': %s", o->path, strerror(errno));
+	if (epi_write_atomic(o->path, o->buf, o->len, err) < 0)
+		epi_die(1, "%s", err);
+	free(o->buf);
+	o->buf = NULL;
 }

@@ -242,21 +242,10 @@ int main(int argc, char **argv)
 	epi_analyze_or_die(&a, file, &fo, params, nparams, &env);
 	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format,
 				.jobs = jobs};
-	FILE *out = stdout;
-	char *buf = NULL;
-	size_t blen = 0;
-	if (output)
-		out = open_memstream(&buf, &blen);
-	if (epi_report(out, &a, &ro, err) < 0)
+	epi_out eo;
+	if (epi_report(epi_out_open(&eo, output), &a, &ro, err) < 0)
 		epi_die(1, "%s", err);
-	if (output) {
-		fclose(out);
-		if (epi_write_atomic(output, buf, blen, err) < 0)
-			epi_die(1, "%s", err);
-		free(buf);
-	} else if (fflush(stdout) != 0 || ferror(stdout)) {
-		epi_die(1, "cannot write the report: %s", strerror(errno));
-	}
+	epi_out_close(&eo);
 #ifndef EPI_FREE_AT_EXIT
 	/* The process ends here: handing the analysis back to malloc piece by
 	 * piece would cost a tenth of the run on large files (clang skips its

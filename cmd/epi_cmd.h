@@ -34,6 +34,19 @@ int epi_parse_count(const char *opt, const char *v, long lo, long hi);
  * measured is an empty field, never 0. */
 void epi_fmt_num(char *b, size_t n, double v, const char *fmt) __attribute__((format(printf, 4, 0)));
 
+/* Where a report goes: stdout, or the file PATH written atomically when
+ * the report is complete (a reader never sees half a report). */
+typedef struct epi_out {
+	FILE *f;
+	const char *path; /* NULL: stdout */
+	char *buf;
+	size_t len;
+} epi_out;
+/* Opens the report's stream: PATH or, when PATH is NULL, stdout. */
+FILE *epi_out_open(epi_out *o, const char *path);
+/* Writes the report out (PATH atomically) or dies saying why. */
+void epi_out_close(epi_out *o);
+
 struct epi_meter;
 /* Opens the meter SPEC or dies saying why (for auto: every backend tried);
  * warns when auto finds no meter, that the command is DOING time only. */

@@ -295,9 +295,8 @@ int epi_measure_main(int argc, char **argv)
 					    .partial = merr_set});
 	}
 	/* report */
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *out = output ? open_memstream(&buf, &blen) : stdout;
+	epi_out eo;
+	FILE *out = epi_out_open(&eo, output);
 	int doms[EPI_MAXDOM + 2], ndoms = 0;
 	for (int i = 0; i < rs.n; i++) {
 		int seen = 0;
@@ -411,14 +410,7 @@ int epi_measure_main(int argc, char **argv)
 		if (m.time_only)
 			fprintf(out, "\nno energy measured: the meter is 'none' (time only)\n");
 	}
-	if (output) {
-		fclose(out);
-		if (epi_write_atomic(output, buf, blen, err) < 0)
-			epi_die(1, "%s", err);
-		free(buf);
-	} else {
-		fflush(stdout);
-	}
+	epi_out_close(&eo);
 	free(rs.r);
 	epi_meter_close(&m);
 	if (cf) {

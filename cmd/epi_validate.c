@@ -484,25 +484,15 @@ int epi_validate_main(int argc, char **argv)
 		snprintf(head, sizeof head, "%s against %s (%d measurement%s), table %s%s%s", source, against, v.n,
 			 v.n == 1 ? "" : "s", table_path, pt[0] ? ", " : "", pt);
 	}
-	FILE *out = stdout;
-	char *buf = NULL;
-	size_t blen = 0;
-	if (output)
-		out = open_memstream(&buf, &blen);
+	epi_out eo;
+	FILE *out = epi_out_open(&eo, output);
 	if (fmt == EPI_FMT_CSV)
 		write_csv(out, &v, trace);
 	else if (fmt == EPI_FMT_JSON)
 		write_json(out, &v, trace, source, against, table_path);
 	else
 		write_table(out, &v, trace, head);
-	if (output) {
-		fclose(out);
-		if (epi_write_atomic(output, buf, blen, err) < 0)
-			epi_die(1, "%s", err);
-		free(buf);
-	} else if (fflush(stdout) != 0 || ferror(stdout)) {
-		epi_die(1, "cannot write the report: %s", strerror(errno));
-	}
+	epi_out_close(&eo);
 	if (svg) {
 		int q = v.nerr[EPI_Q_ENERGY] || (!trace && v.n) ? EPI_Q_ENERGY : EPI_Q_TIME;
 		for (int i = 0; i < v.n && q == EPI_Q_ENERGY && trace; i++)
