@@ -450,217 +450,357 @@ static void region_title(char *buf, size_t n, const epi_region *r)
 
 /* ---- the report ---------------------------------------------------------- */
 
+/* One region priced at every frequency column: what each format writes. */
+typedef struct priced {
+	const epi_region *r;
+	const oprow *rows;
+	const report_cols *c;
+	epi_price *pr; /* the region's total per column */
+	int best;      /* the column of least energy, -1 when none */
+	char line[32]; /* the region's line, empty for the total */
+} priced;
+
+/* The leading fields of a CSV line of region P. */
+static void csv_where(FILE *out, const priced *P)
+{
+	epi_csv_field(out, P->r->file);
+	fprintf(out, ",%s,", P->line);
+	epi_csv_field(out, P->r->function);
+	fprintf(out, ",%s,", scope_name(P->r->scope));
+}
+
+/* One CSV line per op and one for the region's total, per frequency. */
+static void region_csv(FILE *out, const priced *P)
+{
+	const report_cols *c = P->c;
+	for (int fi = 0; fi < (c->nf ? c->nf : 1); fi++) {
+		char fs[32] = "";
+		if (c->nf)
+			epi_freq_fmt(fs, sizeof fs, c->o->khz[fi]);
+		for (int i = 0; i < P->r->counts.n; i++) {
+			const oprow *op = &P->rows[i];
+			epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
+			if (c->nf && !isnan(op->dcnt) && !price_op(&c->cols[fi], op->key, op->dcnt, &p))
+				p.e = p.t = NAN;
+			if (c->nf && op->dcnt == 0)
+				p.e = p.t = 0;
+			char *ft = formula_text(op);
+			csv_where(out, P);
+			const char *f[] = {op->key, op->cnt, op->cmin, op->cmax, ft};
+			for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
+				epi_csv_field(out, f[k]);
+				fputc(',', out);
+			}
+			csv_num(out, p.e);
+			fputc(',', out);
+			csv_num(out, p.t);
+			fprintf(out, ",%s\n", fs);
+			free(ft);
+		}
+		csv_where(out, P);
+		fputs("all,,,,,", out);
+		if (c->nf) {
+			csv_num(out, P->pr[fi].e);
+			fputc(',', out);
+			csv_num(out, P->pr[fi].t);
+		} else {
+			fputc(',', out);
+		}
+		fprintf(out, ",%s\n", fs);
+	}
+}
+
+/* The JSON object of op OP: its counts and its price at every frequency. */
+static json_t *json_op(const oprow *op, const report_cols *c)
+{
+	json_t *jo = json_object();
+	json_object_set_new(jo, "op", json_string(op->key));
+	json_object_set_new(jo, "count", op->cnt ? json_real(op->dcnt) : json_null());
+	json_object_set_new(jo, "count_exact", op->cnt ? json_string(op->cnt) : json_null());
+	json_object_set_new(jo, "count_min", op->cmin ? json_string(op->cmin) : json_null());
+	json_object_set_new(jo, "count_max", op->cmax ? json_string(op->cmax) : json_null());
+	json_object_set_new(jo, "formula", json_string(op->formula));
+	json_object_set_new(jo, "condition", json_string(op->cond));
+	json_t *jpr = json_array();
+	for (int fi = 0; fi < c->nf; fi++) {
+		epi_price p;
+		if (isnan(op->dcnt) || !price_op(&c->cols[fi], op->key, op->dcnt, &p))
+			continue;
+		json_t *x = json_object();
+		json_object_set_new(x, "freq_ghz", json_real(c->o->khz[fi] / 1e6));
+		json_object_set_new(x, "energy_j", epi_json_num(p.e));
+		json_object_set_new(x, "energy_sd_j", epi_json_num(p.e_sd));
+		json_object_set_new(x, "time_s", epi_json_num(p.t));
+		json_object_set_new(x, "time_sd_s", epi_json_num(p.t_sd));
+		json_array_append_new(jpr, x);
+	}
+	json_object_set_new(jo, "priced", jpr);
+	return jo;
+}
+
+/* Region P as a JSON object appended to JREGIONS. */
+static void region_json(const priced *P, json_t *jregions)
+{
+	const epi_region *r = P->r;
+	const report_cols *c = P->c;
+	json_t *jr = json_object();
+	json_object_set_new(jr, "scope", json_string(scope_name(r->scope)));
+	json_object_set_new(jr, "file", json_string(r->file));
+	json_object_set_new(jr, "line", r->scope == EPI_SCOPE_TOTAL ? json_null() : json_integer(r->line));
+	json_object_set_new(jr, "function", json_string(r->function));
+	json_object_set_new(jr, "bounds_only", json_boolean(r->counts.approx));
+	json_t *jops = json_array();
+	for (int i = 0; i < r->counts.n; i++)
+		json_array_append_new(jops, json_op(&P->rows[i], c));
+	json_object_set_new(jr, "ops", jops);
+	json_t *jall = json_array();
+	for (int fi = 0; fi < c->nf; fi++) {
+		const epi_price *p = &P->pr[fi];
+		json_t *x = json_object();
+		json_object_set_new(x, "freq_ghz", json_real(c->o->khz[fi] / 1e6));
+		json_object_set_new(x, "interpolated", json_boolean(p->interpolated));
+		json_object_set_new(x, "energy_j", epi_json_num(p->e));
+		json_object_set_new(x, "energy_sd_j", epi_json_num(p->e_sd));
+		json_object_set_new(x, "energy_idle_j", epi_json_num(p->e_idle));
+		json_object_set_new(x, "time_s", epi_json_num(p->t));
+		json_object_set_new(x, "time_sd_s", epi_json_num(p->t_sd));
+		json_object_set_new(x, "unpriced_ops", json_integer(p->nunpriced));
+		json_array_append_new(jall, x);
+	}
+	json_object_set_new(jr, "all", jall);
+	json_object_set_new(jr, "least_energy_freq_ghz", P->best >= 0 ? json_real(c->o->khz[P->best] / 1e6) : json_null());
+	json_array_append_new(jregions, jr);
+}
+
+/* The human table's column widths: op, count, formula. */
+typedef struct widths {
+	int k, c, f;
+} widths;
+
+static widths table_widths(const priced *P)
+{
+	widths w = {6, 5, 7};
+	for (int i = 0; i < P->r->counts.n; i++) {
+		const oprow *op = &P->rows[i];
+		char *ft = formula_text(op);
+		int lk = (int)strlen(op->key), lc = op->cnt ? (int)strlen(op->cnt) : 1, lf = (int)strlen(ft);
+		if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
+			lc = (int)(strlen(op->cnt) + strlen(op->cmin) + strlen(op->cmax) + 4);
+		w.k = lk > w.k ? lk : w.k;
+		w.c = lc > w.c ? lc : w.c;
+		w.f = lf > w.f ? lf : w.f;
+		free(ft);
+	}
+	if (w.f > 48)
+		w.f = 48;
+	return w;
+}
+
+/* The table's line of op OP: count, formula, price at every frequency. */
+static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
+{
+	char cb[200];
+	if (!op->cnt)
+		snprintf(cb, sizeof cb, "-");
+	else if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
+		snprintf(cb, sizeof cb, "%s (%s..%s)", op->cnt, op->cmin, op->cmax);
+	else
+		snprintf(cb, sizeof cb, "%s", op->cnt);
+	char *ft = formula_text(op);
+	fprintf(out, "  %-*s  %*s  %-*s", w.k, op->key, w.c, cb, w.f, ft);
+	free(ft);
+	for (int fi = 0; fi < c->nf; fi++) {
+		epi_price p;
+		char eb[48], tb[48];
+		int ok = !isnan(op->dcnt) && price_op(&c->cols[fi], op->key, op->dcnt, &p);
+		if (op->dcnt == 0) {
+			p.e = p.t = p.e_sd = p.t_sd = 0;
+			ok = 1;
+		}
+		if (c->nf == 1) {
+			with_sd(eb, sizeof eb, ok ? p.e : NAN, ok ? p.e_sd : 0, "J");
+			si(tb, sizeof tb, ok ? p.t : NAN, "s");
+			fprintf(out, "  %-22s  %s", eb, tb);
+		} else {
+			si(eb, sizeof eb, ok ? p.e : NAN, "J");
+			fprintf(out, "  %14s", eb);
+		}
+	}
+	fprintf(out, "\n");
+}
+
+/* The table's lines of the region's totals: energy (and time) per frequency,
+ * the idle share and what had no price. */
+static void table_totals(FILE *out, const priced *P, widths w)
+{
+	const report_cols *c = P->c;
+	const epi_price *pr = P->pr;
+	int nf = c->nf;
+	fprintf(out, "  %-*s  %*s  %-*s", w.k, "all", w.c, "", w.f, "");
+	for (int fi = 0; fi < nf; fi++) {
+		char eb[48], tb[48];
+		if (nf == 1) {
+			with_sd(eb, sizeof eb, pr[fi].e, pr[fi].e_sd, "J");
+			with_sd(tb, sizeof tb, pr[fi].t, pr[fi].t_sd, "s");
+			fprintf(out, "  %-22s  %s", eb, tb);
+		} else {
+			si(eb, sizeof eb, pr[fi].e, "J");
+			char m[64];
+			snprintf(m, sizeof m, "%s%s", eb, fi == P->best ? " *" : "");
+			fprintf(out, "  %14s", m);
+		}
+	}
+	fprintf(out, "\n");
+	if (nf > 1) {
+		fprintf(out, "  %-*s  %*s  %-*s", w.k, "time", w.c, "", w.f, "");
+		for (int fi = 0; fi < nf; fi++) {
+			char tb[48];
+			si(tb, sizeof tb, pr[fi].t, "s");
+			fprintf(out, "  %14s", tb);
+		}
+		fprintf(out, "\n");
+	}
+	if (nf == 1 && !isnan(pr[0].e_idle) && !isnan(pr[0].e)) {
+		char ib[48], db[48];
+		si(ib, sizeof ib, pr[0].e_idle, "J");
+		si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
+		fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", c->cols[0].idle_w, ib, db);
+	}
+	int nun = pr[0].nunpriced;
+	if (nun)
+		fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
+}
+
+/* Region P as a human table: a title, a line per op, the totals. */
+static void region_table(FILE *out, const priced *P)
+{
+	const report_cols *c = P->c;
+	char title[256];
+	region_title(title, sizeof title, P->r);
+	fprintf(out, "\n%s%s\n", title, P->r->counts.approx ? " (min/max are bounds)" : "");
+	widths w = table_widths(P);
+	fprintf(out, "  %-*s  %*s  %-*s", w.k, "op", w.c, "count", w.f, "formula");
+	if (c->nf == 1)
+		fprintf(out, "  %-22s  %s", "energy", "time");
+	for (int fi = 0; fi < c->nf && c->nf > 1; fi++) {
+		char fs[32], h[40];
+		epi_freq_fmt(fs, sizeof fs, c->o->khz[fi]);
+		snprintf(h, sizeof h, "%s GHz%s", fs, c->cols[fi].interpolated ? "~" : "");
+		fprintf(out, "  %14s", h);
+	}
+	fprintf(out, "\n");
+	for (int i = 0; i < P->r->counts.n; i++)
+		table_op(out, &P->rows[i], c, w);
+	if (c->nf)
+		table_totals(out, P, w);
+}
+
 /* Writes region R, its ROWS priced at the columns of C: CSV lines, a JSON
  * object appended to JREGIONS, or a human table. */
 static void region_write(FILE *out, const epi_region *r, const oprow *rows, const report_cols *c, json_t *jregions)
 {
-	const epi_report_opts *o = c->o;
-	const epi_fcol *cols = c->cols;
-	int nf = c->nf;
-	epi_price *pr = xcalloc(nf + 1, sizeof *pr);
-	for (int i = 0; i < nf; i++)
-		price_rows(rows, r->counts.n, &cols[i], &pr[i]);
-	int best = -1;
-	for (int i = 0; i < nf; i++)
-		if (!isnan(pr[i].e) && (best < 0 || pr[i].e < pr[best].e))
-			best = i;
-	char linebuf[32] = "";
-	if (r->scope != EPI_SCOPE_TOTAL)
-		snprintf(linebuf, sizeof linebuf, "%d", r->line);
-	if (o->format == EPI_FMT_CSV) {
-		for (int fi = 0; fi < (nf ? nf : 1); fi++) {
-			char fs[32] = "";
-			if (nf)
-				epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
-			for (int i = 0; i < r->counts.n; i++) {
-				const oprow *op = &rows[i];
-				epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
-				if (nf && !isnan(op->dcnt) && !price_op(&cols[fi], op->key, op->dcnt, &p))
-					p.e = p.t = NAN;
-				if (nf && op->dcnt == 0)
-					p.e = p.t = 0;
-				char *ft = formula_text(op);
-				epi_csv_field(out, r->file); fputc(',', out);
-				fputs(linebuf, out); fputc(',', out);
-				epi_csv_field(out, r->function); fputc(',', out);
-				fputs(scope_name(r->scope), out); fputc(',', out);
-				epi_csv_field(out, op->key); fputc(',', out);
-				epi_csv_field(out, op->cnt); fputc(',', out);
-				epi_csv_field(out, op->cmin); fputc(',', out);
-				epi_csv_field(out, op->cmax); fputc(',', out);
-				epi_csv_field(out, ft); fputc(',', out);
-				csv_num(out, p.e); fputc(',', out);
-				csv_num(out, p.t); fputc(',', out);
-				fputs(fs, out);
-				fputc('\n', out);
-				free(ft);
-			}
-			epi_csv_field(out, r->file);
-			fprintf(out, ",%s,", linebuf);
-			epi_csv_field(out, r->function);
-			fprintf(out, ",%s,all,,,,,", scope_name(r->scope));
-			if (nf) {
-				csv_num(out, pr[fi].e);
-				fputc(',', out);
-				csv_num(out, pr[fi].t);
-			} else {
-				fputc(',', out);
-			}
-			fprintf(out, ",%s\n", fs);
-		}
-	} else if (o->format == EPI_FMT_JSON) {
-		json_t *jr = json_object();
-		json_object_set_new(jr, "scope", json_string(scope_name(r->scope)));
-		json_object_set_new(jr, "file", json_string(r->file));
-		json_object_set_new(jr, "line", r->scope == EPI_SCOPE_TOTAL ? json_null() : json_integer(r->line));
-		json_object_set_new(jr, "function", json_string(r->function));
-		json_object_set_new(jr, "bounds_only", json_boolean(r->counts.approx));
-		json_t *jops = json_array();
-		for (int i = 0; i < r->counts.n; i++) {
-			const oprow *op = &rows[i];
-			json_t *jo = json_object();
-			json_object_set_new(jo, "op", json_string(op->key));
-			json_object_set_new(jo, "count", op->cnt ? json_real(op->dcnt) : json_null());
-			json_object_set_new(jo, "count_exact", op->cnt ? json_string(op->cnt) : json_null());
-			json_object_set_new(jo, "count_min", op->cmin ? json_string(op->cmin) : json_null());
-			json_object_set_new(jo, "count_max", op->cmax ? json_string(op->cmax) : json_null());
-			json_object_set_new(jo, "formula", json_string(op->formula));
-			json_object_set_new(jo, "condition", json_string(op->cond));
-			json_t *jpr = json_array();
-			for (int fi = 0; fi < nf; fi++) {
-				epi_price p;
-				if (isnan(op->dcnt) || !price_op(&cols[fi], op->key, op->dcnt, &p))
-					continue;
-				json_t *x = json_object();
-				json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
-				json_object_set_new(x, "energy_j", epi_json_num(p.e));
-				json_object_set_new(x, "energy_sd_j", epi_json_num(p.e_sd));
-				json_object_set_new(x, "time_s", epi_json_num(p.t));
-				json_object_set_new(x, "time_sd_s", epi_json_num(p.t_sd));
-				json_array_append_new(jpr, x);
-			}
-			json_object_set_new(jo, "priced", jpr);
-			json_array_append_new(jops, jo);
-		}
-		json_object_set_new(jr, "ops", jops);
-		json_t *jall = json_array();
-		for (int fi = 0; fi < nf; fi++) {
-			json_t *x = json_object();
-			json_object_set_new(x, "freq_ghz", json_real(o->khz[fi] / 1e6));
-			json_object_set_new(x, "interpolated", json_boolean(pr[fi].interpolated));
-			json_object_set_new(x, "energy_j", epi_json_num(pr[fi].e));
-			json_object_set_new(x, "energy_sd_j", epi_json_num(pr[fi].e_sd));
-			json_object_set_new(x, "energy_idle_j", epi_json_num(pr[fi].e_idle));
-			json_object_set_new(x, "time_s", epi_json_num(pr[fi].t));
-			json_object_set_new(x, "time_sd_s", epi_json_num(pr[fi].t_sd));
-			json_object_set_new(x, "unpriced_ops", json_integer(pr[fi].nunpriced));
-			json_array_append_new(jall, x);
-		}
-		json_object_set_new(jr, "all", jall);
-		json_object_set_new(jr, "least_energy_freq_ghz", best >= 0 ? json_real(o->khz[best] / 1e6) : json_null());
-		json_array_append_new(jregions, jr);
-	} else {
-		char title[256];
-		region_title(title, sizeof title, r);
-		fprintf(out, "\n%s%s\n", title, r->counts.approx ? " (min/max are bounds)" : "");
-		/* widths */
-		int wk = 6, wc = 5, wf = 7;
-		for (int i = 0; i < r->counts.n; i++) {
-			char *ft = formula_text(&rows[i]);
-			int lk = (int)strlen(rows[i].key), lc = rows[i].cnt ? (int)strlen(rows[i].cnt) : 1,
-			    lf = (int)strlen(ft);
-			if (rows[i].cmin && rows[i].cmax && strcmp(rows[i].cmin, rows[i].cmax) != 0)
-				lc = (int)(strlen(rows[i].cnt) + strlen(rows[i].cmin) + strlen(rows[i].cmax) + 4);
-			wk = lk > wk ? lk : wk;
-			wc = lc > wc ? lc : wc;
-			wf = lf > wf ? lf : wf;
-			free(ft);
-		}
-		if (wf > 48)
-			wf = 48;
-		fprintf(out, "  %-*s  %*s  %-*s", wk, "op", wc, "count", wf, "formula");
-		if (nf == 1)
-			fprintf(out, "  %-22s  %s", "energy", "time");
-		for (int fi = 0; fi < nf && nf > 1; fi++) {
-			char fs[32], h[40];
-			epi_freq_fmt(fs, sizeof fs, o->khz[fi]);
-			snprintf(h, sizeof h, "%s GHz%s", fs, cols[fi].interpolated ? "~" : "");
-			fprintf(out, "  %14s", h);
-		}
-		fprintf(out, "\n");
-		for (int i = 0; i < r->counts.n; i++) {
-			const oprow *op = &rows[i];
-			char cb[200];
-			if (!op->cnt)
-				snprintf(cb, sizeof cb, "-");
-			else if (op->cmin && op->cmax && strcmp(op->cmin, op->cmax) != 0)
-				snprintf(cb, sizeof cb, "%s (%s..%s)", op->cnt, op->cmin, op->cmax);
-			else
-				snprintf(cb, sizeof cb, "%s", op->cnt);
-			char *ft = formula_text(op);
-			fprintf(out, "  %-*s  %*s  %-*s", wk, op->key, wc, cb, wf, ft);
-			free(ft);
-			for (int fi = 0; fi < nf; fi++) {
-				epi_price p;
-				char eb[48], tb[48];
-				int ok = !isnan(op->dcnt) && price_op(&cols[fi], op->key, op->dcnt, &p);
-				if (op->dcnt == 0) {
-					p.e = p.t = p.e_sd = p.t_sd = 0;
-					ok = 1;
-				}
-				if (nf == 1) {
-					with_sd(eb, sizeof eb, ok ? p.e : NAN, ok ? p.e_sd : 0, "J");
-					si(tb, sizeof tb, ok ? p.t : NAN, "s");
-					fprintf(out, "  %-22s  %s", eb, tb);
-				} else {
-					si(eb, sizeof eb, ok ? p.e : NAN, "J");
-					fprintf(out, "  %14s", eb);
-				}
-			}
-			fprintf(out, "\n");
-		}
-		if (nf) {
-			fprintf(out, "  %-*s  %*s  %-*s", wk, "all", wc, "", wf, "");
-			for (int fi = 0; fi < nf; fi++) {
-				char eb[48], tb[48];
-				if (nf == 1) {
-					with_sd(eb, sizeof eb, pr[fi].e, pr[fi].e_sd, "J");
-					with_sd(tb, sizeof tb, pr[fi].t, pr[fi].t_sd, "s");
-					fprintf(out, "  %-22s  %s", eb, tb);
-				} else {
-					si(eb, sizeof eb, pr[fi].e, "J");
-					char m[64];
-					snprintf(m, sizeof m, "%s%s", eb, fi == best ? " *" : "");
-					fprintf(out, "  %14s", m);
-				}
-			}
-			fprintf(out, "\n");
-			if (nf > 1) {
-				fprintf(out, "  %-*s  %*s  %-*s", wk, "time", wc, "", wf, "");
-				for (int fi = 0; fi < nf; fi++) {
-					char tb[48];
-					si(tb, sizeof tb, pr[fi].t, "s");
-					fprintf(out, "  %14s", tb);
-				}
-				fprintf(out, "\n");
-			}
-			if (nf == 1 && !isnan(pr[0].e_idle) && !isnan(pr[0].e)) {
-				char ib[48], db[48];
-				si(ib, sizeof ib, pr[0].e_idle, "J");
-				si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
-				fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", cols[0].idle_w, ib, db);
-			}
-			int nun = nf ? pr[0].nunpriced : 0;
-			if (nun)
-				fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
-		}
+	priced P = {.r = r, .rows = rows, .c = c, .best = -1};
+	P.pr = xcalloc(c->nf + 1, sizeof *P.pr);
+	for (int i = 0; i < c->nf; i++) {
+		price_rows(rows, r->counts.n, &c->cols[i], &P.pr[i]);
+		if (!isnan(P.pr[i].e) && (P.best < 0 || P.pr[i].e < P.pr[P.best].e))
+			P.best = i;
 	}
-	free(pr);
+	if (r->scope != EPI_SCOPE_TOTAL)
+		snprintf(P.line, sizeof P.line, "%d", r->line);
+	if (c->o->format == EPI_FMT_CSV)
+		region_csv(out, &P);
+	else if (c->o->format == EPI_FMT_JSON)
+		region_json(&P, jregions);
+	else
+		region_table(out, &P);
+	free(P.pr);
+}
+
+/* The JSON document's head: file, table, frequencies and bound parameters;
+ * returns the root, its "regions" array in *JREGIONS. */
+static json_t *json_head(const epi_analysis *a, const report_cols *c, json_t **jregions)
+{
+	const epi_report_opts *o = c->o;
+	json_t *jroot = json_object();
+	json_object_set_new(jroot, "file", json_string(a->file));
+	json_object_set_new(jroot, "table", o->table ? json_string(o->table->path) : json_null());
+	json_t *jf = json_array();
+	for (int i = 0; i < c->nf; i++)
+		json_array_append_new(jf, json_real(o->khz[i] / 1e6));
+	json_object_set_new(jroot, "freq_ghz", jf);
+	json_t *jp = json_object();
+	for (int k = 0; k < a->sym.nvars; k++)
+		if (o->env->bound[k]) {
+			char *v = fmt_q(&o->env->val[k]);
+			json_object_set_new(jp, sym_name(&a->sym, k), json_string(v));
+			free(v);
+		}
+	json_object_set_new(jroot, "params", jp);
+	*jregions = json_array();
+	json_object_set_new(jroot, "regions", *jregions);
+	return jroot;
+}
+
+/* The table's first line: file, cost table, frequency, bound parameters. */
+static void table_head(FILE *out, const epi_analysis *a, const report_cols *c)
+{
+	const epi_report_opts *o = c->o;
+	const char *b = strrchr(a->file, '/');
+	fprintf(out, "epi-predict: %s", b ? b + 1 : a->file);
+	if (o->table)
+		fprintf(out, ", cost table %s (%s; meter %s/%s)", o->table->path, o->table->cpu, o->table->meter,
+			o->table->domain);
+	else
+		fprintf(out, ", counts only (no cost table: use --table FILE or calibrate this machine)");
+	if (c->nf == 1) {
+		char fs[32];
+		epi_freq_fmt(fs, sizeof fs, o->khz[0]);
+		fprintf(out, ", at %s GHz%s", fs, c->cols[0].interpolated ? ", interpolated between calibrated frequencies" : "");
+	}
+	for (int k = 0; k < a->sym.nvars; k++)
+		if (o->env->bound[k]) {
+			char *v = fmt_q(&o->env->val[k]);
+			fprintf(out, ", %s = %s", sym_name(&a->sym, k), v);
+			free(v);
+		}
+	fprintf(out, "\n");
+}
+
+/* The JSON document's tail: unbound parameters and notes; writes it out. */
+static void json_tail(FILE *out, const epi_analysis *a, const int *missing, json_t *jroot)
+{
+	json_t *jm = json_array(), *jn = json_array();
+	for (int k = 0; k < a->sym.nvars; k++)
+		if (missing[k])
+			json_array_append_new(jm, json_string(sym_name(&a->sym, k)));
+	for (int i = 0; i < a->nnotes; i++)
+		json_array_append_new(jn, json_string(a->notes[i]));
+	json_object_set_new(jroot, "unbound_params", jm);
+	json_object_set_new(jroot, "notes", jn);
+	json_dumpf(jroot, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	fputc('\n', out);
+	json_decref(jroot);
+}
+
+/* The table's tail: unbound parameters, the legend and the notes. */
+static void table_tail(FILE *out, const epi_analysis *a, const int *missing, int nf)
+{
+	char miss[512] = "";
+	size_t ml = 0;
+	for (int k = 0; k < a->sym.nvars; k++)
+		if (missing[k] && ml < sizeof miss - 64)
+			ml += snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", sym_name(&a->sym, k));
+	if (ml)
+		fprintf(out, "\nunbound parameters: %s; give their values with --param NAME=VALUE to evaluate counts\n", miss);
+	if (nf > 1)
+		fprintf(out, "\n* least energy; ~ interpolated between calibrated frequencies\n");
+	for (int i = 0; i < a->nnotes; i++)
+		fprintf(out, "%snote: %s\n", i ? "" : "\n", a->notes[i]);
 }
 
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 {
-	sym_ctx *s = &a->sym;
 	int nf = o->table ? o->nkhz : 0;
 	epi_fcol *cols = xcalloc(nf + 1, sizeof *cols);
 	for (int i = 0; i < nf; i++)
@@ -670,51 +810,15 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 			free(cols);
 			return -1;
 		}
+	report_cols rc = {.o = o, .cols = cols, .nf = nf};
 	int missing[SYM_MAXVARS] = {0};
 	json_t *jroot = NULL, *jregions = NULL;
 	if (o->format == EPI_FMT_CSV)
 		fprintf(out, "%s\n", epi_csv_header);
-	if (o->format == EPI_FMT_JSON) {
-		jroot = json_object();
-		json_object_set_new(jroot, "file", json_string(a->file));
-		json_object_set_new(jroot, "table", o->table ? json_string(o->table->path) : json_null());
-		json_t *jf = json_array();
-		for (int i = 0; i < nf; i++)
-			json_array_append_new(jf, json_real(o->khz[i] / 1e6));
-		json_object_set_new(jroot, "freq_ghz", jf);
-		json_t *jp = json_object();
-		for (int k = 0; k < s->nvars; k++)
-			if (o->env->bound[k]) {
-				char *v = fmt_q(&o->env->val[k]);
-				json_object_set_new(jp, sym_name(s, k), json_string(v));
-				free(v);
-			}
-		json_object_set_new(jroot, "params", jp);
-		jregions = json_array();
-		json_object_set_new(jroot, "regions", jregions);
-	}
-	if (o->format == EPI_FMT_TABLE) {
-		const char *b = strrchr(a->file, '/');
-		fprintf(out, "epi-predict: %s", b ? b + 1 : a->file);
-		if (o->table)
-			fprintf(out, ", cost table %s (%s; meter %s/%s)", o->table->path, o->table->cpu,
-				o->table->meter, o->table->domain);
-		else
-			fprintf(out, ", counts only (no cost table: use --table FILE or calibrate this machine)");
-		if (nf == 1) {
-			char fs[32];
-			epi_freq_fmt(fs, sizeof fs, o->khz[0]);
-			fprintf(out, ", at %s GHz%s", fs, cols[0].interpolated ? ", interpolated between calibrated frequencies" : "");
-		}
-		for (int k = 0; k < s->nvars; k++)
-			if (o->env->bound[k]) {
-				char *v = fmt_q(&o->env->val[k]);
-				fprintf(out, ", %s = %s", sym_name(s, k), v);
-				free(v);
-			}
-		fprintf(out, "\n");
-	}
-	report_cols rc = {.o = o, .cols = cols, .nf = nf};
+	else if (o->format == EPI_FMT_JSON)
+		jroot = json_head(a, &rc, &jregions);
+	else
+		table_head(out, a, &rc);
 	int text = o->format != EPI_FMT_JSON;
 	region_out *res = all_rows(a, o->env, o->jobs, missing, text ? &rc : NULL);
 	for (int ri = 0; ri < a->nregions; ri++) {
@@ -727,32 +831,10 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		}
 	}
 	free(res);
-	/* what could not be evaluated, and the notes */
-	char miss[512] = "";
-	size_t ml = 0;
-	for (int k = 0; k < s->nvars; k++)
-		if (missing[k] && ml < sizeof miss - 64)
-			ml += snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", sym_name(s, k));
-	if (o->format == EPI_FMT_JSON) {
-		json_t *jm = json_array(), *jn = json_array();
-		for (int k = 0; k < s->nvars; k++)
-			if (missing[k])
-				json_array_append_new(jm, json_string(sym_name(s, k)));
-		for (int i = 0; i < a->nnotes; i++)
-			json_array_append_new(jn, json_string(a->notes[i]));
-		json_object_set_new(jroot, "unbound_params", jm);
-		json_object_set_new(jroot, "notes", jn);
-		json_dumpf(jroot, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-		fputc('\n', out);
-		json_decref(jroot);
-	} else if (o->format == EPI_FMT_TABLE) {
-		if (ml)
-			fprintf(out, "\nunbound parameters: %s; give their values with --param NAME=VALUE to evaluate counts\n", miss);
-		if (nf > 1)
-			fprintf(out, "\n* least energy; ~ interpolated between calibrated frequencies\n");
-		for (int i = 0; i < a->nnotes; i++)
-			fprintf(out, "%snote: %s\n", i ? "" : "\n", a->notes[i]);
-	}
+	if (o->format == EPI_FMT_JSON)
+		json_tail(out, a, missing, jroot);
+	else if (o->format == EPI_FMT_TABLE)
+		table_tail(out, a, missing, nf);
 	for (int i = 0; i < nf; i++)
 		epi_fcol_free(&cols[i]);
 	free(cols);
