@@ -56,7 +56,7 @@ OBJ = $(LIB_SRC:%.c=build/obj/%.o) build/obj/gen/costtable_xsd.o
 SOBJ = $(LIB_SRC:%.c=build/san/%.o) build/san/gen/costtable_xsd.o
 BINS = $(CMDS:%=bin/%)
 
-TESTS = test_poly test_sym test_freq test_table test_count test_report test_random_nests test_meters test_perf test_cpufreq test_bench test_calibrate test_profile test_validate test_trips
+TESTS = $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS = $(TESTS:%=build/tests/%)
 
 .PHONY: all deps check demo bench install clean

@@ -5,7 +5,8 @@
 # usage: tests/run.sh [UNIT-TEST-BINARIES...]
 #   T="tests/validate.sh ..."  only these end-to-end files (and no unit test
 #                              unless U is given too)
-#   U="test_count ..."         only the unit tests of these names
+#   U="test_count ..."         only the unit tests of these names (and no
+#                              end-to-end file unless T is given too)
 #   J=N                        end-to-end files run at once (default: the CPUs)
 top=$(cd "$(dirname "$0")/.." && pwd)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
@@ -35,11 +36,13 @@ done
 # the end-to-end files, J at a time; each prints "NAME: N passed, N failed" last
 if [ -n "${T:-}" ]; then
 	files=$T
+elif [ -n "${U:-}" ]; then
+	files=
 else
 	files=$(ls "$top"/tests/*.sh | grep -v '/run\.sh$\|/lib\.sh$')
 fi
 jobs=${J:-$(nproc 2>/dev/null || echo 2)}
-printf '%s\n' $files | xargs -P "$jobs" -I{} sh -c 'sh "$1" >"$2/$(basename "$1").out" 2>&1' sh {} "$logs"
+printf '%s\n' $files | xargs -r -P "$jobs" -I{} sh -c 'sh "$1" >"$2/$(basename "$1").out" 2>&1' sh {} "$logs"
 pass=0
 fail=0
 for f in $files; do
