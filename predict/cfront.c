@@ -736,8 +736,10 @@ static enum CXChildVisitResult callee_visit(CXCursor c, CXCursor p, CXClientData
  * 0 or -1. */
 static int analyze_deep(W *w, fn *root)
 {
-	int n = 0, cap = 16, ret = 0;
-	deep_frame *st = xmalloc(cap * sizeof *st);
+	int n = 0, ret = 0;
+	size_t cap = 0;
+	deep_frame *st = NULL;
+	ALLOC_GROW_FROM(st, 1, cap, 16);
 	st[n++] = (deep_frame){.f = root};
 	root->queued = 1;
 	void *ctx[2] = {w, &st[0]};
@@ -748,8 +750,7 @@ static int analyze_deep(W *w, fn *root)
 			fn *g = top->callees[top->next++];
 			if (g->state != 0 || g->queued)
 				continue;
-			if (n == cap)
-				st = xrealloc(st, (cap *= 2) * sizeof *st);
+			ALLOC_GROW(st, n + 1, cap);
 			st[n] = (deep_frame){.f = g};
 			g->queued = 1;
 			ctx[1] = &st[n];

@@ -385,10 +385,7 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 	unsigned long h = sym_pw_hash(s, &norm);
 	sym_fmt *hit = fmt_find(s, h, &norm);
 	if (!hit) {
-		if (s->nfmt == s->capfmt) {
-			s->capfmt = s->capfmt ? 2 * s->capfmt : 64;
-			s->fmt = xrealloc(s->fmt, s->capfmt * sizeof *s->fmt);
-		}
+		ALLOC_GROW_FROM(s->fmt, s->nfmt + 1, s->capfmt, 64);
 		hit = &s->fmt[s->nfmt++];
 		hit->hash = h;
 		sym_pw_init(&hit->w);
