@@ -312,7 +312,7 @@ int epi_analyze_bind(epi_analysis *a, const char *file, const epi_front_opts *o,
 	for (int i = 0; i < nparams; i++) {
 		int r = epi_bind_param(a, env, params[i], err);
 		if (r < 0)
-			return r == -2 ? 2 : 1;
+			return r == EPI_BIND_USAGE ? 2 : 1;
 	}
 	return 0;
 }
@@ -321,7 +321,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 {
 	const char *eq = strchr(spec, '=');
 	if (!eq || eq == spec || eq[1] == 0)
-		return epi_error(err, "invalid --param '%s': expected NAME=VALUE", spec), -2;
+		return epi_error(err, "invalid --param '%s': expected NAME=VALUE", spec), EPI_BIND_USAGE;
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
 	/* a C identifier, or a member access such as s->n or a.len */
@@ -330,7 +330,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 		ok = *c == '_' || *c == '.' || isalnum((unsigned char)*c) || (c[0] == '-' && c[1] == '>') ||
 		     (c[0] == '>' && c > name && c[-1] == '-');
 	if (!ok)
-		return epi_error(err, "invalid --param '%s': '%s' is not a C identifier or member access", spec, name), -2;
+		return epi_error(err, "invalid --param '%s': '%s' is not a C identifier or member access", spec, name), EPI_BIND_USAGE;
 	fmpz_t v;
 	fmpz_init(v);
 	const char *t = eq + 1;
@@ -341,7 +341,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 		double d = strtod(t, &end);
 		if (*end || errno || d != floor(d) || fabs(d) > 9007199254740992.0) {
 			fmpz_clear(v);
-			return epi_error(err, "invalid --param '%s': '%s' is not an integer", spec, t), -2;
+			return epi_error(err, "invalid --param '%s': '%s' is not an integer", spec, t), EPI_BIND_USAGE;
 		}
 		fmpz_set_d(v, d);
 	}

@@ -31,8 +31,11 @@ typedef struct epi_price {
  * parameters make the price NAN. */
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out);
 
+/* epi_bind_param's return for a malformed spec: a usage error. */
+#define EPI_BIND_USAGE (-2)
+
 /* Binds SPEC, "NAME=VALUE" (an integer, 1e6 allowed), in ENV for analysis A.
- * Returns 0; -2 with ERR when SPEC is malformed (a usage error); -1 with
+ * Returns 0; EPI_BIND_USAGE with ERR when SPEC is malformed; -1 with
  * ERR when NAME is not one of A's parameters (the message lists them).
  * With A NULL, only checks SPEC (ENV untouched). */
 int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *err);
