@@ -106,73 +106,93 @@ static void list_kernels(const char *style)
 		printf("%-15s %-5s %-4s %s (%s)\n", k[i]->name, epi_unit_name(k[i]->unit), k[i]->latency ? "lat" : "",
 		       k[i]->what, k[i]->seq);
 }
-
-static void summary(const epi_table *t, enum epi_format fmt, FILE *o)
+static void report_csv(const epi_table *t, FILE *o)
 {
-	if (fmt == EPI_FMT_CSV) {
-		fprintf(o, "freq_ghz,effective_ghz,idle_w,op,unit,time_s,time_ci_s,cycles,energy_j,energy_ci_j,"
-			   "energy_dyn_j,runs,outliers,drift,kernel\n");
-		for (int i = 0; i < t->nf; i++)
-			for (int j = 0; j < t->f[i].n; j++) {
-				const epi_fcol *f = &t->f[i];
-				const epi_cost *e = &f->op[j];
-				char eg[32], iw[32], ts[32], tc[32], cy[32], ej[32], ec[32], ed[32];
-				epi_fmt_num(eg, sizeof eg, f->effective_ghz, "%.4f");
-				epi_fmt_num(iw, sizeof iw, f->idle_w, "%.6g");
-				epi_fmt_num(ts, sizeof ts, e->t, "%.6g");
-				epi_fmt_num(tc, sizeof tc, e->t_ci, "%.3g");
-				epi_fmt_num(cy, sizeof cy, e->cycles, "%.4g");
-				epi_fmt_num(ej, sizeof ej, e->e, "%.6g");
-				epi_fmt_num(ec, sizeof ec, e->e_ci, "%.3g");
-				epi_fmt_num(ed, sizeof ed, e->e_dyn, "%.6g");
-				fprintf(o, "%.6g,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%ld,%ld,%d,%s\n", f->khz / 1e6, eg, iw, e->key,
-					epi_unit_name(e->unit), ts, tc, cy, ej, ec, ed, e->runs,
-					e->outliers < 0 ? 0 : e->outliers, e->drift, e->kernel ? e->kernel : "");
-			}
-		return;
-	}
-	if (fmt == EPI_FMT_JSON) {
-		json_t *root = json_object();
-		json_object_set_new(root, "table", json_string(t->path ? t->path : ""));
-		json_object_set_new(root, "cpu", json_string(t->cpu ? t->cpu : ""));
-		json_object_set_new(root, "meter", json_string(t->meter ? t->meter : ""));
-		json_object_set_new(root, "domain", json_string(t->domain ? t->domain : ""));
-		json_t *fs = json_array();
-		for (int i = 0; i < t->nf; i++) {
+	fprintf(o, "freq_ghz,effective_ghz,idle_w,op,unit,time_s,time_ci_s,cycles,energy_j,energy_ci_j,"
+		   "energy_dyn_j,runs,outliers,drift,kernel\n");
+	for (int i = 0; i < t->nf; i++)
+		for (int j = 0; j < t->f[i].n; j++) {
 			const epi_fcol *f = &t->f[i];
-			json_t *jf = json_object();
-			json_object_set_new(jf, "ghz", json_real(f->khz / 1e6));
-			json_object_set_new(jf, "effective_ghz", epi_json_num(f->effective_ghz));
-			json_object_set_new(jf, "pinned", json_boolean(f->pinned));
-			json_object_set_new(jf, "idle_w", epi_json_num(f->idle_w));
-			json_t *ops = json_array();
-			for (int j = 0; j < f->n; j++) {
-				const epi_cost *e = &f->op[j];
-				json_t *x = json_object();
-				json_object_set_new(x, "op", json_string(e->key));
-				json_object_set_new(x, "unit", json_string(epi_unit_name(e->unit)));
-				json_object_set_new(x, "time_s", epi_json_num(e->t));
-				json_object_set_new(x, "time_ci_s", epi_json_num(e->t_ci));
-				json_object_set_new(x, "cycles", epi_json_num(e->cycles));
-				json_object_set_new(x, "energy_j", epi_json_num(e->e));
-				json_object_set_new(x, "energy_ci_j", epi_json_num(e->e_ci));
-				json_object_set_new(x, "energy_dyn_j", epi_json_num(e->e_dyn));
-				json_object_set_new(x, "runs", json_integer(e->runs));
-				json_object_set_new(x, "outliers", json_integer(e->outliers < 0 ? 0 : e->outliers));
-				json_object_set_new(x, "drift", json_boolean(e->drift));
-				if (e->kernel)
-					json_object_set_new(x, "kernel", json_string(e->kernel));
-				json_array_append_new(ops, x);
-			}
-			json_object_set_new(jf, "ops", ops);
-			json_array_append_new(fs, jf);
+			const epi_cost *e = &f->op[j];
+			char eg[32], iw[32], ts[32], tc[32], cy[32], ej[32], ec[32], ed[32];
+			epi_fmt_num(eg, sizeof eg, f->effective_ghz, "%.4f");
+			epi_fmt_num(iw, sizeof iw, f->idle_w, "%.6g");
+			epi_fmt_num(ts, sizeof ts, e->t, "%.6g");
+			epi_fmt_num(tc, sizeof tc, e->t_ci, "%.3g");
+			epi_fmt_num(cy, sizeof cy, e->cycles, "%.4g");
+			epi_fmt_num(ej, sizeof ej, e->e, "%.6g");
+			epi_fmt_num(ec, sizeof ec, e->e_ci, "%.3g");
+			epi_fmt_num(ed, sizeof ed, e->e_dyn, "%.6g");
+			fprintf(o, "%.6g,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%ld,%ld,%d,%s\n", f->khz / 1e6, eg, iw, e->key,
+				epi_unit_name(e->unit), ts, tc, cy, ej, ec, ed, e->runs, e->outliers < 0 ? 0 : e->outliers,
+				e->drift, e->kernel ? e->kernel : "");
 		}
-		json_object_set_new(root, "frequencies", fs);
-		json_dumpf(root, o, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
-		fputc('\n', o);
-		json_decref(root);
-		return;
+}
+
+static json_t *json_cost(const epi_cost *e)
+{
+	json_t *x = json_object();
+	json_object_set_new(x, "op", json_string(e->key));
+	json_object_set_new(x, "unit", json_string(epi_unit_name(e->unit)));
+	json_object_set_new(x, "time_s", epi_json_num(e->t));
+	json_object_set_new(x, "time_ci_s", epi_json_num(e->t_ci));
+	json_object_set_new(x, "cycles", epi_json_num(e->cycles));
+	json_object_set_new(x, "energy_j", epi_json_num(e->e));
+	json_object_set_new(x, "energy_ci_j", epi_json_num(e->e_ci));
+	json_object_set_new(x, "energy_dyn_j", epi_json_num(e->e_dyn));
+	json_object_set_new(x, "runs", json_integer(e->runs));
+	json_object_set_new(x, "outliers", json_integer(e->outliers < 0 ? 0 : e->outliers));
+	json_object_set_new(x, "drift", json_boolean(e->drift));
+	if (e->kernel)
+		json_object_set_new(x, "kernel", json_string(e->kernel));
+	return x;
+}
+
+static void report_json(const epi_table *t, FILE *o)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "table", json_string(t->path ? t->path : ""));
+	json_object_set_new(root, "cpu", json_string(t->cpu ? t->cpu : ""));
+	json_object_set_new(root, "meter", json_string(t->meter ? t->meter : ""));
+	json_object_set_new(root, "domain", json_string(t->domain ? t->domain : ""));
+	json_t *fs = json_array();
+	for (int i = 0; i < t->nf; i++) {
+		const epi_fcol *f = &t->f[i];
+		json_t *jf = json_object();
+		json_object_set_new(jf, "ghz", json_real(f->khz / 1e6));
+		json_object_set_new(jf, "effective_ghz", epi_json_num(f->effective_ghz));
+		json_object_set_new(jf, "pinned", json_boolean(f->pinned));
+		json_object_set_new(jf, "idle_w", epi_json_num(f->idle_w));
+		json_t *ops = json_array();
+		for (int j = 0; j < f->n; j++)
+			json_array_append_new(ops, json_cost(&f->op[j]));
+		json_object_set_new(jf, "ops", ops);
+		json_array_append_new(fs, jf);
 	}
+	json_object_set_new(root, "frequencies", fs);
+	json_dumpf(root, o, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+	fputc('\n', o);
+	json_decref(root);
+}
+
+static void table_cost(const epi_cost *e, FILE *o)
+{
+	char en[32] = "-", ec[16] = "-", ed[32] = "-", cy[32] = "-";
+	if (!isnan(e->e)) {
+		snprintf(en, sizeof en, "%.4g", e->e * 1e9);
+		snprintf(ec, sizeof ec, "%.2f", 100 * e->e_ci / fabs(e->e));
+	}
+	if (!isnan(e->e_dyn))
+		snprintf(ed, sizeof ed, "%.4g", e->e_dyn * 1e9);
+	if (!isnan(e->cycles))
+		snprintf(cy, sizeof cy, "%.4g", e->cycles);
+	fprintf(o, "  %-15s %-4s %12.4g %7.2f %10s %12s %7s %12s %5ld%s%s\n", e->key, epi_unit_name(e->unit), e->t * 1e9,
+		e->t != 0 ? 100 * e->t_ci / fabs(e->t) : 0.0, cy, en, ec, ed, e->runs,
+		e->outliers > 0 ? "  outliers left out" : "", e->drift ? "  DRIFT" : "");
+}
+
+static void report_table(const epi_table *t, FILE *o)
+{
 	fprintf(o, "cost table %s\ncpu: %s; meter: %s (%s)\n", t->path ? t->path : "", t->cpu ? t->cpu : "?",
 		t->meter ? t->meter : "?", t->domain ? t->domain : "?");
 	for (int i = 0; i < t->nf; i++) {
@@ -184,23 +204,9 @@ static void summary(const epi_table *t, enum epi_format fmt, FILE *o)
 			fprintf(o, ", idle %.3f W", f->idle_w);
 		fprintf(o, "\n  %-15s %-4s %12s %7s %10s %12s %7s %12s %5s\n", "op", "unit", "time ns", "+-%", "cycles",
 			"energy nJ", "+-%", "dynamic nJ", "runs");
-		for (int j = 0; j < f->n; j++) {
-			const epi_cost *e = &f->op[j];
-			if (e->kernel)
-				continue; /* a class entry repeats its kernel */
-			char en[32] = "-", ec[16] = "-", ed[32] = "-", cy[32] = "-";
-			if (!isnan(e->e)) {
-				snprintf(en, sizeof en, "%.4g", e->e * 1e9);
-				snprintf(ec, sizeof ec, "%.2f", 100 * e->e_ci / fabs(e->e));
-			}
-			if (!isnan(e->e_dyn))
-				snprintf(ed, sizeof ed, "%.4g", e->e_dyn * 1e9);
-			if (!isnan(e->cycles))
-				snprintf(cy, sizeof cy, "%.4g", e->cycles);
-			fprintf(o, "  %-15s %-4s %12.4g %7.2f %10s %12s %7s %12s %5ld%s%s\n", e->key, epi_unit_name(e->unit),
-				e->t * 1e9, e->t != 0 ? 100 * e->t_ci / fabs(e->t) : 0.0, cy, en, ec, ed, e->runs,
-				e->outliers > 0 ? "  outliers left out" : "", e->drift ? "  DRIFT" : "");
-		}
+		for (int j = 0; j < f->n; j++)
+			if (!f->op[j].kernel) /* a class entry repeats its kernel */
+				table_cost(&f->op[j], o);
 	}
 }
 
@@ -227,7 +233,33 @@ static int default_cpu(void)
 	return 0;
 }
 
-int epi_calibrate_main(int argc, char **argv)
+typedef struct calibrate_opts {
+	epi_calib c; /* the calibration's options; epi_calibrate() adds how it went */
+	const char *meter_spec, *plot;
+	int list;
+	enum epi_format format;
+	prog pr;
+	char def[4096];     /* the table's default path, without --output */
+	char cmdline[2048]; /* the command line, recorded in the table */
+} calibrate_opts;
+
+typedef struct calibrate_result {
+	epi_meter m;
+	epi_table t;
+	int r; /* epi_calibrate()'s: 0 complete, 1 stopped by a signal */
+} calibrate_result;
+
+/* The command line as epi-calibrate's, for the table and --resume. */
+static void command_line(char *b, size_t n, int argc, char **argv)
+{
+	snprintf(b, n, "epi-calibrate");
+	for (int i = 1; i < argc; i++) {
+		size_t l = strlen(b);
+		snprintf(b + l, n - l, " %s", argv[i]);
+	}
+}
+
+static void parse_args(int argc, char **argv, calibrate_opts *o)
 {
 	enum { O_FREQS = 256, O_OPS, O_LIST, O_STYLE, O_CPU, O_PREC, O_MAXRUNS, O_MAXTIME, O_RUNTIME, O_IDLE, O_RESUME,
 	       O_PLOT };
@@ -243,128 +275,172 @@ int epi_calibrate_main(int argc, char **argv)
 		{"plot", required_argument, 0, O_PLOT},
 		{"help", no_argument, 0, 'h'},                {0, 0, 0, 0},
 	};
-	epi_calib c;
-	epi_calib_defaults(&c);
-	c.cpu = default_cpu();
-	const char *meter_spec = "auto", *plot = NULL;
-	int list = 0;
-	enum epi_format format = EPI_FMT_TABLE;
-	prog pr = {.tty = isatty(2), .prog = epi_prog};
+	*o = (calibrate_opts){.meter_spec = "auto", .format = EPI_FMT_TABLE, .pr = {.tty = isatty(2), .prog = epi_prog}};
+	epi_calib *c = &o->c;
+	epi_calib_defaults(c);
+	c->cpu = default_cpu();
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "m:d:o:F:qh", opts, NULL)) != -1) {
 		switch (ch) {
-		case O_FREQS: c.freqs = optarg; break;
-		case O_OPS: c.ops = optarg; break;
-		case O_LIST: list = 1; break;
+		case O_FREQS: c->freqs = optarg; break;
+		case O_OPS: c->ops = optarg; break;
+		case O_LIST: o->list = 1; break;
 		case O_STYLE:
 			if (strcmp(optarg, "net") != 0 && strcmp(optarg, "paper") != 0)
 				epi_die(2, "invalid --style '%s' (net or paper)", optarg);
-			c.style = optarg;
+			c->style = optarg;
 			break;
-		case 'm': meter_spec = optarg; break;
-		case 'd': c.domain = optarg; break;
+		case 'm': o->meter_spec = optarg; break;
+		case 'd': c->domain = optarg; break;
 		case O_CPU: {
 			long v;
 			if (epi_parse_long(optarg, 0, CPU_SETSIZE - 1, &v) < 0)
 				epi_die(2, "--cpu '%s' is not a CPU number", optarg);
-			c.cpu = (int)v;
+			c->cpu = (int)v;
 			break;
 		}
-		case O_PREC: c.precision = parse_pos("--precision", optarg, 1); break;
-		case O_MAXRUNS: c.max_runs = epi_parse_count("--max-runs", optarg, 2, 100000); break;
-		case O_MAXTIME: c.max_time = parse_pos("--max-time", optarg, 0); break;
-		case O_RUNTIME: c.run_s = parse_pos("--run-time", optarg, 0); break;
-		case O_IDLE: c.idle_s = parse_pos("--idle-time", optarg, 0); break;
-		case 'o': c.output = optarg; break;
-		case O_RESUME: c.resume = 1; break;
-		case O_PLOT: plot = optarg; break;
-		case 'F': format = epi_parse_format(optarg); break;
-		case 'q': pr.quiet = 1; break;
-		case 'h': printf(usage, epi_prog); return 0;
+		case O_PREC: c->precision = parse_pos("--precision", optarg, 1); break;
+		case O_MAXRUNS: c->max_runs = epi_parse_count("--max-runs", optarg, 2, 100000); break;
+		case O_MAXTIME: c->max_time = parse_pos("--max-time", optarg, 0); break;
+		case O_RUNTIME: c->run_s = parse_pos("--run-time", optarg, 0); break;
+		case O_IDLE: c->idle_s = parse_pos("--idle-time", optarg, 0); break;
+		case 'o': c->output = optarg; break;
+		case O_RESUME: c->resume = 1; break;
+		case O_PLOT: o->plot = optarg; break;
+		case 'F': o->format = epi_parse_format(optarg); break;
+		case 'q': o->pr.quiet = 1; break;
+		case 'h': printf(usage, epi_prog); exit(0);
 		default: epi_die(2, "unknown option");
 		}
 	}
 	if (optind < argc)
 		epi_die(2, "unexpected argument '%s'", argv[optind]);
-	if (list) {
-		list_kernels(c.style);
-		return 0;
-	}
-	char def[4096];
-	if (!c.output) {
-		if (epi_table_default_path(def, sizeof def) < 0)
-			epi_die(1, "no place for the table: set HOME, XDG_DATA_HOME or EPI_DATA_DIR, or give --output");
-		c.output = def;
-	}
+	command_line(o->cmdline, sizeof o->cmdline, argc, argv);
+	c->command = o->cmdline;
+}
+
+/* Without --output, the table goes where epi-predict finds it. */
+static void default_output(calibrate_opts *o)
+{
+	if (o->c.output)
+		return;
+	if (epi_table_default_path(o->def, sizeof o->def) < 0)
+		epi_die(1, "no place for the table: set HOME, XDG_DATA_HOME or EPI_DATA_DIR, or give --output");
+	o->c.output = o->def;
+}
+
+/* --plot: draws the table; no calibration. */
+static int draw(const calibrate_opts *o)
+{
 	char err[EPI_ERRLEN];
-	if (plot) { /* draw the table; no calibration */
-		epi_table t;
-		if (epi_table_load(&t, c.output, err) < 0)
-			epi_die(1, "%s", err);
-		int r = epi_table_plot(&t, plot, err);
-		epi_table_free(&t);
-		if (r < 0)
-			epi_die(1, "%s", err);
-		if (!pr.quiet)
-			fprintf(stderr, "%s: drew '%s' into '%s'\n", epi_prog, c.output, plot);
-		return 0;
-	}
-	char folder[4096];
-	snprintf(folder, sizeof folder, "%s", c.output);
+	epi_table t;
+	if (epi_table_load(&t, o->c.output, err) < 0)
+		epi_die(1, "%s", err);
+	int r = epi_table_plot(&t, o->plot, err);
+	epi_table_free(&t);
+	if (r < 0)
+		epi_die(1, "%s", err);
+	if (!o->pr.quiet)
+		fprintf(stderr, "%s: drew '%s' into '%s'\n", epi_prog, o->c.output, o->plot);
+	return 0;
+}
+
+/* The folder the table goes in, made when missing. */
+static void make_folder(const char *output)
+{
+	char err[EPI_ERRLEN], folder[4096];
+	snprintf(folder, sizeof folder, "%s", output);
 	char *slash = strrchr(folder, '/');
 	if (slash && slash != folder) {
 		*slash = 0;
 		if (epi_mkdirs(folder, err) < 0)
 			epi_die(1, "%s", err);
 	}
-	/* the command line, for the table */
-	char cmdline[2048] = "epi-calibrate";
-	for (int i = 1; i < argc; i++) {
-		size_t l = strlen(cmdline);
-		snprintf(cmdline + l, sizeof cmdline - l, " %s", argv[i]);
-	}
-	c.command = cmdline;
-	char why[EPI_WHYLEN];
-	epi_meter m;
-	if (epi_meter_open(&m, meter_spec, why, err) < 0)
+}
+
+static void open_meter(epi_meter *m, const char *spec, const char *domain)
+{
+	char why[EPI_WHYLEN], err[EPI_ERRLEN];
+	if (epi_meter_open(m, spec, why, err) < 0)
 		epi_die(1, "%s", err);
-	if (c.domain) {
-		int found = 0;
-		for (int i = 0; i < m.ndom; i++)
-			found |= strcmp(m.dom[i].name, c.domain) == 0;
-		if (!found)
-			epi_die(1, "meter %s has no domain '%s'", m.ops->name, c.domain);
-	}
-	c.meter = &m;
-	c.catch_signals = 1;
-	c.progress = show;
-	c.progress_arg = &pr;
-	epi_table t;
-	int r = epi_calibrate(&c, &t, err);
-	if (pr.tty && !pr.quiet)
+	if (!domain)
+		return;
+	int found = 0;
+	for (int i = 0; i < m->ndom; i++)
+		found |= strcmp(m->dom[i].name, domain) == 0;
+	if (!found)
+		epi_die(1, "meter %s has no domain '%s'", m->ops->name, domain);
+}
+
+/* Calibrates into RES; dies on an error, saying what the table kept. */
+static void run(calibrate_opts *o, calibrate_result *res)
+{
+	epi_calib *c = &o->c;
+	char err[EPI_ERRLEN];
+	make_folder(c->output);
+	open_meter(&res->m, o->meter_spec, c->domain);
+	c->meter = &res->m;
+	c->catch_signals = 1;
+	c->progress = show;
+	c->progress_arg = &o->pr;
+	res->r = epi_calibrate(c, &res->t, err);
+	if (o->pr.tty && !o->pr.quiet)
 		fputs("\r\033[K", stderr); /* the bar goes before anything is said */
-	for (int i = 0; i < c.ncannot; i++)
-		epi_warn("%s", c.cannot[i]);
-	epi_meter_close(&m);
-	if (r < 0) {
-		int kept = c.done + c.skipped;
+	for (int i = 0; i < c->ncannot; i++)
+		epi_warn("%s", c->cannot[i]);
+	epi_meter_close(&res->m);
+	if (res->r < 0) {
+		int kept = c->done + c->skipped;
 		if (kept > 0)
-			epi_die(1, "%s; '%s' keeps %d finished entr%s: continue with --resume", err, c.output, kept,
+			epi_die(1, "%s; '%s' keeps %d finished entr%s: continue with --resume", err, c->output, kept,
 				kept == 1 ? "y" : "ies");
 		epi_die(1, "%s", err);
 	}
-	if (r == 1) {
-		fprintf(stderr, "%s: interrupted by signal %d: '%s' keeps %d of %d entries; continue with: %s --resume\n",
-			epi_prog, c.stopped_by, c.output, c.done + c.skipped, c.total + c.skipped, cmdline);
-		epi_table_free(&t);
-		return 128 + c.stopped_by;
+}
+
+/* A signal stopped the calibration: how to go on; the exit status. */
+static int interrupted(const calibrate_opts *o, calibrate_result *res)
+{
+	const epi_calib *c = &o->c;
+	fprintf(stderr, "%s: interrupted by signal %d: '%s' keeps %d of %d entries; continue with: %s --resume\n",
+		epi_prog, c->stopped_by, c->output, c->done + c->skipped, c->total + c->skipped, o->cmdline);
+	epi_table_free(&res->t);
+	return 128 + c->stopped_by;
+}
+
+/* The summary of the table on stdout. */
+static void report(const calibrate_opts *o, calibrate_result *res)
+{
+	epi_table *t = &res->t;
+	free(t->path);
+	t->path = xstrdup(o->c.output);
+	if (o->format == EPI_FMT_CSV)
+		report_csv(t, stdout);
+	else if (o->format == EPI_FMT_JSON)
+		report_json(t, stdout);
+	else
+		report_table(t, stdout);
+	if (o->c.skipped)
+		epi_warn("%d entries were already in '%s' and were kept (--resume)", o->c.skipped, o->c.output);
+	epi_table_free(t);
+}
+
+int epi_calibrate_main(int argc, char **argv)
+{
+	calibrate_opts o;
+	parse_args(argc, argv, &o);
+	if (o.list) {
+		list_kernels(o.c.style);
+		return 0;
 	}
-	free(t.path);
-	t.path = xstrdup(c.output);
-	summary(&t, format, stdout);
-	if (c.skipped)
-		epi_warn("%d entries were already in '%s' and were kept (--resume)", c.skipped, c.output);
-	epi_table_free(&t);
+	default_output(&o);
+	if (o.plot)
+		return draw(&o);
+	calibrate_result res;
+	run(&o, &res);
+	if (res.r == 1)
+		return interrupted(&o, &res);
+	report(&o, &res);
 	return 0;
 }
