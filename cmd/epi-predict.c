@@ -80,9 +80,74 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 success, 1 error, 2 usage error. See epi-predict(1).\n";
 
-int main(int argc, char **argv)
+typedef struct predict_opts {
+	const char *file;
+	char *table_path; /* malloc'd: as given, or the default table's */
+	const char *freq, *trips_file, *compdb, *output;
+	enum epi_format format;
+	const char **params;
+	int nparams, jobs;
+	int dashdash; /* where the compiler flags' "--" is, or argc */
+	epi_front_opts fo;
+} predict_opts;
+
+/* What the run made, for the report and to free. */
+typedef struct predict_run {
+	char **dbargs; /* compile_commands.json's flags */
+	int ndb;
+	const char **flags;
+	epi_table table;
+	int have_table;
+	long *khz;
+	int nkhz;
+	epi_analysis a;
+	sym_env env;
+} predict_run;
+
+static void parse_branch_prob(epi_front_opts *fo, const char *v)
 {
-	epi_prog = "epi-predict";
+	char *end;
+	double p = strtod(v, &end);
+	if (*end || !(p >= 0 && p <= 1))
+		epi_die(2, "invalid --branch-prob '%s': expected a probability from 0 to 1", v);
+	fmpq_set_si(fo->branch_prob, (slong)llround(p * 1e9), 1000000000UL);
+}
+
+static int parse_jobs(const char *v)
+{
+	long j;
+	if (epi_parse_long(v, 1, 1024, &j) < 0)
+		epi_die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", v);
+	return (int)j;
+}
+
+/* epi_parse_format() is in cmd/epi.c, which epi-predict does not link; the
+ * message is epi-predict's own. */
+static enum epi_format parse_format(const char *v)
+{
+	if (!strcmp(v, "table")) return EPI_FMT_TABLE;
+	if (!strcmp(v, "csv")) return EPI_FMT_CSV;
+	if (!strcmp(v, "json")) return EPI_FMT_JSON;
+	epi_die(2, "invalid --format '%s': expected table, csv or json", v);
+}
+
+/* Measured trips bind quietly, so say when none can. */
+static void warn_foreign_trips(const predict_opts *o)
+{
+	int measured = 0, match = 0;
+	const char *other = NULL;
+	for (int i = 0; i < o->fo.ntrips; i++)
+		if (o->fo.trips[i].measured) {
+			measured++;
+			match += epi_trip_file_matches(o->fo.trips[i].file, o->file);
+			other = o->fo.trips[i].file;
+		}
+	if (measured && !match)
+		epi_warn("the trips files have no loop of '%s' (only of '%s', ...)", o->file, other);
+}
+
+static void parse_args(int argc, char **argv, predict_opts *o)
+{
 	static const struct option opts[] = {
 		{"table", required_argument, 0, 't'},
 		{"freq", required_argument, 0, 'f'},
@@ -99,135 +164,113 @@ int main(int argc, char **argv)
 		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
-	char *table_path = NULL, *compdb = NULL, *output = NULL;
-	const char *freq = NULL, *trips_file = NULL;
-	enum epi_format format = EPI_FMT_TABLE;
-	const char **params = NULL;
-	int nparams = 0, jobs = 0;
-	epi_front_opts fo;
-	epi_front_opts_init(&fo);
+	*o = (predict_opts){.format = EPI_FMT_TABLE};
+	epi_front_opts_init(&o->fo);
 	/* compiler flags follow "--"; options and the file may come in any order before it */
-	int dashdash = epi_dashdash(argc, argv);
+	o->dashdash = epi_dashdash(argc, argv);
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(dashdash, argv, ":t:f:P:b:p:F:o:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(o->dashdash, argv, ":t:f:P:b:p:F:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': table_path = xstrdup(optarg); break;
-		case 'f': freq = optarg; break;
+		case 't': o->table_path = xstrdup(optarg); break;
+		case 'f': o->freq = optarg; break;
 		case 'P':
-			params = xrealloc(params, (nparams + 1) * sizeof *params);
-			params[nparams++] = optarg;
+			o->params = xrealloc(o->params, (o->nparams + 1) * sizeof *o->params);
+			o->params[o->nparams++] = optarg;
 			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
 				epi_die(2, "%s", err);
 			break;
-		case 'b': {
-			char *end;
-			double p = strtod(optarg, &end);
-			if (*end || !(p >= 0 && p <= 1))
-				epi_die(2, "invalid --branch-prob '%s': expected a probability from 0 to 1", optarg);
-			fmpq_set_si(fo.branch_prob, (slong)llround(p * 1e9), 1000000000UL);
-			break;
-		}
+		case 'b': parse_branch_prob(&o->fo, optarg); break;
 		case 'T':
-			fo.trips = xrealloc(fo.trips, (fo.ntrips + 1) * sizeof *fo.trips);
-			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
+			o->fo.trips = xrealloc(o->fo.trips, (o->fo.ntrips + 1) * sizeof *o->fo.trips);
+			if (epi_trip_parse(&o->fo.trips[o->fo.ntrips], optarg, err) < 0)
 				epi_die(2, "%s", err);
-			fo.ntrips++;
+			o->fo.ntrips++;
 			break;
-		case 'S': fo.strict = 1; break;
+		case 'S': o->fo.strict = 1; break;
 		case 'R':
-			if (epi_trips_load(optarg, &fo.trips, &fo.ntrips, err) < 0)
+			if (epi_trips_load(optarg, &o->fo.trips, &o->fo.ntrips, err) < 0)
 				epi_die(1, "%s", err);
-			trips_file = optarg;
+			o->trips_file = optarg;
 			break;
-		case 'p': compdb = optarg; break;
-		case 'F':
-			if (!strcmp(optarg, "table")) format = EPI_FMT_TABLE;
-			else if (!strcmp(optarg, "csv")) format = EPI_FMT_CSV;
-			else if (!strcmp(optarg, "json")) format = EPI_FMT_JSON;
-			else epi_die(2, "invalid --format '%s': expected table, csv or json", optarg);
-			break;
-		case 'o': output = optarg; break;
-		case 'j': {
-			long j;
-			if (epi_parse_long(optarg, 1, 1024, &j) < 0)
-				epi_die(2, "invalid --jobs '%s': expected a number of threads from 1 to 1024", optarg);
-			jobs = (int)j;
-			break;
-		}
-		case 'h': fputs(usage, stdout); return 0;
-		case 'V': puts("epi-predict " EPI_VERSION); return 0;
+		case 'p': o->compdb = optarg; break;
+		case 'F': o->format = parse_format(optarg); break;
+		case 'o': o->output = optarg; break;
+		case 'j': o->jobs = parse_jobs(optarg); break;
+		case 'h': fputs(usage, stdout); exit(0);
+		case 'V': puts("epi-predict " EPI_VERSION); exit(0);
 		default: epi_opt_error(err, c, optopt, argv, optind); epi_die(2, "%s", err);
 		}
 	}
-	const char *file = epi_one_source(argv, dashdash, &optind, err);
-	if (!file)
+	o->file = epi_one_source(argv, o->dashdash, &optind, err);
+	if (!o->file)
 		epi_die(2, "%s", err);
-	if (trips_file) {
-		/* measured trips bind quietly, so say when none can */
-		int measured = 0, match = 0;
-		const char *other = NULL;
-		for (int i = 0; i < fo.ntrips; i++)
-			if (fo.trips[i].measured) {
-				measured++;
-				match += epi_trip_file_matches(fo.trips[i].file, file);
-				other = fo.trips[i].file;
-			}
-		if (measured && !match)
-			epi_warn("the trips files have no loop of '%s' (only of '%s', ...)",
-				file, other);
-	}
-	optind = dashdash < argc ? dashdash + 1 : argc;
-	char **dbargs = NULL;
-	int ndb = 0;
-	if (compdb) {
-		dbargs = epi_compdb_args(compdb, file, &ndb, err);
-		if (!dbargs)
+	if (o->trips_file)
+		warn_foreign_trips(o);
+}
+
+/* The compiler flags: compile_commands.json's, then those after "--". */
+static void clang_flags(int argc, char **argv, predict_opts *o, predict_run *r)
+{
+	char err[EPI_ERRLEN];
+	int first = o->dashdash < argc ? o->dashdash + 1 : argc;
+	r->dbargs = NULL;
+	r->ndb = 0;
+	if (o->compdb) {
+		r->dbargs = epi_compdb_args(o->compdb, o->file, &r->ndb, err);
+		if (!r->dbargs)
 			epi_die(1, "%s", err);
 	}
-	int nflags = ndb + (argc - optind);
-	const char **flags = xcalloc(nflags + 1, sizeof *flags);
-	for (int i = 0; i < ndb; i++)
-		flags[i] = dbargs[i];
-	for (int i = optind; i < argc; i++)
-		flags[ndb + i - optind] = argv[i];
-	fo.clang_args = flags;
-	fo.nclang_args = nflags;
-	fo.jobs = jobs;
-	fo.preformat = 1; /* every format prints the formulas */
+	int nflags = r->ndb + (argc - first);
+	r->flags = xcalloc(nflags + 1, sizeof *r->flags);
+	for (int i = 0; i < r->ndb; i++)
+		r->flags[i] = r->dbargs[i];
+	for (int i = first; i < argc; i++)
+		r->flags[r->ndb + i - first] = argv[i];
+	o->fo.clang_args = r->flags;
+	o->fo.nclang_args = nflags;
+	o->fo.jobs = o->jobs;
+	o->fo.preformat = 1; /* every format prints the formulas */
+}
 
-	/* the table and frequencies first: a bad one fails before the parse */
-	epi_table table;
-	int have_table = 0;
-	if (!table_path)
-		table_path = epi_table_find_default();
-	if (table_path) {
-		if (epi_table_load(&table, table_path, err) < 0)
+/* The table and the frequencies to price at, before the parse: a bad one
+ * fails first. */
+static void load_table(predict_opts *o, predict_run *r)
+{
+	char err[EPI_ERRLEN];
+	r->have_table = 0;
+	r->khz = NULL;
+	r->nkhz = 0;
+	if (!o->table_path)
+		o->table_path = epi_table_find_default();
+	if (o->table_path) {
+		if (epi_table_load(&r->table, o->table_path, err) < 0)
 			epi_die(1, "%s", err);
-		have_table = 1;
-	} else if (freq) {
-		epi_die(1, "--freq '%s' needs a cost table: give --table FILE or set EPI_TABLE", freq);
+		r->have_table = 1;
+	} else if (o->freq) {
+		epi_die(1, "--freq '%s' needs a cost table: give --table FILE or set EPI_TABLE", o->freq);
 	}
-	long *khz = NULL;
-	int nkhz = 0;
-	if (have_table) {
-		if (!freq || !strcmp(freq, "all")) {
-			nkhz = table.nf;
-			khz = xmalloc(nkhz * sizeof *khz);
-			for (int i = 0; i < nkhz; i++)
-				khz[i] = table.f[i].khz;
-		} else {
-			khz = xmalloc(sizeof *khz);
-			if (epi_freq_parse(freq, &khz[0], err) < 0)
-				epi_die(1, "%s", err);
-			nkhz = 1;
-			epi_fcol col;
-			if (epi_table_at(&table, khz[0], &col, err) < 0)
-				epi_die(1, "%s", err);
-			epi_fcol_free(&col);
-		}
+	if (!r->have_table)
+		return;
+	if (!o->freq || !strcmp(o->freq, "all")) {
+		r->nkhz = r->table.nf;
+		r->khz = xmalloc(r->nkhz * sizeof *r->khz);
+		for (int i = 0; i < r->nkhz; i++)
+			r->khz[i] = r->table.f[i].khz;
+	} else {
+		r->khz = xmalloc(sizeof *r->khz);
+		if (epi_freq_parse(o->freq, &r->khz[0], err) < 0)
+			epi_die(1, "%s", err);
+		r->nkhz = 1;
+		epi_fcol col;
+		if (epi_table_at(&r->table, r->khz[0], &col, err) < 0)
+			epi_die(1, "%s", err);
+		epi_fcol_free(&col);
 	}
+}
 
+static void analyze(const predict_opts *o, predict_run *r)
+{
 	/* libclang parses each file on a thread of its own (EPI_FRONT_STACK of
 	 * stack), unless told not to: the analysis's threads have as much, and
 	 * the main thread too when its limit allows, so the parse runs on them,
@@ -237,15 +280,46 @@ int main(int argc, char **argv)
 	if (getrlimit(RLIMIT_STACK, &stack) == 0 &&
 	    (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= EPI_FRONT_STACK))
 		setenv("LIBCLANG_NOTHREADS", "1", 0);
-	epi_analysis a;
-	sym_env env;
-	epi_analyze_or_die(&a, file, &fo, params, nparams, &env);
-	epi_report_opts ro = {.table = have_table ? &table : NULL, .khz = khz, .nkhz = nkhz, .env = &env, .format = format,
-				.jobs = jobs};
+	epi_analyze_or_die(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env);
+}
+
+static void report(const predict_opts *o, predict_run *r)
+{
+	char err[EPI_ERRLEN];
+	epi_report_opts ro = {.table = r->have_table ? &r->table : NULL, .khz = r->khz, .nkhz = r->nkhz,
+				.env = &r->env, .format = o->format, .jobs = o->jobs};
 	epi_out eo;
-	if (epi_report(epi_out_open(&eo, output), &a, &ro, err) < 0)
+	if (epi_report(epi_out_open(&eo, o->output), &r->a, &ro, err) < 0)
 		epi_die(1, "%s", err);
 	epi_out_close(&eo);
+}
+
+static void free_run(predict_opts *o, predict_run *r)
+{
+	sym_env_clear(&r->env);
+	epi_analysis_free(&r->a);
+	if (r->have_table)
+		epi_table_free(&r->table);
+	free(r->khz);
+	free(o->params);
+	for (int i = 0; i < r->ndb; i++)
+		free(r->dbargs[i]);
+	free(r->dbargs);
+	free(r->flags);
+	free(o->table_path);
+	epi_front_opts_clear(&o->fo);
+}
+
+int main(int argc, char **argv)
+{
+	epi_prog = "epi-predict";
+	predict_opts o;
+	predict_run r;
+	parse_args(argc, argv, &o);
+	clang_flags(argc, argv, &o, &r);
+	load_table(&o, &r);
+	analyze(&o, &r);
+	report(&o, &r);
 #ifndef EPI_FREE_AT_EXIT
 	/* The process ends here: handing the analysis back to malloc piece by
 	 * piece would cost a tenth of the run on large files (clang skips its
@@ -253,17 +327,6 @@ int main(int argc, char **argv)
 	 * the tests does clean up, which keeps its leak check meaningful. */
 	return 0;
 #endif
-	sym_env_clear(&env);
-	epi_analysis_free(&a);
-	if (have_table)
-		epi_table_free(&table);
-	free(khz);
-	free(params);
-	for (int i = 0; i < ndb; i++)
-		free(dbargs[i]);
-	free(dbargs);
-	free(flags);
-	free(table_path);
-	epi_front_opts_clear(&fo);
+	free_run(&o, &r);
 	return 0;
 }

@@ -163,83 +163,98 @@ static void print_csv(FILE *out, const epi_trips *t)
 	}
 }
 
-int epi_trips_main(int argc, char **argv)
+typedef struct trips_opts {
+	const char *output, *param, *compdb;
+	enum epi_format format;
+	int quiet;
+	char **prog; /* the program and its arguments */
+	/* --param NAME=V1,V2,...: NAME, and each value as given and as a number */
+	char *pname, **values;
+	long *x;
+	int nvalues;
+} trips_opts;
+
+/* --param NAME=V1,V2,...: whole numbers, and {NAME} among the arguments */
+static void parse_param(trips_opts *o)
+{
+	const char *param = o->param;
+	const char *eq = strchr(param, '=');
+	int ident = eq && eq > param && (isalpha((unsigned char)param[0]) || param[0] == '_');
+	for (const char *p = param; ident && p < eq; p++)
+		ident = isalnum((unsigned char)*p) || *p == '_';
+	if (!ident || !eq[1] || eq - param > 64)
+		epi_die(2, "invalid --param '%s': expected NAME=V1,V2,... (whole numbers)", param);
+	for (const char *v = eq + 1;; v += strcspn(v, ",") + 1) {
+		char tok[32];
+		size_t len = strcspn(v, ",");
+		snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), v);
+		long val;
+		if (len == 0 || len >= sizeof tok || epi_parse_long(tok, -(1L << 52), 1L << 52, &val) < 0) {
+			free_values(o->values, o->nvalues, o->x, NULL);
+			epi_die(2, "invalid --param '%s': '%.*s' is not a whole number", param, (int)len, v);
+		}
+		o->values = xrealloc(o->values, (size_t)(o->nvalues + 1) * sizeof *o->values);
+		o->x = xrealloc(o->x, (size_t)(o->nvalues + 1) * sizeof *o->x);
+		o->x[o->nvalues] = val;
+		o->values[o->nvalues++] = xstrdup(tok);
+		if (!v[len])
+			break;
+	}
+	o->pname = xstrndup(param, (size_t)(eq - param));
+	char key[80];
+	snprintf(key, sizeof key, "{%s}", o->pname);
+	int used = 0;
+	for (char **a = o->prog; *a; a++)
+		used |= strstr(*a, key) != NULL;
+	if (!used) {
+		free_values(o->values, o->nvalues, o->x, o->pname);
+		epi_die(2, "--param '%s': the program's arguments have no %s to put its values in", param, key);
+	}
+}
+
+static void parse_args(int argc, char **argv, trips_opts *o)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, 0, 'o'}, {"param", required_argument, 0, 'P'},
 		{"format", required_argument, 0, 'F'}, {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
 	};
-	const char *output = NULL, *param = NULL, *compdb = NULL;
-	enum epi_format format = EPI_FMT_TABLE;
-	int quiet = 0, c;
+	*o = (trips_opts){.format = EPI_FMT_TABLE};
+	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:P:F:p:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': output = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 'P':
-			if (param)
+			if (o->param)
 				epi_die(2, "one --param only: the trip counts are fitted in one parameter");
-			param = optarg;
+			o->param = optarg;
 			break;
-		case 'F': format = epi_parse_format(optarg); break;
-		case 'p': compdb = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'h': printf(usage, epi_prog); return 0;
+		case 'F': o->format = epi_parse_format(optarg); break;
+		case 'p': o->compdb = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'h': printf(usage, epi_prog); exit(0);
 		default: epi_die(2, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
 		epi_die(2, "no program to run: %s [options] -- PROGRAM [ARGS...]", epi_prog);
-	char **prog = argv + optind;
+	o->prog = argv + optind;
+	if (o->param)
+		parse_param(o);
+}
+
+/* The program's path and the coverage it was built with; a gcc build must
+ * be at -O0 for gcov's counts to be right. */
+static char *find_exe(const char *argv0, enum epi_cov *cov)
+{
 	char err[EPI_ERRLEN];
-
-	/* --param NAME=V1,V2,...: whole numbers, and {NAME} among the arguments */
-	char *pname = NULL, **values = NULL;
-	long *x = NULL;
-	int nvalues = 0;
-	if (param) {
-		const char *eq = strchr(param, '=');
-		int ident = eq && eq > param && (isalpha((unsigned char)param[0]) || param[0] == '_');
-		for (const char *p = param; ident && p < eq; p++)
-			ident = isalnum((unsigned char)*p) || *p == '_';
-		if (!ident || !eq[1] || eq - param > 64)
-			epi_die(2, "invalid --param '%s': expected NAME=V1,V2,... (whole numbers)", param);
-		for (const char *v = eq + 1;; v += strcspn(v, ",") + 1) {
-			char tok[32];
-			size_t len = strcspn(v, ",");
-			snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), v);
-			long val;
-			if (len == 0 || len >= sizeof tok || epi_parse_long(tok, -(1L << 52), 1L << 52, &val) < 0) {
-				free_values(values, nvalues, x, NULL);
-				epi_die(2, "invalid --param '%s': '%.*s' is not a whole number", param, (int)len, v);
-			}
-			values = xrealloc(values, (size_t)(nvalues + 1) * sizeof *values);
-			x = xrealloc(x, (size_t)(nvalues + 1) * sizeof *x);
-			x[nvalues] = val;
-			values[nvalues++] = xstrdup(tok);
-			if (!v[len])
-				break;
-		}
-		pname = xstrndup(param, (size_t)(eq - param));
-		char key[80];
-		snprintf(key, sizeof key, "{%s}", pname);
-		int used = 0;
-		for (char **a = prog; *a; a++)
-			used |= strstr(*a, key) != NULL;
-		if (!used) {
-			free_values(values, nvalues, x, pname);
-			epi_die(2, "--param '%s': the program's arguments have no %s to put its values in", param, key);
-		}
-	}
-
-	char *exe = epi_trips_which(prog[0], err);
+	char *exe = epi_trips_which(argv0, err);
 	if (!exe)
 		epi_die(1, "%s", err);
-	enum epi_cov cov;
-	if (epi_cov_detect(exe, &cov, err) < 0)
+	if (epi_cov_detect(exe, cov, err) < 0)
 		epi_die(1, "%s", err);
-	if (cov == EPI_COV_GCC) {
+	if (*cov == EPI_COV_GCC) {
 		int r = epi_cov_check_O0(exe, err);
 		if (r < 0)
 			epi_die(1, "%s", err);
@@ -247,48 +262,71 @@ int epi_trips_main(int argc, char **argv)
 			epi_warn("'%s' has no DWARF to tell its optimisation level: gcov's counts are read right only at -O0 "
 				 "(build with --coverage -g -O0)", exe);
 	}
-	epi_trips t;
-	epi_trips_init(&t, cov, exe);
-	t.compdb = compdb;
-	int nruns = param ? nvalues : 1, tty = isatty(2) && !quiet && nruns > 1;
+	return exe;
+}
+
+/* Runs the program once per --param value (once without), then fits the
+ * trip counts. */
+static void run_all(const trips_opts *o, epi_trips *t)
+{
+	char err[EPI_ERRLEN];
+	int nruns = o->param ? o->nvalues : 1, tty = isatty(2) && !o->quiet && nruns > 1;
 	for (int r = 0; r < nruns; r++) {
-		char **av = substitute(prog, pname, param ? values[r] : "");
+		char **av = substitute(o->prog, o->pname, o->param ? o->values[r] : "");
 		if (tty)
-			fprintf(stderr, "%s: run %d of %d: %s = %s\n", epi_prog, r + 1, nruns, pname, values[r]);
-		if (epi_trips_run(&t, av, pname, param ? values[r] : NULL, err) < 0)
+			fprintf(stderr, "%s: run %d of %d: %s = %s\n", epi_prog, r + 1, nruns, o->pname, o->values[r]);
+		if (epi_trips_run(t, av, o->pname, o->param ? o->values[r] : NULL, err) < 0)
 			epi_die(1, "%s", err);
-		int st = t.runs[t.nruns - 1].status;
+		int st = t->runs[t->nruns - 1].status;
 		if (WIFSIGNALED(st))
 			epi_warn("run %d: '%s' was killed by signal %d", r + 1, av[0], WTERMSIG(st));
 		else if (WEXITSTATUS(st))
 			epi_warn("run %d: '%s' exited with status %d", r + 1, av[0], WEXITSTATUS(st));
 		free_argv(av);
 	}
-	epi_trips_fit(&t, pname, x);
+	epi_trips_fit(t, o->pname, o->x);
+}
 
-	json_t *doc = epi_trips_json(&t);
-	if (output) {
+/* The trips file (--output), then stdout's report in --format. */
+static void report(const trips_opts *o, const epi_trips *t)
+{
+	char err[EPI_ERRLEN];
+	json_t *doc = epi_trips_json(t);
+	if (o->output) {
 		char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		size_t len = strlen(text);
 		text = xrealloc(text, len + 2);
 		text[len++] = '\n';
-		if (epi_write_atomic(output, text, len, err) < 0)
+		if (epi_write_atomic(o->output, text, len, err) < 0)
 			epi_die(1, "%s", err);
 		free(text);
 	}
-	if (format == EPI_FMT_JSON) {
+	if (o->format == EPI_FMT_JSON) {
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
-	} else if (format == EPI_FMT_CSV) {
-		print_csv(stdout, &t);
+	} else if (o->format == EPI_FMT_CSV) {
+		print_csv(stdout, t);
 	} else {
-		print_table(stdout, &t, pname, values, nvalues);
+		print_table(stdout, t, o->pname, o->values, o->nvalues);
 	}
 	json_decref(doc);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		epi_die(1, "cannot write the report");
+}
+
+int epi_trips_main(int argc, char **argv)
+{
+	trips_opts o;
+	parse_args(argc, argv, &o);
+	enum epi_cov cov;
+	char *exe = find_exe(o.prog[0], &cov);
+	epi_trips t;
+	epi_trips_init(&t, cov, exe);
+	t.compdb = o.compdb;
+	run_all(&o, &t);
+	report(&o, &t);
 	epi_trips_free(&t);
 	free(exe);
-	free_values(values, nvalues, x, pname);
+	free_values(o.values, o.nvalues, o.x, o.pname);
 	return 0;
 }

@@ -167,6 +167,22 @@ static void pct(char *b, size_t n, double x)
 		snprintf(b, n, "%+.1f%%", 100 * x);
 }
 
+/* The table's last lines: each shown quantity's mean absolute error. */
+static void write_summary(FILE *out, const epi_validation *v, int trace, const int *show)
+{
+	for (int q = 0; q < EPI_NQ; q++) {
+		if (!show[q])
+			continue;
+		char e[32];
+		pct(e, sizeof e, v->mare[q]);
+		fprintf(out, "%s: mean absolute error %s over %d %s", q_name[q], isnan(v->mare[q]) ? "-" : e + 1, v->nerr[q],
+			trace ? (v->nerr[q] == 1 ? "loop nest" : "loop nests") : (v->nerr[q] == 1 ? "measurement" : "measurements"));
+		if (v->nci[q])
+			fprintf(out, "; %d of %d predictions inside the 95%% interval", v->nin[q], v->nci[q]);
+		fputc('\n', out);
+	}
+}
+
 static void write_table(FILE *out, const epi_validation *v, int trace, const char *head)
 {
 	fprintf(out, "%s\n", head);
@@ -228,23 +244,12 @@ static void write_table(FILE *out, const epi_validation *v, int trace, const cha
 		}
 		fputc('\n', out);
 	}
-	for (int q = 0; q < EPI_NQ; q++) {
-		if (!show[q])
-			continue;
-		char e[32];
-		pct(e, sizeof e, v->mare[q]);
-		fprintf(out, "%s: mean absolute error %s over %d %s", q_name[q], isnan(v->mare[q]) ? "-" : e + 1, v->nerr[q],
-			trace ? (v->nerr[q] == 1 ? "loop nest" : "loop nests") : (v->nerr[q] == 1 ? "measurement" : "measurements"));
-		if (v->nci[q])
-			fprintf(out, "; %d of %d predictions inside the 95%% interval", v->nin[q], v->nci[q]);
-		fputc('\n', out);
-	}
+	write_summary(out, v, trace, show);
 }
 
-/* Predicted against measured, the quantity Q: a point per row with its
- * error bars (one data set each, named in the key), and the line where
- * they are equal. */
-static void plot(const epi_validation *v, int q, const char *svg, const char *title)
+/* The axes' range of quantity Q from LO to HI, error bars included; returns
+ * whether they are logarithmic. */
+static int plot_range(const epi_validation *v, int q, double *lo_out, double *hi_out)
 {
 	/* log axes when the positive values span more than 100x; rows measured
 	 * or predicted at 0 are then left out */
@@ -271,6 +276,18 @@ static void plot(const epi_validation *v, int q, const char *svg, const char *ti
 				hi = fmax(hi, xs[k]);
 			}
 	}
+	*lo_out = lo;
+	*hi_out = hi;
+	return logxy;
+}
+
+/* Predicted against measured, the quantity Q: a point per row with its
+ * error bars (one data set each, named in the key), and the line where
+ * they are equal. */
+static void plot(const epi_validation *v, int q, const char *svg, const char *title)
+{
+	double lo, hi;
+	int logxy = plot_range(v, q, &lo, &hi);
 	char *script = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&script, &len);
@@ -340,7 +357,30 @@ static int is_trace(const char *path)
 	return n == 8 && memcmp(m, "EPITRACE", 8) == 0;
 }
 
-int epi_validate_main(int argc, char **argv)
+typedef struct validate_opts {
+	const char *source, *against, *freq, *output, *svg;
+	char *table_path; /* malloc'd: as given, or the default table's */
+	const char **params;
+	int nparams;
+	enum epi_format fmt;
+	epi_front_opts fo;
+} validate_opts;
+
+/* What the comparison read and made, for the report and to free. */
+typedef struct validate_run {
+	int trace; /* against a trace, else measurements */
+	epi_table table;
+	long khz;
+	epi_fcol col;         /* the table at khz (trace) */
+	epi_profile_sum prof; /* trace */
+	epi_measured *meas;
+	int nmeas;
+	epi_analysis a;
+	sym_env env;
+	epi_validation v;
+} validate_run;
+
+static void parse_args(int argc, char **argv, validate_opts *o)
 {
 	static const struct option opts[] = {
 		{"against", required_argument, 0, 'a'}, {"table", required_argument, 0, 't'},
@@ -351,171 +391,215 @@ int epi_validate_main(int argc, char **argv)
 		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
-	const char *against = NULL, *freq = NULL, *output = NULL, *svg = NULL;
-	char *table_path = NULL;
-	const char **params = NULL;
-	int nparams = 0;
-	enum epi_format fmt = EPI_FMT_TABLE;
-	epi_front_opts fo;
-	epi_front_opts_init(&fo);
+	*o = (validate_opts){.fmt = EPI_FMT_TABLE};
+	epi_front_opts_init(&o->fo);
 	int dashdash = epi_dashdash(argc, argv);
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(dashdash, argv, ":a:t:f:P:F:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': against = optarg; break;
-		case 't': free(table_path); table_path = xstrdup(optarg); break;
-		case 'f': freq = optarg; break;
+		case 'a': o->against = optarg; break;
+		case 't': free(o->table_path); o->table_path = xstrdup(optarg); break;
+		case 'f': o->freq = optarg; break;
 		case 'P':
 			if (epi_bind_param(NULL, NULL, optarg, err) < 0)
 				epi_die(2, "%s", err);
-			params = xrealloc(params, (size_t)(nparams + 1) * sizeof *params);
-			params[nparams++] = optarg;
+			o->params = xrealloc(o->params, (size_t)(o->nparams + 1) * sizeof *o->params);
+			o->params[o->nparams++] = optarg;
 			break;
 		case 'T':
-			fo.trips = xrealloc(fo.trips, (size_t)(fo.ntrips + 1) * sizeof *fo.trips);
-			if (epi_trip_parse(&fo.trips[fo.ntrips], optarg, err) < 0)
+			o->fo.trips = xrealloc(o->fo.trips, (size_t)(o->fo.ntrips + 1) * sizeof *o->fo.trips);
+			if (epi_trip_parse(&o->fo.trips[o->fo.ntrips], optarg, err) < 0)
 				epi_die(2, "%s", err);
-			fo.ntrips++;
+			o->fo.ntrips++;
 			break;
 		case 'R':
-			if (epi_trips_load(optarg, &fo.trips, &fo.ntrips, err) < 0)
+			if (epi_trips_load(optarg, &o->fo.trips, &o->fo.ntrips, err) < 0)
 				epi_die(1, "%s", err);
 			break;
-		case 'F': fmt = epi_parse_format(optarg); break;
-		case 'o': output = optarg; break;
-		case 'p': svg = optarg; break;
-		case 'h': printf(usage, epi_prog); return 0;
+		case 'F': o->fmt = epi_parse_format(optarg); break;
+		case 'o': o->output = optarg; break;
+		case 'p': o->svg = optarg; break;
+		case 'h': printf(usage, epi_prog); exit(0);
 		default: epi_opt_error(err, c, optopt, argv, optind); epi_die(2, "%s", err);
 		}
 	}
-	const char *source = epi_one_source(argv, dashdash, &optind, err);
-	if (!source)
+	o->source = epi_one_source(argv, dashdash, &optind, err);
+	if (!o->source)
 		epi_die(2, "%s", err);
-	if (!against)
+	if (!o->against)
 		epi_die(2, "nothing to compare with: give --against TRACE or --against MEASURED.csv");
-	fo.clang_args = (const char *const *)argv + (dashdash < argc ? dashdash + 1 : argc);
-	fo.nclang_args = dashdash < argc ? argc - dashdash - 1 : 0;
-	int trace = is_trace(against);
-	fo.tag_blocks = trace; /* each block's own work, for the profile's blocks */
+	o->fo.clang_args = (const char *const *)argv + (dashdash < argc ? dashdash + 1 : argc);
+	o->fo.nclang_args = dashdash < argc ? argc - dashdash - 1 : 0;
+}
 
-	if (!table_path)
-		table_path = epi_table_find_default();
-	if (!table_path)
+/* The trace, and the frequency to price at: --freq's, else the trace's
+ * pinned one, else the table's only one. */
+static void load_trace(const validate_opts *o, validate_run *r)
+{
+	char err[EPI_ERRLEN], warn[EPI_ERRLEN];
+	if (epi_profile_load(&r->prof, o->against, EPI_BY_LOOP, o->fo.clang_args, o->fo.nclang_args, warn, err) < 0)
+		epi_die(1, "%s", err);
+	if (warn[0])
+		epi_warn("%s", warn);
+	char g[32];
+	if (!o->freq && r->prof.info.freq_khz > 0) {
+		r->khz = (long)r->prof.info.freq_khz;
+	} else if (o->freq && r->prof.info.freq_khz > 0 && r->prof.info.freq_khz != r->khz) {
+		fmt_ghz(g, sizeof g, (long)r->prof.info.freq_khz);
+		epi_warn("the trace ran at %s GHz; pricing at %s as --freq asks", g, o->freq);
+	} else if (!o->freq) {
+		if (r->table.nf != 1)
+			epi_die(1, "the trace records no pinned frequency and '%s' has %d: give --freq", o->table_path,
+				r->table.nf);
+		r->khz = r->table.f[0].khz;
+	}
+	if (epi_table_at(&r->table, r->khz, &r->col, err) < 0)
+		epi_die(1, "%s", err);
+}
+
+/* The measurements, only those at --freq when it is given. */
+static void load_measured(const validate_opts *o, validate_run *r)
+{
+	char err[EPI_ERRLEN];
+	r->nmeas = epi_measured_load(o->against, &r->meas, err);
+	if (r->nmeas < 0)
+		epi_die(1, "%s", err);
+	if (!o->freq)
+		return;
+	int k = 0;
+	for (int i = 0; i < r->nmeas; i++) {
+		if (r->meas[i].khz == r->khz)
+			r->meas[k++] = r->meas[i];
+		else
+			free(r->meas[i].param);
+	}
+	if (k == 0)
+		epi_die(1, "'%s' has no measurement at %s", o->against, o->freq);
+	r->nmeas = k;
+}
+
+/* The table, then what ran: a bad one fails before the parse. */
+static void load_inputs(validate_opts *o, validate_run *r)
+{
+	char err[EPI_ERRLEN];
+	r->trace = is_trace(o->against);
+	o->fo.tag_blocks = r->trace; /* each block's own work, for the profile's blocks */
+	if (!o->table_path)
+		o->table_path = epi_table_find_default();
+	if (!o->table_path)
 		epi_die(1, "no cost table: give --table FILE, set EPI_TABLE, or run epi-calibrate");
-	epi_table table;
-	if (epi_table_load(&table, table_path, err) < 0)
+	if (epi_table_load(&r->table, o->table_path, err) < 0)
 		epi_die(1, "%s", err);
-	long khz = 0;
-	if (freq && epi_freq_parse(freq, &khz, err) < 0)
+	r->khz = 0;
+	if (o->freq && epi_freq_parse(o->freq, &r->khz, err) < 0)
 		epi_die(1, "%s", err);
-
-	/* the trace first: a bad one fails before the parse */
-	epi_profile_sum prof;
-	memset(&prof, 0, sizeof prof);
-	epi_measured *meas = NULL;
-	int nmeas = 0;
-	if (trace) {
-		char warn[EPI_ERRLEN];
-		if (epi_profile_load(&prof, against, EPI_BY_LOOP, fo.clang_args, fo.nclang_args, warn, err) < 0)
-			epi_die(1, "%s", err);
-		if (warn[0])
-			epi_warn("%s", warn);
-		char g[32];
-		if (!freq && prof.info.freq_khz > 0) {
-			khz = (long)prof.info.freq_khz;
-		} else if (freq && prof.info.freq_khz > 0 && prof.info.freq_khz != khz) {
-			fmt_ghz(g, sizeof g, (long)prof.info.freq_khz);
-			epi_warn("the trace ran at %s GHz; pricing at %s as --freq asks", g, freq);
-		} else if (!freq) {
-			if (table.nf != 1)
-				epi_die(1, "the trace records no pinned frequency and '%s' has %d: give --freq", table_path,
-					table.nf);
-			khz = table.f[0].khz;
-		}
-	} else {
-		nmeas = epi_measured_load(against, &meas, err);
-		if (nmeas < 0)
-			epi_die(1, "%s", err);
-		if (freq) {
-			int k = 0;
-			for (int i = 0; i < nmeas; i++) {
-				if (meas[i].khz == khz)
-					meas[k++] = meas[i];
-				else
-					free(meas[i].param);
-			}
-			if (k == 0)
-				epi_die(1, "'%s' has no measurement at %s", against, freq);
-			nmeas = k;
-		}
-	}
-	epi_fcol col = {0};
-	if (trace && epi_table_at(&table, khz, &col, err) < 0)
-		epi_die(1, "%s", err);
-
-	epi_analysis a;
-	sym_env env;
-	epi_analyze_or_die(&a, source, &fo, params, nparams, &env);
-	epi_validation v;
-	if (trace) {
-		if (epi_validate_trace(&a, &col, &env, &prof, &v, err) < 0)
-			epi_die(1, "%s", err);
-		for (int i = 0; i < v.n; i++)
-			if (v.rows[i].kind == EPI_CMP_PROGRAM && isnan(v.rows[i].pred[EPI_Q_TIME])) {
-				char names[256];
-				int nu = epi_param_names(&a, &env, names, sizeof names, NULL);
-				epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s",
-					source, nu ? names : "each");
-			}
-	} else if (epi_validate_measured(&a, &table, &env, meas, nmeas, against, &v, err) < 0) {
-		epi_die(1, "%s", err);
-	}
-
-	char head[1024], pt[256], g[32];
-	params_text(pt, sizeof pt, &a, &env);
-	if (trace) {
-		fmt_ghz(g, sizeof g, khz);
-		snprintf(head, sizeof head, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s", source,
-			 against, prof.nruns, prof.nruns == 1 ? "" : "s", prof.info.command, prof.time_is_cpu ? "cpu" : "wall",
-			 isnan(prof.j_mean) ? ", no energy" : "", table_path, g, pt[0] ? ", " : "", pt);
-	} else {
-		snprintf(head, sizeof head, "%s against %s (%d measurement%s), table %s%s%s", source, against, v.n,
-			 v.n == 1 ? "" : "s", table_path, pt[0] ? ", " : "", pt);
-	}
-	epi_out eo;
-	FILE *out = epi_out_open(&eo, output);
-	if (fmt == EPI_FMT_CSV)
-		write_csv(out, &v, trace);
-	else if (fmt == EPI_FMT_JSON)
-		write_json(out, &v, trace, source, against, table_path);
+	memset(&r->prof, 0, sizeof r->prof);
+	r->meas = NULL;
+	r->nmeas = 0;
+	r->col = (epi_fcol){0};
+	if (r->trace)
+		load_trace(o, r);
 	else
-		write_table(out, &v, trace, head);
+		load_measured(o, r);
+}
+
+/* The prediction, compared row by row. */
+static void run(const validate_opts *o, validate_run *r)
+{
+	char err[EPI_ERRLEN];
+	epi_analyze_or_die(&r->a, o->source, &o->fo, o->params, o->nparams, &r->env);
+	if (!r->trace) {
+		if (epi_validate_measured(&r->a, &r->table, &r->env, r->meas, r->nmeas, o->against, &r->v, err) < 0)
+			epi_die(1, "%s", err);
+		return;
+	}
+	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, &r->v, err) < 0)
+		epi_die(1, "%s", err);
+	for (int i = 0; i < r->v.n; i++)
+		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME])) {
+			char names[256];
+			int nu = epi_param_names(&r->a, &r->env, names, sizeof names, NULL);
+			epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s",
+				o->source, nu ? names : "each");
+		}
+}
+
+/* The table's first line: what was compared with what. */
+static void head_text(char *head, size_t n, const validate_opts *o, const validate_run *r)
+{
+	char pt[256], g[32];
+	const epi_profile_sum *p = &r->prof;
+	params_text(pt, sizeof pt, &r->a, &r->env);
+	if (r->trace) {
+		fmt_ghz(g, sizeof g, r->khz);
+		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s", o->source,
+			 o->against, p->nruns, p->nruns == 1 ? "" : "s", p->info.command, p->time_is_cpu ? "cpu" : "wall",
+			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, pt[0] ? ", " : "", pt);
+	} else {
+		snprintf(head, n, "%s against %s (%d measurement%s), table %s%s%s", o->source, o->against, r->v.n,
+			 r->v.n == 1 ? "" : "s", o->table_path, pt[0] ? ", " : "", pt);
+	}
+}
+
+static void report(const validate_opts *o, const validate_run *r)
+{
+	char head[1024];
+	head_text(head, sizeof head, o, r);
+	epi_out eo;
+	FILE *out = epi_out_open(&eo, o->output);
+	if (o->fmt == EPI_FMT_CSV)
+		write_csv(out, &r->v, r->trace);
+	else if (o->fmt == EPI_FMT_JSON)
+		write_json(out, &r->v, r->trace, o->source, o->against, o->table_path);
+	else
+		write_table(out, &r->v, r->trace, head);
 	epi_out_close(&eo);
-	if (svg) {
-		int q = v.nerr[EPI_Q_ENERGY] || (!trace && v.n) ? EPI_Q_ENERGY : EPI_Q_TIME;
-		for (int i = 0; i < v.n && q == EPI_Q_ENERGY && trace; i++)
-			if (v.rows[i].kind == EPI_CMP_PROGRAM && isnan(v.rows[i].meas[EPI_Q_ENERGY].v))
-				q = EPI_Q_TIME;
-		const char *b = strrchr(source, '/');
-		plot(&v, q, svg, b ? b + 1 : source);
-		if (fmt == EPI_FMT_TABLE && output)
-			fprintf(stderr, "%s: drew '%s'\n", epi_prog, svg);
+}
+
+/* --plot: energy when measured, else time. */
+static void draw(const validate_opts *o, const validate_run *r)
+{
+	const epi_validation *v = &r->v;
+	int q = v->nerr[EPI_Q_ENERGY] || (!r->trace && v->n) ? EPI_Q_ENERGY : EPI_Q_TIME;
+	for (int i = 0; i < v->n && q == EPI_Q_ENERGY && r->trace; i++)
+		if (v->rows[i].kind == EPI_CMP_PROGRAM && isnan(v->rows[i].meas[EPI_Q_ENERGY].v))
+			q = EPI_Q_TIME;
+	const char *b = strrchr(o->source, '/');
+	plot(v, q, o->svg, b ? b + 1 : o->source);
+	if (o->fmt == EPI_FMT_TABLE && o->output)
+		fprintf(stderr, "%s: drew '%s'\n", epi_prog, o->svg);
+}
+
+static void free_run(validate_opts *o, validate_run *r)
+{
+	epi_validation_free(&r->v);
+	sym_env_clear(&r->env);
+	epi_analysis_free(&r->a);
+	if (r->trace) {
+		epi_fcol_free(&r->col);
+		epi_profile_sum_free(&r->prof);
 	}
-	epi_validation_free(&v);
-	sym_env_clear(&env);
-	epi_analysis_free(&a);
-	if (trace) {
-		epi_fcol_free(&col);
-		epi_profile_sum_free(&prof);
-	}
-	epi_measured_free(meas, nmeas);
-	epi_table_free(&table);
-	free(table_path);
-	free(params);
-	fo.clang_args = NULL;
-	fo.nclang_args = 0;
-	epi_front_opts_clear(&fo);
+	epi_measured_free(r->meas, r->nmeas);
+	epi_table_free(&r->table);
+	free(o->table_path);
+	free(o->params);
+	o->fo.clang_args = NULL;
+	o->fo.nclang_args = 0;
+	epi_front_opts_clear(&o->fo);
+}
+
+int epi_validate_main(int argc, char **argv)
+{
+	validate_opts o;
+	validate_run r;
+	parse_args(argc, argv, &o);
+	load_inputs(&o, &r);
+	run(&o, &r);
+	report(&o, &r);
+	if (o.svg)
+		draw(&o, &r);
+	free_run(&o, &r);
 	return 0;
 }
