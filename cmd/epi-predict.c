@@ -275,7 +275,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 	 * stack), unless told not to: the analysis's threads have as much, and
 	 * the main thread too when its limit allows, so the parse runs on them,
 	 * without a thread each, and the memory of its tree, once freed, is the
-	 * counts' to reuse (18 MiB less resident, 2-3% faster on 2,000 nests) */
+	 * counts' to reuse (docs/speed.md has the figures) */
 	struct rlimit stack;
 	if (getrlimit(RLIMIT_STACK, &stack) == 0 &&
 	    (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= EPI_FRONT_STACK))
