@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 # format-truncation: sysfs paths are composed with snprintf into fixed buffers;
 # a path too long is cut and then fails to open with its name in the message
 WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -D_DEFAULT_SOURCE
-PKGS = libxml-2.0 jansson gmp gsl libdw zlib
+PKGS = libxml-2.0 jansson gmp gsl libdw zlib capstone
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm -pthread
 VERSION = 0.1.0
@@ -28,7 +28,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
            gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev \
-           clang-19 llvm-19 libclang-rt-19-dev python3
+           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev
 BENCH_PKGS = clang-19
 
 ifeq ($(V),1)
@@ -45,6 +45,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
+LIB_SRC += predict/isa.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
 EPI_SUBCMDS = probe measure freq calibrate profile validate trips

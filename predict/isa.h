@@ -1,0 +1,91 @@
+/* isa: machine instructions (x86-64 and aarch64, decoded by capstone)
+ * classified for pricing: what kind of work each one does, on how many
+ * elements, which memory it reads and writes, and which registers, for the
+ * dependency chains between iterations. */
+#ifndef EPI_ISA_H
+#define EPI_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum epi_iclass {
+	EPI_IC_INT,      /* integer ALU: add, sub, logic, shifts, lea, cmp, test, setcc, cmov, extensions */
+	EPI_IC_INT_MUL,  /* integer multiply (and multiply-add on aarch64) */
+	EPI_IC_INT_DIV,  /* integer divide */
+	EPI_IC_FP_ADD,   /* floating add, sub, min, max, compare (scalar or packed) */
+	EPI_IC_FP_MUL,   /* floating multiply, and reciprocal estimates (rcpps, frecpe) */
+	EPI_IC_FP_FMA,   /* fused multiply-add (two flops per lane), and frecps's Newton step */
+	EPI_IC_FP_DIV,   /* floating divide and square root */
+	EPI_IC_FP_CVT,   /* conversions between integer and floating, and between widths;
+			    rounding to an integral value (roundsd, frintm); x87 fild/fist */
+	EPI_IC_VEC,      /* other SIMD/FP-register work: integer SIMD arithmetic, logic (andpd too),
+			    shuffles, lane inserts and extracts, broadcasts (ld1r too), fabs, fneg */
+	EPI_IC_MOVE,     /* data movement only: register copies, immediates, plain loads and stores,
+			    push, pop, gathers and scatters */
+	EPI_IC_BRANCH,   /* jumps, conditional or not */
+	EPI_IC_CALL,
+	EPI_IC_RET,
+	EPI_IC_NOP,      /* nops, endbr64, pause, hints; prefetches too (no data to wait for) */
+	EPI_IC_OTHER,    /* not known to the classifier: counted, never priced as something else */
+	EPI_IC_N
+};
+
+/* The class's name as in reports and JSON ("int", "fp.add", ...). */
+const char *epi_iclass_name(enum epi_iclass c);
+
+#define EPI_ISA_MAXREG 12
+
+/* One decoded instruction. */
+typedef struct epi_insn {
+	uint64_t addr;
+	uint8_t size;      /* bytes */
+	uint8_t klass;     /* enum epi_iclass */
+	uint8_t lanes;     /* elements operated on: 1 scalar, 2..64 packed; 1 also for
+			      vector work of no element type (pxor, movdqu, ldr q) */
+	uint8_t elem;      /* element bytes (4 float, 8 double, 10 x87, 1-8 integer; of a
+			      conversion the wider side); 0 unknown */
+	uint8_t loads;     /* memory operands read (an x86 memory source, ldp counts 1,
+			      pop 1; a call's or ret's return address is not counted) */
+	uint8_t stores;    /* memory operands written (push 1) */
+	uint16_t mem_bytes; /* bytes read or written by the memory operand (ldp x: 16) */
+	uint8_t cond;      /* a conditional branch */
+	uint8_t nrd, nwr;
+	/* registers read and written, implicit ones too, the flags included; as
+	 * capstone numbers them. A zeroing idiom (xor eax, eax) reads nothing, a
+	 * nop or prefetch neither reads nor writes, rip is never read */
+	uint16_t rd[EPI_ISA_MAXREG], wr[EPI_ISA_MAXREG];
+	/* the memory operand's address: registers (0: none), scale, displacement;
+	 * a pc-relative address is resolved (base 0, disp the address), push and
+	 * pop address their stack slot, lea its operand (reading nothing) */
+	uint16_t base, index;
+	int32_t scale;
+	int64_t disp;
+	uint64_t target;   /* a direct branch's or call's target; 0 when indirect or none */
+	char mnem[24];     /* the mnemonic, for notes and reports */
+} epi_insn;
+
+typedef struct epi_isa epi_isa;
+
+/* A decoder for ELF machine MACHINE (EM_X86_64 or EM_AARCH64); NULL with
+ * ERR for another machine or when capstone cannot open it. */
+epi_isa *epi_isa_open(int machine, char *err);
+void epi_isa_close(epi_isa *d);
+
+/* Decodes and classifies the instruction at CODE (N bytes available, at
+ * address ADDR) into OUT. Returns its size in bytes, or 0 when the bytes
+ * are no instruction or one capstone 4 does not know (some AVX-512 forms,
+ * SVE): OUT is then an EPI_IC_OTHER of one byte on x86-64, of four on
+ * aarch64, whose instructions all have that size. */
+size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, epi_insn *out);
+
+/* The register name of capstone number REG, for messages. */
+const char *epi_isa_reg_name(const epi_isa *d, unsigned reg);
+/* The register REG as the full register it is part of (eax, ax, al -> rax;
+ * w3 -> x3; s0, d0, q0 -> v0), so that a write to one is seen by readers
+ * of the other. */
+unsigned epi_isa_reg_full(const epi_isa *d, unsigned reg);
+/* Whether REG is the stack or frame pointer (rsp, rbp; sp, x29), whose
+ * slots -O0 code keeps its variables in. */
+int epi_isa_reg_frame(const epi_isa *d, unsigned reg);
+
+#endif
