@@ -58,6 +58,7 @@ typedef struct W {
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;
 	int tag_line;     /* with o->tag_blocks: the line of the top-level loop being counted, else 0 */
+	int loop_line;    /* with o->tag_loops: the line of the innermost loop being counted, else 0 */
 	int subscript;
 	int nlv;
 	CXCursor lvdecl[MAXDEPTH];

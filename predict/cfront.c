@@ -143,9 +143,13 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amount)
 {
 	counts_add_poly(w->s, out, key, amount);
+	char tagged[400];
+	if (w->o->tag_loops && w->loop_line) {
+		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, key);
+		counts_add_poly(w->s, out, tagged, amount);
+	}
 	if (!w->o->tag_blocks || !w->cur)
 		return;
-	char tagged[400];
 	if (w->tag_line)
 		snprintf(tagged, sizeof tagged, "@%d/%s", w->tag_line, key);
 	else
@@ -2828,9 +2832,11 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_WhileStmt: {
 		epi_counts lc;
 		counts_init(&lc);
-		int top = w->loopdepth == 0;
+		int top = w->loopdepth == 0, outer_loop = w->loop_line;
 		if (top)
 			w->tag_line = line_of(c);
+		if (w->o->tag_loops)
+			w->loop_line = line_of(c);
 		if (k == CXCursor_ForStmt)
 			ret = for_loop(w, c, &lc);
 		else
@@ -2845,6 +2851,12 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			ret = trip_fallback(w, c, &lc);
 			if (top)
 				w->tag_line = 0;
+		}
+		w->loop_line = outer_loop;
+		if (ret == 0 && w->o->tag_loops) {
+			char ek[32];
+			snprintf(ek, sizeof ek, "%%%d/entry", line_of(c));
+			counts_add_si(w->s, &lc, ek, 1);
 		}
 		if (ret == 0) {
 			if (top)
@@ -2969,6 +2981,7 @@ int cf_analyze_fn(W *w, fn *f)
 	w->analyzed++;
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary, npin = w->npin;
+	int loop_line = w->loop_line;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
@@ -2977,9 +2990,15 @@ int cf_analyze_fn(W *w, fn *f)
 	w->npin = 0;
 	w->loopdepth = 0;
 	w->tag_line = 0;
+	w->loop_line = 0;
 	w->sib = NULL;
 	w->nsib = w->isib = 0;
 	f->state = 1;
+	if (w->o->tag_loops) {
+		char ek[160];
+		snprintf(ek, sizeof ek, "%%%s()/entry", f->name);
+		counts_add_si(w->s, &f->counts, ek, 1);
+	}
 	w->fndepth++;
 	kids kk = {0}, body = {0};
 	kids_of(f->cur, &kk);
@@ -3010,6 +3029,7 @@ int cf_analyze_fn(W *w, fn *f)
 	w->npin = npin;
 	w->loopdepth = depth;
 	w->tag_line = tag;
+	w->loop_line = loop_line;
 	w->sib = sib;
 	w->nsib = nsib;
 	w->isib = isib;

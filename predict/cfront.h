@@ -40,6 +40,12 @@ typedef struct epi_front_opts {
 	 * code runs, so the total's tagged counts are each block's own work in
 	 * the whole program: what a sampling profile measures per block. */
 	int tag_blocks;
+	/* Also count every op under the innermost loop it lies in, "%LINE/KEY"
+	 * (LINE: the loop's keyword), with "%LINE/entry" the times the loop
+	 * statement runs and "%FUNCTION()/entry" the times a function is
+	 * called: each loop's own work per iteration, for pricing the machine
+	 * code compiled from it. */
+	int tag_loops;
 	/* Every loop must be counted: one that cannot is an error (all of them
 	 * are listed in one run) instead of a trip-count parameter T<line>. */
 	int strict;
@@ -88,17 +94,21 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err);
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
 void epi_analysis_free(epi_analysis *a);
 
-/* A top-level loop nest: its function, the line of its keyword (as in
- * epi_region) and the last line it spans. */
+/* A loop: its function, the line of its keyword (as in epi_region) and the
+ * last line it spans; the loop it is in (an index, -1 for a top-level nest)
+ * and how deep (0 for a top-level nest). */
 typedef struct epi_nest {
 	char *file;
 	char *function;
 	int line, end_line;
+	int parent, depth;
 } epi_nest;
 
 /* Lists FILE's top-level loop nests (O may be NULL) without counting them,
  * for attributing samples to nests; returns 0, or -1 with ERR. */
 int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err);
+/* The same for every loop, each after the loop it is in (source order). */
+int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err);
 void epi_nests_free(epi_nest *v, int n);
 
 /* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a

@@ -183,6 +183,24 @@ void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const cha
 	dst->approx |= src->approx;
 }
 
+void counts_drop(sym_ctx *s, epi_counts *c, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	int k = 0;
+	for (int i = 0; i < c->n; i++) {
+		if (strncmp(c->key[i], prefix, n) != 0) {
+			c->key[k] = c->key[i];
+			c->v[k++] = c->v[i];
+			continue;
+		}
+		free(c->key[i]);
+		sym_pw_clear(s, &c->v[i].min);
+		sym_pw_clear(s, &c->v[i].max);
+		sym_pw_clear(s, &c->v[i].exp);
+	}
+	c->n = k;
+}
+
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p)
 {
 	fmpq_t q;

@@ -49,6 +49,8 @@ int counts_map(sym_ctx *s, const sym_ctx *src, const epi_counts *a, int *map);
 /* dst += the counts of SRC whose key starts with PREFIX, under the key
  * without it ("@12/add.i32" -> "add.i32" for PREFIX "@12/"). */
 void counts_select(sym_ctx *s, epi_counts *dst, const epi_counts *src, const char *prefix);
+/* Removes the counts of C whose key starts with PREFIX. */
+void counts_drop(sym_ctx *s, epi_counts *c, const char *prefix);
 /* dst += one of A (probability p) or B: min and max per class, expected p*A + (1-p)*B. */
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p);
 /* dst += A, which can be cut short: the minimum of each count is B's (the

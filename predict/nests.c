@@ -1,5 +1,6 @@
-/* nests: a file's top-level loop nests, without counting them, for
- * attributing a profile's samples to nests (epi-profile, epi-validate). */
+/* nests: a file's loop nests, without counting them: the top-level ones
+ * for attributing a profile's samples to nests (epi-profile, epi-validate),
+ * every loop for matching the machine code's loops to the source's. */
 #include "predict/cfront.h"
 #include "predict/cursor.h"
 #include "model/util.h"
@@ -13,6 +14,8 @@ typedef struct nest_walk {
 	epi_nest *v;
 	int n, cap;
 	const char *file, *function;
+	int all;    /* every loop, not only the top-level ones */
+	int parent; /* the loop being walked, -1 at the function's level */
 } nest_walk;
 
 static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -32,10 +35,18 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	unsigned end;
 	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
 	x->end_line = (int)end;
+	x->parent = nw->parent;
+	x->depth = nw->parent < 0 ? 0 : nw->v[nw->parent].depth + 1;
+	if (nw->all) {
+		int outer = nw->parent;
+		nw->parent = nw->n - 1;
+		clang_visitChildren(c, nest_visit, nw);
+		nw->parent = outer;
+	}
 	return CXChildVisit_Continue; /* loops inside belong to this nest */
 }
 
-int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *nout, char *err)
+static int find_loops(const char *file, const epi_front_opts *o, int all, epi_nest **out, int *nout, char *err)
 {
 	*out = NULL;
 	*nout = 0;
@@ -56,7 +67,7 @@ int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, in
 		clang_disposeIndex(idx);
 		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
 	}
-	nest_walk nw = {.file = file};
+	nest_walk nw = {.file = file, .all = all, .parent = -1};
 	kids top = {0};
 	kids_of(clang_getTranslationUnitCursor(tu), &top);
 	for (int i = 0; i < top.n; i++) {
@@ -75,6 +86,16 @@ int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, in
 	*out = nw.v;
 	*nout = nw.n;
 	return 0;
+}
+
+int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err)
+{
+	return find_loops(file, o, 0, out, n, err);
+}
+
+int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err)
+{
+	return find_loops(file, o, 1, out, n, err);
 }
 
 void epi_nests_free(epi_nest *v, int n)
