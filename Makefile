@@ -21,7 +21,7 @@ PKGS = libxml-2.0 jansson gmp gsl libdw zlib capstone
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
 DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm -pthread
 VERSION = 0.1.0
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_VERSION='"$(VERSION)"' -MMD -MP
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_VERSION='"$(VERSION)"' -DEPI_CLANG='"$(LLVM_DIR)/bin/clang"' -MMD -MP
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DEPI_FREE_AT_EXIT
 
 # Debian packages the build and the tests need; installed by `make deps` when missing.
@@ -45,7 +45,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
-LIB_SRC += predict/isa.c
+LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
 EPI_SUBCMDS = probe measure freq calibrate profile validate trips

@@ -890,6 +890,14 @@ unsigned epi_isa_reg_full(const epi_isa *d, unsigned reg)
 	return d->arm ? a64_full(reg) : x86_full(reg);
 }
 
+int epi_isa_reg_vector(const epi_isa *d, unsigned reg)
+{
+	unsigned r = epi_isa_reg_full(d, reg);
+	if (d->arm)
+		return r >= ARM64_REG_V0 && r <= ARM64_REG_V31;
+	return r >= X86_REG_ZMM0 && r <= X86_REG_ZMM31;
+}
+
 int epi_isa_reg_frame(const epi_isa *d, unsigned reg)
 {
 	unsigned r = epi_isa_reg_full(d, reg);

@@ -84,6 +84,9 @@ const char *epi_isa_reg_name(const epi_isa *d, unsigned reg);
  * w3 -> x3; s0, d0, q0 -> v0), so that a write to one is seen by readers
  * of the other. */
 unsigned epi_isa_reg_full(const epi_isa *d, unsigned reg);
+/* Whether REG is a floating-point or SIMD register (xmm/ymm/zmm; aarch64
+ * b/h/s/d/q/v): values whose trips through memory cost differently. */
+int epi_isa_reg_vector(const epi_isa *d, unsigned reg);
 /* Whether REG is the stack or frame pointer (rsp, rbp; sp, x29), whose
  * slots -O0 code keeps its variables in. */
 int epi_isa_reg_frame(const epi_isa *d, unsigned reg);

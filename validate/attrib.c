@@ -15,6 +15,7 @@
 
 #include "model/util.h"
 #include "predict/cfront.h"
+#include "predict/objcode.h"
 #include "validate/profile.h"
 
 typedef struct seg {
@@ -368,36 +369,34 @@ int epi_same_file(const char *a, const char *b)
 	return strcmp(x ? x + 1 : a, y ? y + 1 : b) == 0;
 }
 
+typedef struct decl_find {
+	const char *file, *function;
+	int line;
+} decl_find;
+
+static int decl_visit(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
+{
+	(void)cu;
+	decl_find *q = ctx;
+	int line = 0;
+	if (strcmp(name, q->function) != 0 || dwarf_decl_line(d, &line) != 0)
+		return 0;
+	char full[PATH_MAX];
+	if (df[0] != '/' && dir) {
+		snprintf(full, sizeof full, "%s/%s", dir, df);
+		df = full;
+	}
+	if (!epi_same_file(df, q->file))
+		return 0;
+	q->line = line;
+	return 1;
+}
+
 int epi_attrib_decl_line(epi_attrib *a, const char *file, const char *function)
 {
 	if (a->prog < 0 || !a->o[a->prog].usable)
 		return -1;
-	Dwfl_Module *mod = a->o[a->prog].mod;
-	Dwarf_Die *cu = NULL;
-	Dwarf_Addr bias;
-	int any = 0;
-	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
-		any = 1;
-		Dwarf_Attribute at;
-		const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
-		Dwarf_Die d;
-		if (dwarf_child(cu, &d) != 0)
-			continue;
-		do {
-			if (dwarf_tag(&d) != DW_TAG_subprogram)
-				continue;
-			const char *name = dwarf_diename(&d), *df = dwarf_decl_file(&d);
-			int line = 0;
-			if (!name || !df || strcmp(name, function) != 0 || dwarf_decl_line(&d, &line) != 0)
-				continue;
-			char full[PATH_MAX];
-			if (df[0] != '/' && dir) {
-				snprintf(full, sizeof full, "%s/%s", dir, df);
-				df = full;
-			}
-			if (epi_same_file(df, file))
-				return line;
-		} while (dwarf_siblingof(&d, &d) == 0);
-	}
-	return any ? 0 : -1;
+	decl_find q = {.file = file, .function = function};
+	int r = epi_dwarf_functions(a->o[a->prog].mod, decl_visit, &q);
+	return r < 0 ? -1 : r ? q.line : 0;
 }

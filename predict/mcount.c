@@ -1,0 +1,152 @@
+/* mcount: how often each machine loop runs (see mcount.h). */
+#include "predict/mcount.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ops.h"
+#include "model/util.h"
+#include "predict/counts.h"
+
+/* The expected count KEY of A's total, evaluated in ENV: 0 when absent,
+ * NAN when it needs an unbound parameter. */
+static double tag_value(epi_analysis *a, const epi_region *total, const sym_env *env, const char *key)
+{
+	int i = counts_find(&total->counts, key);
+	if (i < 0)
+		return 0;
+	fmpq_t q;
+	fmpq_init(q);
+	int missing;
+	double v = sym_pw_eval(&a->sym, &total->counts.v[i].exp, env, q, &missing) < 0 ? NAN : fmpq_get_d(q);
+	fmpq_clear(q);
+	return v;
+}
+
+/* Source work per iteration of loop L that the machine code of L's own
+ * machine loops does: L's own floating-point operations and stores, with
+ * those of loops inside L that no machine loop was matched to (unrolled
+ * into L's body), per iteration of L. */
+typedef struct per_iter {
+	double flops, stores, loads;
+} per_iter;
+
+static void add_own(per_iter *p, epi_analysis *a, const epi_region *total, const sym_env *env, int line)
+{
+	char pre[32];
+	int n = snprintf(pre, sizeof pre, "%%%d/", line);
+	for (int i = 0; i < total->counts.n; i++) {
+		const char *key = total->counts.key[i];
+		if (strncmp(key, pre, (size_t)n) != 0)
+			continue;
+		const char *op = key + n, *dot = strchr(op, '.');
+		int cls = epi_op_class(op);
+		double v = tag_value(a, total, env, key);
+		if (isnan(v))
+			continue;
+		int fp = dot && dot[1] == 'f';
+		if (fp && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_CMP))
+			p->flops += v;
+		else if (cls == EPI_OP_STORE)
+			p->stores += v;
+		else if (cls == EPI_OP_LOAD)
+			p->loads += v;
+	}
+}
+
+/* Source iterations per machine iteration of machine loop ML of source
+ * loop L: the ratio of the work one machine iteration does to the work of
+ * one source iteration, for the first kind of work both have (floating
+ * point operations, which compilers keep without -ffast-math; then
+ * stores; then loads); 1 when they share none. */
+static double ratio(const epi_mloop *ml, const per_iter *src)
+{
+	double r = 0;
+	if (src->flops > 0 && ml->own.flops > 0)
+		r = ml->own.flops / src->flops;
+	else if (src->stores > 0 && ml->own.stores > 0)
+		r = ml->own.store_bytes / 8 / src->stores;
+	else if (src->loads > 0 && ml->own.loads > 0)
+		r = ml->own.load_bytes / 8 / src->loads;
+	return r < 1.5 ? 1 : floor(r + 0.5);
+}
+
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
+		    const sym_env *env)
+{
+	m->l = xcalloc((size_t)o->nloop + 1, sizeof *m->l);
+	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
+	m->nunmatched = 0;
+	const epi_region *total = &a->regions[a->nregions - 1];
+	char key[300];
+	for (int i = 0; i < o->nfn; i++) {
+		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
+		m->calls[i] = tag_value(a, total, env, key);
+	}
+	/* which source loops have machine loops */
+	int *has = xcalloc((size_t)nloops + 1, sizeof *has);
+	for (int i = 0; i < o->nloop; i++)
+		if (o->loop[i].src >= 0)
+			has[o->loop[i].src] = 1;
+	for (int s = 0; s < nloops; s++) {
+		if (!has[s])
+			continue;
+		snprintf(key, sizeof key, "%%%d/iter", loops[s].line);
+		double iters = tag_value(a, total, env, key);
+		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
+		double entries = tag_value(a, total, env, key);
+		per_iter p = {0};
+		add_own(&p, a, total, env, loops[s].line);
+		for (int c = 0; c < nloops; c++) /* loops inside with no machine loop of their own */
+			if (c != s && !has[c] && loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line)
+				add_own(&p, a, total, env, loops[c].line);
+		if (iters > 0) {
+			p.flops /= iters;
+			p.stores /= iters;
+			p.loads /= iters;
+		}
+		/* the machine loops of S: the widest is the main one, the first
+		 * narrower one its remainder, the others versions */
+		int main = -1, rem = -1;
+		for (int i = 0; i < o->nloop; i++) {
+			if (o->loop[i].src != s)
+				continue;
+			m->l[i].k = ratio(&o->loop[i], &p);
+			if (main < 0 || m->l[i].k > m->l[main].k)
+				main = i;
+		}
+		for (int i = 0; i < o->nloop; i++)
+			if (o->loop[i].src == s && i != main && m->l[i].k < m->l[main].k && rem < 0)
+				rem = i;
+		double k = m->l[main].k, left = rem >= 0 ? entries * (k - 1) / 2 : 0;
+		if (left > iters)
+			left = iters;
+		for (int i = 0; i < o->nloop; i++) {
+			if (o->loop[i].src != s)
+				continue;
+			epi_mloop_count *c = &m->l[i];
+			if (i == main) {
+				c->role = EPI_MR_MAIN;
+				c->iters = (iters - left) / k;
+			} else if (i == rem) {
+				c->role = EPI_MR_REMAINDER;
+				c->iters = left / c->k;
+			} else {
+				c->role = EPI_MR_VERSION;
+				c->iters = 0;
+			}
+		}
+	}
+	for (int i = 0; i < o->nloop; i++)
+		m->nunmatched += o->loop[i].src < 0;
+	free(has);
+}
+
+void epi_mcount_free(epi_mcount *m)
+{
+	free(m->l);
+	free(m->calls);
+	*m = (epi_mcount){0};
+}

@@ -1,0 +1,37 @@
+/* mcount: how often each machine loop of a program runs, from the exact
+ * per-loop counts of the source analysis (epi_front_opts' tag_loops): a
+ * source loop's iterations divided among the machine loops compiled from
+ * it, each covering k source iterations per machine iteration (vector
+ * width x unroll), remainder loops taking what is left per entry. */
+#ifndef EPI_MCOUNT_H
+#define EPI_MCOUNT_H
+
+#include "predict/objcode.h"
+#include "predict/sym.h"
+
+enum epi_mrole {
+	EPI_MR_NONE,      /* matched to no source loop, or one that never runs */
+	EPI_MR_MAIN,      /* the loop doing the source loop's iterations, k at a time */
+	EPI_MR_REMAINDER, /* what the main loop leaves per entry, fewer at a time */
+	EPI_MR_VERSION,   /* another version of the main loop (taken when run-time checks fail): assumed not run */
+};
+
+typedef struct epi_mloop_count {
+	double k;          /* source iterations per machine iteration */
+	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
+	enum epi_mrole role;
+} epi_mloop_count;
+
+typedef struct epi_mcount {
+	epi_mloop_count *l; /* per machine loop of the object */
+	double *calls;      /* per function of the object: calls over the run (NAN: unknown) */
+	int nunmatched;     /* machine loops matched to no source loop */
+} epi_mcount;
+
+/* Counts the runs of O's machine loops (matched to LOOPS) from A's total
+ * counts (analysed with tag_loops), parameters bound in ENV. */
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
+		    const sym_env *env);
+void epi_mcount_free(epi_mcount *m);
+
+#endif

@@ -1,0 +1,215 @@
+/* mmodel: the compiled-code model (see mmodel.h). */
+#include "predict/mmodel.h"
+
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/util.h"
+#include "predict/counts.h"
+
+#ifndef EPI_CLANG
+#define EPI_CLANG "clang"
+#endif
+
+extern char **environ;
+
+int epi_build_object(const char *source, const char *const *flags, int nflags, char *out, size_t n, char *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(out, n, "%s/epi-build-XXXXXX.o", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemps(out, 2);
+	if (fd < 0)
+		return epi_error(err, "cannot create a temporary object '%s': %s", out, strerror(errno));
+	close(fd);
+	char log[] = "/tmp/epi-build-XXXXXX.log";
+	int lfd = mkstemps(log, 4);
+	const char *cc = getenv("EPI_CC");
+	cc = cc && *cc ? cc : EPI_CLANG;
+	const char **argv = xcalloc((size_t)nflags + 8, sizeof *argv);
+	int k = 0;
+	argv[k++] = cc;
+	argv[k++] = "-g";
+	argv[k++] = "-c";
+	for (int i = 0; i < nflags; i++)
+		argv[k++] = flags[i];
+	argv[k++] = source;
+	argv[k++] = "-o";
+	argv[k++] = out;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (lfd >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, lfd, 2);
+		posix_spawn_file_actions_adddup2(&fa, lfd, 1);
+	}
+	pid_t pid;
+	int st = 0, rc = posix_spawnp(&pid, cc, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	if (rc == 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	char first[240] = "";
+	if (lfd >= 0) {
+		FILE *f = fdopen(lfd, "r");
+		if (f) {
+			rewind(f);
+			char line[240];
+			while (!first[0] && fgets(line, sizeof line, f))
+				if (strstr(line, "error"))
+					snprintf(first, sizeof first, "%.*s", (int)strcspn(line, "\n"), line);
+			fclose(f);
+		} else {
+			close(lfd);
+		}
+		unlink(log);
+	}
+	if (rc != 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		unlink(out);
+		if (rc != 0)
+			return epi_error(err, "cannot run the compiler '%s' to build '%s': %s", cc, source, strerror(rc));
+		return epi_error(err, "the compiler '%s' could not build '%s'%s%s", cc, source, first[0] ? ": " : "",
+				 first);
+	}
+	return 0;
+}
+
+int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
+{
+	memset(m, 0, sizeof *m);
+	if (epi_object_read(&m->obj, binary, source, err) < 0)
+		return -1;
+	if (epi_find_loops(source, fo, &m->loops, &m->nloops, err) < 0)
+		return -1;
+	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
+	return 0;
+}
+
+void epi_mmodel_free(epi_mmodel *m)
+{
+	epi_object_free(&m->obj);
+	epi_nests_free(m->loops, m->nloops);
+	epi_mcount_free(&m->cnt);
+	memset(m, 0, sizeof *m);
+}
+
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env)
+{
+	epi_mcount_free(&m->cnt);
+	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env);
+	for (int i = 0; i < a->nregions; i++)
+		counts_drop(&a->sym, &a->regions[i].counts, "%");
+}
+
+/* Adds TIMES runs of a stretch priced P (per run) with mix MIX to OUT. */
+static void add_runs(epi_mcost *out, const epi_mloop_price *p, const epi_mix *mix, double times, const epi_mcosts *c)
+{
+	if (!(times > 0))
+		return;
+	double t = times * p->t, idle_w = c->idle_w;
+	out->p.t += t;
+	out->p.e += c->energy ? times * p->e_dyn + (isnan(idle_w) ? 0 : idle_w * t) : NAN;
+	if (!isnan(idle_w))
+		out->p.e_idle = (isnan(out->p.e_idle) ? 0 : out->p.e_idle) + idle_w * t;
+	out->bound_t[p->bound] += t;
+	epi_mix_add(&out->mix, mix, times);
+}
+
+static void cost_init(epi_mcost *out, const epi_fcol *col)
+{
+	memset(out, 0, sizeof *out);
+	out->p.e_idle = NAN;
+	out->p.e_sd = out->p.t_sd = NAN;
+	out->p.interpolated = col->interpolated;
+}
+
+/* Whether machine loop L is matched to a source loop in the nest on LINE
+ * (LINE 0: any). */
+static int in_nest(const epi_mmodel *m, int l, int line)
+{
+	int s = m->obj.loop[l].src;
+	if (s < 0)
+		return 0;
+	while (m->loops[s].parent >= 0)
+		s = m->loops[s].parent;
+	return line == 0 || m->loops[s].line == line;
+}
+
+static void add_loops(const epi_mmodel *m, int line, const epi_fcol *col, const epi_mcosts *c, epi_mcost *out)
+{
+	for (int l = 0; l < m->obj.nloop; l++) {
+		if (!in_nest(m, l, line) || !m->cnt.l)
+			continue;
+		double it = m->cnt.l[l].iters;
+		if (isnan(it)) {
+			out->p.t = out->p.e = NAN;
+			continue;
+		}
+		epi_mloop_price p;
+		epi_mprice_loop(&m->obj, l, c, &p);
+		add_runs(out, &p, &m->obj.loop[l].own, it, c);
+		out->nloops += it > 0;
+	}
+	(void)col;
+}
+
+void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mcost *out)
+{
+	cost_init(out, col);
+	epi_mcosts c;
+	epi_mcosts_from(&c, col);
+	add_loops(m, line, col, &c, out);
+}
+
+void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fcol *col, epi_mcost *out)
+{
+	cost_init(out, col);
+	epi_mcosts c;
+	epi_mcosts_from(&c, col);
+	for (int f = 0; f < m->obj.nfn; f++) {
+		if (strcmp(m->obj.fn[f].name, function) != 0 || !m->cnt.calls)
+			continue;
+		epi_mloop_price p;
+		epi_mprice_fn(&m->obj, f, &c, &p);
+		add_runs(out, &p, &m->obj.fn[f].own, m->cnt.calls[f], &c);
+	}
+}
+
+void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out)
+{
+	cost_init(out, col);
+	epi_mcosts c;
+	epi_mcosts_from(&c, col);
+	add_loops(m, 0, col, &c, out);
+	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
+		epi_mloop_price p;
+		epi_mprice_fn(&m->obj, f, &c, &p);
+		add_runs(out, &p, &m->obj.fn[f].own, m->cnt.calls[f], &c);
+	}
+}
+
+void epi_mcost_add(epi_mcost *dst, const epi_mcost *src)
+{
+	dst->p.t += src->p.t;
+	dst->p.e += src->p.e;
+	if (!isnan(src->p.e_idle))
+		dst->p.e_idle = (isnan(dst->p.e_idle) ? 0 : dst->p.e_idle) + src->p.e_idle;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		dst->bound_t[b] += src->bound_t[b];
+	epi_mix_add(&dst->mix, &src->mix, 1);
+	dst->nloops += src->nloops;
+}
+
+enum epi_bound epi_mcost_bound(const epi_mcost *c)
+{
+	int b = 0;
+	for (int i = 1; i < EPI_BOUND_N; i++)
+		if (c->bound_t[i] > c->bound_t[b])
+			b = i;
+	return b;
+}

@@ -1,0 +1,56 @@
+/* mmodel: the compiled-code model. A program built with -g is read
+ * (objcode), its machine loops matched to the source's loops and counted
+ * from the source analysis's exact per-loop counts (mcount), and priced
+ * per iteration with overlap (mprice). The source-level linear model
+ * (report.h) stays for sources without a binary. */
+#ifndef EPI_MMODEL_H
+#define EPI_MMODEL_H
+
+#include "predict/mcount.h"
+#include "predict/mprice.h"
+#include "predict/report.h"
+
+typedef struct epi_mmodel {
+	epi_object obj;
+	epi_nest *loops;  /* every loop of the source */
+	int nloops;
+	int nmatched;     /* machine loops matched to a source loop */
+	epi_mcount cnt;   /* after epi_mmodel_count */
+} epi_mmodel;
+
+/* Builds SOURCE into an object file with debug information: the project's
+ * clang (EPI_CLANG, or $EPI_CC) -g -c with the N flags FLAGS, into a new
+ * temporary file whose path goes to OUT (N bytes; the caller removes it).
+ * Returns 0, or -1 with ERR holding the compiler's first error line. */
+int epi_build_object(const char *source, const char *const *flags, int nflags, char *out, size_t n, char *err);
+
+/* Reads BINARY's code compiled from SOURCE and matches its loops to the
+ * source's (parsed with FO's flags). Returns 0, or -1 with ERR. */
+int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err);
+void epi_mmodel_free(epi_mmodel *m);
+
+/* Counts the machine loops' runs from A (analysed with tag_loops) and ENV;
+ * then removes A's per-loop counts, which no report shows. */
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env);
+
+/* What a region of the program costs under the model, summed over the run. */
+typedef struct epi_mcost {
+	epi_price p;
+	epi_mix mix;          /* the instructions executed */
+	double bound_t[EPI_BOUND_N]; /* seconds spent in iterations under each bound */
+	int nloops;           /* machine loops in it */
+} epi_mcost;
+
+/* The top-level loop nest whose keyword is on LINE. */
+void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mcost *out);
+/* FUNCTION's instructions outside its machine loops, over its calls. */
+void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fcol *col, epi_mcost *out);
+/* The whole program's code compiled from the source. */
+void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out);
+
+/* DST += SRC. */
+void epi_mcost_add(epi_mcost *dst, const epi_mcost *src);
+/* The bound under which the most time is spent. */
+enum epi_bound epi_mcost_bound(const epi_mcost *c);
+
+#endif

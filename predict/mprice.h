@@ -1,0 +1,67 @@
+/* mprice: the time and energy of machine code, from a cost table's
+ * microbenchmarks. One iteration of a machine loop takes the longest of
+ * what bounds it (in the manner of the roofline and ECM models and of
+ * basic-block throughput predictors such as llvm-mca): the issue of its
+ * instructions, the busiest execution resource (integer, floating point,
+ * loads, stores), and the chain of latencies one iteration waits for from
+ * the previous one (registers, and at -O0 the stack slots variables live
+ * in). Energy is idle power x time plus each instruction's dynamic energy. */
+#ifndef EPI_MPRICE_H
+#define EPI_MPRICE_H
+
+#include "model/table.h"
+#include "predict/objcode.h"
+
+enum epi_bound {
+	EPI_BOUND_ISSUE,   /* instructions issued per cycle */
+	EPI_BOUND_INT,     /* integer units */
+	EPI_BOUND_FP,      /* floating-point units */
+	EPI_BOUND_LOAD,    /* load ports */
+	EPI_BOUND_STORE,   /* store ports */
+	EPI_BOUND_LATENCY, /* a dependency chain from one iteration to the next */
+	EPI_BOUND_N
+};
+const char *epi_bound_name(enum epi_bound b);
+
+/* Seconds and dynamic joules per instruction of each kind at one
+ * frequency, from a cost-table column. */
+typedef struct epi_mcosts {
+	double tp[EPI_IC_N];     /* throughput: seconds per instruction when many are independent */
+	double lat[EPI_IC_N];    /* latency: seconds from its inputs to its result */
+	double load_tp, store_tp; /* per access, data in L1 */
+	double load_lat;         /* load to use, data in L1 */
+	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
+	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
+	double issue;            /* seconds per instruction at the core's issue rate */
+	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
+	double e_load, e_store;  /* dynamic joules per access */
+	double idle_w;           /* NAN when the table has no idle power */
+	int energy;              /* the table has energies (a meter calibrated it) */
+	int missing;             /* kernels the table lacks (priced from others) */
+	char missing_names[200];
+} epi_mcosts;
+
+/* The costs at column COL; a kernel the table lacks is derived from a
+ * related one (listed in missing_names). */
+void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col);
+
+/* Whether COL has the microbenchmarks the compiled-code model rests on
+ * (integer and floating-point throughput and latency, L1 loads and stores,
+ * load latency), measured by epi-calibrate; else the names of those it
+ * lacks go to MISSING (N bytes). A table made for the source-level model
+ * alone (per class, or RR-8416's in-context costs) has not. */
+int epi_mcosts_usable(const epi_fcol *col, char *missing, size_t n);
+
+/* The price of one iteration of machine loop L of O (its own instructions). */
+typedef struct epi_mloop_price {
+	double t;                  /* seconds */
+	double e_dyn;              /* dynamic joules */
+	double bound_t[EPI_BOUND_N]; /* seconds per iteration under each bound */
+	enum epi_bound bound;      /* the largest */
+} epi_mloop_price;
+
+void epi_mprice_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mloop_price *out);
+/* The same for a function's instructions outside its loops, per call. */
+void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out);
+
+#endif

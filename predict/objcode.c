@@ -1,0 +1,631 @@
+/* objcode: a program's machine code read for pricing (see objcode.h). */
+#include "predict/objcode.h"
+
+#include <dwarf.h>
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/util.h"
+
+const char *epi_machine_name(int m)
+{
+	switch (m) {
+	case EM_X86_64: return "x86-64";
+	case EM_AARCH64: return "aarch64";
+	case EM_386: return "i386";
+	case EM_ARM: return "arm";
+	case EM_RISCV: return "riscv";
+	case EM_PPC64: return "ppc64";
+	case EM_S390: return "s390";
+	default: return "unknown";
+	}
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* Whether the DWARF file name NAME (relative to DIR when not absolute) is
+ * SOURCE: the same file, or the same base name when either is missing. */
+static int same_source(const char *name, const char *dir, const char *source)
+{
+	char full[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+	if (name[0] != '/' && dir)
+		snprintf(full, sizeof full, "%s/%s", dir, name);
+	else
+		snprintf(full, sizeof full, "%s", name);
+	if (realpath(full, ra) && realpath(source, rb))
+		return strcmp(ra, rb) == 0;
+	const char *x = strrchr(full, '/'), *y = strrchr(source, '/');
+	return strcmp(x ? x + 1 : full, y ? y + 1 : source) == 0;
+}
+
+/* The bytes of the executable section holding [lo, hi) in ELF E, or NULL. */
+static const uint8_t *code_at(Elf *e, GElf_Addr lo, GElf_Addr hi)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		if (lo < sh.sh_addr || hi > sh.sh_addr + sh.sh_size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < sh.sh_size)
+			return NULL;
+		return (const uint8_t *)d->d_buf + (lo - sh.sh_addr);
+	}
+	return NULL;
+}
+
+typedef struct reader {
+	epi_object *o;
+	epi_isa *isa;
+	Elf *elf;
+	int capin, capfn;
+	/* the last DWARF file name seen and whether it is the source */
+	const char *last_name;
+	int last_same;
+	char *built_from; /* the files the program's functions come from, for the error */
+	size_t built_len;
+} reader;
+
+static void note_built_from(reader *r, const char *name)
+{
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	if (r->built_from && strstr(r->built_from, b))
+		return;
+	if (r->built_len > 200)
+		return;
+	size_t n = strlen(b) + 3;
+	r->built_from = xrealloc(r->built_from, r->built_len + n + 1);
+	r->built_len += (size_t)snprintf(r->built_from + r->built_len, n + 1, "%s%s", r->built_len ? ", " : "", b);
+}
+
+/* The line in the source of the instruction at ADDR of CU, 0 elsewhere. */
+static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
+{
+	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
+	int line = 0;
+	if (!l || dwarf_lineno(l, &line) != 0)
+		return 0;
+	const char *name = dwarf_linesrc(l, NULL, NULL);
+	if (!name)
+		return 0;
+	if (name != r->last_name) {
+		r->last_name = name;
+		r->last_same = same_source(name, dir, r->o->source);
+	}
+	return r->last_same ? line : 0;
+}
+
+/* Decodes function NAME, [LO, HI) of CU, into the object. */
+static void read_function(reader *r, Dwarf_Die *cu, const char *dir, const char *name, int decl, Dwarf_Addr lo,
+			  Dwarf_Addr hi)
+{
+	epi_object *o = r->o;
+	const uint8_t *code = code_at(r->elf, lo, hi);
+	if (!code || hi <= lo)
+		return;
+	ALLOC_GROW(o->fn, o->nfn + 1, r->capfn);
+	epi_mfn *f = &o->fn[o->nfn++];
+	*f = (epi_mfn){.name = xstrdup(name), .first = o->nin, .line = decl};
+	for (Dwarf_Addr a = lo; a < hi;) {
+		int had = r->capin;
+		ALLOC_GROW(o->in, o->nin + 1, r->capin);
+		if (r->capin != had) {
+			o->line = xrealloc(o->line, r->capin * sizeof *o->line);
+			o->frame = xrealloc(o->frame, r->capin * sizeof *o->frame);
+			o->vdst = xrealloc(o->vdst, r->capin * sizeof *o->vdst);
+		}
+		epi_insn *in = &o->in[o->nin];
+		size_t sz = epi_isa_decode(r->isa, code + (a - lo), hi - a, a, in);
+		if (sz == 0)
+			sz = 1;
+		for (int k = 0; k < in->nrd; k++)
+			in->rd[k] = (uint16_t)epi_isa_reg_full(r->isa, in->rd[k]);
+		o->vdst[o->nin] = 0;
+		for (int k = 0; k < in->nwr; k++) {
+			o->vdst[o->nin] |= epi_isa_reg_vector(r->isa, in->wr[k]);
+			in->wr[k] = (uint16_t)epi_isa_reg_full(r->isa, in->wr[k]);
+		}
+		o->frame[o->nin] = (in->loads || in->stores) && in->base && !in->index &&
+				   epi_isa_reg_frame(r->isa, in->base);
+		o->nother += in->klass == EPI_IC_OTHER;
+		o->line[o->nin++] = line_at(r, cu, dir, a);
+		a += sz;
+	}
+	f->n = o->nin - f->first;
+}
+
+int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
+{
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	int any = 0;
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		any = 1;
+		Dwarf_Attribute at;
+		const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+		Dwarf_Die d;
+		if (dwarf_child(cu, &d) != 0)
+			continue;
+		do {
+			if (dwarf_tag(&d) != DW_TAG_subprogram)
+				continue;
+			const char *name = dwarf_diename(&d), *df = dwarf_decl_file(&d);
+			int r = name && df ? fn(cu, dir, &d, name, df, ctx) : 0;
+			if (r)
+				return r;
+		} while (dwarf_siblingof(&d, &d) == 0);
+	}
+	return any ? 0 : -1;
+}
+
+/* A function of the program: read when the source declares it. */
+static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
+{
+	reader *r = ctx;
+	const char *cuname = dwarf_diename(cu);
+	if (cuname)
+		note_built_from(r, cuname);
+	Dwarf_Addr lo, hi;
+	int line = 0;
+	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !same_source(df, dir, r->o->source))
+		return 0;
+	dwarf_decl_line(d, &line);
+	read_function(r, cu, dir, name, line, lo, hi);
+	return 0;
+}
+
+/* The index of the instruction at ADDR in [lo, hi), or -1. */
+static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
+{
+	while (lo < hi) {
+		int m = lo + (hi - lo) / 2;
+		if (o->in[m].addr < addr)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < o->nin && o->in[lo].addr == addr ? lo : -1;
+}
+
+static void mix_add(epi_mix *m, const epi_insn *in)
+{
+	m->n++;
+	m->cls[in->klass]++;
+	m->loads += in->loads;
+	m->stores += in->stores;
+	if (in->klass >= EPI_IC_FP_ADD && in->klass <= EPI_IC_FP_DIV)
+		m->flops += (in->klass == EPI_IC_FP_FMA ? 2.0 : 1.0) * (in->lanes ? in->lanes : 1);
+	if (in->loads)
+		m->load_bytes += in->mem_bytes;
+	if (in->stores)
+		m->store_bytes += in->mem_bytes;
+}
+
+void epi_mix_add(epi_mix *dst, const epi_mix *src, double times)
+{
+	dst->n += times * src->n;
+	for (int c = 0; c < EPI_IC_N; c++)
+		dst->cls[c] += times * src->cls[c];
+	dst->loads += times * src->loads;
+	dst->stores += times * src->stores;
+	dst->flops += times * src->flops;
+	dst->load_bytes += times * src->load_bytes;
+	dst->store_bytes += times * src->store_bytes;
+}
+
+/* The control flow graph of one function: basic blocks of instructions
+ * [start, start + n), and their successors. */
+typedef struct cfg {
+	int nb;
+	int *start, *len;
+	int *succ;      /* two per block; -1 none */
+	int *pred, *npred; /* predecessors of block b: pred[npred[b] .. npred[b + 1]) */
+	int *block_of;  /* per instruction of the function */
+	int *idom, *rpo, *order; /* immediate dominator; reverse postorder; block -> position in it */
+} cfg;
+
+static int ends_block(const epi_insn *in)
+{
+	return in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_RET;
+}
+
+static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
+{
+	int n = hi - lo;
+	char *leader = xcalloc((size_t)n + 1, 1);
+	leader[0] = 1;
+	for (int i = lo; i < hi; i++) {
+		const epi_insn *in = &o->in[i];
+		if (!ends_block(in))
+			continue;
+		if (i + 1 < hi)
+			leader[i + 1 - lo] = 1;
+		int t = in->target ? insn_at(o, lo, hi, in->target) : -1;
+		if (t >= 0)
+			leader[t - lo] = 1;
+	}
+	g->block_of = xmalloc(((size_t)n + 1) * sizeof *g->block_of);
+	g->nb = 0;
+	for (int i = 0; i < n; i++)
+		g->nb += leader[i];
+	g->start = xmalloc(((size_t)g->nb + 1) * sizeof *g->start);
+	g->len = xcalloc((size_t)g->nb + 1, sizeof *g->len);
+	g->succ = xmalloc(2 * ((size_t)g->nb + 1) * sizeof *g->succ);
+	for (int i = 0, b = -1; i < n; i++) {
+		if (leader[i])
+			g->start[++b] = lo + i;
+		g->block_of[i] = b;
+		g->len[b]++;
+	}
+	for (int b = 0; b < g->nb; b++) {
+		const epi_insn *last = &o->in[g->start[b] + g->len[b] - 1];
+		int *sc = &g->succ[2 * b];
+		sc[0] = sc[1] = -1;
+		int t = last->klass == EPI_IC_BRANCH && last->target ? insn_at(o, lo, hi, last->target) : -1;
+		int falls = last->klass != EPI_IC_RET && !(last->klass == EPI_IC_BRANCH && !last->cond);
+		if (falls && b + 1 < g->nb)
+			sc[0] = b + 1;
+		if (t >= 0)
+			sc[1] = g->block_of[t - lo];
+	}
+	free(leader);
+	g->npred = xcalloc((size_t)g->nb + 2, sizeof *g->npred);
+	for (int e = 0; e < 2 * g->nb; e++)
+		if (g->succ[e] >= 0)
+			g->npred[g->succ[e] + 1]++;
+	for (int b = 0; b < g->nb; b++)
+		g->npred[b + 1] += g->npred[b];
+	g->pred = xmalloc(((size_t)g->npred[g->nb] + 1) * sizeof *g->pred);
+	int *fill = xcalloc((size_t)g->nb + 1, sizeof *fill);
+	for (int e = 0; e < 2 * g->nb; e++) {
+		int t = g->succ[e];
+		if (t >= 0 && (e % 2 == 0 || g->succ[e - 1] != t))
+			g->pred[g->npred[t] + fill[t]++] = e / 2;
+	}
+	/* a block whose two successors are one has one edge to it: close the gaps */
+	for (int b = 0, k = 0; b < g->nb; b++) {
+		int from = g->npred[b];
+		g->npred[b] = k;
+		for (int j = 0; j < fill[b]; j++)
+			g->pred[k++] = g->pred[from + j];
+		if (b + 1 == g->nb)
+			g->npred[b + 1] = k;
+	}
+	free(fill);
+}
+
+/* Reverse postorder from the entry, by an explicit stack. */
+static void cfg_order(cfg *g)
+{
+	int nb = g->nb, k = nb;
+	g->rpo = xmalloc(((size_t)nb + 1) * sizeof *g->rpo);
+	g->order = xmalloc(((size_t)nb + 1) * sizeof *g->order);
+	int *stack = xmalloc(((size_t)nb + 1) * sizeof *stack), *next = xcalloc((size_t)nb + 1, sizeof *next);
+	char *seen = xcalloc((size_t)nb + 1, 1);
+	for (int b = 0; b < nb; b++)
+		g->order[b] = -1;
+	int sp = 0;
+	if (nb) {
+		stack[sp++] = 0;
+		seen[0] = 1;
+	}
+	while (sp) {
+		int b = stack[sp - 1];
+		if (next[b] < 2) {
+			int s = g->succ[2 * b + next[b]++];
+			if (s >= 0 && !seen[s]) {
+				seen[s] = 1;
+				stack[sp++] = s;
+			}
+			continue;
+		}
+		sp--;
+		g->rpo[--k] = b;
+	}
+	/* the reachable blocks are rpo[k..nb) */
+	memmove(g->rpo, g->rpo + k, (size_t)(nb - k) * sizeof *g->rpo);
+	for (int i = 0; i < nb - k; i++)
+		g->order[g->rpo[i]] = i;
+	g->nb = nb; /* unreachable blocks keep order -1 */
+	free(stack);
+	free(next);
+	free(seen);
+	g->idom = xmalloc(((size_t)nb + 1) * sizeof *g->idom);
+	for (int b = 0; b < nb; b++)
+		g->idom[b] = -1;
+	int nr = nb - k;
+	if (!nr)
+		return;
+	/* dominators: Cooper, Harvey and Kennedy's iteration over reverse postorder */
+	g->idom[g->rpo[0]] = g->rpo[0];
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 1; i < nr; i++) {
+			int b = g->rpo[i], nd = -1;
+			for (int j = g->npred[b]; j < g->npred[b + 1]; j++) {
+				int p = g->pred[j];
+				if (g->order[p] < 0 || g->idom[p] < 0)
+					continue;
+				if (nd < 0) {
+					nd = p;
+					continue;
+				}
+				int x = p, y = nd;
+				while (x != y) {
+					while (g->order[x] > g->order[y])
+						x = g->idom[x];
+					while (g->order[y] > g->order[x])
+						y = g->idom[y];
+				}
+				nd = x;
+			}
+			if (nd >= 0 && g->idom[b] != nd) {
+				g->idom[b] = nd;
+				changed = 1;
+			}
+		}
+	}
+}
+
+static int dominates(const cfg *g, int a, int b)
+{
+	if (g->order[b] < 0)
+		return 0;
+	for (;;) {
+		if (a == b)
+			return 1;
+		if (g->idom[b] == b || g->idom[b] < 0)
+			return 0;
+		b = g->idom[b];
+	}
+}
+
+static void cfg_free(cfg *g)
+{
+	free(g->start);
+	free(g->len);
+	free(g->succ);
+	free(g->pred);
+	free(g->npred);
+	free(g->block_of);
+	free(g->idom);
+	free(g->rpo);
+	free(g->order);
+}
+
+/* The loops of function F: natural loops, one per block that a back edge
+ * (an edge to a block dominating its source) enters, holding the blocks
+ * that reach a back edge's source without passing through it; nested by
+ * their blocks. */
+static void find_loops(epi_object *o, int fi, int *cap)
+{
+	epi_mfn *f = &o->fn[fi];
+	int lo = f->first, hi = f->first + f->n, first = o->nloop;
+	cfg g;
+	cfg_build(o, lo, hi, &g);
+	cfg_order(&g);
+	int nb = g.nb;
+	/* body[l * nb + b]: block b is in loop l (of this function) */
+	char *body = NULL;
+	int nl = 0;
+	int *stack = xmalloc(((size_t)nb + 1) * sizeof *stack);
+	for (int h = 0; h < nb; h++) {
+		int l = -1;
+		for (int j = g.npred[h]; j < g.npred[h + 1]; j++) {
+			int u = g.pred[j];
+			if (!dominates(&g, h, u))
+				continue;
+			{
+				if (l < 0) {
+					l = nl++;
+					body = xrealloc(body, (size_t)nl * nb);
+					memset(body + (size_t)l * nb, 0, (size_t)nb);
+					body[(size_t)l * nb + h] = 1;
+					ALLOC_GROW(o->loop, o->nloop + 1, *cap);
+					o->loop[o->nloop++] = (epi_mloop){.fn = fi, .head = g.start[h], .end = -1, .parent = -1,
+									  .src = -1};
+				}
+				epi_mloop *L = &o->loop[first + l];
+				int br = g.start[u] + g.len[u] - 1;
+				if (br > L->end)
+					L->end = br; /* the last branch back: its line names the loop */
+				/* the blocks reaching u backwards without passing h */
+				int sp = 0;
+				if (!body[(size_t)l * nb + u]) {
+					body[(size_t)l * nb + u] = 1;
+					stack[sp++] = u;
+				}
+				while (sp) {
+					int x = stack[--sp];
+					for (int j = g.npred[x]; j < g.npred[x + 1]; j++) {
+						int p = g.pred[j];
+						if (g.order[p] >= 0 && !body[(size_t)l * nb + p]) {
+							body[(size_t)l * nb + p] = 1;
+							stack[sp++] = p;
+						}
+					}
+				}
+			}
+		}
+	}
+	free(stack);
+	/* nesting: the loop of fewest blocks holding another's header */
+	int *size = xcalloc((size_t)nl + 1, sizeof *size);
+	for (int l = 0; l < nl; l++)
+		for (int b = 0; b < nb; b++)
+			size[l] += body[(size_t)l * nb + b];
+	epi_mloop *v = o->loop + first;
+	for (int l = 0; l < nl; l++) {
+		int hb = g.block_of[v[l].head - lo], best = -1;
+		for (int m = 0; m < nl; m++)
+			if (m != l && body[(size_t)m * nb + hb] && size[m] > size[l] && (best < 0 || size[m] < size[best]))
+				best = m;
+		v[l].parent = best < 0 ? -1 : first + best;
+		v[l].branch_line = o->line[v[l].end];
+	}
+	for (int l = 0; l < nl; l++)
+		for (int p = v[l].parent; p >= 0; p = o->loop[p].parent)
+			v[l].depth++;
+	/* each instruction to the innermost loop holding its block, or the function */
+	for (int i = lo; i < hi; i++) {
+		int b = g.block_of[i - lo], in_loop = -1;
+		for (int l = 0; l < nl; l++)
+			if (body[(size_t)l * nb + b] && (in_loop < 0 || size[l] < size[in_loop]))
+				in_loop = l;
+		o->loop_of[i] = in_loop < 0 ? -1 : first + in_loop;
+		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i]);
+	}
+	free(size);
+	free(body);
+	cfg_free(&g);
+}
+
+int epi_object_read(epi_object *o, const char *path, const char *source, char *err)
+{
+	*o = (epi_object){.path = xstrdup(path), .source = xstrdup(source)};
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return epi_error(err, "cannot open the program '%s': %s", path, strerror(errno));
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return epi_error(err, "'%s' is not an ELF program", path);
+	}
+	o->machine = eh.e_machine;
+	elf_end(e);
+	close(fd);
+	if (o->machine != EM_X86_64 && o->machine != EM_AARCH64)
+		return epi_error(err, "'%s' is %s machine code: only x86-64 and aarch64 programs can be priced", path,
+				 epi_machine_name(o->machine));
+	Dwfl *d = dwfl_begin(&callbacks);
+	Dwfl_Module *mod = d ? dwfl_report_elf(d, path, path, -1, 0, false) : NULL;
+	if (!mod) {
+		if (d)
+			dwfl_end(d);
+		return epi_error(err, "cannot read '%s': %s", path, dwfl_errmsg(-1));
+	}
+	dwfl_report_end(d, NULL, NULL);
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	const unsigned char *bid;
+	GElf_Addr vaddr;
+	int idlen = dwfl_module_build_id(mod, &bid, &vaddr);
+	if (idlen > 0 && idlen <= (int)sizeof o->id) {
+		memcpy(o->id, bid, (size_t)idlen);
+		o->idlen = idlen;
+	}
+	Dwarf_Addr dbias;
+	if (!dwfl_module_getdwarf(mod, &dbias)) {
+		dwfl_end(d);
+		return epi_error(err, "'%s' has no debug information: build it with -g", path);
+	}
+	reader r = {.o = o, .elf = elf};
+	r.isa = epi_isa_open(o->machine, err);
+	if (!r.isa) {
+		dwfl_end(d);
+		return -1;
+	}
+	epi_dwarf_functions(mod, read_one, &r);
+	epi_isa_close(r.isa);
+	dwfl_end(d);
+	if (o->nfn == 0) {
+		epi_error(err, "'%s' has no function compiled from '%s' (it was built from %s)", path, source,
+			  r.built_from ? r.built_from : "no file with debug information");
+		free(r.built_from);
+		return -1;
+	}
+	free(r.built_from);
+	int cap = 0;
+	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
+	for (int i = 0; i < o->nfn; i++)
+		find_loops(o, i, &cap);
+	return 0;
+}
+
+void epi_object_free(epi_object *o)
+{
+	for (int i = 0; i < o->nfn; i++)
+		free(o->fn[i].name);
+	free(o->fn);
+	free(o->in);
+	free(o->line);
+	free(o->loop_of);
+	free(o->frame);
+	free(o->vdst);
+	free(o->loop);
+	free(o->path);
+	free(o->source);
+	*o = (epi_object){0};
+}
+
+/* Whether source loop A is B or inside it. */
+static int within(const epi_nest *loops, int a, int b)
+{
+	for (; a >= 0; a = loops[a].parent)
+		if (a == b)
+			return 1;
+	return 0;
+}
+
+/* The source loop of machine loop L: the innermost whose keyword or
+ * closing line is the line of L's backward branch, else the innermost
+ * spanning that line; inside the source loop of L's parent when it has
+ * one. -1 when none. */
+static int match_one(const epi_object *o, const epi_mloop *l, const epi_nest *loops, int nloops)
+{
+	int line = l->branch_line;
+	if (!line) /* the branch has no line: the header's */
+		line = o->line[l->head];
+	if (!line)
+		return -1;
+	int outer = l->parent >= 0 ? o->loop[l->parent].src : -1;
+	int best = -1, best_kw = 0;
+	for (int i = 0; i < nloops; i++) {
+		if (line < loops[i].line || line > loops[i].end_line)
+			continue;
+		if (outer >= 0 && !within(loops, i, outer))
+			continue;
+		int kw = loops[i].line == line || loops[i].end_line == line;
+		if (best < 0 || (kw && !best_kw) || (kw == best_kw && loops[i].depth > loops[best].depth)) {
+			best = i;
+			best_kw = kw;
+		}
+	}
+	return best;
+}
+
+int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
+{
+	int n = 0, more = 1;
+	for (int d = 0; more; d++) { /* parents first */
+		more = 0;
+		for (int i = 0; i < o->nloop; i++) {
+			more |= o->loop[i].depth > d;
+			if (o->loop[i].depth != d)
+				continue;
+			o->loop[i].src = match_one(o, &o->loop[i], loops, nloops);
+			n += o->loop[i].src >= 0;
+		}
+	}
+	return n;
+}

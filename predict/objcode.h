@@ -1,0 +1,95 @@
+/* objcode: a program's machine code read for pricing. The functions
+ * compiled from one source file, each instruction decoded and classified
+ * (isa.h) with its source line from DWARF, and the machine loops (the
+ * targets of backward branches), nested, each matched to the source loop
+ * it was compiled from. */
+#ifndef EPI_OBJCODE_H
+#define EPI_OBJCODE_H
+
+#include <elfutils/libdwfl.h>
+
+#include "predict/cfront.h"
+#include "predict/isa.h"
+
+/* What a stretch of machine code does: per run through it, or summed
+ * over the runs (epi_mix_add). */
+typedef struct epi_mix {
+	double n;            /* instructions */
+	double cls[EPI_IC_N]; /* instructions per class */
+	double loads, stores; /* memory accesses */
+	double flops;        /* floating-point operations: lanes, twice for an FMA */
+	double load_bytes, store_bytes;
+} epi_mix;
+
+/* DST += TIMES x SRC. */
+void epi_mix_add(epi_mix *dst, const epi_mix *src, double times);
+
+/* A function compiled from the source: instructions [first, first + n). */
+typedef struct epi_mfn {
+	char *name;
+	int first, n;
+	int line;            /* its declaration's line */
+	epi_mix own;         /* per call: its instructions in no machine loop */
+} epi_mfn;
+
+/* A machine loop: a natural loop of the function's control flow graph,
+ * entered at instruction HEAD, END the last of its branches back to it;
+ * its instructions are those whose loop_of is it or a loop inside it. */
+typedef struct epi_mloop {
+	int fn;
+	int head, end;
+	int parent;          /* the machine loop it is in, -1 */
+	int depth;           /* 0 outermost in its function */
+	int src;             /* the source loop (index into the list matched against), -1 none */
+	int branch_line;     /* the source line of its backward branch (0: none in the source) */
+	epi_mix own;         /* its instructions that are in no inner machine loop */
+} epi_mloop;
+
+typedef struct epi_object {
+	char *path;
+	char *source;        /* the source file its functions were matched against */
+	int machine;         /* ELF e_machine: EM_X86_64, EM_AARCH64 */
+	unsigned char id[64];
+	int idlen;           /* build-id bytes; 0: none */
+	epi_insn *in;        /* registers as their full registers (epi_isa_reg_full) */
+	int *line;           /* per instruction: its line in the source, 0 when elsewhere */
+	int *loop_of;        /* per instruction: the innermost machine loop holding it, -1 */
+	unsigned char *frame; /* per instruction: its memory operand is a stack slot (frame register + constant) */
+	unsigned char *vdst; /* per instruction: it writes a floating-point or SIMD register */
+	int nin;
+	epi_mfn *fn;
+	int nfn;
+	epi_mloop *loop;     /* per function, in the order of their headers' blocks */
+	int nloop;
+	int nother;          /* instructions the classifier did not know */
+} epi_object;
+
+/* Reads the machine code of PATH's functions compiled from SOURCE, finds
+ * and nests its loops. Returns 0, or -1 with ERR: no such file, not an
+ * ELF program, a machine other than x86-64 and aarch64, no debug
+ * information (build with -g), no function compiled from SOURCE (the
+ * files it was built from are named). */
+int epi_object_read(epi_object *o, const char *path, const char *source, char *err);
+void epi_object_free(epi_object *o);
+
+/* Matches each machine loop to one of LOOPS (epi_find_loops of the
+ * source): the loop whose keyword (or, for a do-while, whose closing
+ * line) is on the line of its last backward branch, else the innermost
+ * loop spanning that line; within the source loop of the machine loop it
+ * is in. Sets each epi_mloop's src; returns how many
+ * machine loops were matched. */
+int epi_object_match(epi_object *o, const epi_nest *loops, int nloops);
+
+/* Calls FN for every named function (DW_TAG_subprogram) declared in a
+ * file, in MOD's compile units, with its compile unit, the unit's
+ * directory (may be NULL) and the file declaring it; stops at the first
+ * FN returning non-zero, and returns that. -1 when MOD has no compile
+ * unit (no debug information). */
+typedef int (*epi_dwarf_fn)(Dwarf_Die *cu, const char *dir, Dwarf_Die *die, const char *name, const char *decl_file,
+			    void *ctx);
+int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
+
+/* The machine name ("x86-64", "aarch64") of ELF machine M. */
+const char *epi_machine_name(int m);
+
+#endif
