@@ -70,3 +70,10 @@ void epi_out_close(epi_out *o)
 	free(o->buf);
 	o->buf = NULL;
 }
+
+int epi_parse_model(const char *v)
+{
+	if (strcmp(v, "source") != 0 && strcmp(v, "compiled") != 0)
+		epi_die(2, "--model '%s': expected compiled or source", v);
+	return strcmp(v, "source") == 0 ? -1 : 1;
+}

@@ -19,6 +19,7 @@
 #include "model/table.h"
 #include "model/util.h"
 #include "predict/cfront.h"
+#include "predict/mmodel.h"
 #include "predict/report.h"
 #include "predict/trips.h"
 
@@ -69,6 +70,13 @@ static const char usage[] =
 	"      --strict            a loop that cannot be counted is an error, instead\n"
 	"                          of a trip-count parameter T<LINE> to bind\n"
 	"  -p DIR                  read compiler flags from DIR/compile_commands.json\n"
+	"  -m, --model M           source: each operation priced alone, E = sum N_i e_i\n"
+	"                          (the default without a program); compiled: the\n"
+	"                          machine code compiled from FILE.c, priced with overlap\n"
+	"                          (the default with --binary or an -O flag after --)\n"
+	"      --binary PROG       the program (or object) built from FILE.c with -g to\n"
+	"                          price; without it, the compiled model builds FILE.c\n"
+	"                          with clang and the flags after --\n"
 	"  -F, --format table|csv|json\n"
 	"                          output format (default table)\n"
 	"  -o, --output FILE       write the report to FILE (atomically)\n"
@@ -89,6 +97,8 @@ typedef struct predict_opts {
 	int nparams, jobs;
 	int dashdash; /* where the compiler flags' "--" is, or argc */
 	epi_front_opts fo;
+	int model;          /* -1 source, 1 compiled, 0 as the other options imply */
+	const char *binary; /* --binary */
 } predict_opts;
 
 /* What the run made, for the report and to free. */
@@ -102,6 +112,9 @@ typedef struct predict_run {
 	int nkhz;
 	epi_analysis a;
 	sym_env env;
+	int compiled;        /* priced by the compiled-code model */
+	char built[64];      /* the object built from the file, removed at exit ("" none) */
+	epi_mmodel mm;
 } predict_run;
 
 static void parse_branch_prob(epi_front_opts *fo, const char *v)
@@ -161,6 +174,8 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 		{"jobs", required_argument, 0, 'j'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},
+		{"model", required_argument, 0, 'm'},
+		{"binary", required_argument, 0, 'B'},
 		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
@@ -170,7 +185,7 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 	o->dashdash = epi_dashdash(argc, argv);
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(o->dashdash, argv, ":t:f:P:b:p:F:o:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(o->dashdash, argv, ":t:f:P:b:p:F:o:j:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': o->table_path = xstrdup(optarg); break;
 		case 'f': o->freq = optarg; break;
@@ -197,6 +212,8 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 		case 'F': o->format = parse_format(optarg); break;
 		case 'o': o->output = optarg; break;
 		case 'j': o->jobs = parse_jobs(optarg); break;
+		case 'm': o->model = epi_parse_model(optarg); break;
+		case 'B': o->binary = optarg; break;
 		case 'h': fputs(usage, stdout); exit(0);
 		case 'V': puts("epi-predict " EPI_VERSION); exit(0);
 		default: epi_opt_error(err, c, optopt, argv, optind); epi_die(2, "%s", err);
@@ -207,6 +224,8 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 		epi_die(2, "%s", err);
 	if (o->trips_file)
 		warn_foreign_trips(o);
+	if (o->model < 0 && o->binary)
+		epi_die(2, "--binary prices machine code: it goes with --model compiled");
 }
 
 /* The compiler flags: compile_commands.json's, then those after "--". */
@@ -231,6 +250,14 @@ static void clang_flags(int argc, char **argv, predict_opts *o, predict_run *r)
 	o->fo.nclang_args = nflags;
 	o->fo.jobs = o->jobs;
 	o->fo.preformat = 1; /* every format prints the formulas */
+	/* the compiled-code model: asked for, or implied by a program or an
+	 * optimisation level to build at */
+	int opt_level = 0;
+	for (int i = first; i < argc; i++)
+		opt_level |= strncmp(argv[i], "-O", 2) == 0;
+	r->compiled = o->model > 0 || (o->model == 0 && (o->binary || opt_level));
+	o->fo.tag_loops = r->compiled;
+	r->built[0] = 0;
 }
 
 /* The table and the frequencies to price at, before the parse: a bad one
@@ -281,13 +308,29 @@ static void analyze(const predict_opts *o, predict_run *r)
 	    (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= EPI_FRONT_STACK))
 		setenv("LIBCLANG_NOTHREADS", "1", 0);
 	epi_analyze_or_die(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env);
+	if (!r->compiled)
+		return;
+	char err[EPI_ERRLEN];
+	const char *prog = o->binary;
+	if (!prog) {
+		if (epi_build_object(o->file, o->fo.clang_args, o->fo.nclang_args, r->built, sizeof r->built, err) < 0)
+			epi_die(1, "%s (--model source prices the source alone)", err);
+		prog = r->built;
+	}
+	int ret = epi_mmodel_open(&r->mm, prog, o->file, &o->fo, err);
+	if (r->built[0])
+		unlink(r->built); /* read whole: nothing is left behind */
+	if (ret < 0)
+		epi_die(1, "%s (--model source prices the source alone)", err);
+	epi_mmodel_count(&r->mm, &r->a, &r->env);
 }
 
 static void report(const predict_opts *o, predict_run *r)
 {
 	char err[EPI_ERRLEN];
 	epi_report_opts ro = {.table = r->have_table ? &r->table : NULL, .khz = r->khz, .nkhz = r->nkhz,
-				.env = &r->env, .format = o->format, .jobs = o->jobs};
+				.env = &r->env, .format = o->format, .jobs = o->jobs,
+				.mm = r->compiled ? &r->mm : NULL};
 	epi_out eo;
 	if (epi_report(epi_out_open(&eo, o->output), &r->a, &ro, err) < 0)
 		epi_die(1, "%s", err);
@@ -296,6 +339,8 @@ static void report(const predict_opts *o, predict_run *r)
 
 static void free_run(predict_opts *o, predict_run *r)
 {
+	if (r->compiled)
+		epi_mmodel_free(&r->mm);
 	sym_env_clear(&r->env);
 	epi_analysis_free(&r->a);
 	if (r->have_table)

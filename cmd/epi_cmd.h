@@ -47,6 +47,9 @@ FILE *epi_out_open(epi_out *o, const char *path);
 /* Writes the report out (PATH atomically) or dies saying why. */
 void epi_out_close(epi_out *o);
 
+/* --model's value: -1 for source, 1 for compiled; dies with a usage error otherwise. */
+int epi_parse_model(const char *v);
+
 struct epi_meter;
 /* Opens the meter SPEC or dies saying why (for auto: every backend tried);
  * warns when auto finds no meter, that the command is DOING time only. */

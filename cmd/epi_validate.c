@@ -18,6 +18,8 @@
 #include "predict/cfront.h"
 #include "predict/report.h"
 #include "predict/trips.h"
+#include "predict/mmodel.h"
+#include "predict/mprice.h"
 #include "validate/compare.h"
 
 static const char usage[] =
@@ -42,6 +44,11 @@ static const char usage[] =
 	"                          trip count of the loop at LINE (repeatable)\n"
 	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
 	"                          loops the analysis cannot count (repeatable)\n"
+	"  -m, --model M           compiled (default against a trace: the machine code of\n"
+	"                          the program the trace recorded, built with -g, priced\n"
+	"                          with overlap) or source (each source operation priced\n"
+	"                          alone, E = sum N_i e_i: the model of RR-8416)\n"
+	"      --binary PROG       price PROG's machine code instead of the traced program's\n"
 	"  -F, --format table|csv|json\n"
 	"  -o, --output FILE       write the report to FILE (atomically)\n"
 	"      --plot FILE.svg     predicted against measured, with error bars (gnuplot)\n"
@@ -364,6 +371,8 @@ typedef struct validate_opts {
 	int nparams;
 	enum epi_format fmt;
 	epi_front_opts fo;
+	int model;          /* --model: -1 source, 1 compiled, 0 not given */
+	const char *binary; /* --binary */
 } validate_opts;
 
 /* What the comparison read and made, for the report and to free. */
@@ -378,6 +387,10 @@ typedef struct validate_run {
 	epi_analysis a;
 	sym_env env;
 	epi_validation v;
+	int compiled;      /* priced with the compiled-code model */
+	epi_mmodel mm;
+	char missing[200]; /* kernels the table lacks for it */
+	char why_source[300]; /* why a trace is priced by the source model, "" */
 } validate_run;
 
 static void parse_args(int argc, char **argv, validate_opts *o)
@@ -388,6 +401,7 @@ static void parse_args(int argc, char **argv, validate_opts *o)
 		{"trip", required_argument, 0, 'T'},    {"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},  {"plot", required_argument, 0, 'p'},
 		{"trips", required_argument, 0, 'R'},   {"help", no_argument, 0, 'h'},
+		{"model", required_argument, 0, 'm'},   {"binary", required_argument, 0, 'B'},
 		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
@@ -397,7 +411,7 @@ static void parse_args(int argc, char **argv, validate_opts *o)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(dashdash, argv, ":a:t:f:P:F:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(dashdash, argv, ":a:t:f:P:F:o:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': o->against = optarg; break;
 		case 't': free(o->table_path); o->table_path = xstrdup(optarg); break;
@@ -421,6 +435,8 @@ static void parse_args(int argc, char **argv, validate_opts *o)
 		case 'F': o->fmt = epi_parse_format(optarg); break;
 		case 'o': o->output = optarg; break;
 		case 'p': o->svg = optarg; break;
+		case 'm': o->model = epi_parse_model(optarg); break;
+		case 'B': o->binary = optarg; break;
 		case 'h': printf(usage, epi_prog); exit(0);
 		default: epi_opt_error(err, c, optopt, argv, optind); epi_die(2, "%s", err);
 		}
@@ -486,6 +502,8 @@ static void load_inputs(validate_opts *o, validate_run *r)
 	char err[EPI_ERRLEN];
 	r->trace = is_trace(o->against);
 	o->fo.tag_blocks = r->trace; /* each block's own work, for the profile's blocks */
+	if (o->model < 0 && o->binary)
+		epi_die(2, "--binary prices machine code: it goes with --model compiled");
 	if (!o->table_path)
 		o->table_path = epi_table_find_default();
 	if (!o->table_path)
@@ -503,6 +521,20 @@ static void load_inputs(validate_opts *o, validate_run *r)
 		load_trace(o, r);
 	else
 		load_measured(o, r);
+	/* the compiled-code model against a trace, when the table can price it */
+	r->compiled = r->trace && o->model >= 0;
+	r->why_source[0] = 0;
+	if (r->compiled && !epi_mcosts_usable(&r->col, r->missing, sizeof r->missing)) {
+		if (o->model > 0 || o->binary)
+			epi_warn("'%s' lacks the kernels %s: the compiled-code model prices them from others "
+				 "(epi-calibrate measures them)", o->table_path, r->missing);
+		else {
+			r->compiled = 0;
+			snprintf(r->why_source, sizeof r->why_source, "; '%s' lacks the kernels of the compiled-code model",
+				 o->table_path);
+		}
+	}
+	o->fo.tag_loops = r->compiled; /* each loop's own work, for its machine code */
 }
 
 /* The prediction, compared row by row. */
@@ -515,7 +547,15 @@ static void run(const validate_opts *o, validate_run *r)
 			epi_die(1, "%s", err);
 		return;
 	}
-	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, &r->v, err) < 0)
+	if (r->compiled && epi_validate_check_source(&r->a, &r->prof, err) < 0)
+		epi_die(1, "%s", err);
+	if (r->compiled) {
+		const char *prog = o->binary ? o->binary : r->prof.info.exe;
+		if (epi_mmodel_open(&r->mm, prog, o->source, &o->fo, err) < 0)
+			epi_die(1, "%s (--model source prices the source alone)", err);
+		epi_mmodel_count(&r->mm, &r->a, &r->env);
+	}
+	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)
 		epi_die(1, "%s", err);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME])) {
@@ -534,9 +574,15 @@ static void head_text(char *head, size_t n, const validate_opts *o, const valida
 	params_text(pt, sizeof pt, &r->a, &r->env);
 	if (r->trace) {
 		fmt_ghz(g, sizeof g, r->khz);
-		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s", o->source,
+		char model[600];
+		snprintf(model, sizeof model, "model: source (each operation priced alone%s)", r->why_source);
+		if (r->compiled)
+			snprintf(model, sizeof model, "model: compiled code of %s (%s, %d machine loop%s, %d matched to the source)",
+				 r->mm.obj.path, epi_machine_name(r->mm.obj.machine), r->mm.obj.nloop,
+				 r->mm.obj.nloop == 1 ? "" : "s", r->mm.nmatched);
+		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s\n%s", o->source,
 			 o->against, p->nruns, p->nruns == 1 ? "" : "s", p->info.command, p->time_is_cpu ? "cpu" : "wall",
-			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, pt[0] ? ", " : "", pt);
+			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, pt[0] ? ", " : "", pt, model);
 	} else {
 		snprintf(head, n, "%s against %s (%d measurement%s), table %s%s%s", o->source, o->against, r->v.n,
 			 r->v.n == 1 ? "" : "s", o->table_path, pt[0] ? ", " : "", pt);
@@ -581,6 +627,8 @@ static void free_run(validate_opts *o, validate_run *r)
 		epi_fcol_free(&r->col);
 		epi_profile_sum_free(&r->prof);
 	}
+	if (r->compiled)
+		epi_mmodel_free(&r->mm);
 	epi_measured_free(r->meas, r->nmeas);
 	epi_table_free(&r->table);
 	free(o->table_path);

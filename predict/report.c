@@ -1,5 +1,6 @@
 /* report: pricing of counts and the three output formats of epi-predict. */
 #include "predict/report.h"
+#include "predict/mmodel.h"
 #include "model/freq.h"
 #include "model/util.h"
 #include "model/json.h"
@@ -456,6 +457,7 @@ typedef struct priced {
 	const oprow *rows;
 	const report_cols *c;
 	epi_price *pr; /* the region's total per column */
+	epi_mcost *mc; /* with the compiled-code model: its costs per column, else NULL */
 	int best;      /* the column of least energy, -1 when none */
 	char line[32]; /* the region's line, empty for the total */
 } priced;
@@ -480,9 +482,10 @@ static void region_csv(FILE *out, const priced *P)
 		for (int i = 0; i < P->r->counts.n; i++) {
 			const oprow *op = &P->rows[i];
 			epi_price p = {.e = NAN, .t = NAN, .e_idle = NAN};
-			if (c->nf && !isnan(op->dcnt) && !price_op(&c->cols[fi], op->key, op->dcnt, &p))
+			int priced = c->nf && !c->o->mm; /* the compiled-code model prices no op alone */
+			if (priced && !isnan(op->dcnt) && !price_op(&c->cols[fi], op->key, op->dcnt, &p))
 				p.e = p.t = NAN;
-			if (c->nf && op->dcnt == 0)
+			if (priced && op->dcnt == 0)
 				p.e = p.t = 0;
 			char *ft = formula_text(op);
 			csv_where(out, P);
@@ -522,7 +525,7 @@ static json_t *json_op(const oprow *op, const report_cols *c)
 	json_object_set_new(jo, "formula", json_string(op->formula));
 	json_object_set_new(jo, "condition", json_string(op->cond));
 	json_t *jpr = json_array();
-	for (int fi = 0; fi < c->nf; fi++) {
+	for (int fi = 0; fi < c->nf && !c->o->mm; fi++) {
 		epi_price p;
 		if (isnan(op->dcnt) || !price_op(&c->cols[fi], op->key, op->dcnt, &p))
 			continue;
@@ -536,6 +539,21 @@ static json_t *json_op(const oprow *op, const report_cols *c)
 	}
 	json_object_set_new(jo, "priced", jpr);
 	return jo;
+}
+
+/* The instructions of MIX, in all and per class, and their memory accesses. */
+static json_t *json_mix(const epi_mix *mix)
+{
+	json_t *j = json_object(), *jc = json_object();
+	json_object_set_new(j, "instructions", json_real(mix->n));
+	for (int k = 0; k < EPI_IC_N; k++)
+		if (mix->cls[k] > 0)
+			json_object_set_new(jc, epi_iclass_name(k), json_real(mix->cls[k]));
+	json_object_set_new(j, "classes", jc);
+	json_object_set_new(j, "loads", json_real(mix->loads));
+	json_object_set_new(j, "stores", json_real(mix->stores));
+	json_object_set_new(j, "flops", json_real(mix->flops));
+	return j;
 }
 
 /* Region P as a JSON object appended to JREGIONS. */
@@ -565,9 +583,13 @@ static void region_json(const priced *P, json_t *jregions)
 		json_object_set_new(x, "time_s", epi_json_num(p->t));
 		json_object_set_new(x, "time_sd_s", epi_json_num(p->t_sd));
 		json_object_set_new(x, "unpriced_ops", json_integer(p->nunpriced));
+		if (P->mc)
+			json_object_set_new(x, "bound", json_string(epi_bound_name(epi_mcost_bound(&P->mc[fi]))));
 		json_array_append_new(jall, x);
 	}
 	json_object_set_new(jr, "all", jall);
+	if (P->mc && c->nf)
+		json_object_set_new(jr, "machine", json_mix(&P->mc[0].mix));
 	json_object_set_new(jr, "least_energy_freq_ghz", P->best >= 0 ? json_real(c->o->khz[P->best] / 1e6) : json_null());
 	json_array_append_new(jregions, jr);
 }
@@ -612,8 +634,8 @@ static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
 	for (int fi = 0; fi < c->nf; fi++) {
 		epi_price p;
 		char eb[48], tb[48];
-		int ok = !isnan(op->dcnt) && price_op(&c->cols[fi], op->key, op->dcnt, &p);
-		if (op->dcnt == 0) {
+		int ok = !c->o->mm && !isnan(op->dcnt) && price_op(&c->cols[fi], op->key, op->dcnt, &p);
+		if (op->dcnt == 0 && !c->o->mm) {
 			p.e = p.t = p.e_sd = p.t_sd = 0;
 			ok = 1;
 		}
@@ -627,6 +649,30 @@ static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
 		}
 	}
 	fprintf(out, "\n");
+}
+
+/* The table's line on the machine code of a region: its instructions, the
+ * largest classes, and what bounds its time. */
+static void table_machine(FILE *out, const epi_mcost *mc)
+{
+	fprintf(out, "  (machine code: %.4g instructions", mc->mix.n);
+	for (int shown = 0, used[EPI_IC_N] = {0}; shown < 4 && mc->mix.n > 0; shown++) {
+		int best = -1;
+		for (int k = 0; k < EPI_IC_N; k++)
+			if (!used[k] && mc->mix.cls[k] > 0 && (best < 0 || mc->mix.cls[k] > mc->mix.cls[best]))
+				best = k;
+		if (best < 0)
+			break;
+		used[best] = 1;
+		fprintf(out, "%s %s %.0f%%", shown ? "," : ";", epi_iclass_name(best), 100 * mc->mix.cls[best] / mc->mix.n);
+	}
+	double t = 0;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		t += mc->bound_t[b];
+	enum epi_bound b = epi_mcost_bound(mc);
+	if (t > 0)
+		fprintf(out, "; bound: %s, %.0f%% of its time", epi_bound_name(b), 100 * mc->bound_t[b] / t);
+	fprintf(out, ")\n");
 }
 
 /* The table's lines of the region's totals: energy (and time) per frequency,
@@ -666,7 +712,9 @@ static void table_totals(FILE *out, const priced *P, widths w)
 		si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
 		fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", c->cols[0].idle_w, ib, db);
 	}
-	int nun = pr[0].nunpriced;
+	if (P->mc)
+		table_machine(out, &P->mc[0]);
+	int nun = P->mc ? 0 : pr[0].nunpriced;
 	if (nun)
 		fprintf(out, "  (%d op%s without a cost-table entry: priced at 0)\n", nun, nun > 1 ? "s" : "");
 }
@@ -695,14 +743,42 @@ static void region_table(FILE *out, const priced *P)
 		table_totals(out, P, w);
 }
 
+/* Region R priced by the compiled-code model MM at COL: a loop nest's
+ * machine code, a function's (its loops and the rest, callees not
+ * included), or the whole program's. */
+static void model_price(const epi_mmodel *mm, const epi_region *r, const epi_fcol *col, epi_mcost *out)
+{
+	if (r->scope == EPI_SCOPE_LOOP) {
+		epi_mmodel_nest(mm, r->line, col, out);
+	} else if (r->scope == EPI_SCOPE_FUNCTION) {
+		epi_mmodel_function(mm, r->function, col, out);
+		for (int i = 0; i < mm->nloops; i++) {
+			if (mm->loops[i].parent >= 0 || strcmp(mm->loops[i].function, r->function) != 0)
+				continue;
+			epi_mcost n;
+			epi_mmodel_nest(mm, mm->loops[i].line, col, &n);
+			epi_mcost_add(out, &n);
+		}
+	} else {
+		epi_mmodel_total(mm, col, out);
+	}
+}
+
 /* Writes region R, its ROWS priced at the columns of C: CSV lines, a JSON
  * object appended to JREGIONS, or a human table. */
 static void region_write(FILE *out, const epi_region *r, const oprow *rows, const report_cols *c, json_t *jregions)
 {
 	priced P = {.r = r, .rows = rows, .c = c, .best = -1};
 	P.pr = xcalloc(c->nf + 1, sizeof *P.pr);
+	if (c->o->mm)
+		P.mc = xcalloc(c->nf + 1, sizeof *P.mc);
 	for (int i = 0; i < c->nf; i++) {
-		price_rows(rows, r->counts.n, &c->cols[i], &P.pr[i]);
+		if (P.mc) {
+			model_price(c->o->mm, r, &c->cols[i], &P.mc[i]);
+			P.pr[i] = P.mc[i].p;
+		} else {
+			price_rows(rows, r->counts.n, &c->cols[i], &P.pr[i]);
+		}
 		if (!isnan(P.pr[i].e) && (P.best < 0 || P.pr[i].e < P.pr[P.best].e))
 			P.best = i;
 	}
@@ -715,6 +791,7 @@ static void region_write(FILE *out, const epi_region *r, const oprow *rows, cons
 	else
 		region_table(out, &P);
 	free(P.pr);
+	free(P.mc);
 }
 
 /* The JSON document's head: file, table, frequencies and bound parameters;

@@ -16,6 +16,10 @@ typedef struct epi_report_opts {
 	const sym_env *env;     /* bound parameters */
 	enum epi_format format;
 	int jobs;               /* threads formatting the regions; 0: one per online CPU */
+	/* The compiled-code model (mmodel.h) pricing the regions, or NULL for
+	 * the source-level model; with it, ops keep their counts and have no
+	 * price of their own. */
+	const struct epi_mmodel *mm;
 } epi_report_opts;
 
 /* One priced quantity: the sum over ops of N_i x cost_i, and its standard

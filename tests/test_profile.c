@@ -370,7 +370,7 @@ static void check_validation(epi_profile_sum *sum, const int lines[2])
 	sym_env_init(&env);
 	assert_int_equal(epi_bind_param(&a, &env, "n=120000", err), 0);
 	epi_validation v;
-	if (epi_validate_trace(&a, &col, &env, sum, &v, err) < 0)
+	if (epi_validate_trace(&a, &col, &env, sum, NULL, &v, err) < 0)
 		fail_msg("%s", err);
 	int nb, seen = 0;
 	epi_block *b = epi_attrib_blocks(sum->attrib, &nb);

@@ -10,6 +10,7 @@
 
 #include "model/freq.h"
 #include "model/util.h"
+#include "predict/mmodel.h"
 
 void epi_cmp_finish(epi_cmp *c)
 {
@@ -77,7 +78,7 @@ static void set_pred(epi_cmp *c, const epi_price *pr)
 
 /* Whether the binary was built from A's source: every function the binary
  * declares in that file sits on the line the source has it on. */
-static int check_source(epi_analysis *a, epi_profile_sum *p, char *err)
+int epi_validate_check_source(epi_analysis *a, epi_profile_sum *p, char *err)
 {
 	int found = 0, nfn = 0;
 	const char *exe = p->info.exe[0] ? p->info.exe : "the program";
@@ -125,7 +126,7 @@ static void price_tagged(epi_analysis *a, const epi_region *total, const char *p
 }
 
 int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env, epi_profile_sum *p,
-		       epi_validation *v, char *err)
+		       const epi_mmodel *mm, epi_validation *v, char *err)
 {
 	memset(v, 0, sizeof *v);
 	const epi_region *total = total_of(a);
@@ -134,7 +135,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		tagged |= total->counts.key[i][0] == '@';
 	if (!total || (total->counts.n && !tagged))
 		return epi_error(err, "the analysis of '%s' has no per-block counts (tag_blocks)", a->file);
-	if (check_source(a, p, err) < 0)
+	if (epi_validate_check_source(a, p, err) < 0)
 		return -1;
 	int nb;
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
@@ -145,7 +146,11 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		c->khz = col->khz;
 		epi_price pr;
 		if (r->scope == EPI_SCOPE_TOTAL) {
-			epi_price_region(&a->sym, r, col, env, &pr);
+			epi_mcost mc;
+			if (mm)
+				epi_mmodel_total(mm, col, &mc), pr = mc.p;
+			else
+				epi_price_region(&a->sym, r, col, env, &pr);
 			set_pred(c, &pr);
 			c->kind = EPI_CMP_PROGRAM;
 			c->label = xstrdup("program");
@@ -164,7 +169,13 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 			snprintf(tag, sizeof tag, "@%s()/", r->function);
 			snprintf(label, sizeof label, "%s() outside its loops", r->function);
 		}
-		price_tagged(a, total, tag, col, env, &pr);
+		epi_mcost mc;
+		if (mm && loop)
+			epi_mmodel_nest(mm, r->line, col, &mc), pr = mc.p;
+		else if (mm)
+			epi_mmodel_function(mm, r->function, col, &mc), pr = mc.p;
+		else
+			price_tagged(a, total, tag, col, env, &pr);
 		set_pred(c, &pr);
 		c->kind = loop ? EPI_CMP_LOOP : EPI_CMP_FUNCTION;
 		c->label = xstrdup(label);

@@ -52,9 +52,14 @@ typedef struct epi_validation {
  * and a nest that calls a function does not include the callee's work, as
  * the profile charges that to the callee. Checks first that A's source is
  * the one the profiled binary was built from (its functions declared on the
- * same lines). Returns 0, or -1 with ERR. */
+ * same lines). With MM (not NULL), the predictions are the compiled-code
+ * model's (mmodel.h). Returns 0, or -1 with ERR. */
+struct epi_mmodel;
+/* Whether A's source is the one P's program was built from (its functions
+ * declared on the same lines); 0, or -1 with ERR naming both. */
+int epi_validate_check_source(epi_analysis *a, epi_profile_sum *p, char *err);
 int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env, epi_profile_sum *p,
-		       epi_validation *v, char *err);
+		       const struct epi_mmodel *mm, epi_validation *v, char *err);
 
 /* One row of a measurements CSV. */
 typedef struct epi_measured {
