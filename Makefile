@@ -3,6 +3,7 @@
 # make check      all tests (unit tests under ASan/UBSan, end-to-end tests)
 # make demo       calibrate this machine quickly, predict with it, then the RR-8416 examples
 # make bench      benchmark figures
+# make accuracy   predicted against sampled time per loop nest, evals/kernels/ (KERNELS= CCS= LEVELS= TABLE= MODEL=)
 # make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -60,7 +61,7 @@ BINS = $(CMDS:%=bin/%)
 TESTS = $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS = $(TESTS:%=build/tests/%)
 
-.PHONY: all deps check demo bench install clean
+.PHONY: all deps check demo bench accuracy install clean
 .SECONDARY:
 all: deps $(BINS) $(EPI_LINKS)
 
@@ -161,6 +162,10 @@ bench: deps $(BINS) $(EPI_LINKS) build/tests/phases
 	$(Q)sh evals/corpus.sh -q
 	$(Q)sh evals/calibrate-bench.sh
 	$(Q)sh evals/profile-bench.sh
+
+accuracy: deps $(BINS) $(EPI_LINKS)
+	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
+	$(Q)KERNELS="$(KERNELS)" CCS="$(CCS)" LEVELS="$(LEVELS)" TABLE="$(TABLE)" MODEL="$(MODEL)" sh evals/accuracy.sh
 
 install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples

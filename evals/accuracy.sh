@@ -1,0 +1,239 @@
+#!/bin/sh
+# make accuracy: how well the predicted time of each loop nest agrees with
+# the sampled time, per compiler and optimisation level. For each kernel of
+# evals/kernels/, each compiler (gcc, and clang-19 when installed) and each
+# level (-O0, -O2): build with -g, profile with epi profile (time only: no
+# meter), compare with epi validate against a cost table of this machine,
+# and print per loop nest the predicted and sampled times and the relative
+# error (predicted / sampled - 1), then the mean absolute error per compiler
+# and level. A benchmark that prints figures, not a test: it fails only when
+# nothing at all could be compared.
+#
+# Environment:
+#   KERNELS="gemm jacobi-2d"  a subset (default: every evals/kernels/*.c)
+#   CCS="gcc clang-19"        compilers (default: gcc, and clang-19 if installed)
+#   LEVELS="-O0 -O2"          optimisation levels (default: -O0 -O2)
+#   TABLE=FILE                the cost table (default: build/accuracy/table.xml,
+#                             calibrated once with epi calibrate --freqs current)
+#   MODEL=NAME                passed to epi validate as --model NAME
+#   RUNS=N                    profiled runs of each build (default 3)
+#   MIN_SAMPLES=N             nests with fewer samples are printed but left out
+#                             of the means (default 30)
+# Output: the table on stdout, progress on stderr, the rows as CSV in
+# build/accuracy/results.csv, each build's files in build/accuracy/work/.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+E="$top/bin/epi"
+kdir="$top/evals/kernels"
+out="$top/build/accuracy"
+work="$out/work"
+RUNS=${RUNS:-3}
+MIN_SAMPLES=${MIN_SAMPLES:-30}
+LEVELS=${LEVELS:--O0 -O2}
+MODEL=${MODEL:-}
+if [ -z "${CCS:-}" ]; then
+	CCS=gcc
+	command -v clang-19 >/dev/null 2>&1 && CCS="$CCS clang-19"
+fi
+if [ -z "${KERNELS:-}" ]; then
+	KERNELS=$(for f in "$kdir"/*.c; do basename "$f" .c; done)
+fi
+
+say() { echo "accuracy: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+[ -x "$E" ] || die "no $E: run make first"
+mkdir -p "$work" || die "cannot create $work"
+
+# the kernels' sizes at -O2, where they run faster: NAME=VALUE pairs that
+# replace the defaults of the kernel's source (the values of its argv)
+o2_sizes() {
+	case $1 in
+	3mm) echo n=500 ;;
+	count_above) echo n=1000000 reps=1000 ;;
+	covariance) echo n=900 ;;
+	dot) echo n=100000 reps=6000 ;;
+	floyd-warshall) echo n=1000 ;;
+	gemm) echo n=800 ;;
+	heat-3d) echo n=80 tsteps=250 ;;
+	histogram) echo n=1000000 reps=1200 ;;
+	imatmul) echo n=800 ;;
+	jacobi-1d) echo n=100000 tsteps=5000 ;;
+	jacobi-2d) echo n=500 tsteps=1000 ;;
+	lu) echo n=1300 ;;
+	prefix_sum) echo n=1000000 reps=600 ;;
+	sumsq) echo n=100000 reps=6000 ;;
+	syrk) echo n=900 ;;
+	triad) echo n=16000000 reps=20 ;;
+	trisolv) echo n=2000 reps=300 ;;
+	esac
+}
+
+# NAME=VALUE for each size the kernel's main reads from argv, in argv order:
+# its lines `int NAME = argc > K ? atoi(argv[K]) : DEFAULT;`, the defaults
+# replaced at -O2 by o2_sizes
+sizes() {
+	over=""
+	[ "$2" = -O2 ] && over=$(o2_sizes "$1")
+	sed -n 's/.*int \([A-Za-z_][A-Za-z_0-9]*\) = argc > \([0-9]*\) ? atoi(argv\[[0-9]*\]) : \([0-9]*\);.*/\2 \1 \3/p' "$kdir/$1.c" |
+		sort -n | awk -v over="$over" '
+		BEGIN { k = split(over, o, " "); for (i = 1; i <= k; i++) { split(o[i], nv, "="); v[nv[1]] = nv[2] } }
+		{ val = $3; if ($2 in v) val = v[$2]; printf "%s%s=%s", (NR > 1 ? " " : ""), $2, val }'
+}
+
+# the cost table: TABLE, or one calibrated here once (written under another
+# name first, so that an interrupted calibration is not taken for a table)
+if [ -n "${TABLE:-}" ]; then
+	[ -r "$TABLE" ] || die "cannot read the cost table '$TABLE'"
+	table=$TABLE
+else
+	table="$out/table.xml"
+	if [ ! -s "$table" ]; then
+		say "calibrating this machine once (epi calibrate --freqs current), into $table"
+		"$E" calibrate --freqs current -q -o "$out/table.part.xml" >"$out/calibrate.log" 2>&1 ||
+			die "calibration failed (see $out/calibrate.log): $(tail -1 "$out/calibrate.log")"
+		mv "$out/table.part.xml" "$table" || die "cannot write $table"
+	fi
+fi
+
+model_opt=""
+[ -n "$MODEL" ] && model_opt="--model $MODEL"
+# the results, one row per loop nest; failures, one line per build
+res="$out/results.csv"
+echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time_error" >"$res.part"
+fails="$out/failures.txt"
+: >"$fails"
+
+# the first line of FILE that says what went wrong (not a "try --help" hint)
+reason() { grep -v "^try '" "$1" | grep -v '^ *$' | head -1; }
+# a build that could not be compared: why, on stderr and in the failures
+fail() {
+	say "[$step/$total] $tag: $1; skipped"
+	echo "$tag: $1" >>"$fails"
+}
+
+nk=$(echo $KERNELS | wc -w)
+nc=$(echo $CCS | wc -w)
+nl=$(echo $LEVELS | wc -w)
+total=$((nk * nc * nl))
+step=0
+start=$(date +%s)
+for k in $KERNELS; do
+	src="$kdir/$k.c"
+	for cc in $CCS; do
+		for lv in $LEVELS; do
+			step=$((step + 1))
+			tag="$k $cc $lv"
+			w="$work/$k-$cc$lv"
+			rm -rf "$w"
+			mkdir -p "$w"
+			if [ ! -r "$src" ]; then
+				fail "no kernel $src"
+				continue
+			fi
+			params=$(sizes "$k" "$lv")
+			if [ -z "$params" ]; then
+				fail "its main reads no size from argv ('int NAME = argc > K ? atoi(argv[K]) : DEFAULT;')"
+				continue
+			fi
+			args=$(for p in $params; do printf '%s ' "${p#*=}"; done)
+			popts=$(for p in $params; do printf ' --param %s' "$p"; done)
+			if ! command -v "$cc" >/dev/null 2>&1; then
+				fail "no compiler '$cc'"
+				continue
+			fi
+			say "[$step/$total] $tag ($params): build, profile (runs: $RUNS), validate"
+			# epi profile maps addresses to lines through .debug_aranges,
+			# which clang leaves out unless asked: without it every sample
+			# falls on a function, none on a loop nest
+			dbg=-g
+			case $(basename "$cc") in clang*) dbg="-g -gdwarf-aranges" ;; esac
+			if ! "$cc" -std=c11 $lv $dbg -o "$w/$k" "$src" -lm >"$w/build.log" 2>&1; then
+				fail "build failed: $(grep -m1 -i 'error' "$w/build.log" || reason "$w/build.log")"
+				continue
+			fi
+			# $args unquoted: the sizes are separate arguments
+			if ! "$E" profile -n "$RUNS" -m none -q -o "$w/trace" -- "$w/$k" $args >"$w/profile.txt" 2>"$w/profile.err"; then
+				fail "profile failed: $(reason "$w/profile.err")"
+				continue
+			fi
+			if ! "$E" validate "$src" --against "$w/trace" --table "$table" $popts $model_opt --format csv \
+				-o "$w/validate.csv" -- -std=c11 $lv >"$w/validate.err" 2>&1; then
+				fail "validate failed: $(reason "$w/validate.err")"
+				continue
+			fi
+			# the loop rows: block is quoted, the other columns plain
+			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" '
+				NR > 1 { split($2, f, ",")
+					if (f[1] == "loop")
+						printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11] }' \
+				"$w/validate.csv" >"$w/rows.csv"
+			if [ ! -s "$w/rows.csv" ]; then
+				fail "epi validate reported no loop nest"
+				continue
+			fi
+			if awk -F, '{ n += $7 } END { exit n > 0 }' "$w/rows.csv"; then
+				say "[$step/$total] $tag: warning: no sample fell in a loop nest (see $w/profile.txt)"
+				echo "$tag: warning: no sample fell in a loop nest" >>"$fails"
+			fi
+			cat "$w/rows.csv" >>"$res.part"
+		done
+	done
+done
+mv "$res.part" "$res"
+secs=$(($(date +%s) - start))
+
+cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+echo "predicted against sampled time per loop nest: $(date +%Y-%m-%d), ${cpu:-unknown CPU}, table $table"
+echo "profiled runs per build: $RUNS; error = predicted / sampled - 1; * fewer than $MIN_SAMPLES samples, left out of the means"
+awk -F, -v min="$MIN_SAMPLES" '
+function pct(x) { return x == "" ? "-" : sprintf("%+.1f%%", 100 * x) }
+NR == 1 { printf "  %-15s %-9s %-4s %-22s %-18s %7s %12s %12s %8s\n", "kernel", "compiler", "", "sizes", "nest (line)", "samples", "predicted", "sampled", "error"; next }
+{
+	few = ($7 + 0 < min || $10 == "")
+	printf "  %-15s %-9s %-4s %-22s %-18s %7d %10.4g s %10.4g s %8s%s\n", $1, $2, $3, $4, $5 " " $6 "()", $7, $8, $9, pct($10), few ? " *" : ""
+	g = $2 " " $3
+	if (!(g in seen)) { seen[g] = 1; order[++ng] = g }
+	row = $1 SUBSEP $5 " " $6 "()"
+	if (!(row in rowseen)) { rowseen[row] = 1; rows[++nr] = row }
+	if (few) { left[g]++; next }
+	shown[row] = 1
+	cell[row, g] = pct($10)
+	e = $10 < 0 ? -$10 : $10
+	sum[g] += e; n[g]++; pt[g] += $8; st[g] += $9
+}
+END {
+	# the same errors as a matrix: a row per nest, a column per compiler and level
+	printf "\nerror per nest with %d samples or more, by compiler and level:\n  %-15s %-20s", min, "kernel", "nest (line)"
+	for (i = 1; i <= ng; i++)
+		printf " %13s", order[i]
+	printf "\n"
+	for (r = 1; r <= nr; r++) {
+		if (!shown[rows[r]])
+			continue
+		split(rows[r], rk, SUBSEP)
+		printf "  %-15s %-20s", rk[1], rk[2]
+		for (i = 1; i <= ng; i++)
+			printf " %13s", ((rows[r], order[i]) in cell) ? cell[rows[r], order[i]] : "-"
+		printf "\n"
+	}
+	print "mean absolute error per compiler and level:"
+	for (i = 1; i <= ng; i++) {
+		g = order[i]
+		if (n[g])
+			printf "  %-14s %6.1f%% over %d nest%s (%d left out); together: predicted %.3g s, sampled %.3g s (%+.1f%%)\n", g, 100 * sum[g] / n[g], n[g], (n[g] > 1 ? "s" : ""), left[g], pt[g], st[g], 100 * (pt[g] / st[g] - 1)
+		else
+			printf "  %-14s no nest with %d samples or more\n", g, min
+	}
+}' "$res"
+if [ -s "$fails" ]; then
+	echo "skipped or suspect ($(wc -l <"$fails") of $total):"
+	sed 's/^/  /' "$fails"
+fi
+echo "builds: $total in ${secs} s; rows in $res"
+say "done in ${secs} s"
+ok=$(($(wc -l <"$res") - 1))
+[ "$ok" -gt 0 ] || die "no loop nest was compared"

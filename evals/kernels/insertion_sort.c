@@ -1,0 +1,42 @@
+/* insertion_sort: sorts n pseudo-random ints by insertion, written with a
+ * counted inner loop: each new element is swapped down while its left
+ * neighbour is larger; once it is in place the remaining comparisons find
+ * the prefix sorted and swap nothing.
+ * Usage: ./insertion_sort [n]; the accuracy benchmark binds n. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static void insertion_sort(int n, int *v)
+{
+	int i, j;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0; j--)
+			if (v[j - 1] > v[j]) {
+				int x = v[j];
+				v[j] = v[j - 1];
+				v[j - 1] = x;
+			}
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 30000;
+	if (n <= 0)
+		return 1;
+	int *v = malloc(sizeof *v * n);
+	if (!v)
+		return 1;
+	unsigned s = 7;
+	int i;
+	for (i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		v[i] = (int)(s >> 1);
+	}
+	insertion_sort(n, v);
+	unsigned long sum = 0;
+	for (i = 0; i < n; i++)
+		sum = sum * 31 + (unsigned)v[i];
+	printf("%d %d %lu\n", v[0], v[n - 1], sum);
+	free(v);
+	return 0;
+}
