@@ -2686,6 +2686,24 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	counts_set(w->s, &r->counts, c);
 }
 
+void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	int k = 0;
+	for (int i = 0; i < r->counts.n; i++) {
+		int drop = strncmp(r->counts.key[i], prefix, n) == 0;
+		if (r->formula && drop) {
+			free(r->formula[i]);
+			free(r->cond[i]);
+		} else if (r->formula) {
+			r->formula[k] = r->formula[i];
+			r->cond[k] = r->cond[i];
+		}
+		k += !drop;
+	}
+	counts_drop(s, &r->counts, prefix);
+}
+
 void cf_region_free(sym_ctx *s, epi_region *r)
 {
 	for (int i = 0; r->formula && i < r->counts.n; i++) {

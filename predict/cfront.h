@@ -93,6 +93,8 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err);
  * and A must still be freed. */
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
 void epi_analysis_free(epi_analysis *a);
+/* Removes R's counts whose key starts with PREFIX, and their formulas. */
+void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix);
 
 /* A loop: its function, the line of its keyword (as in epi_region) and the
  * last line it spans; the loop it is in (an index, -1 for a top-level nest)

@@ -120,7 +120,13 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		for (int i = 0; i < o->nloop; i++)
 			if (o->loop[i].src == s && i != main && m->l[i].k < m->l[main].k && rem < 0)
 				rem = i;
-		double k = m->l[main].k, left = rem >= 0 ? entries * (k - 1) / 2 : 0;
+		/* per entry, the remainder loop runs what the main loop leaves: when
+		 * every entry runs the same trip count, exactly; else on average */
+		double k = m->l[main].k, left = 0;
+		if (rem >= 0 && entries > 0) {
+			double per = iters / entries;
+			left = fabs(per - floor(per + 0.5)) < 1e-9 ? entries * fmod(floor(per + 0.5), k) : entries * (k - 1) / 2;
+		}
 		if (left > iters)
 			left = iters;
 		for (int i = 0; i < o->nloop; i++) {

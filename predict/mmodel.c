@@ -1,6 +1,7 @@
 /* mmodel: the compiled-code model (see mmodel.h). */
 #include "predict/mmodel.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
@@ -82,8 +83,18 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
 {
 	memset(m, 0, sizeof *m);
-	if (epi_object_read(&m->obj, binary, source, err) < 0)
+	if (epi_object_read(&m->obj, binary, source, fmpq_get_d(fo->branch_prob), err) < 0)
 		return -1;
+#if defined(__x86_64__)
+	const int host = EM_X86_64;
+#elif defined(__aarch64__)
+	const int host = EM_AARCH64;
+#else
+	const int host = 0;
+#endif
+	if (m->obj.machine != host)
+		return epi_error(err, "'%s' is %s machine code and this machine is %s: a cost table of this machine "
+				      "cannot price it", binary, epi_machine_name(m->obj.machine), epi_machine_name(host));
 	if (epi_find_loops(source, fo, &m->loops, &m->nloops, err) < 0)
 		return -1;
 	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
@@ -103,7 +114,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env)
 	epi_mcount_free(&m->cnt);
 	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env);
 	for (int i = 0; i < a->nregions; i++)
-		counts_drop(&a->sym, &a->regions[i].counts, "%");
+		epi_region_drop(&a->sym, &a->regions[i], "%");
 }
 
 /* Adds TIMES runs of a stretch priced P (per run) with mix MIX to OUT. */

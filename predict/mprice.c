@@ -196,13 +196,14 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_mc
 		if (o->loop_of[i] != l)
 			continue;
 		const epi_insn *in = &o->in[i];
-		n++;
+		double w = o->weight[i];
+		n += w;
 		enum epi_bound u = unit_of(in->klass);
 		if (u != EPI_BOUND_ISSUE)
-			out->bound_t[u] += c->tp[in->klass];
-		out->bound_t[EPI_BOUND_LOAD] += in->loads * c->load_tp;
-		out->bound_t[EPI_BOUND_STORE] += in->stores * c->store_tp;
-		out->e_dyn += c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store;
+			out->bound_t[u] += w * c->tp[in->klass];
+		out->bound_t[EPI_BOUND_LOAD] += w * in->loads * c->load_tp;
+		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
+		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	if (loop) {

@@ -166,6 +166,12 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
 			if (dwarf_tag(&d) != DW_TAG_subprogram)
 				continue;
 			const char *name = dwarf_diename(&d), *df = dwarf_decl_file(&d);
+			Dwarf_Attribute fa;
+			Dwarf_Word fi;
+			/* DWARF 5 numbers the unit's own file 0, which libdw's
+			 * dwarf_decl_file takes for none */
+			if (!df && dwarf_formudata(dwarf_attr(&d, DW_AT_decl_file, &fa), &fi) == 0 && fi == 0)
+				df = dwarf_diename(cu);
 			int r = name && df ? fn(cu, dir, &d, name, df, ctx) : 0;
 			if (r)
 				return r;
@@ -203,18 +209,18 @@ static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 	return lo < o->nin && o->in[lo].addr == addr ? lo : -1;
 }
 
-static void mix_add(epi_mix *m, const epi_insn *in)
+static void mix_add(epi_mix *m, const epi_insn *in, double w)
 {
-	m->n++;
-	m->cls[in->klass]++;
-	m->loads += in->loads;
-	m->stores += in->stores;
+	m->n += w;
+	m->cls[in->klass] += w;
+	m->loads += w * in->loads;
+	m->stores += w * in->stores;
 	if (in->klass >= EPI_IC_FP_ADD && in->klass <= EPI_IC_FP_DIV)
-		m->flops += (in->klass == EPI_IC_FP_FMA ? 2.0 : 1.0) * (in->lanes ? in->lanes : 1);
+		m->flops += w * (in->klass == EPI_IC_FP_FMA ? 2.0 : 1.0) * (in->lanes ? in->lanes : 1);
 	if (in->loads)
-		m->load_bytes += in->mem_bytes;
+		m->load_bytes += w * in->mem_bytes;
 	if (in->stores)
-		m->store_bytes += in->mem_bytes;
+		m->store_bytes += w * in->mem_bytes;
 }
 
 void epi_mix_add(epi_mix *dst, const epi_mix *src, double times)
@@ -423,7 +429,7 @@ static void find_loops(epi_object *o, int fi, int *cap)
 	int nb = g.nb;
 	/* body[l * nb + b]: block b is in loop l (of this function) */
 	char *body = NULL;
-	int nl = 0;
+	int nl = 0, nlatch = 0, *latch = NULL, *latch_b = NULL; /* back edges: loop, source block */
 	int *stack = xmalloc(((size_t)nb + 1) * sizeof *stack);
 	for (int h = 0; h < nb; h++) {
 		int l = -1;
@@ -442,6 +448,10 @@ static void find_loops(epi_object *o, int fi, int *cap)
 									  .src = -1};
 				}
 				epi_mloop *L = &o->loop[first + l];
+				latch = xrealloc(latch, (size_t)(nlatch + 1) * sizeof *latch);
+				latch[nlatch++] = l;
+				latch_b = xrealloc(latch_b, (size_t)nlatch * sizeof *latch_b);
+				latch_b[nlatch - 1] = u;
 				int br = g.start[u] + g.len[u] - 1;
 				if (br > L->end)
 					L->end = br; /* the last branch back: its line names the loop */
@@ -489,16 +499,24 @@ static void find_loops(epi_object *o, int fi, int *cap)
 			if (body[(size_t)l * nb + b] && (in_loop < 0 || size[l] < size[in_loop]))
 				in_loop = l;
 		o->loop_of[i] = in_loop < 0 ? -1 : first + in_loop;
-		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i]);
+		/* a block some iterations skip: run with the branch probability */
+		double w = 1;
+		for (int e = 0; in_loop >= 0 && e < nlatch && w == 1; e++)
+			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
+				w = o->branch_prob;
+		o->weight[i] = (float)w;
+		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w);
 	}
+	free(latch);
+	free(latch_b);
 	free(size);
 	free(body);
 	cfg_free(&g);
 }
 
-int epi_object_read(epi_object *o, const char *path, const char *source, char *err)
+int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
 {
-	*o = (epi_object){.path = xstrdup(path), .source = xstrdup(source)};
+	*o = (epi_object){.path = xstrdup(path), .source = xstrdup(source), .branch_prob = branch_prob};
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return epi_error(err, "cannot open the program '%s': %s", path, strerror(errno));
@@ -557,6 +575,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, char *e
 	free(r.built_from);
 	int cap = 0;
 	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
+	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
 	for (int i = 0; i < o->nfn; i++)
 		find_loops(o, i, &cap);
 	return 0;
@@ -572,6 +591,7 @@ void epi_object_free(epi_object *o)
 	free(o->loop_of);
 	free(o->frame);
 	free(o->vdst);
+	free(o->weight);
 	free(o->loop);
 	free(o->path);
 	free(o->source);

@@ -56,6 +56,9 @@ typedef struct epi_object {
 	int *loop_of;        /* per instruction: the innermost machine loop holding it, -1 */
 	unsigned char *frame; /* per instruction: its memory operand is a stack slot (frame register + constant) */
 	unsigned char *vdst; /* per instruction: it writes a floating-point or SIMD register */
+	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
+				the branch probability in a block that not every iteration passes */
+	double branch_prob;  /* that probability */
 	int nin;
 	epi_mfn *fn;
 	int nfn;
@@ -68,8 +71,11 @@ typedef struct epi_object {
  * and nests its loops. Returns 0, or -1 with ERR: no such file, not an
  * ELF program, a machine other than x86-64 and aarch64, no debug
  * information (build with -g), no function compiled from SOURCE (the
- * files it was built from are named). */
-int epi_object_read(epi_object *o, const char *path, const char *source, char *err);
+ * files it was built from are named). A block of a loop that not every
+ * iteration runs (one that does not dominate the branches back) is taken
+ * to run with probability BRANCH_PROB, as the source analysis takes an
+ * if's branches. */
+int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err);
 void epi_object_free(epi_object *o);
 
 /* Matches each machine loop to one of LOOPS (epi_find_loops of the

@@ -1,0 +1,170 @@
+# End-to-end tests of the compiled-code model (epi-predict --binary, the
+# build it makes itself, epi-validate against a trace): kernels of
+# evals/kernels built by gcc and clang at -O0 and -O2 (vectorised,
+# unrolled, with remainder loops at -O2), their machine instructions
+# counted by the model and by valgrind's callgrind, which must agree
+# within 2% over the functions of the kernel's file; the loops matched to
+# the source's; the bound and the instruction mix in the report; and the
+# bad input: no debug information, another program's source, a stripped
+# program, a foreign architecture, a table without the model's kernels.
+. "$(dirname "$0")/lib.sh"
+
+K="$top/evals/kernels"
+M="$tmp/m"
+mkdir -p "$M"
+# a table with the kernels the model rests on, costs in the ratios of a
+# recent x86-64 core at 1 GHz (seconds per unit)
+cat >"$M/t.xml" <<'EOF'
+<?xml version="1.0"?>
+<costtable version="1">
+<machine><cpu>test</cpu></machine>
+<meter name="none" domain="none"/>
+<frequency ghz="1">
+<op name="iter" unit="op" runs="1" time_s="1e-9"/>
+<op name="add.i64" unit="op" runs="1" time_s="0.25e-9"/>
+<op name="add.i64.lat" unit="op" runs="1" time_s="1e-9"/>
+<op name="add.f64" unit="op" runs="1" time_s="0.5e-9"/>
+<op name="add.f64.lat" unit="op" runs="1" time_s="3e-9"/>
+<op name="mul.i64" unit="op" runs="1" time_s="1e-9"/>
+<op name="mul.i64.lat" unit="op" runs="1" time_s="3e-9"/>
+<op name="mul.f64" unit="op" runs="1" time_s="0.5e-9"/>
+<op name="mul.f64.lat" unit="op" runs="1" time_s="3e-9"/>
+<op name="div.f64" unit="op" runs="1" time_s="4e-9"/>
+<op name="div.f64.lat" unit="op" runs="1" time_s="13e-9"/>
+<op name="bit.i64" unit="op" runs="1" time_s="0.25e-9"/>
+<op name="cmp.i64" unit="op" runs="1" time_s="0.25e-9"/>
+<op name="load.l1" unit="op" runs="1" time_s="0.33e-9"/>
+<op name="load.l1.lat" unit="op" runs="1" time_s="4e-9"/>
+<op name="store.l1" unit="op" runs="1" time_s="0.5e-9"/>
+<op name="load.fwd.lat" unit="op" runs="1" time_s="1e-9"/>
+<op name="load.fwdfp.lat" unit="op" runs="1" time_s="9e-9"/>
+</frequency>
+</costtable>
+EOF
+
+# callgrind's instructions in function FN of the kernel's file, its own
+# (gcc's clones of it, FN.constprop.0, included)
+cg_count() { # PROG SOURCE-BASENAME FN ARGS...
+	prog=$1 src=$2 fn=$3
+	shift 3
+	valgrind --tool=callgrind --callgrind-out-file="$M/cg.out" "$prog" "$@" >/dev/null 2>&1 || return 1
+	callgrind_annotate "$M/cg.out" 2>/dev/null |
+		awk -v s="$src:$fn" '!/=>/ && (index($0, s " ") || index($0, s ".")) { gsub(",", "", $1); n += $1 } END { print n + 0 }'
+}
+
+# the model's instructions of function FN (its loops and the rest)
+model_count() { # PROG SOURCE FN PARAMS...
+	prog=$1 src=$2 fn=$3
+	shift 3
+	"$P" "$src" --binary "$prog" --table "$M/t.xml" "$@" -F json >"$M/pred.json" 2>"$M/pred.err" || return 1
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["regions"] if r["scope"] == "function" and r["function"] == sys.argv[2]][0]
+print(round(t["machine"]["instructions"]))' "$M/pred.json" "$fn"
+}
+
+# the kernel's function: the model's count against callgrind's
+agree() { # CC LEVEL KERNEL FUNCTION "ARGS" PARAMS...
+	cc=$1 lvl=$2 k=$3 fn=$4 args=$5
+	shift 5
+	name="compiled model: $fn() by $cc $lvl, instructions within 2% of callgrind's"
+	exe="$M/$k-$(echo "$cc" | tr -d ' ')$lvl"
+	if ! $cc $lvl -g -o "$exe" "$K/$k.c" 2>"$M/cc.err"; then
+		bad "$name (build failed)" "$M/cc.err"
+		return
+	fi
+	# shellcheck disable=SC2086
+	want=$(cg_count "$exe" "$k.c" "$fn" $args)
+	got=$(model_count "$exe" "$K/$k.c" "$fn" "$@")
+	if [ -z "$got" ] || [ -z "$want" ] || [ "$want" -eq 0 ]; then
+		bad "$name (model '$got', callgrind '$want')" "$M/pred.err"
+		return
+	fi
+	awk -v a="$got" -v b="$want" 'BEGIN { e = a / b - 1; exit (e * e < 0.0004) ? 0 : 1 }' &&
+		ok "$name" || bad "$name (model $got, callgrind $want)"
+}
+
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+	# loops with no branch on the data: their counts are exact formulas, and
+	# so must the instructions be (vectorised, unrolled and remainder
+	# loops at -O2, hoisted code); -fno-inline keeps the kernel a function
+	# of its own, for callgrind to count apart
+	for lvl in -O0 -O2; do
+		agree "gcc -fno-inline" $lvl gemm gemm "60" --param n=60
+		agree "gcc -fno-inline" $lvl trisolv trisolv "200 2" --param n=200 --param reps=2
+		agree "gcc -fno-inline" $lvl dot dot "1000 20" --param n=1000 --param reps=20
+		agree "gcc -fno-inline" $lvl syrk syrk "50" --param n=50
+		agree "gcc -fno-inline" $lvl jacobi-2d jacobi_2d "40 5" --param n=40 --param tsteps=5
+	done
+	if command -v clang-19 >/dev/null; then
+		for lvl in -O0 -O2; do
+			agree "clang-19 -fno-inline" $lvl gemm gemm "60" --param n=60
+			agree "clang-19 -fno-inline" $lvl dot dot "1000 20" --param n=1000 --param reps=20
+			agree "clang-19 -fno-inline" $lvl trisolv trisolv "200 2" --param n=200 --param reps=2
+		done
+	else
+		bad "clang-19 is needed to check clang's builds"
+	fi
+else
+	bad "valgrind (callgrind) is needed to check the compiled model's counts"
+fi
+
+# the loops matched, the report's header, bound and mix
+gcc -O0 -g -o "$M/gemm" "$K/gemm.c"
+expect "compiled model: the table names the machine code" 0 "machine code: [0-9.e+]* instructions; .*bound: " -- \
+	"$K/gemm.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60
+expect "compiled model: JSON carries the bound and the mix" 0 '"bound": "latency"' -- \
+	"$K/gemm.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60 -F json
+grep -q '"fp.mul": ' "$tmp/out" && ok "compiled model: JSON instruction classes" ||
+	bad "compiled model: JSON instruction classes" "$tmp/out"
+# -O0 keeps the accumulator in a stack slot: a double's store-to-load round
+# trip (9 ns) and the add (3 ns) per inner iteration, 60^3 of them
+awk '/"scope": "loop"/ { l = 1 } l && /"time_s"/ { gsub(/[^0-9.e-]/, "", $2); print $2; exit }' "$tmp/out" >"$M/t"
+awk '{ e = $1 / (60 * 60 * 60 * 12e-9) - 1; exit (e * e < 0.01) ? 0 : 1 }' "$M/t" &&
+	ok "compiled model: -O0's loop-carried chain through a stack slot prices the inner loop" ||
+	bad "compiled model: -O0's loop-carried chain through a stack slot prices the inner loop" "$M/t"
+# the build made by epi-predict itself, removed afterwards
+before=$(ls /tmp | grep -c '^epi-build-')
+expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code: " -- \
+	"$K/gemm.c" --table "$M/t.xml" --param n=60 -- -O2
+[ "$(ls /tmp | grep -c '^epi-build-')" -eq "$before" ] && ok "compiled model: its build is removed" ||
+	bad "compiled model: its build is removed"
+expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
+	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
+
+# bad input
+gcc -O2 -o "$M/nodebug" "$K/gemm.c"
+expect "compiled model: a program without debug information" 1 "no debug information: build it with -g" -- \
+	"$K/gemm.c" --binary "$M/nodebug" --table "$M/t.xml" --param n=60
+expect "compiled model: a program built from another source" 1 "has no function compiled from .*trisolv.c' (it was built from gemm.c)" -- \
+	"$K/trisolv.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60 --param reps=1
+cp "$M/gemm" "$M/stripped" && strip "$M/stripped"
+expect "compiled model: a stripped program" 1 "no debug information: build it with -g" -- \
+	"$K/gemm.c" --binary "$M/stripped" --table "$M/t.xml" --param n=60
+expect "compiled model: not a program" 1 "is not an ELF program" -- \
+	"$K/gemm.c" --binary "$K/gemm.c" --table "$M/t.xml" --param n=60
+expect "compiled model: no such program" 1 "cannot open the program" -- \
+	"$K/gemm.c" --binary "$M/none" --table "$M/t.xml" --param n=60
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	aarch64-linux-gnu-gcc -O2 -g -c -o "$M/a64.o" "$K/gemm.c"
+	expect "compiled model: another architecture's program" 1 "is aarch64 machine code and this machine is x86-64" -- \
+		"$K/gemm.c" --binary "$M/a64.o" --table "$M/t.xml" --param n=60
+else
+	bad "aarch64-linux-gnu-gcc is needed to check a foreign program"
+fi
+gcc -O0 -g -o "$M/sel" "$ex/selection_sort.c"
+expect "compiled model: a table without its kernels" 0 "lacks the kernels add.i64, add.i64.lat" -- \
+	"$ex/selection_sort.c" --binary "$M/sel" --table "$ref" --freq 2.4GHz --param n=100
+expect "compiled model: --binary with --model source" 2 "goes with --model compiled" -- \
+	"$K/gemm.c" --binary "$M/gemm" --model source
+expect "compiled model: an unknown model" 2 "expected compiled or source" -- "$K/gemm.c" --model fast
+export EPI_CC=false
+expect "compiled model: a build that fails" 1 "the compiler 'false' could not build" -- \
+	"$K/gemm.c" --table "$M/t.xml" --param n=60 -- -O2
+EPI_CC="$M/none"
+expect "compiled model: no compiler" 1 "cannot run the compiler" -- \
+	"$K/gemm.c" --table "$M/t.xml" --param n=60 -- -O2
+unset EPI_CC
+
+finish
