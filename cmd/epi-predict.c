@@ -20,6 +20,7 @@
 #include "model/util.h"
 #include "predict/cfront.h"
 #include "predict/mmodel.h"
+#include "predict/mprice.h"
 #include "predict/report.h"
 #include "predict/trips.h"
 
@@ -323,6 +324,19 @@ static void analyze(const predict_opts *o, predict_run *r)
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", err);
 	epi_mmodel_count(&r->mm, &r->a, &r->env);
+	for (int i = 0; r->have_table && i < r->nkhz; i++) {
+		epi_fcol col;
+		char missing[200];
+		if (epi_table_at(&r->table, r->khz[i], &col, err) < 0)
+			continue;
+		int usable = epi_mcosts_usable(&col, missing, sizeof missing);
+		epi_fcol_free(&col);
+		if (!usable) {
+			epi_warn("'%s' lacks the kernels %s: the compiled-code model prices them from others "
+				 "(epi-calibrate measures them)", o->table_path, missing);
+			break;
+		}
+	}
 }
 
 static void report(const predict_opts *o, predict_run *r)
