@@ -806,6 +806,48 @@ void epi_isa_close(epi_isa *d)
 	free(d);
 }
 
+static unsigned x86_full(unsigned r);
+static unsigned a64_full(unsigned r);
+
+/* The explicit operands of IN, in order, for the analyses of how values
+ * change from one iteration to the next. */
+static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
+{
+	out->isa_id = (uint16_t)in->id;
+	if (!in->detail)
+		return;
+	if (d->arm) {
+		const cs_arm64 *a = &in->detail->arm64;
+		for (int i = 0; i < a->op_count && out->nop < 4; i++) {
+			const cs_arm64_op *o = &a->operands[i];
+			if (o->type == ARM64_OP_REG)
+				out->op[out->nop++] = (epi_opnd){EPI_OPND_REG, (uint16_t)a64_full(o->reg), 0};
+			else if (o->type == ARM64_OP_IMM)
+				out->op[out->nop++] = (epi_opnd){EPI_OPND_IMM, 0, o->imm};
+			else if (o->type == ARM64_OP_MEM)
+				out->op[out->nop++] = (epi_opnd){EPI_OPND_MEM, 0, 0};
+		}
+		out->writeback = a->writeback;
+		/* post-indexed: [xN], #imm comes as a memory operand then an immediate */
+		if (a->writeback && out->nop >= 2 && out->op[out->nop - 1].kind == EPI_OPND_IMM &&
+		    out->op[out->nop - 2].kind == EPI_OPND_MEM)
+			out->post_index = out->op[out->nop - 1].imm;
+		else if (a->writeback)
+			out->post_index = out->disp;
+		return;
+	}
+	const cs_x86 *x = &in->detail->x86;
+	for (int i = 0; i < x->op_count && out->nop < 4; i++) {
+		const cs_x86_op *o = &x->operands[i];
+		if (o->type == X86_OP_REG)
+			out->op[out->nop++] = (epi_opnd){EPI_OPND_REG, (uint16_t)x86_full(o->reg), 0};
+		else if (o->type == X86_OP_IMM)
+			out->op[out->nop++] = (epi_opnd){EPI_OPND_IMM, 0, o->imm};
+		else if (o->type == X86_OP_MEM)
+			out->op[out->nop++] = (epi_opnd){EPI_OPND_MEM, 0, 0};
+	}
+}
+
 size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, epi_insn *out)
 {
 	memset(out, 0, sizeof *out);
@@ -829,6 +871,7 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 		a64_classify(in, out);
 	else
 		x86_classify(d, in, out);
+	operands(d, in, out);
 	return in->size;
 }
 

@@ -35,6 +35,13 @@ const char *epi_iclass_name(enum epi_iclass c);
 
 #define EPI_ISA_MAXREG 12
 
+/* An explicit operand: EPI_OPND_REG, EPI_OPND_IMM or EPI_OPND_MEM. */
+typedef struct epi_opnd {
+	uint8_t kind;
+	uint16_t reg;
+	int64_t imm;
+} epi_opnd;
+
 /* One decoded instruction. */
 typedef struct epi_insn {
 	uint64_t addr;
@@ -61,8 +68,17 @@ typedef struct epi_insn {
 	int32_t scale;
 	int64_t disp;
 	uint64_t target;   /* a direct branch's or call's target; 0 when indirect or none */
+	/* the explicit operands in order (the destination first): registers as
+	 * their full registers, immediates, and memory (its address above) */
+	uint8_t nop;
+	epi_opnd op[4];
+	uint8_t writeback; /* aarch64: the base register moves by post_index (or disp when pre-indexed) */
+	int64_t post_index;
+	uint16_t isa_id;   /* capstone's instruction id */
 	char mnem[24];     /* the mnemonic, for notes and reports */
 } epi_insn;
+
+enum { EPI_OPND_REG = 1, EPI_OPND_IMM, EPI_OPND_MEM };
 
 typedef struct epi_isa epi_isa;
 
