@@ -27,30 +27,55 @@ static int setup_seq(const epi_kernel *k, epi_bench_ctx *c, char *err)
 	return epi_bench_alloc(c, c->bytes, 0, err);
 }
 
-static void thr(epi_bench_ctx *c, uint64_t n)
-{
-	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
-	if (!n)
-		return;
+/* A kernel of 32 loads at offsets OFFS(LD) from the pointer, which then
+ * advances by STEP bytes (WRAP) and wraps at the end of the buffer. */
 #if defined(EPI_ASM)
-	uint64_t t;
-	__asm__ volatile("1:\n\t" EPI_OFFS32(LD) EPI_WRAP256 EPI_LOOP
-			 : [p] "+&r"(p), [t] "=&r"(t), [n] EPI_NCON(n)
-			 : [start] "r"(start), [end] "r"(end)
-			 : "cc", "memory");
+#define SEQ_LOADS(name, OFFS, WRAP, step)                                                              \
+	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
+	{                                                                                               \
+		char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;                    \
+		uint64_t t;                                                                             \
+		if (n)                                                                                  \
+			__asm__ volatile("1:\n\t" OFFS(LD) WRAP EPI_LOOP                                  \
+					 : [p] "+&r"(p), [t] "=&r"(t), [n] EPI_NCON(n)                          \
+					 : [start] "r"(start), [end] "r"(end)                                   \
+					 : "cc", "memory");                                                     \
+	}
 #else
-	for (; n; n--) {
-		volatile uint64_t *q = (volatile uint64_t *)p;
-		uint64_t t;
-		for (int i = 0; i < EPI_UNROLL; i++)
-			t = q[i];
-		(void)t;
-		p += 256;
-		if (p >= end)
-			p = start;
+#define SEQ_LOADS(name, OFFS, WRAP, step)                                                              \
+	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
+	{                                                                                               \
+		char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;                    \
+		for (; n; n--) {                                                                        \
+			volatile uint64_t *q = (volatile uint64_t *)p;                                  \
+			uint64_t t;                                                                     \
+			for (int i = 0; i < EPI_UNROLL; i++)                                            \
+				t = q[i * ((step) / 256)];                                              \
+			(void)t;                                                                        \
+			p += (step);                                                                    \
+			if (p >= end)                                                                   \
+				p = start;                                                              \
+		}                                                                                       \
 	}
 #endif
-}
+
+SEQ_LOADS(thr, EPI_OFFS32, EPI_WRAP256, 256)
+
+/* One load per 64-byte line, 32 lines in address order per iteration: the
+ * rate at which a level delivers lines, what a walk along a column or any
+ * stride of a line or more moves. */
+#define LINES32(F) F(0) F(64) F(128) F(192) F(256) F(320) F(384) F(448) F(512) F(576) F(640) F(704) F(768) \
+	F(832) F(896) F(960) F(1024) F(1088) F(1152) F(1216) F(1280) F(1344) F(1408) F(1472) F(1536) F(1600) \
+	F(1664) F(1728) F(1792) F(1856) F(1920) F(1984)
+#if defined(__x86_64__)
+#define WRAP2048 "add $2048, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
+#elif defined(__aarch64__)
+#define WRAP2048 "add %x[p], %x[p], #2048\n\tcmp %x[p], %x[end]\n\tcsel %x[p], %x[start], %x[p], hs\n\t"
+#else
+#define WRAP2048 ""
+#endif
+
+SEQ_LOADS(thr_line, LINES32, WRAP2048, 2048)
 
 /* A random cyclic order of the buffer's 64-byte lines: each line holds
  * the address of the next. */
@@ -99,6 +124,15 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 				.seq = EPI_ISA("mov (%rax), %rax", "ldr x0, [x0]"), .unit = EPI_UNIT_OP, .level = lvl, .latency = 1, \
 				.units = EPI_UNROLL, .setup = setup_chase, .run = lat, .teardown = epi_bench_free}
 
+#define LINE_K(var, nm, lvl, wh)                                                                        \
+	const epi_kernel var = {.name = nm, .what = "a 64-byte line, one load from each in address order, " wh,  \
+				.seq = EPI_ISA("mov 64k(%rsi), %rax", "ldr x0, [x1, #64k]"), .unit = EPI_UNIT_OP,          \
+				.level = lvl, .units = EPI_UNROLL, .setup = setup_seq, .run = thr_line,                    \
+				.teardown = epi_bench_free}
+
+LINE_K(epi_k_load_l2_line, "load.l2.line", EPI_LVL_L2, "buffer in L2");
+LINE_K(epi_k_load_l3_line, "load.l3.line", EPI_LVL_L3, "buffer in L3");
+LINE_K(epi_k_load_dram_line, "load.dram.line", EPI_LVL_DRAM, "buffer in DRAM");
 LOAD_K(epi_k_load_l1, "load.l1", EPI_LVL_L1, "buffer in L1");
 LOAD_K(epi_k_load_l2, "load.l2", EPI_LVL_L2, "buffer in L2");
 LOAD_K(epi_k_load_l3, "load.l3", EPI_LVL_L3, "buffer in L3");
