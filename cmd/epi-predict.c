@@ -324,6 +324,8 @@ static void analyze(const predict_opts *o, predict_run *r)
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", err);
 	epi_mmodel_count(&r->mm, &r->a, &r->env);
+	if (r->have_table)
+		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	for (int i = 0; r->have_table && i < r->nkhz; i++) {
 		epi_fcol col;
 		char missing[200];

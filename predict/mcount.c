@@ -1,6 +1,7 @@
 /* mcount: how often each machine loop runs (see mcount.h). */
 #include "predict/mcount.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,23 @@ static double tag_value(epi_analysis *a, const epi_region *total, const sym_env 
  * those of loops inside L that no machine loop was matched to (unrolled
  * into L's body), per iteration of L. */
 typedef struct per_iter {
-	double flops, stores, loads;
+	double flops, stores, loads, store_bytes, load_bytes;
 } per_iter;
+
+/* The bytes of an element of the type that ends KEY ("load.f64": 8,
+ * "store.i32": 4, "load.ptr": 8); 8 when it names none. */
+static double elem_bytes(const char *key)
+{
+	const char *t = strrchr(key, '.');
+	if (!t)
+		return 8;
+	if (strcmp(t, ".ptr") == 0)
+		return 8;
+	while (*t && !isdigit((unsigned char)*t))
+		t++;
+	int bits = atoi(t);
+	return bits >= 8 ? bits / 8 : 8;
+}
 
 static void add_own(per_iter *p, epi_analysis *a, const epi_region *total, const sym_env *env, int line)
 {
@@ -50,9 +66,9 @@ static void add_own(per_iter *p, epi_analysis *a, const epi_region *total, const
 		if (fp && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_CMP))
 			p->flops += v;
 		else if (cls == EPI_OP_STORE)
-			p->stores += v;
+			p->stores += v, p->store_bytes += v * elem_bytes(op);
 		else if (cls == EPI_OP_LOAD)
-			p->loads += v;
+			p->loads += v, p->load_bytes += v * elem_bytes(op);
 	}
 }
 
@@ -66,10 +82,10 @@ static double ratio(const epi_mloop *ml, const per_iter *src)
 	double r = 0;
 	if (src->flops > 0 && ml->own.flops > 0)
 		r = ml->own.flops / src->flops;
-	else if (src->stores > 0 && ml->own.stores > 0)
-		r = ml->own.store_bytes / 8 / src->stores;
-	else if (src->loads > 0 && ml->own.loads > 0)
-		r = ml->own.load_bytes / 8 / src->loads;
+	else if (src->stores > 0 && ml->own.store_bytes > 0)
+		r = ml->own.store_bytes / src->store_bytes;
+	else if (src->loads > 0 && ml->own.load_bytes > 0)
+		r = ml->own.load_bytes / src->load_bytes;
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }
 
@@ -106,6 +122,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			p.flops /= iters;
 			p.stores /= iters;
 			p.loads /= iters;
+			p.store_bytes /= iters;
+			p.load_bytes /= iters;
 		}
 		/* the machine loops of S: the widest is the main one, the first
 		 * narrower one its remainder, the others versions */
@@ -123,7 +141,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		/* per entry, the remainder loop runs what the main loop leaves: when
 		 * every entry runs the same trip count, exactly; else on average */
 		double k = m->l[main].k, left = 0;
-		if (rem >= 0 && entries > 0) {
+		if (k > 1 && entries > 0) { /* left to a remainder loop, or to straight code */
 			double per = iters / entries;
 			left = fabs(per - floor(per + 0.5)) < 1e-9 ? entries * fmod(floor(per + 0.5), k) : entries * (k - 1) / 2;
 		}
@@ -133,6 +151,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			if (o->loop[i].src != s)
 				continue;
 			epi_mloop_count *c = &m->l[i];
+			c->trip = NAN;
 			if (i == main) {
 				c->role = EPI_MR_MAIN;
 				c->iters = (iters - left) / k;
@@ -145,8 +164,15 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			}
 		}
 	}
-	for (int i = 0; i < o->nloop; i++)
+	for (int i = 0; i < o->nloop; i++) {
 		m->nunmatched += o->loop[i].src < 0;
+		int s = o->loop[i].src;
+		if (s < 0 || m->l[i].role == EPI_MR_VERSION)
+			continue;
+		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
+		double e = tag_value(a, total, env, key);
+		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
+	}
 	free(has);
 }
 

@@ -19,6 +19,7 @@ enum epi_mrole {
 typedef struct epi_mloop_count {
 	double k;          /* source iterations per machine iteration */
 	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
+	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
 	enum epi_mrole role;
 } epi_mloop_count;
 

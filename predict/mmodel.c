@@ -162,7 +162,7 @@ static void add_loops(const epi_mmodel *m, int line, const epi_fcol *col, const 
 			continue;
 		}
 		epi_mloop_price p;
-		epi_mprice_loop(&m->obj, l, c, &p);
+		epi_mprice_loop(&m->obj, l, m->cnt.l[l].trip, c, &p);
 		add_runs(out, &p, &m->obj.loop[l].own, it, c);
 		out->nloops += it > 0;
 	}
@@ -173,7 +173,7 @@ void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mco
 {
 	cost_init(out, col);
 	epi_mcosts c;
-	epi_mcosts_from(&c, col);
+	epi_mcosts_from(&c, col, m->cache);
 	add_loops(m, line, col, &c, out);
 }
 
@@ -181,7 +181,7 @@ void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fc
 {
 	cost_init(out, col);
 	epi_mcosts c;
-	epi_mcosts_from(&c, col);
+	epi_mcosts_from(&c, col, m->cache);
 	for (int f = 0; f < m->obj.nfn; f++) {
 		if (strcmp(m->obj.fn[f].name, function) != 0 || !m->cnt.calls)
 			continue;
@@ -195,7 +195,7 @@ void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out)
 {
 	cost_init(out, col);
 	epi_mcosts c;
-	epi_mcosts_from(&c, col);
+	epi_mcosts_from(&c, col, m->cache);
 	add_loops(m, 0, col, &c, out);
 	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
 		epi_mloop_price p;

@@ -16,6 +16,7 @@ typedef struct epi_mmodel {
 	int nloops;
 	int nmatched;     /* machine loops matched to a source loop */
 	epi_mcount cnt;   /* after epi_mmodel_count */
+	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 } epi_mmodel;
 
 /* Builds SOURCE into an object file with debug information: the project's

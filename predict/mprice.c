@@ -7,7 +7,7 @@
 
 const char *epi_bound_name(enum epi_bound b)
 {
-	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency"};
+	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency", "l2", "l3", "dram"};
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
@@ -41,9 +41,12 @@ static double cost(epi_mcosts *c, const epi_fcol *col, const char *key, const ch
 	return isnan(v) || v < 0 ? 0 : v;
 }
 
-void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col)
+void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3])
 {
 	memset(c, 0, sizeof *c);
+	static const unsigned long long typical[3] = {32 << 10, 1 << 20, 32 << 20};
+	for (int i = 0; i < 3; i++)
+		c->cache[i] = cache && cache[i] ? cache[i] : typical[i];
 	/* a cycle: the integer add's latency */
 	double cyc = cost(c, col, "add.i64.lat", "add.i64", 0);
 	struct {
@@ -68,6 +71,22 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col)
 	c->load_tp = cost(c, col, "load.l1", "load", 0);
 	c->store_tp = cost(c, col, "store.l1", "store", 0);
 	c->load_lat = cost(c, col, "load.l1.lat", "load.l1", 0);
+	/* a line per access: without the line kernels, eight sequential loads */
+	static const char *const line[3] = {"load.l2.line", "load.l3.line", "load.dram.line"};
+	static const char *const seq[3] = {"load.l2", "load.l3", "load.dram"};
+	for (int i = 0; i < 3; i++) {
+		/* a line moved by one load or by eight in a row, whichever the
+		 * level delivers faster (prefetching streams) */
+		double by8 = 8 * cost(c, col, seq[i], "load", 0);
+		c->line[i] = exact(col, line[i]) ? cost(c, col, line[i], NULL, 0) : by8;
+		if (by8 > 0 && by8 < c->line[i])
+			c->line[i] = by8;
+		if (!exact(col, line[i]) && strlen(c->missing_names) + strlen(line[i]) + 3 < sizeof c->missing_names) {
+			size_t n = strlen(c->missing_names);
+			snprintf(c->missing_names + n, sizeof c->missing_names - n, "%s%s", n ? ", " : "", line[i]);
+			c->missing++;
+		}
+	}
 	c->fwd_lat = cost(c, col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(c, col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->e_load = cost(c, col, "load.l1", "load", 1);
@@ -147,19 +166,33 @@ static void flow_pass(const epi_object *o, int l, int lo, int hi, const epi_mcos
 		const epi_insn *in = &o->in[i];
 		if (in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_NOP)
 			continue; /* predicted: no wait */
-		double start = 0;
-		for (int r = 0; r < in->nrd; r++)
-			if (in->rd[r] < NREG && f->reg[in->rd[r]] > start)
-				start = f->reg[in->rd[r]];
+		/* the register operands, and the memory operand's value: its
+		 * address's registers plus the load's latency, or a stack slot's
+		 * store forwarded */
+		double start = 0, addr = 0;
+		for (int r = 0; r < in->nrd; r++) {
+			unsigned x = in->rd[r];
+			if (x >= NREG)
+				continue;
+			if (in->loads && ((x == in->base && in->base) || (x == in->index && in->index))) {
+				if (f->reg[x] > addr)
+					addr = f->reg[x];
+				continue;
+			}
+			if (f->reg[x] > start)
+				start = f->reg[x];
+		}
 		int slot = o->frame[i];
 		int64_t disp = in->disp;
 		double lat = c->lat[in->klass];
 		if (in->loads) {
 			double *s = slot ? slot_of(f, disp, 0) : NULL;
 			double fwd = o->vdst[i] ? c->fwd_lat_fp : c->fwd_lat;
-			if (s && *s + fwd > start + c->load_lat)
-				start = *s + fwd - c->load_lat;
-			lat += c->load_lat;
+			double value = addr + c->load_lat;
+			if (s && *s + fwd > value)
+				value = *s + fwd;
+			if (value > start)
+				start = value;
 		}
 		double done = start + lat;
 		for (int r = 0; r < in->nwr; r++)
@@ -185,9 +218,55 @@ static double flow_max(const flow *f)
 	return m;
 }
 
+/* Whether access I of loop L reads or writes the lines of an earlier one:
+ * the same registers, unchanged in between, the same stride, less than a
+ * line apart (a[i - 1], a[i], a[i + 1]). */
+static int same_stream(const epi_object *o, int l, int lo, int i)
+{
+	const epi_insn *x = &o->in[i];
+	for (int j = i - 1; j >= lo; j--) {
+		const epi_insn *y = &o->in[j];
+		for (int w = 0; w < y->nwr; w++)
+			if ((y->wr[w] == x->base && x->base) || (y->wr[w] == x->index && x->index))
+				return 0;
+		if (o->loop_of[j] == l && (y->loads || y->stores) && !o->frame[j] && y->base == x->base &&
+		    y->index == x->index && y->scale == x->scale && o->stride[j] == o->stride[i] &&
+		    y->disp - x->disp < 64 && x->disp - y->disp < 64)
+			return 1;
+	}
+	return 0;
+}
+
+/* The lines loop L's own accesses bring per iteration from beyond L1: the
+ * level that holds what one entry of the loop (TRIP iterations) touches. */
+static void memory(const epi_object *o, int l, int lo, int hi, double trip, const epi_mcosts *c, epi_mloop_price *out)
+{
+	double lines = 0, touched = 0;
+	for (int i = lo; i <= hi; i++) {
+		int64_t s = o->stride[i];
+		/* an address that follows the data: where it lands is not known,
+		 * and taken to be close (as the source-level model takes it) */
+		if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || s == 0 || s == EPI_STRIDE_UNKNOWN)
+			continue;
+		if (same_stream(o, l, lo, i))
+			continue;
+		double bytes = s == EPI_STRIDE_RUNTIME || s >= 64 || s <= -64 ? 64 : (double)(s < 0 ? -s : s);
+		/* a line written is read first and written back later */
+		double w = o->weight[i] * (o->in[i].stores ? 2 : 1);
+		lines += w * bytes / 64;
+		touched += o->weight[i] * bytes;
+	}
+	if (!(trip > 0) || lines == 0)
+		return;
+	touched *= trip;
+	int level = touched <= c->cache[0] ? 0 : touched <= c->cache[1] ? 1 : touched <= c->cache[2] ? 2 : 3;
+	if (level > 0)
+		out->bound_t[EPI_BOUND_L2 + level - 1] = lines * c->line[level - 1];
+}
+
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT. */
-static void price_range(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, int loop,
+static void price_range(const epi_object *o, int l, int lo, int hi, double trip, const epi_mcosts *c, int loop,
 			epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
@@ -197,7 +276,11 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_mc
 			continue;
 		const epi_insn *in = &o->in[i];
 		double w = o->weight[i];
-		n += w;
+		/* a compare and the conditional branch after it issue as one
+		 * (macro-fusion) */
+		int fused = in->klass == EPI_IC_BRANCH && in->cond && i > lo && o->loop_of[i - 1] == l &&
+			    (strcmp(o->in[i - 1].mnem, "cmp") == 0 || strcmp(o->in[i - 1].mnem, "test") == 0);
+		n += fused ? 0 : w;
 		enum epi_bound u = unit_of(in->klass);
 		if (u != EPI_BOUND_ISSUE)
 			out->bound_t[u] += w * c->tp[in->klass];
@@ -206,6 +289,8 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_mc
 		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
+	if (loop)
+		memory(o, l, lo, hi, trip, c, out);
 	if (loop) {
 		/* three iterations through the data flow: the growth of the last
 		 * is what each iteration waits for the one before */
@@ -224,13 +309,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_mc
 	out->t = out->bound_t[out->bound];
 }
 
-void epi_mprice_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mloop_price *out)
+void epi_mprice_loop(const epi_object *o, int l, double trip, const epi_mcosts *c, epi_mloop_price *out)
 {
 	const epi_mfn *f = &o->fn[o->loop[l].fn];
-	price_range(o, l, f->first, f->first + f->n - 1, c, 1, out);
+	price_range(o, l, f->first, f->first + f->n - 1, trip, c, 1, out);
 }
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NAN, c, 0, out);
 }

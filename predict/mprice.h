@@ -19,6 +19,9 @@ enum epi_bound {
 	EPI_BOUND_LOAD,    /* load ports */
 	EPI_BOUND_STORE,   /* store ports */
 	EPI_BOUND_LATENCY, /* a dependency chain from one iteration to the next */
+	EPI_BOUND_L2,      /* lines from the L2 cache */
+	EPI_BOUND_L3,      /* lines from the L3 cache */
+	EPI_BOUND_DRAM,    /* lines from memory */
 	EPI_BOUND_N
 };
 const char *epi_bound_name(enum epi_bound b);
@@ -33,6 +36,8 @@ typedef struct epi_mcosts {
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
 	double issue;            /* seconds per instruction at the core's issue rate */
+	double line[3];          /* seconds per 64-byte line read from L2, L3, memory */
+	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
@@ -41,9 +46,10 @@ typedef struct epi_mcosts {
 	char missing_names[200];
 } epi_mcosts;
 
-/* The costs at column COL; a kernel the table lacks is derived from a
+/* The costs at column COL of a machine with data caches CACHE (L1d, L2,
+ * L3 bytes; 0: typical sizes); a kernel the table lacks is derived from a
  * related one (listed in missing_names). */
-void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col);
+void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3]);
 
 /* Whether COL has the microbenchmarks the compiled-code model rests on
  * (integer and floating-point throughput and latency, L1 loads and stores,
@@ -60,7 +66,12 @@ typedef struct epi_mloop_price {
 	enum epi_bound bound;      /* the largest */
 } epi_mloop_price;
 
-void epi_mprice_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mloop_price *out);
+/* TRIP: the loop's iterations per entry, for the data one entry sweeps
+ * (which cache level holds it); NAN when unknown (L1 assumed). Each access
+ * moves its stride's bytes per iteration, a line when the stride is a
+ * line or more or not known at compile time; the level is the smallest
+ * cache holding what one entry of the loop touches. */
+void epi_mprice_loop(const epi_object *o, int l, double trip, const epi_mcosts *c, epi_mloop_price *out);
 /* The same for a function's instructions outside its loops, per call. */
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out);
 

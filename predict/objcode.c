@@ -209,7 +209,9 @@ static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 	return lo < o->nin && o->in[lo].addr == addr ? lo : -1;
 }
 
-static void mix_add(epi_mix *m, const epi_insn *in, double w)
+/* Adds IN, run W times per run of the stretch, to M; FRAME: its memory
+ * operand is a stack slot, which the bytes of data moved leave out. */
+static void mix_add(epi_mix *m, const epi_insn *in, double w, int frame)
 {
 	m->n += w;
 	m->cls[in->klass] += w;
@@ -217,9 +219,9 @@ static void mix_add(epi_mix *m, const epi_insn *in, double w)
 	m->stores += w * in->stores;
 	if (in->klass >= EPI_IC_FP_ADD && in->klass <= EPI_IC_FP_DIV)
 		m->flops += w * (in->klass == EPI_IC_FP_FMA ? 2.0 : 1.0) * (in->lanes ? in->lanes : 1);
-	if (in->loads)
+	if (in->loads && !frame)
 		m->load_bytes += w * in->mem_bytes;
-	if (in->stores)
+	if (in->stores && !frame)
 		m->store_bytes += w * in->mem_bytes;
 }
 
@@ -505,7 +507,7 @@ static void find_loops(epi_object *o, int fi, int *cap)
 			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
 				w = o->branch_prob;
 		o->weight[i] = (float)w;
-		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w);
+		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
 	}
 	free(latch);
 	free(latch_b);
@@ -578,6 +580,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
 	for (int i = 0; i < o->nfn; i++)
 		find_loops(o, i, &cap);
+	epi_object_strides(o);
 	return 0;
 }
 
@@ -592,6 +595,7 @@ void epi_object_free(epi_object *o)
 	free(o->frame);
 	free(o->vdst);
 	free(o->weight);
+	free(o->stride);
 	free(o->loop);
 	free(o->path);
 	free(o->source);

@@ -18,7 +18,7 @@ typedef struct epi_mix {
 	double cls[EPI_IC_N]; /* instructions per class */
 	double loads, stores; /* memory accesses */
 	double flops;        /* floating-point operations: lanes, twice for an FMA */
-	double load_bytes, store_bytes;
+	double load_bytes, store_bytes; /* moved to and from memory other than stack slots */
 } epi_mix;
 
 /* DST += TIMES x SRC. */
@@ -56,6 +56,10 @@ typedef struct epi_object {
 	int *loop_of;        /* per instruction: the innermost machine loop holding it, -1 */
 	unsigned char *frame; /* per instruction: its memory operand is a stack slot (frame register + constant) */
 	unsigned char *vdst; /* per instruction: it writes a floating-point or SIMD register */
+	int64_t *stride;     /* per instruction: the bytes its memory operand moves per iteration of its
+				loop: 0 the same place; EPI_STRIDE_RUNTIME a constant step known only at
+				run time (a column walk's, n * 8); EPI_STRIDE_UNKNOWN an address that
+				follows the data (h[v[i]], a[min]); 0 for stack slots and outside loops */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
 				the branch probability in a block that not every iteration passes */
 	double branch_prob;  /* that probability */
@@ -94,6 +98,12 @@ int epi_object_match(epi_object *o, const epi_nest *loops, int nloops);
 typedef int (*epi_dwarf_fn)(Dwarf_Die *cu, const char *dir, Dwarf_Die *die, const char *name, const char *decl_file,
 			    void *ctx);
 int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
+
+#define EPI_STRIDE_UNKNOWN INT64_MIN
+#define EPI_STRIDE_RUNTIME (INT64_MIN + 1)
+
+/* Fills O->stride (mstride.c); epi_object_read calls it. */
+void epi_object_strides(epi_object *o);
 
 /* The machine name ("x86-64", "aarch64") of ELF machine M. */
 const char *epi_machine_name(int m);

@@ -1,0 +1,297 @@
+/* mstride: how far each memory access of a machine loop moves from one
+ * iteration to the next (see objcode.h). The change of every register over
+ * one iteration is followed through the loop's instructions: registers
+ * stepped by constants (an induction variable, a pointer), stack slots
+ * stepped likewise (-O0 keeps the loop's variable there), and what is
+ * computed from them by moves, additions, shifts and multiplications by
+ * constants; anything else that varies is unknown, as a stride in a
+ * register (a column walk, a[k * n + j] along k) is. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+#include "predict/objcode.h"
+
+#define U EPI_STRIDE_UNKNOWN
+#define R EPI_STRIDE_RUNTIME
+#define NREG 1024
+#define NSLOT 64
+
+static int64_t d_add(int64_t a, int64_t b)
+{
+	if (a == U || b == U)
+		return U;
+	if (a == R || b == R)
+		return R;
+	return a + b;
+}
+
+static int64_t d_mul(int64_t a, int64_t k)
+{
+	if (a == U || a == R)
+		return k ? a : 0;
+	return a * k;
+}
+
+/* The change of a product of A (changing) and an invariant not known at
+ * compile time: a step known at run time. */
+static int64_t d_scaled(int64_t a)
+{
+	return a == 0 ? 0 : a == U ? U : R;
+}
+
+typedef struct slots {
+	int64_t disp[NSLOT], step[NSLOT];
+	int n;
+} slots;
+
+static int64_t *slot(slots *s, int64_t disp)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->disp[i] == disp)
+			return &s->step[i];
+	if (s->n == NSLOT)
+		return NULL;
+	s->disp[s->n] = disp;
+	s->step[s->n] = 0;
+	return &s->step[s->n++];
+}
+
+static int64_t reg_d(const int64_t *d, unsigned r)
+{
+	return r && r < NREG ? d[r] : 0;
+}
+
+static int is(const epi_insn *in, const char *m)
+{
+	return strcmp(in->mnem, m) == 0;
+}
+
+static int starts(const epi_insn *in, const char *m)
+{
+	return strncmp(in->mnem, m, strlen(m)) == 0;
+}
+
+/* Whether IN adds a constant to its destination register (add r, imm;
+ * sub; inc; dec; lea r, [r + imm]; aarch64 add x, x, #imm): the constant
+ * into *K. */
+static int steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
+{
+	const epi_opnd *o = in->op;
+	if (in->nop < 1 || o[0].kind != EPI_OPND_REG)
+		return 0;
+	*r = o[0].reg;
+	if ((is(in, "inc") || is(in, "dec")) && in->nop == 1) {
+		*k = is(in, "inc") ? 1 : -1;
+		return 1;
+	}
+	int sub = is(in, "sub") || is(in, "subs");
+	if ((is(in, "add") || sub) && in->nop == 2 && o[1].kind == EPI_OPND_IMM) {
+		*k = sub ? -o[1].imm : o[1].imm;
+		return 1;
+	}
+	if ((is(in, "add") || is(in, "adds") || sub) && in->nop == 3 && o[1].kind == EPI_OPND_REG &&
+	    o[1].reg == o[0].reg && o[2].kind == EPI_OPND_IMM) {
+		*k = sub ? -o[2].imm : o[2].imm;
+		return 1;
+	}
+	if (is(in, "lea") && in->base == o[0].reg && !in->index) {
+		*k = in->disp;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether IN adds a register that loop L never writes to its destination
+ * (add r, r2; aarch64 add x, x, x2): into *R. */
+static int steps_by_reg(const char *wl, const epi_insn *in, unsigned *r)
+{
+	const epi_opnd *op = in->op;
+	if (!(is(in, "add") || is(in, "sub")) || in->nop < 2 || op[0].kind != EPI_OPND_REG)
+		return 0;
+	int two = in->nop == 2 && op[1].kind == EPI_OPND_REG;
+	int three = in->nop == 3 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg && op[2].kind == EPI_OPND_REG;
+	if (!two && !three)
+		return 0;
+	unsigned by = op[two ? 1 : 2].reg;
+	if (by == op[0].reg || by >= NREG || wl[by])
+		return 0;
+	*r = op[0].reg;
+	return 1;
+}
+
+/* The change of the register IN writes, from the changes D of what it reads. */
+static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *sl, int64_t addr_d)
+{
+	const epi_opnd *o = in->op;
+	int n = in->nop;
+	int64_t s1 = n > 1 && o[1].kind == EPI_OPND_REG ? reg_d(d, o[1].reg) : 0;
+	int64_t s2 = n > 2 && o[2].kind == EPI_OPND_REG ? reg_d(d, o[2].reg) : 0;
+	int64_t d0 = reg_d(d, o[0].reg);
+	if (in->loads && !in->stores) {
+		/* a value from memory: a stack slot's change, or nothing when
+		 * read from the same place every iteration */
+		int64_t from = U;
+		if (frame) {
+			int64_t *p = slot(sl, in->disp);
+			from = p ? *p : U;
+		} else if (addr_d == 0) {
+			from = 0;
+		}
+		if (in->klass == EPI_IC_MOVE)
+			return from;
+		if (is(in, "add"))
+			return d_add(d0, from);
+		if (is(in, "sub"))
+			return d_add(d0, d_mul(from, -1));
+		if (is(in, "imul") && from == 0)
+			return d_scaled(d0); /* i * n, n in memory */
+		return from == 0 && d0 == 0 ? 0 : U;
+	}
+	if (is(in, "xor") && n == 2 && o[1].kind == EPI_OPND_REG && o[1].reg == o[0].reg)
+		return 0;
+	if (starts(in, "mov") || is(in, "cdqe") || is(in, "cltq") || is(in, "sxtw") || is(in, "uxtw")) {
+		if (is(in, "cdqe") || is(in, "cltq"))
+			return d0;
+		if (n >= 2 && o[1].kind == EPI_OPND_IMM)
+			return 0;
+		return n >= 2 ? s1 : U;
+	}
+	if (is(in, "add") || is(in, "sub")) {
+		int neg = is(in, "sub");
+		if (n == 2) /* x86: dst op= src */
+			return o[1].kind == EPI_OPND_IMM ? d0 : d_add(d0, neg ? d_mul(s1, -1) : s1);
+		if (n == 3) /* aarch64: dst = src1 op src2 */
+			return o[2].kind == EPI_OPND_IMM ? s1 : d_add(s1, neg ? d_mul(s2, -1) : s2);
+	}
+	if (is(in, "inc") || is(in, "dec"))
+		return d0;
+	if (is(in, "neg"))
+		return d_mul(n == 2 ? s1 : d0, -1);
+	if (is(in, "lea"))
+		return d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));
+	if ((is(in, "shl") || is(in, "sal")) && n == 2 && o[1].kind == EPI_OPND_IMM && o[1].imm < 32)
+		return d_mul(d0, (int64_t)1 << o[1].imm);
+	if (is(in, "lsl") && n == 3 && o[2].kind == EPI_OPND_IMM && o[2].imm < 32)
+		return d_mul(s1, (int64_t)1 << o[2].imm);
+	if (is(in, "imul") || is(in, "mul")) {
+		if (n == 3 && o[2].kind == EPI_OPND_IMM)
+			return d_mul(s1, o[2].imm);
+		if (n == 2 && o[1].kind == EPI_OPND_IMM)
+			return d_mul(d0, o[1].imm);
+		/* by an invariant register: i * n */
+		if (n == 2 && o[1].kind == EPI_OPND_REG && (s1 == 0 || d0 == 0))
+			return d_scaled(s1 == 0 ? d0 : s1);
+		if (n == 3 && o[2].kind == EPI_OPND_REG && (s1 == 0 || s2 == 0))
+			return d_scaled(s1 == 0 ? s2 : s1);
+	}
+	/* anything else: invariant when every input is */
+	for (int r = 0; r < in->nrd; r++)
+		if (reg_d(d, in->rd[r]) != 0)
+			return U;
+	return 0;
+}
+
+/* The strides of loop L's own accesses, into O->stride. */
+static void loop_strides(epi_object *o, int l)
+{
+	const epi_mfn *f = &o->fn[o->loop[l].fn];
+	int lo = f->first, hi = f->first + f->n;
+	static __thread int64_t d[NREG], step[NREG];
+	static __thread char wl[NREG]; /* written in L or a loop inside */
+	for (int r = 0; r < NREG; r++) {
+		step[r] = 0;
+		wl[r] = 0;
+	}
+	for (int i = lo; i < hi; i++) {
+		int in_l = 0;
+		for (int x = o->loop_of[i]; x >= 0 && !in_l; x = o->loop[x].parent)
+			in_l = x == l;
+		for (int w = 0; in_l && w < o->in[i].nwr; w++)
+			if (o->in[i].wr[w] < NREG)
+				wl[o->in[i].wr[w]] = 1;
+	}
+	slots sl = {.n = 0};
+	/* what one iteration adds to each register and stack slot: constants
+	 * in L itself; anything else, or any change in a loop inside, unknown */
+	for (int i = lo; i < hi; i++) {
+		int in_l = o->loop_of[i] == l, inside = 0;
+		for (int x = o->loop_of[i]; x >= 0 && !inside && !in_l; x = o->loop[x].parent)
+			inside = x == l;
+		if (!in_l && !inside)
+			continue;
+		const epi_insn *in = &o->in[i];
+		unsigned r;
+		int64_t k;
+		if (in_l && !in->loads && !in->stores && steps_reg(in, &r, &k) && r < NREG) {
+			step[r] = d_add(step[r], k);
+			continue;
+		}
+		if (in_l && !in->loads && !in->stores && steps_by_reg(wl, in, &r)) {
+			step[r] = d_add(step[r], R); /* p += stride, the stride in a register */
+			continue;
+		}
+		if (in->writeback && in->base < NREG)
+			step[in->base] = in_l ? d_add(step[in->base], in->post_index) : U;
+		if (o->frame[i] && in->stores) {
+			int64_t *p = slot(&sl, in->disp);
+			int rmw = in->loads && in->nop == 2 && in->op[1].kind == EPI_OPND_IMM && (is(in, "add") || is(in, "sub"));
+			if (p && rmw && in_l)
+				*p = d_add(*p, is(in, "sub") ? -in->op[1].imm : in->op[1].imm);
+			else if (p && !(in_l && in->klass == EPI_IC_MOVE))
+				*p = U; /* a store of a register is followed below */
+			continue;
+		}
+		for (int w = 0; w < in->nwr; w++)
+			if (in->wr[w] < NREG && !(in->klass == EPI_IC_BRANCH))
+				step[in->wr[w]] = U;
+	}
+	/* two passes in address order: the second sees the slots a store of a
+	 * register set in the first */
+	for (int pass = 0; pass < 2; pass++) {
+		memcpy(d, step, sizeof d);
+		for (int i = lo; i < hi; i++) {
+			if (o->loop_of[i] != l)
+				continue;
+			epi_insn *in = &o->in[i];
+			int64_t addr_d = 0;
+			if ((in->loads || in->stores) && !o->frame[i])
+				addr_d = d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));
+			if (pass == 1)
+				o->stride[i] = (in->loads || in->stores) && !o->frame[i] && in->klass != EPI_IC_CALL ? addr_d : 0;
+			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && in->nop >= 2 &&
+			    in->op[1].kind == EPI_OPND_REG) {
+				int64_t *p = slot(&sl, in->disp);
+				if (p)
+					*p = reg_d(d, in->op[1].reg);
+				continue;
+			}
+			if (is(in, "cdqe") || is(in, "cltq"))
+				continue; /* rax from eax: the same change */
+			unsigned r;
+			int64_t k;
+			if (!in->loads && !in->stores && (steps_reg(in, &r, &k) || steps_by_reg(wl, in, &r)))
+				continue; /* its change is the step, already in d */
+			if (in->nop >= 1 && in->op[0].kind == EPI_OPND_REG && in->op[0].reg < NREG &&
+			    in->klass != EPI_IC_BRANCH && !(in->stores && in->op[0].kind != EPI_OPND_REG)) {
+				int64_t v = written(in, o->frame[i], d, &sl, addr_d);
+				/* every other register it writes (flags, rdx of cqo) */
+				for (int w = 0; w < in->nwr; w++)
+					if (in->wr[w] < NREG && in->wr[w] != in->op[0].reg)
+						d[in->wr[w]] = U;
+				d[in->op[0].reg] = v;
+			} else {
+				for (int w = 0; w < in->nwr; w++)
+					if (in->wr[w] < NREG)
+						d[in->wr[w]] = U;
+			}
+		}
+	}
+}
+
+void epi_object_strides(epi_object *o)
+{
+	o->stride = xcalloc((size_t)o->nin + 1, sizeof *o->stride);
+	for (int l = 0; l < o->nloop; l++)
+		loop_strides(o, l);
+}

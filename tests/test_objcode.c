@@ -1,0 +1,266 @@
+/* Unit tests for reading machine code and mapping it to the source: small
+ * C loops built at test time (gcc for x86-64, the aarch64 cross gcc), read
+ * back (objcode.c), their natural loops nested and matched to the source's
+ * loops, each access's stride, and the machine iterations counted from
+ * the exact source counts (mcount.c): a vectorised loop with its
+ * remainder, an unrolled one, invariant code hoisted out of a loop. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/util.h"
+#include "predict/mmodel.h"
+#include "predict/report.h"
+
+static char dir[256];
+
+static int setup(void **st)
+{
+	(void)st;
+	snprintf(dir, sizeof dir, "/tmp/epi-test-objcode.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int have(const char *tool)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
+	return system(cmd) == 0;
+}
+
+/* Writes SRC to DIR/NAME.c and builds DIR/NAME.o with CC FLAGS -g -c. */
+static void build(const char *name, const char *src, const char *cc, const char *flags, char *c_path,
+		  char *o_path)
+{
+	snprintf(c_path, 300, "%s/%s.c", dir, name);
+	snprintf(o_path, 300, "%s/%s.o", dir, name);
+	FILE *f = fopen(c_path, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	fclose(f);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s -g -c -o '%s' '%s'", cc, flags, o_path, c_path);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The analysis of C (tag_loops), N bound, and the model of O counted from it. */
+typedef struct fixture {
+	epi_analysis a;
+	sym_env env;
+	epi_front_opts fo;
+	epi_mmodel m;
+} fixture;
+
+static void model(fixture *x, const char *c, const char *o, const char *bind)
+{
+	char err[EPI_ERRLEN];
+	epi_front_opts_init(&x->fo);
+	x->fo.tag_loops = 1;
+	const char *params[] = {bind};
+	int code = epi_analyze_bind(&x->a, c, &x->fo, params, 1, &x->env, err);
+	if (code)
+		fail_msg("%s", err);
+	/* what object reading alone sees, whatever the host */
+	if (epi_object_read(&x->m.obj, o, c, 0.5, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(epi_find_loops(c, &x->fo, &x->m.loops, &x->m.nloops, err), 0);
+	x->m.nmatched = epi_object_match(&x->m.obj, x->m.loops, x->m.nloops);
+	epi_mmodel_count(&x->m, &x->a, &x->env);
+}
+
+static void model_free(fixture *x)
+{
+	epi_mmodel_free(&x->m);
+	sym_env_clear(&x->env);
+	epi_analysis_free(&x->a);
+	epi_front_opts_clear(&x->fo);
+}
+
+/* The machine loops matched to the source loop on LINE: how many, and the
+ * machine iterations of all of them together (source iterations covered:
+ * sum of iters x k when COVERED). */
+static double on_line(const fixture *x, int line, int *n, int covered)
+{
+	double it = 0;
+	*n = 0;
+	for (int i = 0; i < x->m.obj.nloop; i++) {
+		int s = x->m.obj.loop[i].src;
+		if (s < 0 || x->m.loops[s].line != line)
+			continue;
+		(*n)++;
+		it += covered ? x->m.cnt.l[i].iters * x->m.cnt.l[i].k : x->m.cnt.l[i].iters;
+	}
+	return it;
+}
+
+/* The first machine loop in ROLE, or -1. */
+static int with_role(const fixture *x, enum epi_mrole role)
+{
+	for (int i = 0; i < x->m.obj.nloop; i++)
+		if (x->m.cnt.l[i].role == role)
+			return i;
+	return -1;
+}
+
+static const char nest_src[] = "void mm(int n, double *c, const double *a, const double *b)\n" /* 1 */
+			       "{\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+			       "\t\tfor (int j = 0; j < n; j++) {\n" /* 4 */
+			       "\t\t\tdouble s = 0;\n"
+			       "\t\t\tfor (int k = 0; k < n; k++)\n" /* 6 */
+			       "\t\t\t\ts += a[i * n + k] * b[k * n + j];\n"
+			       "\t\t\tc[i * n + j] = s;\n"
+			       "\t\t}\n"
+			       "}\n";
+
+/* -O0 and -O2: three nested natural loops, matched one to one, each run
+ * its exact source count; the rows of a walk along k, the columns not */
+static void test_nest(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int lv = 0; lv < 2; lv++) {
+		char c[300], o[300];
+		build(levels[lv] + 1, nest_src, "gcc", levels[lv], c, o);
+		fixture x;
+		memset(&x, 0, sizeof x);
+		model(&x, c, o, "n=50");
+		assert_int_equal(x.m.obj.nloop, 3);
+		assert_int_equal(x.m.nmatched, 3);
+		int n;
+		assert_true(on_line(&x, 3, &n, 0) == 50 && n == 1);
+		assert_true(on_line(&x, 4, &n, 0) == 2500 && n == 1);
+		assert_true(on_line(&x, 6, &n, 0) == 125000 && n == 1);
+		/* the innermost loop: depth 2, a row stride of 8 and a column stride known at run time */
+		int inner = -1;
+		for (int i = 0; i < x.m.obj.nloop; i++)
+			if (x.m.obj.loop[i].depth == 2)
+				inner = i;
+		assert_true(inner >= 0);
+		int rows = 0, cols = 0;
+		for (int i = 0; i < x.m.obj.nin; i++) {
+			if (x.m.obj.loop_of[i] != inner || !x.m.obj.in[i].loads || x.m.obj.frame[i])
+				continue;
+			rows += x.m.obj.stride[i] == 8;
+			cols += x.m.obj.stride[i] == EPI_STRIDE_RUNTIME;
+		}
+		assert_int_equal(rows, 1);
+		assert_int_equal(cols, 1);
+		model_free(&x);
+	}
+}
+
+static const char vec_src[] = "void scale(int n, double *restrict a, const double *restrict b, double c)\n"
+			      "{\n"
+			      "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+			      "\t\ta[i] = b[i] * c;\n"
+			      "}\n";
+
+/* gcc -O3 vectorises: two doubles per iteration of the vector loop, the
+ * odd one left to the remainder; n = 1001 gives 500 + 1 */
+static void check_vector(const char *cc, const char *flags, int lanes)
+{
+	char c[300], o[300];
+	build("vec", vec_src, cc, flags, c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=1001");
+	int n, main = with_role(&x, EPI_MR_MAIN), rem = with_role(&x, EPI_MR_REMAINDER);
+	/* every source iteration in a loop, but the odd one done by straight code */
+	assert_true(on_line(&x, 3, &n, 1) == 1001 - (rem < 0 ? 1001 % lanes : 0));
+	assert_true(main >= 0);
+	assert_int_equal((int)x.m.cnt.l[main].k, lanes);
+	assert_true(x.m.cnt.l[main].iters == 1001 / lanes);
+	if (rem >= 0) /* gcc may finish the last element without a loop */
+		assert_true(x.m.cnt.l[rem].iters == 1001 % lanes);
+	model_free(&x);
+}
+
+static void test_vector_x86(void **st)
+{
+	(void)st;
+	check_vector("gcc", "-O3", 2);          /* SSE2: two doubles */
+	check_vector("gcc", "-O3 -mavx2", 4);   /* AVX2: four */
+}
+
+static void test_vector_a64(void **st)
+{
+	(void)st;
+	if (!have("aarch64-linux-gnu-gcc"))
+		skip();
+	check_vector("aarch64-linux-gnu-gcc", "-O3", 2); /* NEON: two doubles */
+}
+
+static const char unroll_src[] = "double sum(int n, const double *a)\n"
+				 "{\n"
+				 "\tdouble s = 0;\n"
+				 "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				 "\t\ts += a[i];\n"
+				 "\treturn s;\n"
+				 "}\n";
+
+/* unrolled by 4 (no vectorising: the sum's order is kept): k = 4 */
+static void test_unrolled(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("unroll", unroll_src, "gcc", "-O2 -funroll-loops --param max-unroll-times=4", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=4000");
+	int n, main = with_role(&x, EPI_MR_MAIN);
+	assert_true(on_line(&x, 4, &n, 1) == 4000);
+	assert_true(main >= 0);
+	assert_int_equal((int)x.m.cnt.l[main].k, 4);
+	model_free(&x);
+}
+
+static const char hoist_src[] = "void f(int n, double *a, double x, double y)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 3 */
+				"\t\ta[i] = a[i] + x * y;\n"
+				"}\n";
+
+/* x * y is computed once, before the loop: the loop's own work is one add
+ * per iteration, the multiply runs once per call */
+static void test_hoisted(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("hoist", hoist_src, "gcc", "-O2 -fno-tree-vectorize", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	assert_int_equal(x.m.obj.nloop, 1);
+	const epi_mloop *l = &x.m.obj.loop[0];
+	assert_true(l->own.cls[EPI_IC_FP_ADD] == 1 && l->own.cls[EPI_IC_FP_MUL] == 0);
+	assert_true(x.m.obj.fn[0].own.cls[EPI_IC_FP_MUL] == 1);
+	assert_true(x.m.cnt.l[0].iters == 100 && x.m.cnt.calls[0] == 1);
+	model_free(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_nest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vector_x86, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
