@@ -3,6 +3,7 @@
  * program, page faults included, whatever the allocator does (glibc moves
  * its mmap threshold up after the first free, as it does in programs). */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "bench/asm.h"
 #include "bench/bench.h"
@@ -33,6 +34,27 @@ static void mib(epi_bench_ctx *c, uint64_t n)
 	}
 }
 
+/* Fresh pages, as a program's first pass over a large array it has just
+ * allocated gets them (glibc maps such arrays anew): a first write to each
+ * 4 KiB page of a new mapping, the page faults and the zeroing the kernel
+ * does for them. */
+static void touch(epi_bench_ctx *c, uint64_t n)
+{
+	(void)c;
+	for (; n; n--) {
+		char *p = mmap(NULL, BIG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			abort();
+		for (size_t i = 0; i < BIG; i += 4096)
+			p[i] = 1;
+		EPI_KEEP(p);
+		munmap(p, BIG);
+	}
+}
+
+const epi_kernel epi_k_malloc_touch = {.name = "malloc.touch", .what = "fresh pages, first write to each; per MiB",
+				       .seq = "mmap(4 MiB); p[4096k] = 1; munmap", .unit = EPI_UNIT_MIB,
+				       .units = (double)BIG / (1 << 20), .run = touch};
 const epi_kernel epi_k_malloc_call = {.name = "malloc.call", .what = "malloc(64) and free, per call",
 				      .seq = "malloc(64); free", .unit = EPI_UNIT_OP, .units = 1, .run = call};
 const epi_kernel epi_k_malloc = {.name = "malloc", .what = "malloc(4 MiB), first write per page, free; per MiB",
