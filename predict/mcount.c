@@ -89,6 +89,74 @@ static double ratio(const epi_mloop *ml, const per_iter *src)
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }
 
+/* The top-level source loop of machine loop L, or -1. */
+static int nest_of(const epi_object *o, const epi_nest *loops, int l)
+{
+	int s = o->loop[l].src;
+	while (s >= 0 && loops[s].parent >= 0)
+		s = loops[s].parent;
+	return s;
+}
+
+/* The order in which the program first runs its top-level nests: main's
+ * code in address order, a call to a function of the program followed
+ * into it the first time, a nest at its first machine loop. */
+static void first_runs(const epi_object *o, const epi_nest *loops, int f, char *fseen, char *nseen, int *order,
+		       int *n)
+{
+	fseen[f] = 1;
+	const epi_mfn *fn = &o->fn[f];
+	for (int i = fn->first; i < fn->first + fn->n; i++) {
+		for (int l = 0; l < o->nloop; l++) {
+			int s = o->loop[l].head == i ? nest_of(o, loops, l) : -1;
+			if (s >= 0 && !nseen[s]) {
+				nseen[s] = 1;
+				order[(*n)++] = s;
+			}
+		}
+		const epi_insn *in = &o->in[i];
+		if (in->klass != EPI_IC_CALL || !in->target)
+			continue;
+		for (int g = 0; g < o->nfn; g++)
+			if (!fseen[g] && o->in[o->fn[g].first].addr == in->target)
+				first_runs(o, loops, g, fseen, nseen, order, n);
+	}
+}
+
+/* The memory the program allocates is written first by the nests that run
+ * first: each takes the bytes its stores write over the run, until the
+ * allocation is used up. */
+static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
+			const epi_region *total, const sym_env *env)
+{
+	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
+	double left = tag_value(a, total, env, "malloc");
+	if (!(left > 0))
+		return;
+	char *fseen = xcalloc((size_t)o->nfn + 1, 1), *nseen = xcalloc((size_t)nloops + 1, 1);
+	int *order = xmalloc(((size_t)nloops + 1) * sizeof *order), n = 0;
+	for (int f = 0; f < o->nfn; f++)
+		if (strcmp(o->fn[f].name, "main") == 0)
+			first_runs(o, loops, f, fseen, nseen, order, &n);
+	for (int f = 0; f < o->nfn; f++) /* no main: the functions in order */
+		if (!fseen[f])
+			first_runs(o, loops, f, fseen, nseen, order, &n);
+	for (int k = 0; k < n && left > 0; k++) {
+		int s = order[k];
+		per_iter p = {0};
+		for (int c = 0; c < nloops; c++)
+			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
+				       strcmp(loops[c].function, loops[s].function) == 0))
+				add_own(&p, a, total, env, loops[c].line);
+		double w = p.store_bytes < left ? p.store_bytes : left;
+		m->touch[s] = w;
+		left -= w;
+	}
+	free(fseen);
+	free(nseen);
+	free(order);
+}
+
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
 		    const sym_env *env)
 {
@@ -164,6 +232,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			}
 		}
 	}
+	first_touch(m, o, loops, nloops, a, total, env);
 	for (int i = 0; i < o->nloop; i++) {
 		m->nunmatched += o->loop[i].src < 0;
 		int s = o->loop[i].src;
@@ -180,5 +249,6 @@ void epi_mcount_free(epi_mcount *m)
 {
 	free(m->l);
 	free(m->calls);
+	free(m->touch);
 	*m = (epi_mcount){0};
 }

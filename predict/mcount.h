@@ -26,6 +26,8 @@ typedef struct epi_mloop_count {
 typedef struct epi_mcount {
 	epi_mloop_count *l; /* per machine loop of the object */
 	double *calls;      /* per function of the object: calls over the run (NAN: unknown) */
+	double *touch;      /* per source loop (top-level ones): bytes of freshly allocated memory its
+			       stores write first, over the run */
 	int nunmatched;     /* machine loops matched to no source loop */
 } epi_mcount;
 

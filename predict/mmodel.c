@@ -169,12 +169,27 @@ static void add_loops(const epi_mmodel *m, int line, const epi_fcol *col, const 
 	(void)col;
 }
 
+/* The first writes of fresh memory by the nest on LINE (0: every nest). */
+static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
+{
+	for (int s = 0; s < m->nloops && m->cnt.touch; s++) {
+		if (m->loops[s].parent >= 0 || (line && m->loops[s].line != line) || !(m->cnt.touch[s] > 0))
+			continue;
+		double t = m->cnt.touch[s] * c->touch;
+		out->p.t += t;
+		if (!isnan(c->idle_w) && c->energy)
+			out->p.e += c->idle_w * t;
+		out->bound_t[EPI_BOUND_PAGES] += t;
+	}
+}
+
 void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mcost *out)
 {
 	cost_init(out, col);
 	epi_mcosts c;
 	epi_mcosts_from(&c, col, m->cache);
 	add_loops(m, line, col, &c, out);
+	add_touch(m, line, &c, out);
 }
 
 void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fcol *col, epi_mcost *out)
@@ -197,6 +212,7 @@ void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out)
 	epi_mcosts c;
 	epi_mcosts_from(&c, col, m->cache);
 	add_loops(m, 0, col, &c, out);
+	add_touch(m, 0, &c, out);
 	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
 		epi_mloop_price p;
 		epi_mprice_fn(&m->obj, f, &c, &p);
@@ -223,4 +239,10 @@ enum epi_bound epi_mcost_bound(const epi_mcost *c)
 		if (c->bound_t[i] > c->bound_t[b])
 			b = i;
 	return b;
+}
+
+void epi_mmodel_describe(const epi_mmodel *m, char *out, size_t n)
+{
+	snprintf(out, n, "compiled code of %s (%s, %d machine loop%s, %d matched to the source)", m->obj.path,
+		 epi_machine_name(m->obj.machine), m->obj.nloop, m->obj.nloop == 1 ? "" : "s", m->nmatched);
 }

@@ -49,6 +49,10 @@ void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fc
 /* The whole program's code compiled from the source. */
 void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out);
 
+/* "compiled code of PROG (x86-64, N machine loops, M matched to the
+ * source)", for a report's header. */
+void epi_mmodel_describe(const epi_mmodel *m, char *out, size_t n);
+
 /* DST += SRC. */
 void epi_mcost_add(epi_mcost *dst, const epi_mcost *src);
 /* The bound under which the most time is spent. */

@@ -7,7 +7,8 @@
 
 const char *epi_bound_name(enum epi_bound b)
 {
-	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency", "l2", "l3", "dram"};
+	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency", "l2", "l3", "dram",
+						   "pages"};
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
@@ -99,6 +100,8 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 			best = c->load_tp;
 		c->issue = best;
 	}
+	const epi_cost *t = exact(col, "malloc.touch");
+	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;
 	c->idle_w = col->idle_w;
 	c->energy = 0;
 	for (int i = 0; i < col->n; i++)

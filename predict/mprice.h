@@ -22,6 +22,7 @@ enum epi_bound {
 	EPI_BOUND_L2,      /* lines from the L2 cache */
 	EPI_BOUND_L3,      /* lines from the L3 cache */
 	EPI_BOUND_DRAM,    /* lines from memory */
+	EPI_BOUND_PAGES,   /* the first writes to freshly allocated memory (page faults) */
 	EPI_BOUND_N
 };
 const char *epi_bound_name(enum epi_bound b);
@@ -37,6 +38,7 @@ typedef struct epi_mcosts {
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
 	double issue;            /* seconds per instruction at the core's issue rate */
 	double line[3];          /* seconds per 64-byte line read from L2, L3, memory */
+	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
 	double e_load, e_store;  /* dynamic joules per access */

@@ -814,6 +814,8 @@ static json_t *json_head(const epi_analysis *a, const report_cols *c, json_t **j
 			free(v);
 		}
 	json_object_set_new(jroot, "params", jp);
+	json_object_set_new(jroot, "model", json_string(o->mm ? "compiled" : "source"));
+	json_object_set_new(jroot, "binary", o->mm ? json_string(o->mm->obj.path) : json_null());
 	*jregions = json_array();
 	json_object_set_new(jroot, "regions", *jregions);
 	return jroot;
@@ -841,6 +843,11 @@ static void table_head(FILE *out, const epi_analysis *a, const report_cols *c)
 			fprintf(out, ", %s = %s", sym_name(&a->sym, k), v);
 			free(v);
 		}
+	if (o->mm) {
+		char d[600];
+		epi_mmodel_describe(o->mm, d, sizeof d);
+		fprintf(out, "\nmodel: %s", d);
+	}
 	fprintf(out, "\n");
 }
 
