@@ -15,7 +15,10 @@
 #   LEVELS="-O0 -O2"          optimisation levels (default: -O0 -O2)
 #   TABLE=FILE                the cost table (default: build/accuracy/table.xml,
 #                             calibrated once with epi calibrate --freqs current)
-#   MODEL=NAME                passed to epi validate as --model NAME
+#   MODEL=NAME                passed to epi validate as --model NAME; when
+#                             not set, the default model (the compiled code's)
+#                             and the source-level model (--model source) side
+#                             by side, on the same profiles
 #   RUNS=N                    profiled runs of each build (default 3)
 #   MIN_SAMPLES=N             nests with fewer samples are printed but left out
 #                             of the means (default 30)
@@ -103,7 +106,7 @@ model_opt=""
 [ -n "$MODEL" ] && model_opt="--model $MODEL"
 # the results, one row per loop nest; failures, one line per build
 res="$out/results.csv"
-echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time_error" >"$res.part"
+echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time_error,source_pred_time_s,source_time_error" >"$res.part"
 fails="$out/failures.txt"
 : >"$fails"
 
@@ -165,12 +168,20 @@ for k in $KERNELS; do
 				fail "validate failed: $(reason "$w/validate.err")"
 				continue
 			fi
+			# the source-level model on the same profile, beside
+			: >"$w/source.csv"
+			if [ -z "$MODEL" ] && ! "$E" validate "$src" --against "$w/trace" --table "$table" $popts --model source \
+				--format csv -o "$w/source.csv" -- -std=c11 $lv >"$w/source.err" 2>&1; then
+				say "[$step/$total] $tag: the source-level model failed: $(reason "$w/source.err")"
+			fi
 			# the loop rows: block is quoted, the other columns plain
 			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" '
-				NR > 1 { split($2, f, ",")
-					if (f[1] == "loop")
-						printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11] }' \
-				"$w/validate.csv" >"$w/rows.csv"
+				FNR == 1 { file++; next }
+				{ split($2, f, ",") }
+				f[1] != "loop" { next }
+				file == 1 { sp[f[3]] = f[6]; se[f[3]] = f[11]; next }
+				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11], sp[f[3]], se[f[3]] }' \
+				"$w/source.csv" "$w/validate.csv" >"$w/rows.csv"
 			if [ ! -s "$w/rows.csv" ]; then
 				fail "epi validate reported no loop nest"
 				continue
@@ -204,6 +215,7 @@ NR == 1 { printf "  %-15s %-9s %-4s %-22s %-18s %7s %12s %12s %8s\n", "kernel", 
 	cell[row, g] = pct($10)
 	e = $10 < 0 ? -$10 : $10
 	sum[g] += e; n[g]++; pt[g] += $8; st[g] += $9
+	if ($12 != "") { es = $12 < 0 ? -$12 : $12; ssum[g] += es; sn[g]++ }
 }
 END {
 	# the same errors as a matrix: a row per nest, a column per compiler and level
@@ -223,8 +235,12 @@ END {
 	print "mean absolute error per compiler and level:"
 	for (i = 1; i <= ng; i++) {
 		g = order[i]
-		if (n[g])
-			printf "  %-14s %6.1f%% over %d nest%s (%d left out); together: predicted %.3g s, sampled %.3g s (%+.1f%%)\n", g, 100 * sum[g] / n[g], n[g], (n[g] > 1 ? "s" : ""), left[g], pt[g], st[g], 100 * (pt[g] / st[g] - 1)
+		if (n[g]) {
+			printf "  %-14s %6.1f%% over %d nest%s (%d left out); together: predicted %.3g s, sampled %.3g s (%+.1f%%)", g, 100 * sum[g] / n[g], n[g], (n[g] > 1 ? "s" : ""), left[g], pt[g], st[g], 100 * (pt[g] / st[g] - 1)
+			if (sn[g])
+				printf "; source-level model %.1f%%", 100 * ssum[g] / sn[g]
+			printf "\n"
+		}
 		else
 			printf "  %-14s no nest with %d samples or more\n", g, min
 	}
