@@ -29,14 +29,57 @@ void counts_clear(sym_ctx *s, epi_counts *c)
 	}
 	free(c->key);
 	free(c->v);
+	free(c->hash);
 	counts_init(c);
 }
 
+static unsigned key_hash(const char *k)
+{
+	unsigned h = 2166136261u;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 16777619u;
+	return h;
+}
+
+static void hash_put(epi_counts *c, int i)
+{
+	unsigned m = (unsigned)c->hcap - 1, h = key_hash(c->key[i]) & m;
+	while (c->hash[h])
+		h = (h + 1) & m;
+	c->hash[h] = i + 1;
+	c->hn++;
+}
+
+/* Indexes every key (again) in a table at most half full. */
+static void hash_build(epi_counts *c)
+{
+	int cap = 64;
+	while (cap < 2 * c->n + 2)
+		cap *= 2;
+	free(c->hash);
+	c->hash = xcalloc((size_t)cap, sizeof *c->hash);
+	c->hcap = cap;
+	c->hn = 0;
+	for (int i = 0; i < c->n; i++)
+		hash_put(c, i);
+}
+
+/* Keys looked up by the index past this many (the writers keep it, so that
+ * threads reading one count at once never write). */
+#define HASH_FROM 32
+
 int counts_find(const epi_counts *c, const char *key)
 {
-	for (int i = 0; i < c->n; i++)
-		if (strcmp(c->key[i], key) == 0)
-			return i;
+	if (!c->hash) {
+		for (int i = 0; i < c->n; i++)
+			if (strcmp(c->key[i], key) == 0)
+				return i;
+		return -1;
+	}
+	unsigned m = (unsigned)c->hcap - 1;
+	for (unsigned h = key_hash(key) & m; c->hash[h]; h = (h + 1) & m)
+		if (strcmp(c->key[c->hash[h] - 1], key) == 0)
+			return c->hash[h] - 1;
 	return -1;
 }
 
@@ -53,6 +96,10 @@ static epi_tri *slot(epi_counts *c, const char *key)
 	}
 	c->key[c->n] = xstrdup(key);
 	epi_tri *t = &c->v[c->n++];
+	if (c->n >= HASH_FROM && (!c->hash || 2 * c->n + 2 > c->hcap))
+		hash_build(c);
+	else if (c->hash)
+		hash_put(c, c->n - 1);
 	sym_pw_init(&t->min);
 	sym_pw_init(&t->max);
 	sym_pw_init(&t->exp);
@@ -199,6 +246,11 @@ void counts_drop(sym_ctx *s, epi_counts *c, const char *prefix)
 		sym_pw_clear(s, &c->v[i].exp);
 	}
 	c->n = k;
+	free(c->hash);
+	c->hash = NULL;
+	c->hn = c->hcap = 0;
+	if (c->n >= HASH_FROM)
+		hash_build(c);
 }
 
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p)

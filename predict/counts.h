@@ -22,6 +22,10 @@ typedef struct epi_counts {
 	char **key;
 	epi_tri *v;
 	int approx; /* some minimum or maximum is a bound, not exact */
+	/* an index of the keys once there are many (per-loop tags): slots of
+	 * key index + 1, 0 empty; HN keys indexed, HCAP slots (a power of 2) */
+	int *hash;
+	int hn, hcap;
 } epi_counts;
 
 void counts_init(epi_counts *c);
