@@ -323,6 +323,15 @@ static void analyze(const predict_opts *o, predict_run *r)
 		unlink(r->built); /* read whole: nothing is left behind */
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", err);
+	if (r->built[0]) { /* the report names the build, not a removed file */
+		const char *cc = getenv("EPI_CC");
+		char what[600];
+		int n = snprintf(what, sizeof what, "%s built by %s -g -c", o->file, cc && *cc ? cc : "clang");
+		for (int i = 0; i < o->fo.nclang_args && n < (int)sizeof what - 2; i++)
+			n += snprintf(what + n, sizeof what - (size_t)n, " %s", o->fo.clang_args[i]);
+		free(r->mm.obj.path);
+		r->mm.obj.path = xstrdup(what);
+	}
 	epi_mmodel_count(&r->mm, &r->a, &r->env);
 	if (r->have_table)
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);

@@ -49,15 +49,28 @@ static double elem_bytes(const char *key)
 	return bits >= 8 ? bits / 8 : 8;
 }
 
-static void add_own(per_iter *p, epi_analysis *a, const epi_region *total, const sym_env *env, int line)
+/* Each loop's own work over the run (its %LINE/ counts), by line: one pass
+ * over the total's counts. */
+typedef struct by_line {
+	per_iter *w;
+	int max;
+} by_line;
+
+static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const sym_env *env)
 {
-	char pre[32];
-	int n = snprintf(pre, sizeof pre, "%%%d/", line);
+	b->max = 0;
+	for (int i = 0; i < total->counts.n; i++)
+		if (total->counts.key[i][0] == '%' && isdigit((unsigned char)total->counts.key[i][1]) &&
+		    atoi(total->counts.key[i] + 1) > b->max)
+			b->max = atoi(total->counts.key[i] + 1);
+	b->w = xcalloc((size_t)b->max + 1, sizeof *b->w);
 	for (int i = 0; i < total->counts.n; i++) {
-		const char *key = total->counts.key[i];
-		if (strncmp(key, pre, (size_t)n) != 0)
+		const char *key = total->counts.key[i], *op = strchr(key, '/');
+		if (key[0] != '%' || !isdigit((unsigned char)key[1]) || !op)
 			continue;
-		const char *op = key + n, *dot = strchr(op, '.');
+		per_iter *p = &b->w[atoi(key + 1)];
+		op++;
+		const char *dot = strchr(op, '.');
 		int cls = epi_op_class(op);
 		double v = tag_value(a, total, env, key);
 		if (isnan(v))
@@ -70,6 +83,19 @@ static void add_own(per_iter *p, epi_analysis *a, const epi_region *total, const
 		else if (cls == EPI_OP_LOAD)
 			p->loads += v, p->load_bytes += v * elem_bytes(op);
 	}
+}
+
+/* P += the own work of the loop on LINE. */
+static void add_own(per_iter *p, const by_line *b, int line)
+{
+	if (line < 0 || line > b->max)
+		return;
+	const per_iter *x = &b->w[line];
+	p->flops += x->flops;
+	p->stores += x->stores;
+	p->loads += x->loads;
+	p->store_bytes += x->store_bytes;
+	p->load_bytes += x->load_bytes;
 }
 
 /* Source iterations per machine iteration of machine loop ML of source
@@ -101,25 +127,23 @@ static int nest_of(const epi_object *o, const epi_nest *loops, int l)
 /* The order in which the program first runs its top-level nests: main's
  * code in address order, a call to a function of the program followed
  * into it the first time, a nest at its first machine loop. */
-static void first_runs(const epi_object *o, const epi_nest *loops, int f, char *fseen, char *nseen, int *order,
-		       int *n)
+static void first_runs(const epi_object *o, const epi_nest *loops, const int *head, int f, char *fseen, char *nseen,
+		       int *order, int *n)
 {
 	fseen[f] = 1;
 	const epi_mfn *fn = &o->fn[f];
 	for (int i = fn->first; i < fn->first + fn->n; i++) {
-		for (int l = 0; l < o->nloop; l++) {
-			int s = o->loop[l].head == i ? nest_of(o, loops, l) : -1;
-			if (s >= 0 && !nseen[s]) {
-				nseen[s] = 1;
-				order[(*n)++] = s;
-			}
+		int s = head[i] >= 0 ? nest_of(o, loops, head[i]) : -1;
+		if (s >= 0 && !nseen[s]) {
+			nseen[s] = 1;
+			order[(*n)++] = s;
 		}
 		const epi_insn *in = &o->in[i];
 		if (in->klass != EPI_IC_CALL || !in->target)
 			continue;
 		for (int g = 0; g < o->nfn; g++)
 			if (!fseen[g] && o->in[o->fn[g].first].addr == in->target)
-				first_runs(o, loops, g, fseen, nseen, order, n);
+				first_runs(o, loops, head, g, fseen, nseen, order, n);
 	}
 }
 
@@ -127,7 +151,7 @@ static void first_runs(const epi_object *o, const epi_nest *loops, int f, char *
  * first: each takes the bytes its stores write over the run, until the
  * allocation is used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-			const epi_region *total, const sym_env *env)
+			const epi_region *total, const sym_env *env, const by_line *b)
 {
 	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
 	double left = tag_value(a, total, env, "malloc");
@@ -135,19 +159,25 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		return;
 	char *fseen = xcalloc((size_t)o->nfn + 1, 1), *nseen = xcalloc((size_t)nloops + 1, 1);
 	int *order = xmalloc(((size_t)nloops + 1) * sizeof *order), n = 0;
+	int *head = xmalloc(((size_t)o->nin + 1) * sizeof *head); /* the loop an instruction heads, -1 */
+	for (int i = 0; i < o->nin; i++)
+		head[i] = -1;
+	for (int l = 0; l < o->nloop; l++)
+		head[o->loop[l].head] = l;
 	for (int f = 0; f < o->nfn; f++)
 		if (strcmp(o->fn[f].name, "main") == 0)
-			first_runs(o, loops, f, fseen, nseen, order, &n);
+			first_runs(o, loops, head, f, fseen, nseen, order, &n);
 	for (int f = 0; f < o->nfn; f++) /* no main: the functions in order */
 		if (!fseen[f])
-			first_runs(o, loops, f, fseen, nseen, order, &n);
+			first_runs(o, loops, head, f, fseen, nseen, order, &n);
+	free(head);
 	for (int k = 0; k < n && left > 0; k++) {
 		int s = order[k];
 		per_iter p = {0};
 		for (int c = 0; c < nloops; c++)
 			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
-				add_own(&p, a, total, env, loops[c].line);
+				add_own(&p, b, loops[c].line);
 		double w = p.store_bytes < left ? p.store_bytes : left;
 		m->touch[s] = w;
 		left -= w;
@@ -164,6 +194,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
 	const epi_region *total = &a->regions[a->nregions - 1];
+	by_line b;
+	own_work(&b, a, total, env);
 	char key[300];
 	for (int i = 0; i < o->nfn; i++) {
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
@@ -182,10 +214,10 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
 		double entries = tag_value(a, total, env, key);
 		per_iter p = {0};
-		add_own(&p, a, total, env, loops[s].line);
+		add_own(&p, &b, loops[s].line);
 		for (int c = 0; c < nloops; c++) /* loops inside with no machine loop of their own */
 			if (c != s && !has[c] && loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line)
-				add_own(&p, a, total, env, loops[c].line);
+				add_own(&p, &b, loops[c].line);
 		if (iters > 0) {
 			p.flops /= iters;
 			p.stores /= iters;
@@ -232,7 +264,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			}
 		}
 	}
-	first_touch(m, o, loops, nloops, a, total, env);
+	first_touch(m, o, loops, nloops, a, total, env, &b);
+	free(b.w);
 	for (int i = 0; i < o->nloop; i++) {
 		m->nunmatched += o->loop[i].src < 0;
 		int s = o->loop[i].src;

@@ -124,6 +124,24 @@ awk '/"scope": "loop"/ { l = 1 } l && /"time_s"/ { gsub(/[^0-9.e-]/, "", $2); pr
 awk '{ e = $1 / (60 * 60 * 60 * 12e-9) - 1; exit (e * e < 0.01) ? 0 : 1 }' "$M/t" &&
 	ok "compiled model: -O0's loop-carried chain through a stack slot prices the inner loop" ||
 	bad "compiled model: -O0's loop-carried chain through a stack slot prices the inner loop" "$M/t"
+# energy: idle power x time plus each instruction's dynamic energy
+sed -e 's/<frequency ghz="1">/<frequency ghz="1" idle_w="10">/' \
+	-e 's/ time_s="\([^"]*\)"/ time_s="\1" energy_j="2e-9" energy_dyn_j="1e-9"/' "$M/t.xml" >"$M/te.xml"
+expect "compiled model: energy with idle power" 0 '"energy_idle_j"' -- \
+	"$K/gemm.c" --binary "$M/gemm" --table "$M/te.xml" --param n=60 -F json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["regions"] if r["scope"] == "loop"][0]
+a = t["all"][0]
+idle = 10 * a["time_s"]
+dyn = a["energy_j"] - a["energy_idle_j"]
+n = t["machine"]["instructions"]
+# the idle share is 10 W x time; the dynamic energy is 1 nJ per instruction
+# and per memory access
+ok = abs(a["energy_idle_j"] / idle - 1) < 1e-6 and n * 1e-9 <= dyn <= 3 * n * 1e-9
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: energy = idle power x time + dynamic energy" ||
+	bad "compiled model: energy = idle power x time + dynamic energy" "$tmp/out"
 # the build made by epi-predict itself, removed afterwards
 before=$(ls /tmp | grep -c '^epi-build-')
 expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code: " -- \
