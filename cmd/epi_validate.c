@@ -577,10 +577,11 @@ static void head_text(char *head, size_t n, const validate_opts *o, const valida
 		fmt_ghz(g, sizeof g, r->khz);
 		char model[600];
 		snprintf(model, sizeof model, "model: source (each operation priced alone%s)", r->why_source);
-		if (r->compiled)
-			snprintf(model, sizeof model, "model: compiled code of %s (%s, %d machine loop%s, %d matched to the source)",
-				 r->mm.obj.path, epi_machine_name(r->mm.obj.machine), r->mm.obj.nloop,
-				 r->mm.obj.nloop == 1 ? "" : "s", r->mm.nmatched);
+		if (r->compiled) {
+			char d[560];
+			epi_mmodel_describe(&r->mm, d, sizeof d);
+			snprintf(model, sizeof model, "model: %s", d);
+		}
 		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s\n%s", o->source,
 			 o->against, p->nruns, p->nruns == 1 ? "" : "s", p->info.command, p->time_is_cpu ? "cpu" : "wall",
 			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, pt[0] ? ", " : "", pt, model);
