@@ -65,23 +65,30 @@ unset EPI_STATE_DIR
 
 # epi measure against a powercap tree whose counters a helper process
 # advances at known powers (40 W package, 5 W dram; 16 J range: wraps)
-fake_powercap_tree "$PC"
-EPI_SYSROOT="$PC" "$top/build/tests/fakepower" $PKG 40 16000001 /sys/class/powercap/intel-rapl:0:0/energy_uj 5 16000001 &
-hp=$!
-i=0
-while [ ! -e "$PC/fakepower.ready" ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done
 # watts within 1% of the truth for every domain and the total, over 2 s (5
 # wraps), plus what the helper's longest pause between writes could make its
 # files lag at the first and the last read (a busy machine: tens of ms; a
-# pause over 100 ms fails, as the check would then be too loose to catch a
-# wrong wrap, 20% here)
-if EPI_SYSROOT="$PC" "$E" measure --meter powercap --format csv -- sleep 2 >"$tmp/out" 2>"$tmp/err" &&
-	awk -F, -v gap="$(cat "$PC/fakepower.maxgap")" 'function near(x, t) { tol = 0.01 + 2 * gap / $4; return x > (1 - tol) * t && x < (1 + tol) * t }
+# pause over 100 ms makes the check too loose to catch a wrong wrap, 20%
+# here, so the measurement is made again, with a new helper, up to 3 times)
+for attempt in 1 2 3; do
+	fake_powercap_tree "$PC"
+	EPI_SYSROOT="$PC" "$top/build/tests/fakepower" $PKG 40 16000001 /sys/class/powercap/intel-rapl:0:0/energy_uj 5 16000001 &
+	hp=$!
+	i=0
+	while [ ! -e "$PC/fakepower.ready" ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done
+	EPI_SYSROOT="$PC" "$E" measure --meter powercap --format csv -- sleep 2 >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	gap=$(cat "$PC/fakepower.maxgap")
+	awk -v g="$gap" 'BEGIN { exit !(g < 0.1) }' && break
+	[ $attempt -lt 3 ] && { kill $hp; wait $hp 2>/dev/null; }
+done
+if [ $st -eq 0 ] &&
+	awk -F, -v gap="$gap" 'function near(x, t) { tol = 0.01 + 2 * gap / $4; return x > (1 - tol) * t && x < (1 + tol) * t }
 		$3 == "package-0" { a = near($6, 40) } $3 == "package-0/dram" { b = near($6, 5) } $3 == "total" { c = near($6, 45) }
 		END { exit !(a && b && c && NR == 4 && gap < 0.1) }' "$tmp/out"; then
 	ok "measure: powercap tree advanced by a helper process, watts within 1% and the helper's lag"
 else
-	echo "helper's longest pause between writes: $(cat "$PC/fakepower.maxgap") s" >>"$tmp/out"
+	echo "helper's longest pause between writes: $gap s (3 attempts)" >>"$tmp/out"
 	bad "measure: powercap tree advanced by a helper process, watts within 1% and the helper's lag" "$tmp/out"
 fi
 # the meter fails mid-run (the counter file goes away): an error, the run
