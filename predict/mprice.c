@@ -185,8 +185,11 @@ static void flow_pass(const epi_object *o, int l, int lo, int hi, const epi_mcos
 			if (f->reg[x] > start)
 				start = f->reg[x];
 		}
-		int slot = o->frame[i];
-		int64_t disp = in->disp;
+		/* values kept in memory from one iteration to the next: stack slots
+		 * (-O0's variables) and an element every iteration reads and
+		 * writes (s[i] += ... along j), one place per width */
+		int slot = o->frame[i] || (o->stride[i] == 0 && (in->loads || in->stores));
+		int64_t disp = o->frame[i] ? in->disp : INT64_MIN + in->mem_bytes;
 		double lat = c->lat[in->klass];
 		if (in->loads) {
 			double *s = slot ? slot_of(f, disp, 0) : NULL;

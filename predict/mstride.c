@@ -192,6 +192,36 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 	return 0;
 }
 
+/* Follows which registers hold a stack slot's value plus a constant, after
+ * IN (FRAME: its memory operand is a stack slot). */
+static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp, int64_t *off)
+{
+	const epi_opnd *o = in->op;
+	if (in->nop < 1 || o[0].kind != EPI_OPND_REG || o[0].reg >= NREG)
+		return;
+	unsigned r = o[0].reg, x;
+	int64_t k;
+	if (frame && in->loads && !in->stores && in->klass == EPI_IC_MOVE) {
+		org[r] = 1;
+		disp[r] = in->disp;
+		off[r] = 0;
+		return;
+	}
+	if (!in->loads && !in->stores && steps_reg(in, &x, &k) && x == r) {
+		off[r] += k;
+		return;
+	}
+	if (in->klass == EPI_IC_MOVE && !in->loads && in->nop == 2 && o[1].kind == EPI_OPND_REG && o[1].reg < NREG) {
+		org[r] = org[o[1].reg];
+		disp[r] = disp[o[1].reg];
+		off[r] = off[o[1].reg];
+		return;
+	}
+	if (is(in, "cdqe") || is(in, "cltq"))
+		return;
+	org[r] = 0;
+}
+
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
@@ -248,12 +278,18 @@ static void loop_strides(epi_object *o, int l)
 	}
 	/* two passes in address order: the second sees the slots a store of a
 	 * register set in the first */
+	/* a register holding a stack slot's value plus a constant (-O0's
+	 * i = i + 1 through eax): stored back, the constant is the slot's step */
+	static __thread int64_t org_disp[NREG], org_off[NREG];
+	static __thread char org[NREG];
 	for (int pass = 0; pass < 2; pass++) {
 		memcpy(d, step, sizeof d);
+		memset(org, 0, sizeof org);
 		for (int i = lo; i < hi; i++) {
 			if (o->loop_of[i] != l)
 				continue;
 			epi_insn *in = &o->in[i];
+			track_origin(in, o->frame[i], org, org_disp, org_off);
 			int64_t addr_d = 0;
 			if ((in->loads || in->stores) && !o->frame[i])
 				addr_d = d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));
@@ -262,8 +298,11 @@ static void loop_strides(epi_object *o, int l)
 			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && in->nop >= 2 &&
 			    in->op[1].kind == EPI_OPND_REG) {
 				int64_t *p = slot(&sl, in->disp);
-				if (p)
-					*p = reg_d(d, in->op[1].reg);
+				unsigned r = in->op[1].reg;
+				if (p && r < NREG && org[r] && org_disp[r] == in->disp)
+					*p = org_off[r];
+				else if (p)
+					*p = reg_d(d, r);
 				continue;
 			}
 			if (is(in, "cdqe") || is(in, "cltq"))
