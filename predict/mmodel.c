@@ -243,6 +243,11 @@ enum epi_bound epi_mcost_bound(const epi_mcost *c)
 
 void epi_mmodel_describe(const epi_mmodel *m, char *out, size_t n)
 {
-	snprintf(out, n, "compiled code of %s (%s, %d machine loop%s, %d matched to the source)", m->obj.path,
-		 epi_machine_name(m->obj.machine), m->obj.nloop, m->obj.nloop == 1 ? "" : "s", m->nmatched);
+	int k = snprintf(out, n, "compiled code of %s (%s, %d machine loop%s, %d matched to the source", m->obj.path,
+			 epi_machine_name(m->obj.machine), m->obj.nloop, m->obj.nloop == 1 ? "" : "s", m->nmatched);
+	if (m->obj.nother && k > 0 && (size_t)k < n)
+		k += snprintf(out + k, n - (size_t)k, "; %d instruction%s the decoder does not know, counted as other",
+			      m->obj.nother, m->obj.nother == 1 ? "" : "s");
+	if (k > 0 && (size_t)k < n)
+		snprintf(out + k, n - (size_t)k, ")");
 }

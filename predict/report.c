@@ -711,6 +711,8 @@ static void table_totals(FILE *out, const priced *P, widths w)
 		si(ib, sizeof ib, pr[0].e_idle, "J");
 		si(db, sizeof db, pr[0].e - pr[0].e_idle, "J");
 		fprintf(out, "  (idle power %.3g W x time: %s; dynamic: %s)\n", c->cols[0].idle_w, ib, db);
+	} else if (P->mc && nf == 1 && !isnan(pr[0].e)) {
+		fprintf(out, "  (no idle power in the table: the energy is the sum of the instructions')\n");
 	}
 	if (P->mc)
 		table_machine(out, &P->mc[0]);

@@ -142,6 +142,9 @@ n = t["machine"]["instructions"]
 ok = abs(a["energy_idle_j"] / idle - 1) < 1e-6 and n * 1e-9 <= dyn <= 3 * n * 1e-9
 sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: energy = idle power x time + dynamic energy" ||
 	bad "compiled model: energy = idle power x time + dynamic energy" "$tmp/out"
+sed 's/ idle_w="10"//' "$M/te.xml" >"$M/tn.xml"
+expect "compiled model: energy without idle power, said so" 0 "no idle power in the table: the energy is the sum" -- \
+	"$K/gemm.c" --binary "$M/gemm" --table "$M/tn.xml" --param n=60
 # the build made by epi-predict itself, removed afterwards
 before=$(ls /tmp | grep -c '^epi-build-')
 expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code: " -- \
