@@ -151,7 +151,9 @@ static int in_nest(const epi_mmodel *m, int l, int line)
 	return line == 0 || m->loops[s].line == line;
 }
 
-static void add_loops(const epi_mmodel *m, int line, const epi_fcol *col, const epi_mcosts *c, epi_mcost *out)
+/* Adds the machine loops of the nest on LINE (0: all) over their runs;
+ * NAN when a run count needs an unbound parameter. */
+static void add_loops(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
 	for (int l = 0; l < m->obj.nloop; l++) {
 		if (!in_nest(m, l, line) || !m->cnt.l)
@@ -166,7 +168,6 @@ static void add_loops(const epi_mmodel *m, int line, const epi_fcol *col, const 
 		add_runs(out, &p, &m->obj.loop[l].own, it, c);
 		out->nloops += it > 0;
 	}
-	(void)col;
 }
 
 /* The first writes of fresh memory by the nest on LINE (0: every nest). */
@@ -188,7 +189,7 @@ void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mco
 	cost_init(out, col);
 	epi_mcosts c;
 	epi_mcosts_from(&c, col, m->cache);
-	add_loops(m, line, col, &c, out);
+	add_loops(m, line, &c, out);
 	add_touch(m, line, &c, out);
 }
 
@@ -211,7 +212,7 @@ void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out)
 	cost_init(out, col);
 	epi_mcosts c;
 	epi_mcosts_from(&c, col, m->cache);
-	add_loops(m, 0, col, &c, out);
+	add_loops(m, 0, &c, out);
 	add_touch(m, 0, &c, out);
 	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
 		epi_mloop_price p;
