@@ -36,19 +36,23 @@ static const Dwfl_Callbacks callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-/* Whether the DWARF file name NAME (relative to DIR when not absolute) is
- * SOURCE: the same file, or the same base name when either is missing. */
-static int same_source(const char *name, const char *dir, const char *source)
+int epi_same_file(const char *a, const char *b)
 {
-	char full[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+	char ra[PATH_MAX], rb[PATH_MAX];
+	if (realpath(a, ra) && realpath(b, rb))
+		return strcmp(ra, rb) == 0;
+	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+	return strcmp(x ? x + 1 : a, y ? y + 1 : b) == 0;
+}
+
+int epi_same_source(const char *name, const char *dir, const char *source)
+{
+	char full[PATH_MAX];
 	if (name[0] != '/' && dir)
 		snprintf(full, sizeof full, "%s/%s", dir, name);
 	else
 		snprintf(full, sizeof full, "%s", name);
-	if (realpath(full, ra) && realpath(source, rb))
-		return strcmp(ra, rb) == 0;
-	const char *x = strrchr(full, '/'), *y = strrchr(source, '/');
-	return strcmp(x ? x + 1 : full, y ? y + 1 : source) == 0;
+	return epi_same_file(full, source);
 }
 
 /* The bytes of the executable section holding [lo, hi) in ELF E, or NULL. */
@@ -106,7 +110,7 @@ static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
 		return 0;
 	if (name != r->last_name) {
 		r->last_name = name;
-		r->last_same = same_source(name, dir, r->o->source);
+		r->last_same = epi_same_source(name, dir, r->o->source);
 	}
 	return r->last_same ? line : 0;
 }
@@ -189,7 +193,7 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 		note_built_from(r, cuname);
 	Dwarf_Addr lo, hi;
 	int line = 0;
-	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !same_source(df, dir, r->o->source))
+	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !epi_same_source(df, dir, r->o->source))
 		return 0;
 	dwarf_decl_line(d, &line);
 	read_function(r, cu, dir, name, line, lo, hi);

@@ -105,6 +105,13 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
 /* Fills O->stride (mstride.c); epi_object_read calls it. */
 void epi_object_strides(epi_object *o);
 
+/* Whether paths A and B name the same file: the same real path when both
+ * exist, else the same base name. */
+int epi_same_file(const char *a, const char *b);
+/* The same for a DWARF file name NAME, relative to the compile unit's
+ * directory DIR (may be NULL) when not absolute, and the path SOURCE. */
+int epi_same_source(const char *name, const char *dir, const char *source);
+
 /* The machine name ("x86-64", "aarch64") of ELF machine M. */
 const char *epi_machine_name(int m);
 

@@ -360,15 +360,6 @@ epi_block *epi_attrib_blocks(epi_attrib *a, int *n)
 
 const char *epi_attrib_notes(epi_attrib *a) { return a->notes; }
 
-int epi_same_file(const char *a, const char *b)
-{
-	char ra[PATH_MAX], rb[PATH_MAX];
-	if (realpath(a, ra) && realpath(b, rb))
-		return strcmp(ra, rb) == 0;
-	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
-	return strcmp(x ? x + 1 : a, y ? y + 1 : b) == 0;
-}
-
 typedef struct decl_find {
 	const char *file, *function;
 	int line;
@@ -381,12 +372,7 @@ static int decl_visit(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *
 	int line = 0;
 	if (strcmp(name, q->function) != 0 || dwarf_decl_line(d, &line) != 0)
 		return 0;
-	char full[PATH_MAX];
-	if (df[0] != '/' && dir) {
-		snprintf(full, sizeof full, "%s/%s", dir, df);
-		df = full;
-	}
-	if (!epi_same_file(df, q->file))
+	if (!epi_same_source(df, dir, q->file))
 		return 0;
 	q->line = line;
 	return 1;

@@ -62,10 +62,6 @@ epi_block *epi_attrib_blocks(epi_attrib *a, int *n);
  * is not loaded or has no debug information. */
 int epi_attrib_decl_line(epi_attrib *a, const char *file, const char *function);
 
-/* Whether paths A and B name the same file: the same real path when both
- * exist, else the same base name. */
-int epi_same_file(const char *a, const char *b);
-
 /* Notes about sources that could not be read or parsed, one per line ("" when none). */
 const char *epi_attrib_notes(epi_attrib *a);
 
