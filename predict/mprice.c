@@ -12,8 +12,7 @@ const char *epi_bound_name(enum epi_bound b)
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
-/* KEY's seconds (or dynamic joules, DYN) per unit at COL, else those of
- * FALLBACK (noted in C as missing), else 0. */
+/* KEY's entry at COL: the kernel itself, not its class's entry. */
 static const epi_cost *exact(const epi_fcol *col, const char *key)
 {
 	for (int i = 0; i < col->n; i++)
@@ -22,16 +21,12 @@ static const epi_cost *exact(const epi_fcol *col, const char *key)
 	return NULL;
 }
 
-static double cost(epi_mcosts *c, const epi_fcol *col, const char *key, const char *fallback, int dyn)
+/* KEY's seconds (or dynamic joules, DYN) per unit at COL, else those of
+ * FALLBACK, else 0 (epi_mcosts_usable says which kernels a table lacks). */
+static double cost(const epi_fcol *col, const char *key, const char *fallback, int dyn)
 {
-	const epi_cost *e = exact(col, key); /* a kernel, not its class's entry */
+	const epi_cost *e = exact(col, key);
 	if (!e && fallback) {
-		if (!dyn && !strstr(c->missing_names, key)) {
-			size_t n = strlen(c->missing_names);
-			if (n + strlen(key) + 3 < sizeof c->missing_names)
-				snprintf(c->missing_names + n, sizeof c->missing_names - n, "%s%s", n ? ", " : "", key);
-			c->missing++;
-		}
 		e = exact(col, fallback);
 		if (!e)
 			e = epi_fcol_lookup(col, fallback);
@@ -49,7 +44,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	for (int i = 0; i < 3; i++)
 		c->cache[i] = cache && cache[i] ? cache[i] : typical[i];
 	/* a cycle: the integer add's latency */
-	double cyc = cost(c, col, "add.i64.lat", "add.i64", 0);
+	double cyc = cost(col, "add.i64.lat", "add.i64", 0);
 	struct {
 		enum epi_iclass k;
 		const char *tp, *lat;
@@ -64,36 +59,31 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		{EPI_IC_OTHER, "add.i64", "add.i64.lat"},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-		c->tp[map[i].k] = cost(c, col, map[i].tp, "add.i64", 0);
-		c->lat[map[i].k] = map[i].lat ? cost(c, col, map[i].lat, "add.i64.lat", 0) : 0;
-		c->e_dyn[map[i].k] = cost(c, col, map[i].tp, "add.i64", 1);
+		c->tp[map[i].k] = cost(col, map[i].tp, "add.i64", 0);
+		c->lat[map[i].k] = map[i].lat ? cost(col, map[i].lat, "add.i64.lat", 0) : 0;
+		c->e_dyn[map[i].k] = cost(col, map[i].tp, "add.i64", 1);
 	}
 	c->lat[EPI_IC_INT] = cyc;
-	c->load_tp = cost(c, col, "load.l1", "load", 0);
-	c->store_tp = cost(c, col, "store.l1", "store", 0);
-	c->load_lat = cost(c, col, "load.l1.lat", "load.l1", 0);
+	c->load_tp = cost(col, "load.l1", "load", 0);
+	c->store_tp = cost(col, "store.l1", "store", 0);
+	c->load_lat = cost(col, "load.l1.lat", "load.l1", 0);
 	/* a line per access: without the line kernels, eight sequential loads */
 	static const char *const line[3] = {"load.l2.line", "load.l3.line", "load.dram.line"};
 	static const char *const seq[3] = {"load.l2", "load.l3", "load.dram"};
 	for (int i = 0; i < 3; i++) {
 		/* a line moved by one load or by eight in a row, whichever the
 		 * level delivers faster (prefetching streams) */
-		double by8 = 8 * cost(c, col, seq[i], "load", 0);
-		c->line[i] = exact(col, line[i]) ? cost(c, col, line[i], NULL, 0) : by8;
+		double by8 = 8 * cost(col, seq[i], "load", 0);
+		c->line[i] = exact(col, line[i]) ? cost(col, line[i], NULL, 0) : by8;
 		if (by8 > 0 && by8 < c->line[i])
 			c->line[i] = by8;
-		if (!exact(col, line[i]) && strlen(c->missing_names) + strlen(line[i]) + 3 < sizeof c->missing_names) {
-			size_t n = strlen(c->missing_names);
-			snprintf(c->missing_names + n, sizeof c->missing_names - n, "%s%s", n ? ", " : "", line[i]);
-			c->missing++;
-		}
 	}
-	c->fwd_lat = cost(c, col, "load.fwd.lat", "load.l1.lat", 0);
-	c->fwd_lat_fp = cost(c, col, "load.fwdfp.lat", "load.l1.lat", 0);
-	c->e_load = cost(c, col, "load.l1", "load", 1);
-	c->e_store = cost(c, col, "store.l1", "store", 1);
+	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
+	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
+	c->e_load = cost(col, "load.l1", "load", 1);
+	c->e_store = cost(col, "store.l1", "store", 1);
 	/* the issue rate: the fastest independent stream the table knows */
-	c->issue = cost(c, col, "issue", NULL, 0);
+	c->issue = cost(col, "issue", NULL, 0);
 	if (!(c->issue > 0)) {
 		double best = c->tp[EPI_IC_INT];
 		if (c->load_tp > 0 && c->load_tp < best)

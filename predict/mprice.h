@@ -44,13 +44,11 @@ typedef struct epi_mcosts {
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */
-	int missing;             /* kernels the table lacks (priced from others) */
-	char missing_names[200];
 } epi_mcosts;
 
 /* The costs at column COL of a machine with data caches CACHE (L1d, L2,
  * L3 bytes; 0: typical sizes); a kernel the table lacks is derived from a
- * related one (listed in missing_names). */
+ * related one. */
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3]);
 
 /* Whether COL has the microbenchmarks the compiled-code model rests on
