@@ -47,7 +47,6 @@ static void hash_put(epi_counts *c, int i)
 	while (c->hash[h])
 		h = (h + 1) & m;
 	c->hash[h] = i + 1;
-	c->hn++;
 }
 
 /* Indexes every key (again) in a table at most half full. */
@@ -59,7 +58,6 @@ static void hash_build(epi_counts *c)
 	free(c->hash);
 	c->hash = xcalloc((size_t)cap, sizeof *c->hash);
 	c->hcap = cap;
-	c->hn = 0;
 	for (int i = 0; i < c->n; i++)
 		hash_put(c, i);
 }
@@ -248,7 +246,7 @@ void counts_drop(sym_ctx *s, epi_counts *c, const char *prefix)
 	c->n = k;
 	free(c->hash);
 	c->hash = NULL;
-	c->hn = c->hcap = 0;
+	c->hcap = 0;
 	if (c->n >= HASH_FROM)
 		hash_build(c);
 }

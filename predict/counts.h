@@ -23,9 +23,9 @@ typedef struct epi_counts {
 	epi_tri *v;
 	int approx; /* some minimum or maximum is a bound, not exact */
 	/* an index of the keys once there are many (per-loop tags): slots of
-	 * key index + 1, 0 empty; HN keys indexed, HCAP slots (a power of 2) */
+	 * key index + 1, 0 empty; HCAP slots (a power of 2) */
 	int *hash;
-	int hn, hcap;
+	int hcap;
 } epi_counts;
 
 void counts_init(epi_counts *c);
