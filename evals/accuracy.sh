@@ -56,19 +56,29 @@ mkdir -p "$work" || die "cannot create $work"
 o2_sizes() {
 	case $1 in
 	3mm) echo n=500 ;;
+	atax) echo n=2000 reps=140 ;;
+	bicg) echo n=2000 reps=210 ;;
 	count_above) echo n=1000000 reps=1000 ;;
 	covariance) echo n=900 ;;
+	doitgen) echo n=190 ;;
 	dot) echo n=100000 reps=6000 ;;
+	fdtd-2d) echo n=1000 tsteps=480 ;;
 	floyd-warshall) echo n=1000 ;;
 	gemm) echo n=800 ;;
+	gemver) echo n=2000 reps=75 ;;
+	gesummv) echo n=2000 reps=240 ;;
+	gramschmidt) echo n=920 ;;
 	heat-3d) echo n=80 tsteps=250 ;;
 	histogram) echo n=1000000 reps=1200 ;;
 	imatmul) echo n=800 ;;
 	jacobi-1d) echo n=100000 tsteps=5000 ;;
 	jacobi-2d) echo n=500 tsteps=1000 ;;
 	lu) echo n=1300 ;;
+	mvt) echo n=2000 reps=100 ;;
 	prefix_sum) echo n=1000000 reps=600 ;;
 	sumsq) echo n=100000 reps=6000 ;;
+	symm) echo n=1400 ;;
+	syr2k) echo n=1300 ;;
 	syrk) echo n=900 ;;
 	triad) echo n=16000000 reps=20 ;;
 	trisolv) echo n=2000 reps=300 ;;
