@@ -2,37 +2,57 @@
  * chain: what unoptimised (-O0) code pays for every variable, which lives
  * in a stack slot between statements. An integer register's value and a
  * double's (SSE or NEON register) take different paths on some cores
- * (memory renaming of integer stack slots), hence one kernel each. The
- * compiled-code model prices the chains through stack slots with them. */
+ * (memory renaming of integer stack slots), hence one kernel each. A load
+ * that overlaps a store only in part cannot take its value from the store
+ * and waits for the store to reach the cache: `load.fwdfail.lat`, a 4-byte
+ * store under an 8-byte load (what code that swaps neighbours with one
+ * wide load and store pays). The compiled-code model prices the chains
+ * through stack slots and array elements with them. */
 #include "bench/asm.h"
 #include "bench/bench.h"
 
 #if defined(__x86_64__)
 #define RT_I(k) "mov %[t], 8(%[p])\n\tmov 8(%[p]), %[t]\n\t"
 #define RT_F(k) "movsd %[x], 8(%[p])\n\tmovsd 8(%[p]), %[x]\n\t"
+#define RT_P(k) "mov %k[t], 12(%[p])\n\tmov 8(%[p]), %[t]\n\t"
 #elif defined(__aarch64__)
 #define RT_I(k) "str %x[t], [%x[p], #8]\n\tldr %x[t], [%x[p], #8]\n\t"
 #define RT_F(k) "str %d[x], [%x[p], #8]\n\tldr %d[x], [%x[p], #8]\n\t"
+#define RT_P(k) "str %w[t], [%x[p], #12]\n\tldr %x[t], [%x[p], #8]\n\t"
 #endif
 
-static void run_i(epi_bench_ctx *c, uint64_t n)
-{
-	uint64_t slot[4] = {0}, t = 1;
-	uint64_t *p = slot;
-	(void)c;
-	if (!n)
-		return;
+/* An integer's round trip, the store (C fallback: STORE of t to p) and
+ * the load in RT. */
 #if defined(EPI_ASM)
-	__asm__ volatile("1:\n\t" EPI_OFFS32(RT_I) EPI_LOOP : [t] "+&r"(t), [n] EPI_NCON(n) : [p] "r"(p) : "cc", "memory");
+#define INT_TRIP(name, RT, STORE)                                                                       \
+	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
+	{                                                                                               \
+		uint64_t slot[4] = {0}, t = 1;                                                          \
+		uint64_t *p = slot;                                                                     \
+		(void)c;                                                                                \
+		if (n)                                                                                  \
+			__asm__ volatile("1:\n\t" EPI_OFFS32(RT) EPI_LOOP : [t] "+&r"(t), [n] EPI_NCON(n) \
+					 : [p] "r"(p) : "cc", "memory");                                        \
+		EPI_KEEP(t);                                                                            \
+	}
 #else
-	for (; n; n--)
-		for (int i = 0; i < EPI_UNROLL; i++) {
-			*(volatile uint64_t *)&p[1] = t;
-			t = *(volatile uint64_t *)&p[1];
-		}
+#define INT_TRIP(name, RT, STORE)                                                                       \
+	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
+	{                                                                                               \
+		uint64_t slot[4] = {0}, t = 1;                                                          \
+		uint64_t *p = slot;                                                                     \
+		(void)c;                                                                                \
+		for (; n; n--)                                                                          \
+			for (int i = 0; i < EPI_UNROLL; i++) {                                          \
+				STORE;                                                                  \
+				t = *(volatile uint64_t *)&p[1];                                        \
+			}                                                                               \
+		EPI_KEEP(t);                                                                            \
+	}
 #endif
-	EPI_KEEP(t);
-}
+
+INT_TRIP(run_i, RT_I, *(volatile uint64_t *)&p[1] = t)
+INT_TRIP(run_p, RT_P, *(volatile uint32_t *)((char *)p + 12) = (uint32_t)t)
 
 static void run_f(epi_bench_ctx *c, uint64_t n)
 {
@@ -64,4 +84,10 @@ const epi_kernel epi_k_fwd_f64_lat = {
 	.name = "load.fwdfp.lat", .what = "double stored and loaded back, dependent chain",
 	.seq = EPI_ISA("movsd %xmm0, 8(%rsi); movsd 8(%rsi), %xmm0", "str d0, [x1, #8]; ldr d0, [x1, #8]"),
 	.unit = EPI_UNIT_OP, .latency = 1, .units = EPI_UNROLL, .run = run_f,
+};
+
+const epi_kernel epi_k_fwd_fail_lat = {
+	.name = "load.fwdfail.lat", .what = "4-byte store, 8-byte load over it, dependent chain (no forwarding)",
+	.seq = EPI_ISA("mov %eax, 12(%rsi); mov 8(%rsi), %rax", "str w0, [x1, #12]; ldr x0, [x1, #8]"),
+	.unit = EPI_UNIT_OP, .latency = 1, .units = EPI_UNROLL, .run = run_p,
 };
