@@ -46,7 +46,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
-LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c predict/mstride.c
+LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c predict/mstride.c predict/mflow.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
 EPI_SUBCMDS = probe measure freq calibrate profile validate trips

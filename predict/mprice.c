@@ -1,6 +1,8 @@
 /* mprice: the time and energy of machine code (see mprice.h). */
 #include "predict/mprice.h"
 
+#include "predict/mflow.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +10,7 @@
 const char *epi_bound_name(enum epi_bound b)
 {
 	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency", "l2", "l3", "dram",
-						   "pages"};
+						   "pages", "branch"};
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
@@ -80,6 +82,12 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	}
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
+	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
+	/* the kernel's unit is a load, a test and branch fused, and an add
+	 * skipped half the time, mispredicted half the time */
+	const epi_cost *m = exact(col, "cmp.branch.miss");
+	double unit = m && m->t > 0 ? m->t - 1.5 * c->issue : 0;
+	c->miss = unit > 0 ? 2 * unit : 0;
 	c->e_load = cost(col, "load.l1", "load", 1);
 	c->e_store = cost(col, "store.l1", "store", 1);
 	/* the issue rate: the fastest independent stream the table knows */
@@ -124,94 +132,6 @@ static enum epi_bound unit_of(enum epi_iclass k)
 	case EPI_IC_NOP: return EPI_BOUND_ISSUE; /* no execution unit of note */
 	default: return EPI_BOUND_INT;
 	}
-}
-
-#define NREG 1024
-#define NSLOT 64
-
-typedef struct flow {
-	double reg[NREG];
-	int64_t slot_disp[NSLOT];
-	double slot[NSLOT];
-	int nslot;
-} flow;
-
-static double *slot_of(flow *f, int64_t disp, int create)
-{
-	for (int i = 0; i < f->nslot; i++)
-		if (f->slot_disp[i] == disp)
-			return &f->slot[i];
-	if (!create || f->nslot == NSLOT)
-		return NULL;
-	f->slot_disp[f->nslot] = disp;
-	f->slot[f->nslot] = 0;
-	return &f->slot[f->nslot++];
-}
-
-/* One pass of the instructions [lo, hi] of O that are L's own (L -1: in
- * no loop) through the
- * data flow, each starting when its inputs are ready (no resource limit). */
-static void flow_pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f)
-{
-	for (int i = lo; i <= hi; i++) {
-		if (o->loop_of[i] != l)
-			continue;
-		const epi_insn *in = &o->in[i];
-		if (in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_NOP)
-			continue; /* predicted: no wait */
-		/* the register operands, and the memory operand's value: its
-		 * address's registers plus the load's latency, or a stack slot's
-		 * store forwarded */
-		double start = 0, addr = 0;
-		for (int r = 0; r < in->nrd; r++) {
-			unsigned x = in->rd[r];
-			if (x >= NREG)
-				continue;
-			if (in->loads && ((x == in->base && in->base) || (x == in->index && in->index))) {
-				if (f->reg[x] > addr)
-					addr = f->reg[x];
-				continue;
-			}
-			if (f->reg[x] > start)
-				start = f->reg[x];
-		}
-		/* values kept in memory from one iteration to the next: stack slots
-		 * (-O0's variables) and an element every iteration reads and
-		 * writes (s[i] += ... along j), one place per width */
-		int slot = o->frame[i] || (o->stride[i] == 0 && (in->loads || in->stores));
-		int64_t disp = o->frame[i] ? in->disp : INT64_MIN + in->mem_bytes;
-		double lat = c->lat[in->klass];
-		if (in->loads) {
-			double *s = slot ? slot_of(f, disp, 0) : NULL;
-			double fwd = o->vdst[i] ? c->fwd_lat_fp : c->fwd_lat;
-			double value = addr + c->load_lat;
-			if (s && *s + fwd > value)
-				value = *s + fwd;
-			if (value > start)
-				start = value;
-		}
-		double done = start + lat;
-		for (int r = 0; r < in->nwr; r++)
-			if (in->wr[r] < NREG)
-				f->reg[in->wr[r]] = done;
-		if (in->stores && slot) {
-			double *s = slot_of(f, disp, 1);
-			if (s)
-				*s = done;
-		}
-	}
-}
-
-static double flow_max(const flow *f)
-{
-	double m = 0;
-	for (int r = 0; r < NREG; r++)
-		if (f->reg[r] > m)
-			m = f->reg[r];
-	for (int i = 0; i < f->nslot; i++)
-		if (f->slot[i] > m)
-			m = f->slot[i];
-	return m;
 }
 
 /* Whether access I of loop L reads or writes the lines of an earlier one:
@@ -288,21 +208,19 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 	if (loop)
 		memory(o, l, lo, hi, trip, c, out);
 	if (loop) {
-		/* three iterations through the data flow: the growth of the last
-		 * is what each iteration waits for the one before */
-		static __thread flow f;
-		memset(&f, 0, sizeof f);
-		flow_pass(o, l, lo, hi, c, &f);
-		flow_pass(o, l, lo, hi, c, &f);
-		double t2 = flow_max(&f);
-		flow_pass(o, l, lo, hi, c, &f);
-		out->bound_t[EPI_BOUND_LATENCY] = flow_max(&f) - t2;
+		epi_mflow fl;
+		epi_mflow_loop(o, l, c, &fl);
+		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
+		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 	}
+	/* the largest bound; the mispredictions' refills on top */
 	out->bound = EPI_BOUND_ISSUE;
 	for (int b = 0; b < EPI_BOUND_N; b++)
-		if (out->bound_t[b] > out->bound_t[out->bound])
+		if (b != EPI_BOUND_BRANCH && out->bound_t[b] > out->bound_t[out->bound])
 			out->bound = b;
-	out->t = out->bound_t[out->bound];
+	out->t = out->bound_t[out->bound] + out->bound_t[EPI_BOUND_BRANCH];
+	if (out->bound_t[EPI_BOUND_BRANCH] > out->bound_t[out->bound])
+		out->bound = EPI_BOUND_BRANCH;
 }
 
 void epi_mprice_loop(const epi_object *o, int l, double trip, const epi_mcosts *c, epi_mloop_price *out)

@@ -5,7 +5,9 @@
  * instructions, the busiest execution resource (integer, floating point,
  * loads, stores), and the chain of latencies one iteration waits for from
  * the previous one (registers, and at -O0 the stack slots variables live
- * in). Energy is idle power x time plus each instruction's dynamic energy. */
+ * in, and array elements written one iteration and read the next: mflow.h),
+ * plus the branches the data decides that the core mispredicts. Energy is
+ * idle power x time plus each instruction's dynamic energy. */
 #ifndef EPI_MPRICE_H
 #define EPI_MPRICE_H
 
@@ -23,6 +25,7 @@ enum epi_bound {
 	EPI_BOUND_L3,      /* lines from the L3 cache */
 	EPI_BOUND_DRAM,    /* lines from memory */
 	EPI_BOUND_PAGES,   /* the first writes to freshly allocated memory (page faults) */
+	EPI_BOUND_BRANCH,  /* branches the data decides, mispredicted (added to the largest of the others) */
 	EPI_BOUND_N
 };
 const char *epi_bound_name(enum epi_bound b);
@@ -36,6 +39,8 @@ typedef struct epi_mcosts {
 	double load_lat;         /* load to use, data in L1 */
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
+	double fwd_fail_lat;     /* a load over part of a store: waits for the store to reach the cache */
+	double miss;             /* seconds per mispredicted branch; 0 when the table cannot say */
 	double issue;            /* seconds per instruction at the core's issue rate */
 	double line[3];          /* seconds per 64-byte line read from L2, L3, memory */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */

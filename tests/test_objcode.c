@@ -3,7 +3,10 @@
  * back (objcode.c), their natural loops nested and matched to the source's
  * loops, each access's stride, and the machine iterations counted from
  * the exact source counts (mcount.c): a vectorised loop with its
- * remainder, an unrolled one, invariant code hoisted out of a loop. */
+ * remainder, an unrolled one, invariant code hoisted out of a loop; and
+ * what the pricing follows from one iteration to the next (mflow.c): a
+ * chain through an element written one iteration and read the next, and
+ * which branches the data decides. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +18,7 @@
 #include <cmocka.h>
 
 #include "model/util.h"
+#include "predict/mflow.h"
 #include "predict/mmodel.h"
 #include "predict/report.h"
 
@@ -253,6 +257,116 @@ static void test_hoisted(void **st)
 	model_free(&x);
 }
 
+/* The machine loop matched to the source loop on LINE (one expected). */
+static int loop_on(const fixture *x, int line)
+{
+	int n;
+	on_line(x, line, &n, 0);
+	assert_int_equal(n, 1);
+	for (int i = 0; i < x->m.obj.nloop; i++) {
+		int s = x->m.obj.loop[i].src;
+		if (s >= 0 && x->m.loops[s].line == line)
+			return i;
+	}
+	return -1;
+}
+
+/* Costs in cycles of one second: every latency 1, a double's round trip
+ * through memory 9, a load 4, a double add 3. */
+static void cycles(epi_mcosts *c)
+{
+	memset(c, 0, sizeof *c);
+	for (int k = 0; k < EPI_IC_N; k++)
+		c->lat[k] = 1;
+	c->lat[EPI_IC_MOVE] = c->lat[EPI_IC_BRANCH] = 0;
+	c->lat[EPI_IC_FP_ADD] = 3;
+	c->load_lat = 4;
+	c->fwd_lat = 1;
+	c->fwd_lat_fp = 9;
+	c->fwd_fail_lat = 20;
+}
+
+static const char chain_src[] = "void ps(int n, double *s, const double *v)\n"
+				"{\n"
+				"\tfor (int i = 1; i < n; i++)\n" /* 3 */
+				"\t\ts[i] = s[i - 1] + v[i];\n"
+				"}\n";
+
+/* s[i - 1] is the element the iteration before stored: each iteration
+ * waits for its round trip through memory and the add */
+static void test_memory_chain(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("chain", chain_src, "gcc", "-O0", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	epi_mflow fl;
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 3), &k, &fl);
+	assert_true(fl.latency >= 9 + 3);
+	assert_true(fl.misses == 0);
+	model_free(&x);
+}
+
+static const char branch_src[] = "long above(int n, const int *v, int t)\n"
+				 "{\n"
+				 "\tlong c = 0;\n"
+				 "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				 "\t\tif (v[i] > t)\n"
+				 "\t\t\tc++;\n"
+				 "\treturn c;\n"
+				 "}\n"
+				 "int top(int n, const int *v)\n"
+				 "{\n"
+				 "\tint m = v[0];\n"
+				 "\tfor (int i = 1; i < n; i++)\n" /* 12 */
+				 "\t\tif (v[i] > m)\n"
+				 "\t\t\tm = v[i];\n"
+				 "\treturn m;\n"
+				 "}\n"
+				 "void relax(int n, int *d, const int *a, int b)\n"
+				 "{\n"
+				 "\tfor (int j = 0; j < n; j++)\n" /* 19 */
+				 "\t\tif (a[j] + b < d[j])\n"
+				 "\t\t\td[j] = a[j] + b;\n"
+				 "}\n"
+				 "void odd(int n, int *a)\n"
+				 "{\n"
+				 "\tfor (int i = 0; i < n; i++)\n" /* 25 */
+				 "\t\tif (i & 1)\n"
+				 "\t\t\ta[i] = 0;\n"
+				 "}\n";
+
+/* A branch on the data mispredicts at min(p, 1 - p); one that updates what
+ * it compared (a running maximum, a relaxation) or that follows the
+ * iteration does not */
+static void test_data_branches(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("branch", branch_src, "gcc", "-O0", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	static const struct {
+		int line;
+		double misses;
+	} want[] = {{4, 0.5}, {12, 0}, {19, 0}, {25, 0}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		epi_mflow fl;
+		epi_mflow_loop(&x.m.obj, loop_on(&x, want[i].line), &k, &fl);
+		if (fl.misses != want[i].misses)
+			fail_msg("the loop on line %d: %g mispredictions per iteration, not %g", want[i].line,
+				 fl.misses, want[i].misses);
+	}
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +375,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

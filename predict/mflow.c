@@ -1,0 +1,480 @@
+/* mflow: the loop-carried chain and the branches the data decides (see
+ * mflow.h). */
+#include "predict/mflow.h"
+
+#include <string.h>
+
+#include "model/util.h"
+
+#define NREG 1024
+#define NSLOT 64
+#define NT 4      /* terms of a linear form */
+#define PASSES 3
+
+/* What a value depends on: data loaded from memory that moves with the
+ * iteration; something the code a branch guards writes back. */
+enum { DATA = 1, KEPT = 2 };
+
+/* A linear form: c + sum coef[k] x root[k], the roots the values an
+ * iteration starts with (registers, stack slots) and the results it
+ * computes otherwise (numbered by what they compute). */
+typedef struct form {
+	uint64_t root[NT];
+	int64_t coef[NT];
+	int64_t c;
+	int n;
+} form;
+
+static uint64_t mixh(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static form f_root(uint64_t id)
+{
+	form f = {.n = 1};
+	f.root[0] = id;
+	f.coef[0] = 1;
+	return f;
+}
+
+static form f_const(int64_t k)
+{
+	form f = {.n = 0, .c = k};
+	return f;
+}
+
+static uint64_t f_hash(const form *f)
+{
+	uint64_t h = mixh(7, (uint64_t)f->c);
+	for (int k = 0; k < f->n; k++)
+		h = mixh(mixh(h, f->root[k]), (uint64_t)f->coef[k]);
+	return h;
+}
+
+/* A + K x B; a form of more terms than NT, or one that overflows, is a
+ * root of its own. */
+static form f_add(const form *a, const form *b, int64_t k)
+{
+	form r = *a;
+	int64_t x;
+	if (__builtin_mul_overflow(k, b->c, &x) || __builtin_add_overflow(r.c, x, &r.c))
+		goto opaque;
+	for (int j = 0; j < b->n; j++) {
+		int t = 0;
+		while (t < r.n && r.root[t] != b->root[j])
+			t++;
+		if (t == r.n) {
+			if (r.n == NT)
+				goto opaque;
+			r.root[r.n] = b->root[j];
+			r.coef[r.n++] = 0;
+		}
+		if (__builtin_mul_overflow(k, b->coef[j], &x) || __builtin_add_overflow(r.coef[t], x, &r.coef[t]))
+			goto opaque;
+	}
+	/* no zero terms, roots in order: one form, one representation */
+	int m = 0;
+	for (int t = 0; t < r.n; t++)
+		if (r.coef[t]) {
+			r.root[m] = r.root[t];
+			r.coef[m++] = r.coef[t];
+		}
+	r.n = m;
+	for (int i = 1; i < r.n; i++)
+		for (int j = i; j > 0 && r.root[j - 1] > r.root[j]; j--) {
+			uint64_t tr = r.root[j];
+			int64_t tc = r.coef[j];
+			r.root[j] = r.root[j - 1];
+			r.coef[j] = r.coef[j - 1];
+			r.root[j - 1] = tr;
+			r.coef[j - 1] = tc;
+		}
+	return r;
+opaque:
+	return f_root(mixh(mixh(f_hash(a), f_hash(b)), (uint64_t)k));
+}
+
+static form f_scale(const form *a, int64_t k)
+{
+	form z = f_const(0);
+	return f_add(&z, a, k);
+}
+
+/* Whether A - B is a constant: into *D. */
+static int f_diff(const form *a, const form *b, int64_t *d)
+{
+	form x = f_add(a, b, -1);
+	*d = x.c;
+	return x.n == 0;
+}
+
+/* A store to memory other than a stack slot, as one iteration ran it. */
+typedef struct store_rec {
+	form addr;
+	int64_t stride;
+	int bytes;
+	double t;            /* when its value is ready */
+	float w;             /* the share of the iterations that run it */
+	int pass;
+	unsigned char bits;
+} store_rec;
+
+typedef struct slot_st {
+	int64_t disp;
+	double t;
+	form f;
+	unsigned gen;
+	unsigned char bits;
+	unsigned char cw;    /* written by code some iterations skip */
+} slot_st;
+
+typedef struct flow {
+	double t[NREG];          /* when each register's value is ready */
+	unsigned char bits[NREG];
+	unsigned char cw[NREG];  /* written by code some iterations skip */
+	form f[NREG];            /* its form in this pass, when gen says so */
+	unsigned gen[NREG];
+	slot_st slot[NSLOT];
+	int nslot;
+	store_rec *st;
+	int nst, cap;
+	unsigned epoch;          /* the pass under way, over every call */
+	int pass;
+} flow;
+
+static form reg_form(const flow *f, unsigned r)
+{
+	if (!r || r >= NREG)
+		return f_const(0);
+	return f->gen[r] == f->epoch ? f->f[r] : f_root(mixh(1, r));
+}
+
+static slot_st *slot_of(flow *f, int64_t disp, int create)
+{
+	for (int i = 0; i < f->nslot; i++)
+		if (f->slot[i].disp == disp)
+			return &f->slot[i];
+	if (!create || f->nslot == NSLOT)
+		return NULL;
+	slot_st *s = &f->slot[f->nslot++];
+	memset(s, 0, sizeof *s);
+	s->disp = disp;
+	s->t = -1; /* no store yet */
+	return s;
+}
+
+static form slot_form(const flow *f, const slot_st *s, int64_t disp)
+{
+	return s && s->gen == f->epoch ? s->f : f_root(mixh(2, (uint64_t)disp));
+}
+
+static int is(const epi_insn *in, const char *m)
+{
+	return strcmp(in->mnem, m) == 0;
+}
+
+/* The form of operand OP: a register's, an immediate, the value MEM read. */
+static form opnd(const flow *f, const epi_opnd *op, const form *mem)
+{
+	switch (op->kind) {
+	case EPI_OPND_REG: return reg_form(f, op->reg);
+	case EPI_OPND_IMM: return f_const(op->imm);
+	default: return *mem;
+	}
+}
+
+static form addr_form(const flow *f, const epi_insn *in)
+{
+	form a = reg_form(f, in->base), x = reg_form(f, in->index), d = f_const(in->disp);
+	form s = f_add(&a, &x, in->scale ? in->scale : 1);
+	return f_add(&s, &d, 1);
+}
+
+/* The form of the value instruction I (IN) writes to its first operand,
+ * MEM the value its memory operand read: moves, additions, shifts and
+ * multiplications by constants followed; anything else numbered by what it
+ * computes from what, so that the same computation twice is one value. */
+static form value_of(const flow *f, const epi_insn *in, const form *mem)
+{
+	const epi_opnd *op = in->op;
+	int n = in->nop;
+	form d = reg_form(f, op[0].reg);
+	form a = n > 1 ? opnd(f, &op[1], mem) : f_const(0);
+	form b = n > 2 ? opnd(f, &op[2], mem) : f_const(0);
+	int sub = is(in, "sub") || is(in, "subs");
+	if ((is(in, "xor") || is(in, "sub")) && n == 2 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg)
+		return f_const(0);
+	if (in->klass == EPI_IC_MOVE && n == 2 && !in->stores)
+		return a;
+	if (is(in, "sxtw") || is(in, "uxtw"))
+		return a;
+	if ((is(in, "add") || is(in, "adds") || sub) && n == 2)
+		return f_add(&d, &a, sub ? -1 : 1);
+	if ((is(in, "add") || is(in, "adds") || sub) && n == 3)
+		return f_add(&a, &b, sub ? -1 : 1);
+	if (is(in, "inc") || is(in, "dec")) {
+		form one = f_const(1);
+		return f_add(&d, &one, is(in, "inc") ? 1 : -1);
+	}
+	if (is(in, "neg"))
+		return f_scale(n == 1 ? &d : &a, -1);
+	if (is(in, "lea"))
+		return addr_form(f, in);
+	if ((is(in, "shl") || is(in, "sal")) && n == 2 && op[1].kind == EPI_OPND_IMM && op[1].imm >= 0 &&
+	    op[1].imm < 32)
+		return f_scale(&d, (int64_t)1 << op[1].imm);
+	if (is(in, "lsl") && n == 3 && op[2].kind == EPI_OPND_IMM && op[2].imm >= 0 && op[2].imm < 32)
+		return f_scale(&a, (int64_t)1 << op[2].imm);
+	if (is(in, "imul") || is(in, "mul")) {
+		if (n == 3 && op[2].kind == EPI_OPND_IMM)
+			return f_scale(&a, op[2].imm);
+		const form *x = n == 2 ? &d : &a, *y = n == 2 ? &a : &b;
+		if (n >= 2 && y->n == 0)
+			return f_scale(x, y->c);
+		if (n >= 2 && x->n == 0)
+			return f_scale(y, x->c);
+	}
+	uint64_t h = mixh(4, in->isa_id);
+	for (int k = 0; k < n; k++) {
+		form v = opnd(f, &op[k], mem);
+		h = mixh(h, f_hash(&v));
+	}
+	return f_root(h);
+}
+
+/* Whether instruction I is in machine loop L or a loop inside it. */
+static int in_loop(const epi_object *o, int i, int l)
+{
+	for (int x = o->loop_of[i]; x >= 0; x = o->loop[x].parent)
+		if (x == l)
+			return 1;
+	return 0;
+}
+
+/* Whether conditional branch I of loop L goes one way or the other within
+ * an iteration: neither leaves L nor goes back to its head. */
+static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
+{
+	const epi_insn *in = &o->in[i];
+	if (!in->target || i + 1 > hi || !in_loop(o, i + 1, l))
+		return 0;
+	int a = lo, b = hi;
+	while (a < b) {
+		int m = a + (b - a) / 2;
+		if (o->in[m].addr < in->target)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return o->in[a].addr == in->target && a != o->loop[l].head && in_loop(o, a, l);
+}
+
+/* The latest store of an earlier iteration (or earlier in this one) whose
+ * bytes a load of BYTES at ADDR (moving STRIDE per iteration) reads: into
+ * *WHOLE whether it covers them all. */
+static const store_rec *store_read(const flow *f, const form *addr, int64_t stride, int bytes, int *whole)
+{
+	for (int k = f->nst - 1; k >= 0; k--) {
+		const store_rec *s = &f->st[k];
+		int d = f->pass - s->pass;
+		int64_t c;
+		if (d > 0 && (s->stride != stride || stride == EPI_STRIDE_UNKNOWN || stride == EPI_STRIDE_RUNTIME))
+			continue;
+		if (!f_diff(addr, &s->addr, &c))
+			continue;
+		c += d * stride;
+		if (c < s->bytes && c + bytes > 0) {
+			*whole = c >= 0 && c + bytes <= s->bytes;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* Whether code some iterations skip wrote, the iteration before, the bytes
+ * at ADDR: a value the branch it guards reads back. */
+static int kept(const flow *f, const form *addr, int bytes)
+{
+	for (int k = f->nst - 1; k >= 0 && f->st[k].pass >= f->pass - 1; k--) {
+		const store_rec *s = &f->st[k];
+		int64_t c;
+		if (s->pass == f->pass - 1 && s->w < 1 && f_diff(addr, &s->addr, &c) && c < s->bytes && c + bytes > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One iteration: the instructions [lo, hi] that are L's own. */
+static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
+{
+	f->epoch++;
+	for (int r = 0; r < NREG; r++)
+		if (f->cw[r])
+			f->bits[r] |= KEPT;
+	for (int s = 0; s < f->nslot; s++)
+		if (f->slot[s].cw)
+			f->slot[s].bits |= KEPT;
+	double p = o->branch_prob < 0.5 ? o->branch_prob : 1 - o->branch_prob;
+	for (int i = lo; i <= hi; i++) {
+		if (o->loop_of[i] != l)
+			continue;
+		const epi_insn *in = &o->in[i];
+		if (in->klass == EPI_IC_BRANCH) {
+			/* predicted: nothing waits for it, unless the data decides */
+			if (in->cond && f->pass == PASSES - 1 && p > 0 && inner_branch(o, l, i, lo, hi)) {
+				unsigned char b = 0;
+				for (int r = 0; r < in->nrd; r++)
+					if (in->rd[r] < NREG)
+						b |= f->bits[in->rd[r]];
+				if ((b & DATA) && !(b & KEPT))
+					out->misses += o->weight[i] * p;
+			}
+			continue;
+		}
+		if (in->klass == EPI_IC_NOP)
+			continue;
+		double start = 0, addr = 0;
+		unsigned char bits = 0;
+		for (int r = 0; r < in->nrd; r++) {
+			unsigned x = in->rd[r];
+			if (x >= NREG)
+				continue;
+			bits |= f->bits[x];
+			if (in->loads && ((x == in->base && in->base) || (x == in->index && in->index))) {
+				if (f->t[x] > addr)
+					addr = f->t[x];
+			} else if (f->t[x] > start) {
+				start = f->t[x];
+			}
+		}
+		int frame = o->frame[i];
+		form at = f_const(0), mem = f_const(0);
+		if ((in->loads || in->stores) && !frame)
+			at = addr_form(f, in);
+		if (in->loads) {
+			double value = addr + c->load_lat;
+			double fwd = o->vdst[i] ? c->fwd_lat_fp : c->fwd_lat;
+			if (frame) {
+				slot_st *s = slot_of(f, in->disp, 0);
+				if (s && s->t >= 0 && s->t + fwd > value)
+					value = s->t + fwd;
+				mem = slot_form(f, s, in->disp);
+				if (s)
+					bits |= s->bits;
+			} else {
+				mem = f_root(mixh(3, (uint64_t)i));
+				if (o->stride[i] != 0)
+					bits |= DATA;
+				int whole = 0;
+				const store_rec *s = store_read(f, &at, o->stride[i], in->mem_bytes, &whole);
+				if (s) {
+					/* in the share of the iterations that store */
+					double v = s->t + s->w * (whole ? fwd : c->fwd_fail_lat);
+					if (v > value)
+						value = v;
+					bits |= s->bits;
+				}
+				if (kept(f, &at, in->mem_bytes))
+					bits |= KEPT;
+			}
+			if (value > start)
+				start = value;
+		}
+		double done = start + c->lat[in->klass];
+		/* cltq: rax from eax, the same value */
+		int same = is(in, "cdqe") || is(in, "cltq");
+		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;
+		form v = first ? value_of(f, in, &mem) : f_const(0);
+		for (int r = 0; r < in->nwr; r++) {
+			unsigned x = in->wr[r];
+			if (x >= NREG)
+				continue;
+			f->t[x] = done;
+			f->bits[x] = bits;
+			if (same)
+				f->f[x] = reg_form(f, x);
+			else
+				f->f[x] = first && x == in->op[0].reg ? v : f_root(mixh(mixh(5, (uint64_t)i), x));
+			f->gen[x] = f->epoch;
+		}
+		if (!in->stores)
+			continue;
+		if (frame) {
+			slot_st *s = slot_of(f, in->disp, 1);
+			if (!s)
+				continue;
+			s->t = done;
+			s->bits = bits;
+			/* the value stored: x86 names it second (mov %eax, slot),
+			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */
+			const epi_opnd *src = in->op[0].kind == EPI_OPND_MEM ? &in->op[1] : &in->op[0];
+			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM && (is(in, "add") || is(in, "sub"))) {
+				form one = f_const(src->imm);
+				s->f = f_add(&mem, &one, is(in, "sub") ? -1 : 1);
+			} else if (!in->loads && in->nop == 2 && src->kind == EPI_OPND_REG) {
+				s->f = reg_form(f, src->reg);
+			} else {
+				s->f = f_root(mixh(6, (uint64_t)i));
+			}
+			s->gen = f->epoch;
+		} else {
+			ALLOC_GROW(f->st, f->nst + 1, f->cap);
+			store_rec *s = &f->st[f->nst++];
+			s->addr = at;
+			s->stride = o->stride[i];
+			s->bytes = in->mem_bytes;
+			s->t = done;
+			s->w = o->weight[i];
+			s->pass = f->pass;
+			s->bits = bits;
+		}
+	}
+}
+
+static double latest(const flow *f)
+{
+	double m = 0;
+	for (int r = 0; r < NREG; r++)
+		if (f->t[r] > m)
+			m = f->t[r];
+	for (int i = 0; i < f->nslot; i++)
+		if (f->slot[i].t > m)
+			m = f->slot[i].t;
+	return m;
+}
+
+void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
+{
+	static __thread flow f;
+	const epi_mfn *fn = &o->fn[o->loop[l].fn];
+	int lo = fn->first, hi = fn->first + fn->n - 1;
+	memset(out, 0, sizeof *out);
+	memset(f.t, 0, sizeof f.t);
+	memset(f.bits, 0, sizeof f.bits);
+	memset(f.cw, 0, sizeof f.cw);
+	f.nslot = 0;
+	f.nst = 0;
+	/* what the code some iterations skip writes */
+	for (int i = lo; i <= hi; i++) {
+		const epi_insn *in = &o->in[i];
+		if (o->loop_of[i] != l || !(o->weight[i] < 1))
+			continue;
+		for (int r = 0; r < in->nwr; r++)
+			if (in->wr[r] < NREG)
+				f.cw[in->wr[r]] = 1;
+		slot_st *s = o->frame[i] && in->stores ? slot_of(&f, in->disp, 1) : NULL;
+		if (s)
+			s->cw = 1;
+	}
+	/* the growth of the last iteration is what each waits for the one
+	 * before */
+	double t2 = 0;
+	for (f.pass = 0; f.pass < PASSES; f.pass++) {
+		if (f.pass == PASSES - 1)
+			t2 = latest(&f);
+		pass(o, l, lo, hi, c, &f, out);
+	}
+	out->latency = latest(&f) - t2;
+}

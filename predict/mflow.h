@@ -1,0 +1,38 @@
+/* mflow: what one iteration of a machine loop waits for from the ones
+ * before it, and the branches in it that the data decides.
+ *
+ * Three iterations go through the loop's instructions, each instruction
+ * starting when its inputs are ready (no resource limit); the growth of
+ * the last is the loop-carried latency chain. Values cross iterations in
+ * registers, in stack slots (-O0's variables: a store forwarded to the
+ * next load, `load.fwd.lat` and `load.fwdfp.lat`) and in array elements:
+ * every address is followed as a linear form of the values the iteration
+ * starts with (registers, stack slots) and of what it computes from them,
+ * so that a load is matched to the store of an earlier iteration that
+ * wrote the same bytes (s[i] = s[i - 1] + v[i]; A[i][j - 1] in a sweep in
+ * place), forwarded, or, when it covers that store only in part, waiting
+ * for it to reach the cache (`load.fwdfail.lat`). A store that not every
+ * iteration runs is waited for in the share of the iterations that run it.
+ *
+ * A conditional branch inside the loop (neither its exit nor its way
+ * back) whose condition depends on data loaded from memory that moves
+ * with the iteration is taken to be mispredicted at min(p, 1 - p) of its
+ * runs, p the branch probability, unless the code it guards writes back
+ * something the condition read: a running minimum or maximum, a
+ * relaxation (d[i][j] = min(d[i][j], ...)) or a swap of the elements
+ * compared, whose outcomes grow predictable as the data settles. */
+#ifndef EPI_MFLOW_H
+#define EPI_MFLOW_H
+
+#include "predict/mprice.h"
+
+typedef struct epi_mflow {
+	double latency; /* seconds per iteration of the loop-carried chain */
+	double misses;  /* mispredicted branches per iteration */
+} epi_mflow;
+
+/* The chain and the mispredictions of machine loop L of O (its own
+ * instructions), at the costs C. */
+void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out);
+
+#endif
