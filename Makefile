@@ -3,7 +3,8 @@
 # make check      all tests (unit tests under ASan/UBSan, end-to-end tests)
 # make demo       calibrate this machine quickly, predict with it, then the RR-8416 examples
 # make bench      benchmark figures
-# make accuracy   predicted against sampled time per loop nest, evals/kernels/ (KERNELS= CCS= LEVELS= TABLE= MODEL=)
+# make accuracy   predicted against sampled time per loop nest, evals/kernels/ (KERNELS= CCS= LEVELS= TABLE= MODEL=),
+#                 then each kernel's machine instructions against callgrind's, evals/counts.sh (COUNTS=0 skips it)
 # make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -166,6 +167,7 @@ bench: deps $(BINS) $(EPI_LINKS) build/tests/phases
 accuracy: deps $(BINS) $(EPI_LINKS)
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
 	$(Q)KERNELS="$(KERNELS)" CCS="$(CCS)" LEVELS="$(LEVELS)" TABLE="$(TABLE)" MODEL="$(MODEL)" sh evals/accuracy.sh
+	$(Q)[ "$(COUNTS)" = 0 ] || KERNELS="$(KERNELS)" CCS="$(CCS)" LEVELS="$(LEVELS)" TABLE="$(TABLE)" sh evals/counts.sh
 
 install: $(BINS) $(EPI_LINKS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/examples
