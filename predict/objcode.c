@@ -619,27 +619,59 @@ static int within(const epi_nest *loops, int a, int b)
  * closing line is the line of L's backward branch, else the innermost
  * spanning that line; inside the source loop of L's parent when it has
  * one. -1 when none. */
-static int match_one(const epi_object *o, const epi_mloop *l, const epi_nest *loops, int nloops)
+/* How many levels of loops source loop S holds (0: innermost). */
+static int src_height(const epi_nest *loops, int nloops, int s)
 {
+	int h = 0;
+	for (int i = 0; i < nloops; i++)
+		if (loops[i].depth - loops[s].depth > h && within(loops, i, s))
+			h = loops[i].depth - loops[s].depth;
+	return h;
+}
+
+/* The same for machine loop L. */
+static int mach_height(const epi_object *o, int l)
+{
+	int h = 0;
+	for (int i = 0; i < o->nloop; i++)
+		for (int x = o->loop[i].parent; x >= 0; x = o->loop[x].parent)
+			if (x == l && o->loop[i].depth - o->loop[l].depth > h)
+				h = o->loop[i].depth - o->loop[l].depth;
+	return h;
+}
+
+static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloops)
+{
+	const epi_mloop *l = &o->loop[m];
 	int line = l->branch_line;
 	if (!line) /* the branch has no line: the header's */
 		line = o->line[l->head];
 	if (!line)
 		return -1;
 	int outer = l->parent >= 0 ? o->loop[l->parent].src : -1;
-	int best = -1, best_kw = 0;
-	for (int i = 0; i < nloops; i++) {
-		if (line < loops[i].line || line > loops[i].end_line)
-			continue;
-		if (outer >= 0 && !within(loops, i, outer))
-			continue;
-		int kw = loops[i].line == line || loops[i].end_line == line;
-		if (best < 0 || (kw && !best_kw) || (kw == best_kw && loops[i].depth > loops[best].depth)) {
-			best = i;
-			best_kw = kw;
+	/* a machine loop with loops inside is a source loop with as many
+	 * (an outer loop whose last branch carries the inner loop's line),
+	 * when there is one */
+	int h = mach_height(o, m);
+	for (int pass = 0; pass < 2; pass++) {
+		int best = -1, best_kw = 0;
+		for (int i = 0; i < nloops; i++) {
+			if (line < loops[i].line || line > loops[i].end_line)
+				continue;
+			if (outer >= 0 && !within(loops, i, outer))
+				continue;
+			if (pass == 0 && h > 0 && src_height(loops, nloops, i) < h)
+				continue;
+			int kw = loops[i].line == line || loops[i].end_line == line;
+			if (best < 0 || (kw && !best_kw) || (kw == best_kw && loops[i].depth > loops[best].depth)) {
+				best = i;
+				best_kw = kw;
+			}
 		}
+		if (best >= 0 || h == 0)
+			return best;
 	}
-	return best;
+	return -1;
 }
 
 int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
@@ -651,7 +683,7 @@ int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 			more |= o->loop[i].depth > d;
 			if (o->loop[i].depth != d)
 				continue;
-			o->loop[i].src = match_one(o, &o->loop[i], loops, nloops);
+			o->loop[i].src = match_one(o, i, loops, nloops);
 			n += o->loop[i].src >= 0;
 		}
 	}

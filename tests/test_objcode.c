@@ -367,6 +367,42 @@ static void test_data_branches(void **st)
 	model_free(&x);
 }
 
+static const char select_src[] = "void sel(int n, int *v)\n"
+				 "{\n"
+				 "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
+				 "\t\tint m = i;\n"
+				 "\t\tfor (int j = i + 1; j < n; j++)\n" /* 5 */
+				 "\t\t\tif (v[j] < v[m])\n"
+				 "\t\t\t\tm = j;\n"
+				 "\t\tint x = v[i];\n"
+				 "\t\tv[i] = v[m];\n"
+				 "\t\tv[m] = x;\n"
+				 "\t}\n"
+				 "}\n";
+
+/* gcc -O2 gives the outer loop's last branch the inner loop's line: a
+ * machine loop with a loop inside is still matched to the outer source
+ * loop, each machine loop to a source loop at its own depth */
+static void test_match_depth(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("select", select_src, "gcc", "-O2", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	int n3, n5;
+	on_line(&x, 3, &n3, 0);
+	on_line(&x, 5, &n5, 0);
+	assert_true(n3 >= 1 && n5 >= 1);
+	for (int i = 0; i < x.m.obj.nloop; i++) {
+		int s = x.m.obj.loop[i].src;
+		assert_true(s >= 0);
+		assert_int_equal(x.m.obj.loop[i].depth, x.m.loops[s].depth);
+	}
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +413,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_match_depth, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
