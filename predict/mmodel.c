@@ -98,6 +98,13 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 	if (epi_find_loops(source, fo, &m->loops, &m->nloops, err) < 0)
 		return -1;
 	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
+	m->nest_line = xcalloc((size_t)m->obj.nloop + 1, sizeof *m->nest_line);
+	for (int l = 0; l < m->obj.nloop; l++) {
+		int s = m->obj.loop[l].src;
+		while (s >= 0 && m->loops[s].parent >= 0)
+			s = m->loops[s].parent;
+		m->nest_line[l] = s >= 0 ? m->loops[s].line : 0;
+	}
 	return 0;
 }
 
@@ -106,6 +113,7 @@ void epi_mmodel_free(epi_mmodel *m)
 	epi_object_free(&m->obj);
 	epi_nests_free(m->loops, m->nloops);
 	epi_mcount_free(&m->cnt);
+	free(m->nest_line);
 	memset(m, 0, sizeof *m);
 }
 
@@ -139,24 +147,12 @@ static void cost_init(epi_mcost *out, const epi_fcol *col)
 	out->p.interpolated = col->interpolated;
 }
 
-/* Whether machine loop L is matched to a source loop in the nest on LINE
- * (LINE 0: any). */
-static int in_nest(const epi_mmodel *m, int l, int line)
-{
-	int s = m->obj.loop[l].src;
-	if (s < 0)
-		return 0;
-	while (m->loops[s].parent >= 0)
-		s = m->loops[s].parent;
-	return line == 0 || m->loops[s].line == line;
-}
-
 /* Adds the machine loops of the nest on LINE (0: all) over their runs;
  * NAN when a run count needs an unbound parameter. */
 static void add_loops(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
 	for (int l = 0; l < m->obj.nloop; l++) {
-		if (!in_nest(m, l, line) || !m->cnt.l)
+		if (!m->nest_line[l] || (line && m->nest_line[l] != line) || !m->cnt.l)
 			continue;
 		double it = m->cnt.l[l].iters;
 		if (isnan(it)) {

@@ -15,6 +15,7 @@ typedef struct epi_mmodel {
 	epi_nest *loops;  /* every loop of the source */
 	int nloops;
 	int nmatched;     /* machine loops matched to a source loop */
+	int *nest_line;   /* per machine loop: the line of the source nest it is in, 0 none */
 	epi_mcount cnt;   /* after epi_mmodel_count */
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 } epi_mmodel;

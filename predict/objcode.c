@@ -619,28 +619,29 @@ static int within(const epi_nest *loops, int a, int b)
  * closing line is the line of L's backward branch, else the innermost
  * spanning that line; inside the source loop of L's parent when it has
  * one. -1 when none. */
-/* How many levels of loops source loop S holds (0: innermost). */
-static int src_height(const epi_nest *loops, int nloops, int s)
+/* How many levels of loops each source loop holds (0: innermost), into H. */
+static void src_heights(const epi_nest *loops, int nloops, int *h)
 {
-	int h = 0;
 	for (int i = 0; i < nloops; i++)
-		if (loops[i].depth - loops[s].depth > h && within(loops, i, s))
-			h = loops[i].depth - loops[s].depth;
-	return h;
+		h[i] = 0;
+	for (int i = 0; i < nloops; i++)
+		for (int p = loops[i].parent, d = 1; p >= 0; p = loops[p].parent, d++)
+			if (h[p] < d)
+				h[p] = d;
 }
 
-/* The same for machine loop L. */
-static int mach_height(const epi_object *o, int l)
+/* The same for the machine loops of O. */
+static void mach_heights(const epi_object *o, int *h)
 {
-	int h = 0;
 	for (int i = 0; i < o->nloop; i++)
-		for (int x = o->loop[i].parent; x >= 0; x = o->loop[x].parent)
-			if (x == l && o->loop[i].depth - o->loop[l].depth > h)
-				h = o->loop[i].depth - o->loop[l].depth;
-	return h;
+		h[i] = 0;
+	for (int i = 0; i < o->nloop; i++)
+		for (int p = o->loop[i].parent, d = 1; p >= 0; p = o->loop[p].parent, d++)
+			if (h[p] < d)
+				h[p] = d;
 }
 
-static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloops)
+static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloops, const int *mh, const int *sh)
 {
 	const epi_mloop *l = &o->loop[m];
 	int line = l->branch_line;
@@ -652,7 +653,7 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 	/* a machine loop with loops inside is a source loop with as many
 	 * (an outer loop whose last branch carries the inner loop's line),
 	 * when there is one */
-	int h = mach_height(o, m);
+	int h = mh[m];
 	for (int pass = 0; pass < 2; pass++) {
 		int best = -1, best_kw = 0;
 		for (int i = 0; i < nloops; i++) {
@@ -660,7 +661,7 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 				continue;
 			if (outer >= 0 && !within(loops, i, outer))
 				continue;
-			if (pass == 0 && h > 0 && src_height(loops, nloops, i) < h)
+			if (pass == 0 && h > 0 && sh[i] < h)
 				continue;
 			int kw = loops[i].line == line || loops[i].end_line == line;
 			if (best < 0 || (kw && !best_kw) || (kw == best_kw && loops[i].depth > loops[best].depth)) {
@@ -677,15 +678,20 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 {
 	int n = 0, more = 1;
+	int *mh = xmalloc(((size_t)o->nloop + 1) * sizeof *mh), *sh = xmalloc(((size_t)nloops + 1) * sizeof *sh);
+	mach_heights(o, mh);
+	src_heights(loops, nloops, sh);
 	for (int d = 0; more; d++) { /* parents first */
 		more = 0;
 		for (int i = 0; i < o->nloop; i++) {
 			more |= o->loop[i].depth > d;
 			if (o->loop[i].depth != d)
 				continue;
-			o->loop[i].src = match_one(o, i, loops, nloops);
+			o->loop[i].src = match_one(o, i, loops, nloops, mh, sh);
 			n += o->loop[i].src >= 0;
 		}
 	}
+	free(mh);
+	free(sh);
 	return n;
 }
