@@ -100,16 +100,18 @@ static void add_own(per_iter *p, const by_line *b, int line)
 
 /* Source iterations per machine iteration of machine loop ML of source
  * loop L: the ratio of the work one machine iteration does to the work of
- * one source iteration, for the first kind of work both have (floating
- * point operations, which compilers keep without -ffast-math; then
- * stores; then loads); 1 when they share none. */
+ * one source iteration, for the first kind of work both have (the bytes
+ * stored, which a compiler neither adds nor hoists out of the loop unless
+ * it moves the store out altogether; then floating point operations,
+ * which compilers keep without -ffast-math but may hoist when invariant;
+ * then loads); 1 when they share none. */
 static double ratio(const epi_mloop *ml, const per_iter *src)
 {
 	double r = 0;
-	if (src->flops > 0 && ml->own.flops > 0)
-		r = ml->own.flops / src->flops;
-	else if (src->stores > 0 && ml->own.store_bytes > 0)
+	if (src->stores > 0 && ml->own.store_bytes > 0)
 		r = ml->own.store_bytes / src->store_bytes;
+	else if (src->flops > 0 && ml->own.flops > 0)
+		r = ml->own.flops / src->flops;
 	else if (src->loads > 0 && ml->own.load_bytes > 0)
 		r = ml->own.load_bytes / src->load_bytes;
 	return r < 1.5 ? 1 : floor(r + 0.5);
