@@ -373,6 +373,21 @@ static void x86_zero_idiom(const char *s, const cs_x86 *x, epi_insn *o)
 		reg_del(o->rd, &o->nrd, a->reg);
 }
 
+/* An SSE scalar conversion, square root or rounding (not its VEX form)
+ * writes the low element of its destination and keeps the rest: it waits
+ * for the destination's last value (cvtsi2sd after an add on xmm0 is a
+ * chain, which compilers break with a pxor that -O0 code leaves out). */
+static void x86_merge(const char *m, const cs_x86 *x, epi_insn *o)
+{
+	static const char *const merge[] = {"cvtsi2sd", "cvtsi2ss", "cvtss2sd", "cvtsd2ss", "sqrtsd", "sqrtss",
+					    "roundsd", "roundss", "rcpss", "rsqrtss"};
+	if (x->op_count < 2 || x->operands[0].type != X86_OP_REG || !x86_is_vec(x->operands[0].reg))
+		return;
+	for (size_t i = 0; i < sizeof merge / sizeof *merge; i++)
+		if (strcmp(m, merge[i]) == 0)
+			reg_add(o->rd, &o->nrd, x->operands[0].reg);
+}
+
 static void x86_classify(epi_isa *d, const cs_insn *in, epi_insn *o)
 {
 	const cs_x86 *x = &in->detail->x86;
@@ -434,6 +449,7 @@ static void x86_classify(epi_isa *d, const cs_insn *in, epi_insn *o)
 		reg_add(o->wr, &o->nwr, X86_REG_ST0);
 	}
 	x86_zero_idiom(s, x, o);
+	x86_merge(m, x, o);
 	reg_del(o->rd, &o->nrd, X86_REG_RIP); /* pc-relative addresses are constants */
 
 	for (int i = 0; i < x->op_count; i++) {

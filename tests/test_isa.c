@@ -255,6 +255,10 @@ static void test_x86_snippet(void **st)
 	assert_int_equal(v[0].mem_bytes, 8);
 	assert_true(reads(&v[0], X86_REG_XMM0) && writes(&v[0], X86_REG_XMM0));
 	assert_true(reads(&v[9], X86_REG_YMM0)); /* the accumulator */
+	/* a scalar square root and conversion keep the destination's upper
+	 * element: they wait for its last value */
+	assert_true(reads(&v[7], X86_REG_XMM0) && reads(&v[23], X86_REG_XMM0));
+	assert_false(reads(&v[22], X86_REG_XMM0)); /* a load fills the register */
 	assert_int_equal(v[10].base, X86_REG_RDI);
 	assert_true(reads(&v[12], X86_REG_RAX) && reads(&v[12], X86_REG_RDX) && writes(&v[12], X86_REG_RDX));
 	assert_int_equal(v[13].base, X86_REG_RDI);
