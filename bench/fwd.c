@@ -15,10 +15,12 @@
 #define RT_I(k) "mov %[t], 8(%[p])\n\tmov 8(%[p]), %[t]\n\t"
 #define RT_F(k) "movsd %[x], 8(%[p])\n\tmovsd 8(%[p]), %[x]\n\t"
 #define RT_P(k) "mov %k[t], 12(%[p])\n\tmov 8(%[p]), %[t]\n\t"
+#define RT_O(k) "mov %[t], 8(%[p])\n\tadd 8(%[p]), %[t]\n\t"
 #elif defined(__aarch64__)
 #define RT_I(k) "str %x[t], [%x[p], #8]\n\tldr %x[t], [%x[p], #8]\n\t"
 #define RT_F(k) "str %d[x], [%x[p], #8]\n\tldr %d[x], [%x[p], #8]\n\t"
 #define RT_P(k) "str %w[t], [%x[p], #12]\n\tldr %x[t], [%x[p], #8]\n\t"
+#define RT_O(k) "str %x[t], [%x[p], #8]\n\tldr x9, [%x[p], #8]\n\tadd %x[t], %x[t], x9\n\t"
 #endif
 
 /* An integer's round trip, the store (C fallback: STORE of t to p) and
@@ -53,6 +55,7 @@
 
 INT_TRIP(run_i, RT_I, *(volatile uint64_t *)&p[1] = t)
 INT_TRIP(run_p, RT_P, *(volatile uint32_t *)((char *)p + 12) = (uint32_t)t)
+INT_TRIP(run_o, RT_O, *(volatile uint64_t *)&p[1] = t; t += 0)
 
 static void run_f(epi_bench_ctx *c, uint64_t n)
 {
@@ -90,4 +93,10 @@ const epi_kernel epi_k_fwd_fail_lat = {
 	.name = "load.fwdfail.lat", .what = "4-byte store, 8-byte load over it, dependent chain (no forwarding)",
 	.seq = EPI_ISA("mov %eax, 12(%rsi); mov 8(%rsi), %rax", "str w0, [x1, #12]; ldr x0, [x1, #8]"),
 	.unit = EPI_UNIT_OP, .latency = 1, .units = EPI_UNROLL, .run = run_p,
+};
+
+const epi_kernel epi_k_fwd_op_lat = {
+	.name = "load.fwdop.lat", .what = "int64 stored and added back from memory, dependent chain",
+	.seq = EPI_ISA("mov %rax, 8(%rsi); add 8(%rsi), %rax", "str x0, [x1, #8]; ldr x9, [x1, #8]; add x0, x0, x9"),
+	.unit = EPI_UNIT_OP, .latency = 1, .units = EPI_UNROLL, .run = run_o,
 };
