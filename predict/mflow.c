@@ -355,7 +355,11 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			at = addr_form(f, in);
 		if (in->loads) {
 			double value = addr + c->load_lat;
-			double fwd = o->vdst[i] ? c->fwd_lat_fp : c->fwd_lat;
+			/* a plain load of a store's value is renamed, a load into
+			 * an operation waits for the forward (a double's always) */
+			double fwd = o->vdst[i]                                   ? c->fwd_lat_fp
+				     : in->klass == EPI_IC_MOVE || in->stores ? c->fwd_lat
+									  : c->fwd_op_lat;
 			if (frame) {
 				slot_st *s = slot_of(f, in->disp, 0);
 				if (s && s->t >= 0 && s->t + fwd > value)
@@ -387,11 +391,15 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		int same = is(in, "cdqe") || is(in, "cltq");
 		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;
 		form v = first ? value_of(f, in, &mem) : f_const(0);
+		/* code some iterations skip: its results are that late in that
+		 * share of the iterations (an if and its else in turn: the chain
+		 * of each path in its share) */
+		float w = o->weight[i];
 		for (int r = 0; r < in->nwr; r++) {
 			unsigned x = in->wr[r];
 			if (x >= NREG)
 				continue;
-			f->t[x] = done;
+			f->t[x] = w < 1 && f->t[x] < done ? w * done + (1 - w) * f->t[x] : done;
 			f->bits[x] = bits;
 			if (same)
 				f->f[x] = reg_form(f, x);
@@ -405,7 +413,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			slot_st *s = slot_of(f, in->disp, 1);
 			if (!s)
 				continue;
-			s->t = done;
+			s->t = w < 1 && s->t >= 0 && s->t < done ? w * done + (1 - w) * s->t : done;
 			s->bits = bits;
 			/* the value stored: x86 names it second (mov %eax, slot),
 			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */

@@ -83,6 +83,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
+	/* the kernel's round trip includes its add */
+	const epi_cost *op = exact(col, "load.fwdop.lat");
+	c->fwd_op_lat = op && op->t > cyc ? op->t - cyc : c->fwd_lat;
 	/* the kernel's unit is a load, a test and branch fused, and an add
 	 * skipped half the time, mispredicted half the time */
 	const epi_cost *m = exact(col, "cmp.branch.miss");

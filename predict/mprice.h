@@ -39,6 +39,7 @@ typedef struct epi_mcosts {
 	double load_lat;         /* load to use, data in L1 */
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
+	double fwd_op_lat;       /* the same into an operation (add slot, reg): no renaming, the full forward */
 	double fwd_fail_lat;     /* a load over part of a store: waits for the store to reach the cache */
 	double miss;             /* seconds per mispredicted branch; 0 when the table cannot say */
 	double issue;            /* seconds per instruction at the core's issue rate */

@@ -292,6 +292,7 @@ static void cycles(epi_mcosts *c)
 	c->load_lat = 4;
 	c->fwd_lat = 1;
 	c->fwd_lat_fp = 9;
+	c->fwd_op_lat = 7;
 	c->fwd_fail_lat = 20;
 }
 
@@ -412,6 +413,70 @@ static void test_match_depth(void **st)
 	model_free(&x);
 }
 
+static const char opchain_src[] = "void ps(int n, const unsigned *x, unsigned *y)\n"
+				  "{\n"
+				  "\tunsigned s = 0;\n"
+				  "\tfor (int i = 0; i < n; i++) {\n" /* 4 */
+				  "\t\ts += x[i];\n"
+				  "\t\ty[i] = s;\n"
+				  "\t}\n"
+				  "}\n";
+
+/* clang -O0 adds the stack slot of s into a register (add slot, reg): the
+ * load is not renamed, each iteration waits for the forward */
+static void test_forward_into_op(void **st)
+{
+	(void)st;
+	if (!have("clang-19"))
+		skip();
+	char c[300], o[300];
+	build("opchain", opchain_src, "clang-19", "-O0", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	epi_mflow fl;
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 4), &k, &fl);
+	assert_true(fl.latency >= 7 + 1);
+	model_free(&x);
+}
+
+static const char guarded_src[] = "unsigned all(int n, const unsigned *v)\n"
+				  "{\n"
+				  "\tunsigned s = 1;\n"
+				  "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				  "\t\ts = s * 3 + v[i];\n"
+				  "\treturn s;\n"
+				  "}\n"
+				  "unsigned some(int n, const unsigned *v)\n"
+				  "{\n"
+				  "\tunsigned s = 1;\n"
+				  "\tfor (int i = 0; i < n; i++)\n" /* 11 */
+				  "\t\tif (v[i] & 1)\n"
+				  "\t\t\ts = s * 3 + v[i];\n"
+				  "\treturn s;\n"
+				  "}\n";
+
+/* a chain through code half the iterations run grows half as fast */
+static void test_guarded_chain(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("guarded", guarded_src, "gcc", "-O0", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	epi_mflow all, some;
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 4), &k, &all);
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 11), &k, &some);
+	if (!(some.latency < 0.75 * all.latency && some.latency > 0.25 * all.latency))
+		fail_msg("chain %g per iteration, %g when half the iterations run it", all.latency, some.latency);
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +488,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_match_depth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forward_into_op, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
