@@ -296,6 +296,23 @@ static void cycles(epi_mcosts *c)
 	c->fwd_fail_lat = 20;
 }
 
+/* SRC built by CC FLAGS, modelled with n = 100: the chain and the
+ * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
+static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
+		  epi_mflow *out)
+{
+	char c[300], o[300];
+	build(name, src, cc, flags, c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	for (int i = 0; i < n; i++)
+		epi_mflow_loop(&x.m.obj, loop_on(&x, lines[i]), &k, &out[i]);
+	model_free(&x);
+}
+
 static const char chain_src[] = "void ps(int n, double *s, const double *v)\n"
 				"{\n"
 				"\tfor (int i = 1; i < n; i++)\n" /* 3 */
@@ -307,18 +324,10 @@ static const char chain_src[] = "void ps(int n, double *s, const double *v)\n"
 static void test_memory_chain(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("chain", chain_src, "gcc", "-O0", c, o);
-	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
-	epi_mcosts k;
-	cycles(&k);
 	epi_mflow fl;
-	epi_mflow_loop(&x.m.obj, loop_on(&x, 3), &k, &fl);
+	flows("chain", chain_src, "gcc", "-O0", (const int[]){3}, 1, &fl);
 	assert_true(fl.latency >= 9 + 3);
 	assert_true(fl.misses == 0);
-	model_free(&x);
 }
 
 static const char branch_src[] = "long above(int n, const int *v, int t)\n"
@@ -356,25 +365,14 @@ static const char branch_src[] = "long above(int n, const int *v, int t)\n"
 static void test_data_branches(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("branch", branch_src, "gcc", "-O0", c, o);
-	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
-	epi_mcosts k;
-	cycles(&k);
-	static const struct {
-		int line;
-		double misses;
-	} want[] = {{4, 0.5}, {12, 0}, {19, 0}, {25, 0}};
-	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-		epi_mflow fl;
-		epi_mflow_loop(&x.m.obj, loop_on(&x, want[i].line), &k, &fl);
-		if (fl.misses != want[i].misses)
-			fail_msg("the loop on line %d: %g mispredictions per iteration, not %g", want[i].line,
-				 fl.misses, want[i].misses);
-	}
-	model_free(&x);
+	static const int line[] = {4, 12, 19, 25};
+	static const double misses[] = {0.5, 0, 0, 0};
+	epi_mflow fl[4];
+	flows("branch", branch_src, "gcc", "-O0", line, 4, fl);
+	for (int i = 0; i < 4; i++)
+		if (fl[i].misses != misses[i])
+			fail_msg("the loop on line %d: %g mispredictions per iteration, not %g", line[i], fl[i].misses,
+				 misses[i]);
 }
 
 static const char select_src[] = "void sel(int n, int *v)\n"
@@ -429,17 +427,9 @@ static void test_forward_into_op(void **st)
 	(void)st;
 	if (!have("clang-19"))
 		skip();
-	char c[300], o[300];
-	build("opchain", opchain_src, "clang-19", "-O0", c, o);
-	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
-	epi_mcosts k;
-	cycles(&k);
 	epi_mflow fl;
-	epi_mflow_loop(&x.m.obj, loop_on(&x, 4), &k, &fl);
+	flows("opchain", opchain_src, "clang-19", "-O0", (const int[]){4}, 1, &fl);
 	assert_true(fl.latency >= 7 + 1);
-	model_free(&x);
 }
 
 static const char guarded_src[] = "unsigned all(int n, const unsigned *v)\n"
@@ -462,19 +452,10 @@ static const char guarded_src[] = "unsigned all(int n, const unsigned *v)\n"
 static void test_guarded_chain(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("guarded", guarded_src, "gcc", "-O0", c, o);
-	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
-	epi_mcosts k;
-	cycles(&k);
-	epi_mflow all, some;
-	epi_mflow_loop(&x.m.obj, loop_on(&x, 4), &k, &all);
-	epi_mflow_loop(&x.m.obj, loop_on(&x, 11), &k, &some);
-	if (!(some.latency < 0.75 * all.latency && some.latency > 0.25 * all.latency))
-		fail_msg("chain %g per iteration, %g when half the iterations run it", all.latency, some.latency);
-	model_free(&x);
+	epi_mflow fl[2]; /* every iteration, half of them */
+	flows("guarded", guarded_src, "gcc", "-O0", (const int[]){4, 11}, 2, fl);
+	if (!(fl[1].latency < 0.75 * fl[0].latency && fl[1].latency > 0.25 * fl[0].latency))
+		fail_msg("chain %g per iteration, %g when half the iterations run it", fl[0].latency, fl[1].latency);
 }
 
 int main(void)
