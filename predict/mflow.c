@@ -208,7 +208,8 @@ static form value_of(const flow *f, const epi_insn *in, const form *mem)
 		return f_const(0);
 	if (in->klass == EPI_IC_MOVE && n == 2 && !in->stores)
 		return a;
-	if (is(in, "sxtw") || is(in, "uxtw"))
+	/* widened: the same value (indices are small) */
+	if ((is(in, "movsxd") || is(in, "movsx") || is(in, "movzx") || is(in, "sxtw") || is(in, "uxtw")) && n == 2)
 		return a;
 	if ((is(in, "add") || is(in, "adds") || sub) && n == 2)
 		return f_add(&d, &a, sub ? -1 : 1);

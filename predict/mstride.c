@@ -138,8 +138,8 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 		} else if (addr_d == 0) {
 			from = 0;
 		}
-		if (in->klass == EPI_IC_MOVE)
-			return from;
+		if (in->klass == EPI_IC_MOVE || starts(in, "movsx") || starts(in, "movzx"))
+			return from; /* movsxd rcx, slot: widened, the same change */
 		if (is(in, "add"))
 			return d_add(d0, from);
 		if (is(in, "sub"))
