@@ -442,15 +442,17 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 	}
 }
 
-static double latest(const flow *f)
+/* The largest growth of a value's time over the last iteration, from
+ * BEFORE (registers, then slots, as they were when it began). */
+static double growth(const flow *f, const double *before)
 {
 	double m = 0;
 	for (int r = 0; r < NREG; r++)
-		if (f->t[r] > m)
-			m = f->t[r];
+		if (f->t[r] - before[r] > m)
+			m = f->t[r] - before[r];
 	for (int i = 0; i < f->nslot; i++)
-		if (f->slot[i].t > m)
-			m = f->slot[i].t;
+		if (f->slot[i].t - before[NREG + i] > m)
+			m = f->slot[i].t - before[NREG + i];
 	return m;
 }
 
@@ -477,13 +479,23 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 		if (s)
 			s->cw = 1;
 	}
-	/* the growth of the last iteration is what each waits for the one
-	 * before */
-	double t2 = 0;
+	/* how much later each value is ready after the last iteration than
+	 * after the one before: the largest is what each iteration waits for
+	 * the one before */
+	static __thread double before[NREG + NSLOT];
+	int nbefore = 0;
 	for (f.pass = 0; f.pass < PASSES; f.pass++) {
-		if (f.pass == PASSES - 1)
-			t2 = latest(&f);
+		if (f.pass == PASSES - 1) {
+			memcpy(before, f.t, sizeof f.t);
+			nbefore = f.nslot;
+			for (int i = 0; i < nbefore; i++)
+				before[NREG + i] = f.slot[i].t;
+		}
 		pass(o, l, lo, hi, c, &f, out);
 	}
-	out->latency = latest(&f) - t2;
+	/* a slot first stored by the last iteration, or not before it */
+	for (int i = 0; i < f.nslot; i++)
+		if (i >= nbefore || before[NREG + i] < 0)
+			before[NREG + i] = f.slot[i].t;
+	out->latency = growth(&f, before);
 }
