@@ -4,7 +4,9 @@
  * the buffer (add, cmp, cmovae or csel: part of each iteration's cost). Latency:
  * pointer chasing, `mov (%rax), %rax`, through the buffer's cache lines in
  * a random cyclic order (GSL's shuffle), so that neither the prefetcher
- * nor overlap hides the load-to-use time. */
+ * nor overlap hides the load-to-use time. Mixed: two loads and a store,
+ * ten times per iteration: the core's rate of memory accesses of both kinds
+ * together (three a cycle where it loads three and stores two). */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -77,6 +79,41 @@ SEQ_LOADS(thr, EPI_OFFS32, EPI_WRAP256, 256)
 
 SEQ_LOADS(thr_line, LINES32, WRAP2048, 2048)
 
+/* Two loads and a store at offset K (the store's value not loaded). */
+#if defined(__x86_64__)
+#define MIX3(k) "mov " #k "(%[p]), %[t]\n\tmov " #k "+8(%[p]), %[t]\n\tmov %[z], " #k "+16(%[p])\n\t"
+#elif defined(__aarch64__)
+#define MIX3(k) "ldr %x[t], [%x[p], #" #k "]\n\tldr %x[t], [%x[p], #" #k "+8]\n\tstr %x[z], [%x[p], #" #k "+16]\n\t"
+#endif
+#define OFFS10(F) F(0) F(24) F(48) F(72) F(96) F(120) F(144) F(168) F(192) F(216)
+
+static void mixed(epi_bench_ctx *c, uint64_t n)
+{
+	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
+	uint64_t t, z = 0;
+	if (!n)
+		return;
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" OFFS10(MIX3) EPI_WRAP256 EPI_LOOP
+			 : [p] "+&r"(p), [t] "=&r"(t), [n] EPI_NCON(n)
+			 : [start] "r"(start), [end] "r"(end), [z] "r"(z)
+			 : "cc", "memory");
+#else
+	for (; n; n--) {
+		volatile uint64_t *q = (volatile uint64_t *)p;
+		for (int i = 0; i < 10; i++) {
+			t = q[3 * i];
+			t = q[3 * i + 1];
+			q[3 * i + 2] = z;
+		}
+		p += 256;
+		if (p >= end)
+			p = start;
+	}
+	(void)t;
+#endif
+}
+
 /* A random cyclic order of the buffer's 64-byte lines: each line holds
  * the address of the next. */
 static int setup_chase(const epi_kernel *k, epi_bench_ctx *c, char *err)
@@ -141,3 +178,11 @@ CHASE_K(epi_k_load_l1_lat, "load.l1.lat", EPI_LVL_L1, "buffer in L1");
 CHASE_K(epi_k_load_l2_lat, "load.l2.lat", EPI_LVL_L2, "buffer in L2");
 CHASE_K(epi_k_load_l3_lat, "load.l3.lat", EPI_LVL_L3, "buffer in L3");
 CHASE_K(epi_k_load_dram_lat, "load.dram.lat", EPI_LVL_DRAM, "buffer in DRAM");
+
+const epi_kernel epi_k_load_mix = {
+	.name = "load.mix.l1", .what = "two 8-byte loads and a store, independent, buffer in L1: per access",
+	.seq = EPI_ISA("mov 24k(%rsi), %rax; mov 24k+8(%rsi), %rax; mov %rdx, 24k+16(%rsi)",
+		       "ldr x0, [x1, #24k]; ldr x0, [x1, #24k+8]; str x2, [x1, #24k+16]"),
+	.unit = EPI_UNIT_OP, .level = EPI_LVL_L1, .units = 30, .setup = setup_seq, .run = mixed,
+	.teardown = epi_bench_free,
+};
