@@ -68,6 +68,8 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->lat[EPI_IC_INT] = cyc;
 	c->load_tp = cost(col, "load.l1", "load", 0);
 	c->store_tp = cost(col, "store.l1", "store", 0);
+	const epi_cost *mix = exact(col, "load.mix.l1");
+	c->access_tp = mix && mix->t > 0 ? mix->t : 0;
 	c->load_lat = cost(col, "load.l1.lat", "load.l1", 0);
 	/* a line per access: without the line kernels, eight sequential loads */
 	static const char *const line[3] = {"load.l2.line", "load.l3.line", "load.dram.line"};
@@ -208,6 +210,14 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
+	/* loads and stores share address units: so many accesses a cycle of
+	 * either kind (load.mix.l1) */
+	double acc = 0;
+	for (int i = lo; i <= hi; i++)
+		if (o->loop_of[i] == l)
+			acc += o->weight[i] * (o->in[i].loads + o->in[i].stores);
+	if (acc * c->access_tp > out->bound_t[EPI_BOUND_LOAD])
+		out->bound_t[EPI_BOUND_LOAD] = acc * c->access_tp;
 	if (loop)
 		memory(o, l, lo, hi, trip, c, out);
 	if (loop) {

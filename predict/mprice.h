@@ -18,7 +18,7 @@ enum epi_bound {
 	EPI_BOUND_ISSUE,   /* instructions issued per cycle */
 	EPI_BOUND_INT,     /* integer units */
 	EPI_BOUND_FP,      /* floating-point units */
-	EPI_BOUND_LOAD,    /* load ports */
+	EPI_BOUND_LOAD,    /* load ports, or loads and stores together through the ports they share */
 	EPI_BOUND_STORE,   /* store ports */
 	EPI_BOUND_LATENCY, /* a dependency chain from one iteration to the next */
 	EPI_BOUND_L2,      /* lines from the L2 cache */
@@ -36,6 +36,7 @@ typedef struct epi_mcosts {
 	double tp[EPI_IC_N];     /* throughput: seconds per instruction when many are independent */
 	double lat[EPI_IC_N];    /* latency: seconds from its inputs to its result */
 	double load_tp, store_tp; /* per access, data in L1 */
+	double access_tp;        /* per access of either kind, loads and stores together (0: unknown) */
 	double load_lat;         /* load to use, data in L1 */
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */

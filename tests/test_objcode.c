@@ -7,6 +7,7 @@
  * what the pricing follows from one iteration to the next (mflow.c): a
  * chain through an element written one iteration and read the next, and
  * which branches the data decides. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -463,6 +464,31 @@ static void test_guarded_chain(void **st)
 		fail_msg("chain %g per iteration, %g when half the iterations run it", fl[0].latency, fl[1].latency);
 }
 
+/* loads and stores share the core's address units: with an access a cycle
+ * of either kind and loads ten times faster alone, the load bound of an
+ * -O0 loop is its accesses, loads and stores together */
+static void test_access_bound(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("access", chain_src, "gcc", "-O0", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=100");
+	epi_mcosts k;
+	cycles(&k);
+	k.load_tp = 0.1;
+	k.store_tp = 0.1;
+	k.access_tp = 1;
+	int l = loop_on(&x, 3);
+	const epi_mloop *ml = &x.m.obj.loop[l];
+	epi_mloop_price p;
+	epi_mprice_loop(&x.m.obj, l, NAN, &k, &p);
+	assert_true(ml->own.stores >= 2 && ml->own.loads >= 4);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - (ml->own.loads + ml->own.stores)) < 1e-9);
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +502,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_match_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_forward_into_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
