@@ -149,14 +149,15 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 	}
 }
 
-/* The memory the program allocates is written first by the nests that run
- * first: each takes the bytes its stores write over the run, until the
- * allocation is used up. */
+/* The memory the program allocates, and its zero-initialised static data,
+ * is written first by the nests that run first: each takes the bytes its
+ * stores write over the run, until the fresh memory is used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
 			const epi_region *total, const sym_env *env, const by_line *b)
 {
 	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
 	double left = tag_value(a, total, env, "malloc");
+	left = (left > 0 ? left : 0) + o->bss;
 	if (!(left > 0))
 		return;
 	char *fseen = xcalloc((size_t)o->nfn + 1, 1), *nseen = xcalloc((size_t)nloops + 1, 1);

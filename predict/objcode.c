@@ -56,6 +56,21 @@ int epi_same_source(const char *name, const char *dir, const char *source)
 }
 
 /* The bytes of the executable section holding [lo, hi) in ELF E, or NULL. */
+/* The bytes of E's zero-initialised data (.bss, not thread-local): memory
+ * the kernel gives on first touch, as it gives what malloc maps. */
+static double bss_bytes(Elf *e)
+{
+	double n = 0;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOBITS && (sh.sh_flags & SHF_ALLOC) &&
+		    (sh.sh_flags & SHF_WRITE) && !(sh.sh_flags & SHF_TLS))
+			n += (double)sh.sh_size;
+	}
+	return n;
+}
+
 static const uint8_t *code_at(Elf *e, GElf_Addr lo, GElf_Addr hi)
 {
 	Elf_Scn *scn = NULL;
@@ -563,6 +578,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		dwfl_end(d);
 		return epi_error(err, "'%s' has no debug information: build it with -g", path);
 	}
+	o->bss = bss_bytes(elf);
 	reader r = {.o = o, .elf = elf};
 	r.isa = epi_isa_open(o->machine, err);
 	if (!r.isa) {

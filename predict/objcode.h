@@ -69,6 +69,7 @@ typedef struct epi_object {
 	epi_mloop *loop;     /* per function, in the order of their headers' blocks */
 	int nloop;
 	int nother;          /* instructions the classifier did not know */
+	double bss;          /* bytes of zero-initialised data (static arrays), fresh on first touch */
 } epi_object;
 
 /* Reads the machine code of PATH's functions compiled from SOURCE, finds

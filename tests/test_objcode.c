@@ -489,6 +489,30 @@ static void test_access_bound(void **st)
 	model_free(&x);
 }
 
+static const char bss_src[] = "static double big[1 << 16];\n"
+			      "double f(int n)\n"
+			      "{\n"
+			      "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+			      "\t\tbig[i] = i;\n"
+			      "\treturn big[7];\n"
+			      "}\n";
+
+/* a static array is fresh memory too: the first nest to write it pays its
+ * first touch, as it would a malloc'd one's */
+static void test_static_fresh(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("bss", bss_src, "gcc", "-O2", c, o);
+	fixture x;
+	memset(&x, 0, sizeof x);
+	model(&x, c, o, "n=65536");
+	assert_true(x.m.obj.bss >= 8 << 16);
+	int s = x.m.obj.loop[loop_on(&x, 4)].src;
+	assert_true(x.m.cnt.touch[s] == 8 << 16);
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +527,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forward_into_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
