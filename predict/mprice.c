@@ -191,7 +191,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 			epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0;
+	double n = 0, acc = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l)
 			continue;
@@ -207,20 +207,16 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 			out->bound_t[u] += w * c->tp[in->klass];
 		out->bound_t[EPI_BOUND_LOAD] += w * in->loads * c->load_tp;
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
+		acc += w * (in->loads + in->stores);
 		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	/* loads and stores share address units: so many accesses a cycle of
 	 * either kind (load.mix.l1) */
-	double acc = 0;
-	for (int i = lo; i <= hi; i++)
-		if (o->loop_of[i] == l)
-			acc += o->weight[i] * (o->in[i].loads + o->in[i].stores);
 	if (acc * c->access_tp > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = acc * c->access_tp;
-	if (loop)
-		memory(o, l, lo, hi, trip, c, out);
 	if (loop) {
+		memory(o, l, lo, hi, trip, c, out);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
