@@ -245,21 +245,12 @@ static form value_of(const flow *f, const epi_insn *in, const form *mem)
 	return f_root(h);
 }
 
-/* Whether instruction I is in machine loop L or a loop inside it. */
-static int in_loop(const epi_object *o, int i, int l)
-{
-	for (int x = o->loop_of[i]; x >= 0; x = o->loop[x].parent)
-		if (x == l)
-			return 1;
-	return 0;
-}
-
 /* Whether conditional branch I of loop L goes one way or the other within
  * an iteration: neither leaves L nor goes back to its head. */
 static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 {
 	const epi_insn *in = &o->in[i];
-	if (!in->target || i + 1 > hi || !in_loop(o, i + 1, l))
+	if (!in->target || i + 1 > hi || !epi_in_loop(o, i + 1, l))
 		return 0;
 	int a = lo, b = hi;
 	while (a < b) {
@@ -269,7 +260,7 @@ static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 		else
 			b = m;
 	}
-	return o->in[a].addr == in->target && a != o->loop[l].head && in_loop(o, a, l);
+	return o->in[a].addr == in->target && a != o->loop[l].head && epi_in_loop(o, a, l);
 }
 
 /* The latest store of an earlier iteration (or earlier in this one) whose

@@ -234,9 +234,7 @@ static void loop_strides(epi_object *o, int l)
 		wl[r] = 0;
 	}
 	for (int i = lo; i < hi; i++) {
-		int in_l = 0;
-		for (int x = o->loop_of[i]; x >= 0 && !in_l; x = o->loop[x].parent)
-			in_l = x == l;
+		int in_l = epi_in_loop(o, i, l);
 		for (int w = 0; in_l && w < o->in[i].nwr; w++)
 			if (o->in[i].wr[w] < NREG)
 				wl[o->in[i].wr[w]] = 1;
@@ -245,10 +243,8 @@ static void loop_strides(epi_object *o, int l)
 	/* what one iteration adds to each register and stack slot: constants
 	 * in L itself; anything else, or any change in a loop inside, unknown */
 	for (int i = lo; i < hi; i++) {
-		int in_l = o->loop_of[i] == l, inside = 0;
-		for (int x = o->loop_of[i]; x >= 0 && !inside && !in_l; x = o->loop[x].parent)
-			inside = x == l;
-		if (!in_l && !inside)
+		int in_l = o->loop_of[i] == l;
+		if (!in_l && !epi_in_loop(o, i, l))
 			continue;
 		const epi_insn *in = &o->in[i];
 		unsigned r;

@@ -691,6 +691,14 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 	return -1;
 }
 
+int epi_in_loop(const epi_object *o, int i, int l)
+{
+	for (int x = o->loop_of[i]; x >= 0; x = o->loop[x].parent)
+		if (x == l)
+			return 1;
+	return 0;
+}
+
 int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 {
 	int n = 0, more = 1;

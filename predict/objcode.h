@@ -103,6 +103,8 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
 #define EPI_STRIDE_UNKNOWN INT64_MIN
 #define EPI_STRIDE_RUNTIME (INT64_MIN + 1)
 
+/* Whether instruction I is in machine loop L or a loop inside it. */
+int epi_in_loop(const epi_object *o, int i, int l);
 /* Fills O->stride (mstride.c); epi_object_read calls it. */
 void epi_object_strides(epi_object *o);
 
