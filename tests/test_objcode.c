@@ -62,7 +62,8 @@ static void build(const char *name, const char *src, const char *cc, const char 
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The analysis of C (tag_loops), N bound, and the model of O counted from it. */
+/* SRC built by CC FLAGS as DIR/NAME.o, its analysis (tag_loops) with BIND
+ * bound, and the model of the object counted from it. */
 typedef struct fixture {
 	epi_analysis a;
 	sym_env env;
@@ -70,9 +71,11 @@ typedef struct fixture {
 	epi_mmodel m;
 } fixture;
 
-static void model(fixture *x, const char *c, const char *o, const char *bind)
+static void model(fixture *x, const char *name, const char *src, const char *cc, const char *flags, const char *bind)
 {
-	char err[EPI_ERRLEN];
+	char c[300], o[300], err[EPI_ERRLEN];
+	build(name, src, cc, flags, c, o);
+	memset(x, 0, sizeof *x);
 	epi_front_opts_init(&x->fo);
 	x->fo.tag_loops = 1;
 	const char *params[] = {bind};
@@ -139,11 +142,8 @@ static void test_nest(void **st)
 	(void)st;
 	const char *levels[] = {"-O0", "-O2"};
 	for (int lv = 0; lv < 2; lv++) {
-		char c[300], o[300];
-		build(levels[lv] + 1, nest_src, "gcc", levels[lv], c, o);
 		fixture x;
-		memset(&x, 0, sizeof x);
-		model(&x, c, o, "n=50");
+		model(&x, levels[lv] + 1, nest_src, "gcc", levels[lv], "n=50");
 		assert_int_equal(x.m.obj.nloop, 3);
 		assert_int_equal(x.m.nmatched, 3);
 		int n;
@@ -187,11 +187,8 @@ static const char hoisted_vec_src[] = "void axpc(int n, double *restrict a, cons
  * odd one left to the remainder; n = 1001 gives 500 + 1 */
 static void check_vector(const char *src, const char *cc, const char *flags, int lanes)
 {
-	char c[300], o[300];
-	build("vec", src, cc, flags, c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=1001");
+	model(&x, "vec", src, cc, flags, "n=1001");
 	int n, main = with_role(&x, EPI_MR_MAIN), rem = with_role(&x, EPI_MR_REMAINDER);
 	/* every source iteration in a loop, but the odd one done by straight code */
 	assert_true(on_line(&x, 3, &n, 1) == 1001 - (rem < 0 ? 1001 % lanes : 0));
@@ -231,11 +228,8 @@ static const char unroll_src[] = "double sum(int n, const double *a)\n"
 static void test_unrolled(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("unroll", unroll_src, "gcc", "-O2 -funroll-loops --param max-unroll-times=4", c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=4000");
+	model(&x, "unroll", unroll_src, "gcc", "-O2 -funroll-loops --param max-unroll-times=4", "n=4000");
 	int n, main = with_role(&x, EPI_MR_MAIN);
 	assert_true(on_line(&x, 4, &n, 1) == 4000);
 	assert_true(main >= 0);
@@ -254,11 +248,8 @@ static const char hoist_src[] = "void f(int n, double *a, double x, double y)\n"
 static void test_hoisted(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("hoist", hoist_src, "gcc", "-O2 -fno-tree-vectorize", c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
+	model(&x, "hoist", hoist_src, "gcc", "-O2 -fno-tree-vectorize", "n=100");
 	assert_int_equal(x.m.obj.nloop, 1);
 	const epi_mloop *l = &x.m.obj.loop[0];
 	assert_true(l->own.cls[EPI_IC_FP_ADD] == 1 && l->own.cls[EPI_IC_FP_MUL] == 0);
@@ -302,11 +293,8 @@ static void cycles(epi_mcosts *c)
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
 		  epi_mflow *out)
 {
-	char c[300], o[300];
-	build(name, src, cc, flags, c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
+	model(&x, name, src, cc, flags, "n=100");
 	epi_mcosts k;
 	cycles(&k);
 	for (int i = 0; i < n; i++)
@@ -400,11 +388,8 @@ static const char select_src[] = "void sel(int n, int *v)\n"
 static void test_match_depth(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("select", select_src, "gcc", "-O2", c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
+	model(&x, "select", select_src, "gcc", "-O2", "n=100");
 	int n3, n5;
 	on_line(&x, 3, &n3, 0);
 	on_line(&x, 5, &n5, 0);
@@ -470,11 +455,8 @@ static void test_guarded_chain(void **st)
 static void test_access_bound(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("access", chain_src, "gcc", "-O0", c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=100");
+	model(&x, "access", chain_src, "gcc", "-O0", "n=100");
 	epi_mcosts k;
 	cycles(&k);
 	k.load_tp = 0.1;
@@ -502,11 +484,8 @@ static const char bss_src[] = "static double big[1 << 16];\n"
 static void test_static_fresh(void **st)
 {
 	(void)st;
-	char c[300], o[300];
-	build("bss", bss_src, "gcc", "-O2", c, o);
 	fixture x;
-	memset(&x, 0, sizeof x);
-	model(&x, c, o, "n=65536");
+	model(&x, "bss", bss_src, "gcc", "-O2", "n=65536");
 	assert_true(x.m.obj.bss >= 8 << 16);
 	int s = x.m.obj.loop[loop_on(&x, 4)].src;
 	assert_true(x.m.cnt.touch[s] == 8 << 16);
