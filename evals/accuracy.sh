@@ -25,28 +25,13 @@
 # Output: the table on stdout, progress on stderr, the rows as CSV in
 # build/accuracy/results.csv, each build's files in build/accuracy/work/.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+WHO=accuracy
+. "$(dirname "$0")/lib.sh"
 E="$top/bin/epi"
-kdir="$top/evals/kernels"
-out="$top/build/accuracy"
 work="$out/work"
 RUNS=${RUNS:-3}
 MIN_SAMPLES=${MIN_SAMPLES:-30}
-LEVELS=${LEVELS:--O0 -O2}
 MODEL=${MODEL:-}
-if [ -z "${CCS:-}" ]; then
-	CCS=gcc
-	command -v clang-19 >/dev/null 2>&1 && CCS="$CCS clang-19"
-fi
-if [ -z "${KERNELS:-}" ]; then
-	KERNELS=$(for f in "$kdir"/*.c; do basename "$f" .c; done)
-fi
-
-say() { echo "accuracy: $*" >&2; }
-die() {
-	say "$*"
-	exit 1
-}
 
 [ -x "$E" ] || die "no $E: run make first"
 mkdir -p "$work" || die "cannot create $work"
@@ -120,19 +105,6 @@ echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time
 fails="$out/failures.txt"
 : >"$fails"
 
-# the first line of FILE that says what went wrong (not a "try --help" hint)
-reason() { grep -v "^try '" "$1" | grep -v '^ *$' | head -1; }
-# a build that could not be compared: why, on stderr and in the failures
-fail() {
-	say "[$step/$total] $tag: $1; skipped"
-	echo "$tag: $1" >>"$fails"
-}
-
-nk=$(echo $KERNELS | wc -w)
-nc=$(echo $CCS | wc -w)
-nl=$(echo $LEVELS | wc -w)
-total=$((nk * nc * nl))
-step=0
 start=$(date +%s)
 for k in $KERNELS; do
 	src="$kdir/$k.c"

@@ -49,26 +49,11 @@
 # A benchmark that prints figures: it fails only when nothing at all could
 # be compared.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+WHO=counts
+. "$(dirname "$0")/lib.sh"
 P="$top/bin/epi-predict"
-kdir="$top/evals/kernels"
-out="$top/build/accuracy"
 work="$out/counts"
-LEVELS=${LEVELS:--O0 -O2}
 OPS=${OPS:-10000000}
-if [ -z "${CCS:-}" ]; then
-	CCS=gcc
-	command -v clang-19 >/dev/null 2>&1 && CCS="$CCS clang-19"
-fi
-if [ -z "${KERNELS:-}" ]; then
-	KERNELS=$(for f in "$kdir"/*.c; do basename "$f" .c; done)
-fi
-
-say() { echo "counts: $*" >&2; }
-die() {
-	say "$*"
-	exit 1
-}
 
 [ -x "$P" ] || die "no $P: run make first"
 command -v valgrind >/dev/null 2>&1 || die "no valgrind: it is among the packages of make deps"
@@ -221,17 +206,6 @@ res="$out/counts.csv"
 echo "kernel,compiler,level,params,functions,model_instructions,model_min,model_max,callgrind_instructions,error,data_dependent" >"$res.part"
 fails="$out/counts-failures.txt"
 : >"$fails"
-reason() { grep -v "^try '" "$1" | grep -v '^ *$' | head -1; }
-fail() {
-	say "[$step/$total] $tag: $1; skipped"
-	echo "$tag: $1" >>"$fails"
-}
-
-nk=$(echo $KERNELS | wc -w)
-nc=$(echo $CCS | wc -w)
-nl=$(echo $LEVELS | wc -w)
-total=$((nk * nc * nl))
-step=0
 start=$(date +%s)
 for k in $KERNELS; do
 	src="$kdir/$k.c"
