@@ -276,26 +276,39 @@ static void loop_strides(epi_object *o, int l)
 	 * register set in the first */
 	/* a register holding a stack slot's value plus a constant (-O0's
 	 * i = i + 1 through eax): stored back, the constant is the slot's step */
+	/* a third pass, when L has loops inside: the instructions of the loops
+	 * directly inside as their first iteration runs (their own steps not
+	 * taken), for how far their accesses start from one iteration of L to
+	 * the next */
 	static __thread int64_t org_disp[NREG], org_off[NREG];
 	static __thread char org[NREG];
-	for (int pass = 0; pass < 2; pass++) {
+	int inner = 0;
+	for (int k = 0; k < o->nloop && !inner; k++)
+		inner = o->loop[k].parent == l;
+	for (int pass = 0; pass < 2 + inner; pass++) {
 		memcpy(d, step, sizeof d);
 		memset(org, 0, sizeof org);
 		for (int i = lo; i < hi; i++) {
-			if (o->loop_of[i] != l)
+			int child = pass == 2 && o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
+			if (o->loop_of[i] != l && !child)
 				continue;
 			epi_insn *in = &o->in[i];
 			track_origin(in, o->frame[i], org, org_disp, org_off);
 			int64_t addr_d = 0;
 			if ((in->loads || in->stores) && !o->frame[i])
 				addr_d = d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));
+			int access = (in->loads || in->stores) && !o->frame[i] && in->klass != EPI_IC_CALL;
 			if (pass == 1)
-				o->stride[i] = (in->loads || in->stores) && !o->frame[i] && in->klass != EPI_IC_CALL ? addr_d : 0;
+				o->stride[i] = access ? addr_d : 0;
+			if (child)
+				o->outer_stride[i] = access ? addr_d : 0;
 			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && in->nop >= 2 &&
-			    in->op[1].kind == EPI_OPND_REG) {
+			    in->op[1].kind != EPI_OPND_MEM) {
 				int64_t *p = slot(&sl, in->disp);
 				unsigned r = in->op[1].reg;
-				if (p && r < NREG && org[r] && org_disp[r] == in->disp)
+				if (p && in->op[1].kind == EPI_OPND_IMM)
+					*p = 0; /* j = 0 */
+				else if (p && r < NREG && org[r] && org_disp[r] == in->disp)
 					*p = org_off[r];
 				else if (p)
 					*p = reg_d(d, r);
@@ -327,6 +340,9 @@ static void loop_strides(epi_object *o, int l)
 void epi_object_strides(epi_object *o)
 {
 	o->stride = xcalloc((size_t)o->nin + 1, sizeof *o->stride);
+	o->outer_stride = xcalloc((size_t)o->nin + 1, sizeof *o->outer_stride);
+	for (int i = 0; i < o->nin; i++)
+		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
 	for (int l = 0; l < o->nloop; l++)
 		loop_strides(o, l);
 }

@@ -616,6 +616,7 @@ void epi_object_free(epi_object *o)
 	free(o->vdst);
 	free(o->weight);
 	free(o->stride);
+	free(o->outer_stride);
 	free(o->loop);
 	free(o->path);
 	free(o->source);

@@ -60,6 +60,9 @@ typedef struct epi_object {
 				loop: 0 the same place; EPI_STRIDE_RUNTIME a constant step known only at
 				run time (a column walk's, n * 8); EPI_STRIDE_UNKNOWN an address that
 				follows the data (h[v[i]], a[min]); 0 for stack slots and outside loops */
+	int64_t *outer_stride; /* per instruction of a loop inside another: how far its access at the
+				  loop's first iteration moves per iteration of the loop around it (as
+				  stride); EPI_STRIDE_UNKNOWN elsewhere */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
 				the branch probability in a block that not every iteration passes */
 	double branch_prob;  /* that probability */

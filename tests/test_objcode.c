@@ -165,6 +165,17 @@ static void test_nest(void **st)
 		}
 		assert_int_equal(rows, 1);
 		assert_int_equal(cols, 1);
+		/* from one j to the next, the row starts where it did and the
+		 * column one element on */
+		int again = 0, next = 0;
+		for (int i = 0; i < x.m.obj.nin; i++) {
+			if (x.m.obj.loop_of[i] != inner || !x.m.obj.in[i].loads || x.m.obj.frame[i])
+				continue;
+			again += x.m.obj.stride[i] == 8 && x.m.obj.outer_stride[i] == 0;
+			next += x.m.obj.stride[i] == EPI_STRIDE_RUNTIME && x.m.obj.outer_stride[i] == 8;
+		}
+		assert_int_equal(again, 1);
+		assert_int_equal(next, 1);
 		model_free(&x);
 	}
 }
