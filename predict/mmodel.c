@@ -151,19 +151,35 @@ static void cost_init(epi_mcost *out, const epi_fcol *col)
  * NAN when a run count needs an unbound parameter. */
 static void add_loops(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
-	for (int l = 0; l < m->obj.nloop; l++) {
-		if (!m->nest_line[l] || (line && m->nest_line[l] != line) || !m->cnt.l)
+	if (!m->cnt.l)
+		return;
+	const epi_object *o = &m->obj;
+	/* per loop: the bytes one of its iterations touches through the
+	 * loops directly inside it */
+	double *round = xcalloc((size_t)o->nloop + 1, sizeof *round);
+	for (int l = 0; l < o->nloop; l++) {
+		int up = o->loop[l].parent;
+		if (up >= 0 && m->nest_line[l] && (!line || m->nest_line[l] == line) && m->cnt.l[l].trip > 0)
+			round[up] += epi_mloop_bytes(o, l, m->cnt.l[l].trip);
+	}
+	for (int l = 0; l < o->nloop; l++) {
+		if (!m->nest_line[l] || (line && m->nest_line[l] != line))
 			continue;
 		double it = m->cnt.l[l].iters;
 		if (isnan(it)) {
 			out->p.t = out->p.e = NAN;
 			continue;
 		}
+		int up = o->loop[l].parent;
+		epi_msweep sw = {.trip = m->cnt.l[l].trip,
+				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
+				 .round = up >= 0 ? round[up] : NAN};
 		epi_mloop_price p;
-		epi_mprice_loop(&m->obj, l, m->cnt.l[l].trip, c, &p);
-		add_runs(out, &p, &m->obj.loop[l].own, it, c);
+		epi_mprice_loop(o, l, &sw, c, &p);
+		add_runs(out, &p, &o->loop[l].own, it, c);
 		out->nloops += it > 0;
 	}
+	free(round);
 }
 
 /* The first writes of fresh memory by the nest on LINE (0: every nest). */

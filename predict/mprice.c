@@ -158,11 +158,34 @@ static int same_stream(const epi_object *o, int l, int lo, int i)
 	return 0;
 }
 
-/* The lines loop L's own accesses bring per iteration from beyond L1: the
- * level that holds what one entry of the loop (TRIP iterations) touches. */
-static void memory(const epi_object *o, int l, int lo, int hi, double trip, const epi_mcosts *c, epi_mloop_price *out)
+/* The smallest cache level (0: L1, 3: memory) holding BYTES. A cache
+ * keeps what fills three quarters of it: it is not fully associative, and
+ * it holds other data too (the stack, the code, other cores' lines in a
+ * shared L3). */
+static int level_of(const epi_mcosts *c, double bytes)
 {
-	double lines = 0, touched = 0;
+	int k = 0;
+	while (k < 3 && bytes > 0.75 * (double)c->cache[k])
+		k++;
+	return k;
+}
+
+/* Loop L's streams, per iteration: the lines its accesses move whose
+ * next entry of L touches them again (x[j] in a row sweep starts where
+ * it did: NEAR) and those it does not (A[i][j]: FAR), of the streams in
+ * address order ([0]) and of those that move a line per access (a column
+ * walk, [1]); what one entry touches (SPAN) and one entry of the loop
+ * around (OUTER_SPAN). */
+typedef struct streams {
+	double near[2], far[2], span, outer_span;
+} streams;
+
+static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
+{
+	memset(st, 0, sizeof *st);
+	const epi_mfn *f = &o->fn[o->loop[l].fn];
+	int lo = f->first, hi = f->first + f->n - 1;
+	double trip = sw->trip, outer = sw->outer_trip;
 	for (int i = lo; i <= hi; i++) {
 		int64_t s = o->stride[i];
 		/* an address that follows the data: where it lands is not known,
@@ -171,23 +194,69 @@ static void memory(const epi_object *o, int l, int lo, int hi, double trip, cons
 			continue;
 		if (same_stream(o, l, lo, i))
 			continue;
-		double bytes = s == EPI_STRIDE_RUNTIME || s >= 64 || s <= -64 ? 64 : (double)(s < 0 ? -s : s);
+		int64_t os = o->outer_stride[i];
+		int known_os = os != EPI_STRIDE_UNKNOWN && os != EPI_STRIDE_RUNTIME;
+		/* a step known at run time: a column walk's, the row the loop
+		 * around moves along (outer_trip steps of os) when it does */
+		double step = s != EPI_STRIDE_RUNTIME ? fabs((double)s)
+			      : known_os && os != 0 && outer > 1 ? fabs((double)os) * outer : INFINITY;
+		int col = step >= 64;
+		double bytes = col ? 64 : step;
 		/* a line written is read first and written back later */
 		double w = o->weight[i] * (o->in[i].stores ? 2 : 1);
-		lines += w * bytes / 64;
-		touched += o->weight[i] * bytes;
+		double entry = o->weight[i] * bytes * trip;
+		/* the share of what an entry touches that is new at the next:
+		 * of its run of contiguous bytes, or of each of its lines */
+		double run = col ? 64 : bytes * trip;
+		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
+		st->near[col] += (1 - fresh) * w * bytes / 64;
+		st->far[col] += fresh * w * bytes / 64;
+		st->span += entry;
+		st->outer_span += entry * (1 + fresh * (outer - 1));
 	}
-	if (!(trip > 0) || lines == 0)
+}
+
+double epi_mloop_bytes(const epi_object *o, int l, double trip)
+{
+	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
+	streams st;
+	scan(o, l, &sw, &st);
+	return trip > 0 ? st.span : 0;
+}
+
+/* The lines loop L's own accesses bring per iteration from beyond L1:
+ * the near ones from the level that holds what one iteration of the loop
+ * around touches (this loop's entry and the loops' beside it), the far
+ * ones from the level that holds what one entry of the loop around
+ * touches. A line missing L1 waits in the same queue whichever level
+ * serves it: every line is priced at the deepest level any comes from. */
+static void memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
+{
+	streams st;
+	scan(o, l, sw, &st);
+	if (!(sw->trip > 0))
 		return;
-	touched *= trip;
-	int level = touched <= c->cache[0] ? 0 : touched <= c->cache[1] ? 1 : touched <= c->cache[2] ? 2 : 3;
-	if (level > 0)
-		out->bound_t[EPI_BOUND_L2 + level - 1] = lines * c->line[level - 1];
+	double round = sw->round > st.span ? sw->round : st.span;
+	int ln = level_of(c, round), lf = level_of(c, st.outer_span);
+	/* the streams in order: every line at the deepest level any comes from */
+	int deep = st.far[0] > 0 && lf > ln ? lf : ln;
+	double t = 0;
+	if (deep > 0)
+		t = ((ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0)) * c->line[deep - 1];
+	/* a line per access: each line from its own level */
+	if (ln > 0)
+		t += st.near[1] * c->line[ln - 1];
+	if (lf > 0 && st.far[1] > 0) {
+		t += st.far[1] * c->line[lf - 1];
+		deep = lf > deep ? lf : deep;
+	}
+	if (deep > 0 && t > 0)
+		out->bound_t[EPI_BOUND_L2 + deep - 1] = t;
 }
 
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT. */
-static void price_range(const epi_object *o, int l, int lo, int hi, double trip, const epi_mcosts *c, int loop,
+static void price_range(const epi_object *o, int l, int lo, int hi, const epi_msweep *sw, const epi_mcosts *c, int loop,
 			epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
@@ -216,7 +285,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 	if (acc * c->access_tp > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = acc * c->access_tp;
 	if (loop) {
-		memory(o, l, lo, hi, trip, c, out);
+		memory(o, l, sw, c, out);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
@@ -232,13 +301,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, double trip,
 		out->bound = EPI_BOUND_BRANCH;
 }
 
-void epi_mprice_loop(const epi_object *o, int l, double trip, const epi_mcosts *c, epi_mloop_price *out)
+void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
 	const epi_mfn *f = &o->fn[o->loop[l].fn];
-	price_range(o, l, f->first, f->first + f->n - 1, trip, c, 1, out);
+	price_range(o, l, f->first, f->first + f->n - 1, sw, c, 1, out);
 }
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NAN, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NULL, c, 0, out);
 }

@@ -73,12 +73,22 @@ typedef struct epi_mloop_price {
 	enum epi_bound bound;      /* the largest */
 } epi_mloop_price;
 
-/* TRIP: the loop's iterations per entry, for the data one entry sweeps
- * (which cache level holds it); NAN when unknown (L1 assumed). Each access
- * moves its stride's bytes per iteration, a line when the stride is a
- * line or more or not known at compile time; the level is the smallest
- * cache holding what one entry of the loop touches. */
-void epi_mprice_loop(const epi_object *o, int l, double trip, const epi_mcosts *c, epi_mloop_price *out);
+/* What a loop sweeps, for the cache level its accesses come from. */
+typedef struct epi_msweep {
+	double trip;       /* its iterations per entry; NAN when unknown (L1 assumed) */
+	double outer_trip; /* iterations of the loop around it per entry of that loop; NAN: none */
+	double round;      /* bytes one iteration of the loop around touches (its entry and those
+			      of the loops beside it); NAN: its own entry's */
+} epi_msweep;
+
+/* Each access moves its stride's bytes per iteration, a line when the
+ * stride is a line or more or not known at compile time; an access that
+ * starts where it did at each entry (outer_stride 0) is served from the
+ * level that holds a round, one that moves on from the level that holds
+ * an entry of the loop around. */
+void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out);
+/* The bytes one entry of loop L (TRIP iterations) touches. */
+double epi_mloop_bytes(const epi_object *o, int l, double trip);
 /* The same for a function's instructions outside its loops, per call. */
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out);
 

@@ -476,9 +476,65 @@ static void test_access_bound(void **st)
 	int l = loop_on(&x, 3);
 	const epi_mloop *ml = &x.m.obj.loop[l];
 	epi_mloop_price p;
-	epi_mprice_loop(&x.m.obj, l, NAN, &k, &p);
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = NAN, .outer_trip = NAN, .round = NAN}, &k, &p);
 	assert_true(ml->own.stores >= 2 && ml->own.loads >= 4);
 	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - (ml->own.loads + ml->own.stores)) < 1e-9);
+	model_free(&x);
+}
+
+static const char mv_src[] = "void mv(int n, const double *a, const double *x, double *y)\n"
+			     "{\n"
+			     "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
+			     "\t\tdouble s = 0;\n"
+			     "\t\tfor (int j = 0; j < n; j++)\n" /* 5 */
+			     "\t\t\ts += a[i * n + j] * x[j];\n"
+			     "\t\ty[i] = s;\n"
+			     "\t}\n"
+			     "}\n";
+
+/* Costs of a machine with 32 KiB, 1 MiB and 32 MiB of cache, lines from
+ * them in order in 2, 4 and 10 cycles. */
+static void memory_cycles(epi_mcosts *k)
+{
+	cycles(k);
+	k->cache[0] = 32 << 10;
+	k->cache[1] = 1 << 20;
+	k->cache[2] = 32 << 20;
+	k->line[0] = 2;
+	k->line[1] = 4;
+	k->line[2] = 10;
+}
+
+/* A row sweep, y = A x: x starts where it did at each row, A one row on.
+ * With n = 2000 a row of A and x fill L1 (from L2 then), and A is larger
+ * than the last cache: both come at memory's rate, a line per 8 elements
+ * each; with n = 100 x stays in L1 and A comes from L2. */
+static void test_row_sweep(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "mv", mv_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 5);
+	int again = 0, moves = 0;
+	for (int i = 0; i < x.m.obj.nin; i++) {
+		if (x.m.obj.loop_of[i] != l || !x.m.obj.in[i].loads)
+			continue;
+		again += x.m.obj.outer_stride[i] == 0;
+		moves += x.m.obj.outer_stride[i] == EPI_STRIDE_RUNTIME;
+	}
+	assert_int_equal(again, 1);
+	assert_int_equal(moves, 1);
+	epi_mcosts k;
+	memory_cycles(&k);
+	assert_true(fabs(epi_mloop_bytes(&x.m.obj, l, 2000) - 32000) < 1e-9);
+	epi_mloop_price p;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = 32000}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 2.5) < 1e-9);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LATENCY] - 3) < 1e-9);
+	assert_true(fabs(p.t - 3) < 1e-9);
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 100, .outer_trip = 100, .round = 1600}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 0.25) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
+	assert_true(fabs(p.t - 3) < 1e-9);
 	model_free(&x);
 }
 
@@ -518,6 +574,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
