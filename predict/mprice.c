@@ -297,6 +297,17 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		if (b != EPI_BOUND_BRANCH && out->bound_t[b] > out->bound_t[out->bound])
 			out->bound = b;
 	out->t = out->bound_t[out->bound] + out->bound_t[EPI_BOUND_BRANCH];
+	/* lines from memory overlap the core's work only in part (the loads
+	 * that wait for them hold the core's window): the two add as a 3-norm,
+	 * between their largest (a cache's lines) and their sum */
+	double mem = out->bound_t[EPI_BOUND_DRAM];
+	if (mem > 0) {
+		double core = 0;
+		for (int b = 0; b < EPI_BOUND_L2; b++)
+			if (out->bound_t[b] > core)
+				core = out->bound_t[b];
+		out->t = cbrt(core * core * core + mem * mem * mem) + out->bound_t[EPI_BOUND_BRANCH];
+	}
 	if (out->bound_t[EPI_BOUND_BRANCH] > out->bound_t[out->bound])
 		out->bound = EPI_BOUND_BRANCH;
 }
