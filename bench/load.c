@@ -4,7 +4,11 @@
  * the buffer (add, cmp, cmovae or csel: part of each iteration's cost). Latency:
  * pointer chasing, `mov (%rax), %rax`, through the buffer's cache lines in
  * a random cyclic order (GSL's shuffle), so that neither the prefetcher
- * nor overlap hides the load-to-use time. Mixed: two loads and a store,
+ * nor overlap hides the load-to-use time. Scattered: a load from each line
+ * in that kind of order, the offsets read in order from a second buffer,
+ * the loads independent: the rate at which memory serves lines that no
+ * prefetcher foresees but that do not wait for each other, as a walk down
+ * the columns of a large matrix brings them. Mixed: two loads and a store,
  * ten times per iteration: the core's rate of memory accesses of both kinds
  * together (three a cycle where it loads three and stores two). */
 #include <gsl/gsl_randist.h>
@@ -13,6 +17,7 @@
 
 #include "bench/asm.h"
 #include "bench/bench.h"
+#include "model/util.h"
 
 /* One load of 8 bytes at offset K from %[p]; one step of the chase. */
 #if defined(__x86_64__)
@@ -151,6 +156,72 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 #endif
 	c->aux = p;
 }
+
+/* The buffer's 64-byte lines in a random order, as byte offsets (GSL's
+ * shuffle) in a second buffer, read in address order. */
+static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	if (epi_bench_alloc(c, c->bytes, 0, err) < 0)
+		return -1;
+	size_t lines = c->bytes / 64;
+	uint64_t *at = NULL;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r || posix_memalign((void **)&at, 4096, lines * sizeof *at) != 0) {
+		gsl_rng_free(r);
+		epi_bench_free(c);
+		return epi_error(err, "cannot allocate the line order of the %s kernel", k->name);
+	}
+	for (size_t i = 0; i < lines; i++)
+		at[i] = i * 64;
+	gsl_rng_set(r, 8416);
+	gsl_ran_shuffle(r, at, lines, sizeof *at);
+	gsl_rng_free(r);
+	c->buf2 = at;
+	c->aux = (char *)at + lines / 32 * 256; /* the end of whole iterations */
+	return 0;
+}
+
+/* One unit: the next offset, and a load from the line there; the loads do
+ * not wait for each other, as a walk down a column does not. */
+#if defined(__x86_64__)
+#define SCAT(k) "mov " #k "(%[p]), %[t]\n\tmov (%[b],%[t]), %[u]\n\t"
+#elif defined(__aarch64__)
+#define SCAT(k) "ldr %x[t], [%x[p], #" #k "]\n\tldr %x[u], [%x[b], %x[t]]\n\t"
+#endif
+
+static void scatter(epi_bench_ctx *c, uint64_t n)
+{
+	char *p = c->buf2, *start = c->buf2, *end = c->aux;
+	const char *b = c->buf;
+	uint64_t t, u;
+	if (!n)
+		return;
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" EPI_OFFS32(SCAT) EPI_WRAP256 EPI_LOOP
+			 : [p] "+&r"(p), [t] "=&r"(t), [u] "=&r"(u), [n] EPI_NCON(n)
+			 : [start] "r"(start), [end] "r"(end), [b] "r"(b)
+			 : "cc", "memory");
+#else
+	for (; n; n--) {
+		const uint64_t *q = (const uint64_t *)p;
+		for (int i = 0; i < EPI_UNROLL; i++)
+			u = *(volatile const uint64_t *)(b + q[i]);
+		p += 256;
+		if (p >= end)
+			p = start;
+	}
+	(void)t;
+#endif
+	(void)u;
+}
+
+const epi_kernel epi_k_load_dram_scatter = {
+	.name = "load.dram.scatter",
+	.what = "a 64-byte line, one load from each in a random order (independent loads), buffer in DRAM",
+	.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"),
+	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL, .setup = setup_scatter, .run = scatter,
+	.teardown = epi_bench_free,
+};
 
 #define LOAD_K(var, nm, lvl, wh)                                                                        \
 	const epi_kernel var = {.name = nm, .what = "8-byte load in address order, " wh,                 \

@@ -101,9 +101,9 @@ static void list_kernels(const char *style)
 {
 	int n;
 	const epi_kernel *const *k = strcmp(style, "paper") == 0 ? epi_kernels_paper(&n) : epi_kernels(&n);
-	printf("%-15s %-5s %-4s %s\n", "operation", "unit", "", "what (instruction sequence of one unit)");
+	printf("%-17s %-5s %-4s %s\n", "operation", "unit", "", "what (instruction sequence of one unit)");
 	for (int i = 0; i < n; i++)
-		printf("%-15s %-5s %-4s %s (%s)\n", k[i]->name, epi_unit_name(k[i]->unit), k[i]->latency ? "lat" : "",
+		printf("%-17s %-5s %-4s %s (%s)\n", k[i]->name, epi_unit_name(k[i]->unit), k[i]->latency ? "lat" : "",
 		       k[i]->what, k[i]->seq);
 }
 static void report_csv(const epi_table *t, FILE *o)
@@ -186,7 +186,7 @@ static void table_cost(const epi_cost *e, FILE *o)
 		snprintf(ed, sizeof ed, "%.4g", e->e_dyn * 1e9);
 	if (!isnan(e->cycles))
 		snprintf(cy, sizeof cy, "%.4g", e->cycles);
-	fprintf(o, "  %-15s %-4s %12.4g %7.2f %10s %12s %7s %12s %5ld%s%s\n", e->key, epi_unit_name(e->unit), e->t * 1e9,
+	fprintf(o, "  %-17s %-4s %12.4g %7.2f %10s %12s %7s %12s %5ld%s%s\n", e->key, epi_unit_name(e->unit), e->t * 1e9,
 		e->t != 0 ? 100 * e->t_ci / fabs(e->t) : 0.0, cy, en, ec, ed, e->runs,
 		e->outliers > 0 ? "  outliers left out" : "", e->drift ? "  DRIFT" : "");
 }
@@ -202,7 +202,7 @@ static void report_table(const epi_table *t, FILE *o)
 		fprintf(o, "\n%s%s, effective %.3f GHz", g, f->pinned ? "" : " (not pinned)", f->effective_ghz);
 		if (!isnan(f->idle_w))
 			fprintf(o, ", idle %.3f W", f->idle_w);
-		fprintf(o, "\n  %-15s %-4s %12s %7s %10s %12s %7s %12s %5s\n", "op", "unit", "time ns", "+-%", "cycles",
+		fprintf(o, "\n  %-17s %-4s %12s %7s %10s %12s %7s %12s %5s\n", "op", "unit", "time ns", "+-%", "cycles",
 			"energy nJ", "+-%", "dynamic nJ", "runs");
 		for (int j = 0; j < f->n; j++)
 			if (!f->op[j].kernel) /* a class entry repeats its kernel */

@@ -1,6 +1,7 @@
 /* The microbenchmark kernels: every kernel sets up, runs and tears down
  * cleanly under the sanitizers (memory kernels stay inside their buffers),
  * the pointer chase visits every cache line of its buffer in one cycle,
+ * the scattered loads every line once in no order,
  * and buffer sizes follow the cache sizes read from a fake sysfs tree. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,6 +78,32 @@ static void test_chase_is_one_cycle(void **st)
 	k->teardown(&c);
 }
 
+/* the scattered kernel's offsets: every line of its buffer once, not in
+ * address order */
+static void test_scatter_visits_every_line(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("load.dram.scatter");
+	assert_non_null(k);
+	epi_bench_ctx c = {.bytes = 256 << 10};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	size_t lines = c.bytes / 64, in_order = 0;
+	const uint64_t *at = c.buf2;
+	char *seen = calloc(lines, 1);
+	for (size_t i = 0; i < lines; i++) {
+		assert_true(at[i] % 64 == 0 && at[i] < c.bytes);
+		assert_false(seen[at[i] / 64]);
+		seen[at[i] / 64] = 1;
+		in_order += i > 0 && at[i] == at[i - 1] + 64;
+	}
+	assert_true(in_order < lines / 16);
+	assert_ptr_equal(c.aux, (char *)c.buf2 + lines * 8);
+	free(seen);
+	k->run(&c, 2 * lines / 32); /* twice round the offsets */
+	k->teardown(&c);
+}
+
 static void test_levels_from_sysfs(void **st)
 {
 	fake_root();
@@ -114,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_every_kernel_runs),
 		cmocka_unit_test(test_paper_kernels_run),
 		cmocka_unit_test(test_chase_is_one_cycle),
+		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_levels_from_sysfs),
 	};
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
