@@ -82,6 +82,8 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		if (by8 > 0 && by8 < c->line[i])
 			c->line[i] = by8;
 	}
+	/* without the kernel, as the lines in order */
+	c->scatter = exact(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
@@ -174,10 +176,10 @@ static int level_of(const epi_mcosts *c, double bytes)
  * next entry of L touches them again (x[j] in a row sweep starts where
  * it did: NEAR) and those it does not (A[i][j]: FAR), of the streams in
  * address order ([0]) and of those that move a line per access (a column
- * walk, [1]); what one entry touches (SPAN) and one entry of the loop
- * around (OUTER_SPAN). */
+ * walk, [1]), and of the far lines those a page or more apart; what one
+ * entry touches (SPAN) and one entry of the loop around (OUTER_SPAN). */
 typedef struct streams {
-	double near[2], far[2], span, outer_span;
+	double near[2], far[2], far_apart, span, outer_span;
 } streams;
 
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
@@ -211,6 +213,8 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
 		st->near[col] += (1 - fresh) * w * bytes / 64;
 		st->far[col] += fresh * w * bytes / 64;
+		if (step >= 4096)
+			st->far_apart += fresh * w * bytes / 64;
 		st->span += entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
 	}
@@ -243,11 +247,14 @@ static void memory(const epi_object *o, int l, const epi_msweep *sw, const epi_m
 	double t = 0;
 	if (deep > 0)
 		t = ((ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0)) * c->line[deep - 1];
-	/* a line per access: each line from its own level */
+	/* a line per access: each line from its own level; from memory, those
+	 * a page or more apart in no order a prefetcher follows (a cache
+	 * serves them as fast as lines in order) */
 	if (ln > 0)
 		t += st.near[1] * c->line[ln - 1];
 	if (lf > 0 && st.far[1] > 0) {
-		t += st.far[1] * c->line[lf - 1];
+		double apart = lf == 3 ? st.far_apart : 0;
+		t += (st.far[1] - apart) * c->line[lf - 1] + apart * c->scatter;
 		deep = lf > deep ? lf : deep;
 	}
 	if (deep > 0 && t > 0)

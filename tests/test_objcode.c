@@ -493,7 +493,7 @@ static const char mv_src[] = "void mv(int n, const double *a, const double *x, d
 			     "}\n";
 
 /* Costs of a machine with 32 KiB, 1 MiB and 32 MiB of cache, lines from
- * them in order in 2, 4 and 10 cycles. */
+ * them in order in 2, 4 and 10 cycles, 40 in no order. */
 static void memory_cycles(epi_mcosts *k)
 {
 	cycles(k);
@@ -503,6 +503,7 @@ static void memory_cycles(epi_mcosts *k)
 	k->line[0] = 2;
 	k->line[1] = 4;
 	k->line[2] = 10;
+	k->scatter = 40;
 }
 
 /* A row sweep, y = A x: x starts where it did at each row, A one row on.
@@ -536,6 +537,26 @@ static void test_row_sweep(void **st)
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 100, .outer_trip = 100, .round = 1600}, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 0.25) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
 	assert_true(fabs(p.t - 3) < 1e-9);
+	model_free(&x);
+}
+
+/* A walk down columns 16000 bytes apart (the row the loop around walks
+ * along, 2000 doubles): a line an access, seven in eight left in L2 by the
+ * column before, the eighth from memory at the rate of lines in no order */
+static void test_column_walk(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "cols", nest_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 6);
+	epi_mcosts k;
+	memory_cycles(&k);
+	epi_mloop_price p;
+	double round = epi_mloop_bytes(&x.m.obj, l, 2000);
+	assert_true(fabs(round - 2000 * (64 + 8)) < 1e-9);
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = round}, &k, &p);
+	/* the row: 1/8 line from L2; the column: 7/8 from L2, 1/8 scattered */
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - (0.125 * 2 + 0.875 * 2 + 0.125 * 40)) < 1e-9);
 	model_free(&x);
 }
 
@@ -576,6 +597,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
