@@ -98,6 +98,7 @@ typedef struct reader {
 	int last_same;
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
+	uint64_t bytes;   /* the code of the functions read */
 } reader;
 
 static void note_built_from(reader *r, const char *name)
@@ -130,6 +131,19 @@ static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
 	return r->last_same ? line : 0;
 }
 
+/* Room for N instructions in the object's per-instruction arrays. */
+static void reserve(reader *r, int n)
+{
+	epi_object *o = r->o;
+	int had = r->capin;
+	ALLOC_GROW(o->in, n, r->capin);
+	if (r->capin != had) {
+		o->line = xrealloc(o->line, r->capin * sizeof *o->line);
+		o->frame = xrealloc(o->frame, r->capin * sizeof *o->frame);
+		o->vdst = xrealloc(o->vdst, r->capin * sizeof *o->vdst);
+	}
+}
+
 /* Decodes function NAME, [LO, HI) of CU, into the object. */
 static void read_function(reader *r, Dwarf_Die *cu, const char *dir, const char *name, int decl, Dwarf_Addr lo,
 			  Dwarf_Addr hi)
@@ -142,13 +156,7 @@ static void read_function(reader *r, Dwarf_Die *cu, const char *dir, const char 
 	epi_mfn *f = &o->fn[o->nfn++];
 	*f = (epi_mfn){.name = xstrdup(name), .first = o->nin, .line = decl};
 	for (Dwarf_Addr a = lo; a < hi;) {
-		int had = r->capin;
-		ALLOC_GROW(o->in, o->nin + 1, r->capin);
-		if (r->capin != had) {
-			o->line = xrealloc(o->line, r->capin * sizeof *o->line);
-			o->frame = xrealloc(o->frame, r->capin * sizeof *o->frame);
-			o->vdst = xrealloc(o->vdst, r->capin * sizeof *o->vdst);
-		}
+		reserve(r, o->nin + 1);
 		epi_insn *in = &o->in[o->nin];
 		size_t sz = epi_isa_decode(r->isa, code + (a - lo), hi - a, a, in);
 		if (sz == 0)
@@ -212,6 +220,18 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 		return 0;
 	dwarf_decl_line(d, &line);
 	read_function(r, cu, dir, name, line, lo, hi);
+	return 0;
+}
+
+/* The bytes of a function of the program that read_one would read. */
+static int size_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
+{
+	(void)name;
+	reader *r = ctx;
+	Dwarf_Addr lo, hi;
+	if (dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo && epi_same_source(df, dir, r->o->source))
+		r->bytes += hi - lo;
+	(void)cu;
 	return 0;
 }
 
@@ -585,6 +605,11 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		dwfl_end(d);
 		return -1;
 	}
+	/* the arrays sized once, from the code's bytes (an x86-64 instruction
+	 * takes 3 or more on average, an aarch64 one 4): growing them by
+	 * copies cost as much as decoding */
+	epi_dwarf_functions(mod, size_one, &r);
+	reserve(&r, (int)(r.bytes / (o->machine == EM_AARCH64 ? 4 : 3)) + 1);
 	epi_dwarf_functions(mod, read_one, &r);
 	epi_isa_close(r.isa);
 	dwfl_end(d);
