@@ -80,6 +80,12 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 	return 0;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const epi_mnest_loop *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->loop > y->loop) - (x->loop < y->loop);
+}
+
 int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
 {
 	memset(m, 0, sizeof *m);
@@ -105,6 +111,11 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 			s = m->loops[s].parent;
 		m->nest_line[l] = s >= 0 ? m->loops[s].line : 0;
 	}
+	m->by_nest = xcalloc((size_t)m->obj.nloop + 1, sizeof *m->by_nest);
+	for (int l = 0; l < m->obj.nloop; l++)
+		if (m->nest_line[l])
+			m->by_nest[m->nby_nest++] = (epi_mnest_loop){m->nest_line[l], l};
+	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
 	return 0;
 }
 
@@ -114,6 +125,7 @@ void epi_mmodel_free(epi_mmodel *m)
 	epi_nests_free(m->loops, m->nloops);
 	epi_mcount_free(&m->cnt);
 	free(m->nest_line);
+	free(m->by_nest);
 	memset(m, 0, sizeof *m);
 }
 
@@ -139,47 +151,88 @@ static void add_runs(epi_mcost *out, const epi_mloop_price *p, const epi_mix *mi
 	epi_mix_add(&out->mix, mix, times);
 }
 
-static void cost_init(epi_mcost *out, const epi_fcol *col)
-{
-	memset(out, 0, sizeof *out);
-	out->p.e_idle = NAN;
-	out->p.e_sd = out->p.t_sd = NAN;
-	out->p.interpolated = col->interpolated;
-}
+struct epi_mprices {
+	epi_mcosts c;
+	int interpolated;
+	epi_mloop_price *loop; /* per machine loop of a nest whose runs are counted */
+	epi_mloop_price *fn;   /* per function: its instructions in no loop */
+};
 
-/* Adds the machine loops of the nest on LINE (0: all) over their runs;
- * NAN when a run count needs an unbound parameter. */
-static void add_loops(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
+epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 {
-	if (!m->cnt.l)
-		return;
 	const epi_object *o = &m->obj;
+	epi_mprices *p = xcalloc(1, sizeof *p);
+	epi_mcosts_from(&p->c, col, m->cache);
+	p->interpolated = col->interpolated;
+	p->loop = xcalloc((size_t)o->nloop + 1, sizeof *p->loop);
+	p->fn = xcalloc((size_t)o->nfn + 1, sizeof *p->fn);
+	for (int f = 0; f < o->nfn; f++)
+		epi_mprice_fn(o, f, &p->c, &p->fn[f]);
+	if (!m->cnt.l)
+		return p;
 	/* per loop: the bytes one of its iterations touches through the
 	 * loops directly inside it */
 	double *round = xcalloc((size_t)o->nloop + 1, sizeof *round);
 	for (int l = 0; l < o->nloop; l++) {
 		int up = o->loop[l].parent;
-		if (up >= 0 && m->nest_line[l] && (!line || m->nest_line[l] == line) && m->cnt.l[l].trip > 0)
+		if (up >= 0 && m->nest_line[l] && m->cnt.l[l].trip > 0)
 			round[up] += epi_mloop_bytes(o, l, m->cnt.l[l].trip);
 	}
 	for (int l = 0; l < o->nloop; l++) {
-		if (!m->nest_line[l] || (line && m->nest_line[l] != line))
+		if (!m->nest_line[l] || isnan(m->cnt.l[l].iters))
 			continue;
+		int up = o->loop[l].parent;
+		epi_msweep sw = {.trip = m->cnt.l[l].trip,
+				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
+				 .round = up >= 0 ? round[up] : NAN};
+		epi_mprice_loop(o, l, &sw, &p->c, &p->loop[l]);
+	}
+	free(round);
+	return p;
+}
+
+void epi_mprices_free(epi_mprices *p)
+{
+	if (!p)
+		return;
+	free(p->loop);
+	free(p->fn);
+	free(p);
+}
+
+static void cost_init(epi_mcost *out, const epi_mprices *p)
+{
+	memset(out, 0, sizeof *out);
+	out->p.e_idle = NAN;
+	out->p.e_sd = out->p.t_sd = NAN;
+	out->p.interpolated = p->interpolated;
+}
+
+/* Adds the machine loops of the nest on LINE (0: all) over their runs;
+ * NAN when a run count needs an unbound parameter. */
+static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
+{
+	if (!m->cnt.l)
+		return;
+	/* the first of the nest's loops in the index */
+	int lo = 0, hi = m->nby_nest;
+	while (line && lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (m->by_nest[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int k = lo; k < m->nby_nest && (!line || m->by_nest[k].line == line); k++) {
+		int l = m->by_nest[k].loop;
 		double it = m->cnt.l[l].iters;
 		if (isnan(it)) {
 			out->p.t = out->p.e = NAN;
 			continue;
 		}
-		int up = o->loop[l].parent;
-		epi_msweep sw = {.trip = m->cnt.l[l].trip,
-				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
-				 .round = up >= 0 ? round[up] : NAN};
-		epi_mloop_price p;
-		epi_mprice_loop(o, l, &sw, c, &p);
-		add_runs(out, &p, &o->loop[l].own, it, c);
+		add_runs(out, &p->loop[l], &m->obj.loop[l].own, it, &p->c);
 		out->nloops += it > 0;
 	}
-	free(round);
 }
 
 /* The first writes of fresh memory by the nest on LINE (0: every nest). */
@@ -196,41 +249,28 @@ static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mc
 	}
 }
 
-void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mcost *out)
+void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
 {
-	cost_init(out, col);
-	epi_mcosts c;
-	epi_mcosts_from(&c, col, m->cache);
-	add_loops(m, line, &c, out);
-	add_touch(m, line, &c, out);
+	cost_init(out, p);
+	add_loops(m, p, line, out);
+	add_touch(m, line, &p->c, out);
 }
 
-void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fcol *col, epi_mcost *out)
+void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out)
 {
-	cost_init(out, col);
-	epi_mcosts c;
-	epi_mcosts_from(&c, col, m->cache);
-	for (int f = 0; f < m->obj.nfn; f++) {
-		if (strcmp(m->obj.fn[f].name, function) != 0 || !m->cnt.calls)
-			continue;
-		epi_mloop_price p;
-		epi_mprice_fn(&m->obj, f, &c, &p);
-		add_runs(out, &p, &m->obj.fn[f].own, m->cnt.calls[f], &c);
-	}
+	cost_init(out, p);
+	for (int f = 0; f < m->obj.nfn; f++)
+		if (m->cnt.calls && strcmp(m->obj.fn[f].name, function) == 0)
+			add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
 }
 
-void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out)
+void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)
 {
-	cost_init(out, col);
-	epi_mcosts c;
-	epi_mcosts_from(&c, col, m->cache);
-	add_loops(m, 0, &c, out);
-	add_touch(m, 0, &c, out);
-	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
-		epi_mloop_price p;
-		epi_mprice_fn(&m->obj, f, &c, &p);
-		add_runs(out, &p, &m->obj.fn[f].own, m->cnt.calls[f], &c);
-	}
+	cost_init(out, p);
+	add_loops(m, p, 0, out);
+	add_touch(m, 0, &p->c, out);
+	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++)
+		add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
 }
 
 void epi_mcost_add(epi_mcost *dst, const epi_mcost *src)

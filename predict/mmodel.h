@@ -10,12 +10,19 @@
 #include "predict/mprice.h"
 #include "predict/report.h"
 
+/* A machine loop of a source nest, in the index by nest. */
+typedef struct epi_mnest_loop {
+	int line, loop;
+} epi_mnest_loop;
+
 typedef struct epi_mmodel {
 	epi_object obj;
 	epi_nest *loops;  /* every loop of the source */
 	int nloops;
 	int nmatched;     /* machine loops matched to a source loop */
 	int *nest_line;   /* per machine loop: the line of the source nest it is in, 0 none */
+	epi_mnest_loop *by_nest; /* the machine loops of nests, by line */
+	int nby_nest;
 	epi_mcount cnt;   /* after epi_mmodel_count */
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 } epi_mmodel;
@@ -43,12 +50,19 @@ typedef struct epi_mcost {
 	int nloops;           /* machine loops in it */
 } epi_mcost;
 
-/* The top-level loop nest whose keyword is on LINE. */
-void epi_mmodel_nest(const epi_mmodel *m, int line, const epi_fcol *col, epi_mcost *out);
+/* Every machine loop and function priced per iteration at the cost-table
+ * column COL (after epi_mmodel_count): what the sums below add up, once
+ * per column. */
+typedef struct epi_mprices epi_mprices;
+epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col);
+void epi_mprices_free(epi_mprices *p);
+
+/* The top-level loop nest whose keyword is on LINE, at P's column. */
+void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out);
 /* FUNCTION's instructions outside its machine loops, over its calls. */
-void epi_mmodel_function(const epi_mmodel *m, const char *function, const epi_fcol *col, epi_mcost *out);
+void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out);
 /* The whole program's code compiled from the source. */
-void epi_mmodel_total(const epi_mmodel *m, const epi_fcol *col, epi_mcost *out);
+void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out);
 
 /* "compiled code of PROG (x86-64, N machine loops, M matched to the
  * source)", for a report's header. */

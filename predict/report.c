@@ -186,6 +186,7 @@ static void price_rows(const oprow *rows, int n, const epi_fcol *c, epi_price *o
 typedef struct report_cols {
 	const epi_report_opts *o;
 	epi_fcol *cols;
+	epi_mprices **mp; /* per column, with a compiled-code model: its loops' prices */
 	int nf;
 } report_cols;
 
@@ -748,21 +749,21 @@ static void region_table(FILE *out, const priced *P)
 /* Region R priced by the compiled-code model MM at COL: a loop nest's
  * machine code, a function's (its loops and the rest, callees not
  * included), or the whole program's. */
-static void model_price(const epi_mmodel *mm, const epi_region *r, const epi_fcol *col, epi_mcost *out)
+static void model_price(const epi_mmodel *mm, const epi_mprices *mp, const epi_region *r, epi_mcost *out)
 {
 	if (r->scope == EPI_SCOPE_LOOP) {
-		epi_mmodel_nest(mm, r->line, col, out);
+		epi_mmodel_nest(mm, mp, r->line, out);
 	} else if (r->scope == EPI_SCOPE_FUNCTION) {
-		epi_mmodel_function(mm, r->function, col, out);
+		epi_mmodel_function(mm, mp, r->function, out);
 		for (int i = 0; i < mm->nloops; i++) {
 			if (mm->loops[i].parent >= 0 || strcmp(mm->loops[i].function, r->function) != 0)
 				continue;
 			epi_mcost n;
-			epi_mmodel_nest(mm, mm->loops[i].line, col, &n);
+			epi_mmodel_nest(mm, mp, mm->loops[i].line, &n);
 			epi_mcost_add(out, &n);
 		}
 	} else {
-		epi_mmodel_total(mm, col, out);
+		epi_mmodel_total(mm, mp, out);
 	}
 }
 
@@ -776,7 +777,7 @@ static void region_write(FILE *out, const epi_region *r, const oprow *rows, cons
 		P.mc = xcalloc(c->nf + 1, sizeof *P.mc);
 	for (int i = 0; i < c->nf; i++) {
 		if (P.mc) {
-			model_price(c->o->mm, r, &c->cols[i], &P.mc[i]);
+			model_price(c->o->mm, c->mp[i], r, &P.mc[i]);
 			P.pr[i] = P.mc[i].p;
 		} else {
 			price_rows(rows, r->counts.n, &c->cols[i], &P.pr[i]);
@@ -897,6 +898,11 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 			return -1;
 		}
 	report_cols rc = {.o = o, .cols = cols, .nf = nf};
+	if (o->mm) {
+		rc.mp = xcalloc(nf + 1, sizeof *rc.mp);
+		for (int i = 0; i < nf; i++)
+			rc.mp[i] = epi_mmodel_prices(o->mm, &cols[i]);
+	}
 	int missing[SYM_MAXVARS] = {0};
 	json_t *jroot = NULL, *jregions = NULL;
 	if (o->format == EPI_FMT_CSV)
@@ -921,8 +927,12 @@ int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err)
 		json_tail(out, a, missing, jroot);
 	else if (o->format == EPI_FMT_TABLE)
 		table_tail(out, a, missing, nf);
-	for (int i = 0; i < nf; i++)
+	for (int i = 0; i < nf; i++) {
+		if (rc.mp)
+			epi_mprices_free(rc.mp[i]);
 		epi_fcol_free(&cols[i]);
+	}
+	free(rc.mp);
 	free(cols);
 	return 0;
 }

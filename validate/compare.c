@@ -140,6 +140,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 	int nb;
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
 	double watts = p->t_mean > 0 ? p->j_mean / p->t_mean : NAN;
+	epi_mprices *mp = mm ? epi_mmodel_prices(mm, col) : NULL;
 	for (int i = 0; i < a->nregions; i++) {
 		const epi_region *r = &a->regions[i];
 		epi_cmp *c = new_row(v);
@@ -148,7 +149,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		if (r->scope == EPI_SCOPE_TOTAL) {
 			epi_mcost mc;
 			if (mm)
-				epi_mmodel_total(mm, col, &mc), pr = mc.p;
+				epi_mmodel_total(mm, mp, &mc), pr = mc.p;
 			else
 				epi_price_region(&a->sym, r, col, env, &pr);
 			set_pred(c, &pr);
@@ -171,9 +172,9 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		}
 		epi_mcost mc;
 		if (mm && loop)
-			epi_mmodel_nest(mm, r->line, col, &mc), pr = mc.p;
+			epi_mmodel_nest(mm, mp, r->line, &mc), pr = mc.p;
 		else if (mm)
-			epi_mmodel_function(mm, r->function, col, &mc), pr = mc.p;
+			epi_mmodel_function(mm, mp, r->function, &mc), pr = mc.p;
 		else
 			price_tagged(a, total, tag, col, env, &pr);
 		set_pred(c, &pr);
@@ -199,6 +200,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 			c->meas[EPI_Q_ENERGY].hi = e.time.hi * watts;
 		epi_cmp_finish(c);
 	}
+	epi_mprices_free(mp);
 	epi_validation_sum(v);
 	return 0;
 }
