@@ -11,19 +11,22 @@
 #include "model/util.h"
 #include "predict/counts.h"
 
-/* The expected count KEY of A's total, evaluated in ENV: 0 when absent,
- * NAN when it needs an unbound parameter. */
-static double tag_value(epi_analysis *a, const epi_region *total, const sym_env *env, const char *key)
+/* The expected count I (KEY) of A's total, evaluated in ENV: NAN when it
+ * needs an unbound parameter; 0 when KEY is absent. */
+static double value_at(epi_analysis *a, const epi_region *total, const sym_env *env, int i)
 {
-	int i = counts_find(&total->counts, key);
-	if (i < 0)
-		return 0;
 	fmpq_t q;
 	fmpq_init(q);
 	int missing;
 	double v = sym_pw_eval(&a->sym, &total->counts.v[i].exp, env, q, &missing) < 0 ? NAN : fmpq_get_d(q);
 	fmpq_clear(q);
 	return v;
+}
+
+static double tag_value(epi_analysis *a, const epi_region *total, const sym_env *env, const char *key)
+{
+	int i = counts_find(&total->counts, key);
+	return i < 0 ? 0 : value_at(a, total, env, i);
 }
 
 /* Source work per iteration of loop L that the machine code of L's own
@@ -72,7 +75,7 @@ static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const
 		op++;
 		const char *dot = strchr(op, '.');
 		int cls = epi_op_class(op);
-		double v = tag_value(a, total, env, key);
+		double v = value_at(a, total, env, i);
 		if (isnan(v))
 			continue;
 		int fp = dot && dot[1] == 'f';
@@ -177,7 +180,7 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	for (int k = 0; k < n && left > 0; k++) {
 		int s = order[k];
 		per_iter p = {0};
-		for (int c = 0; c < nloops; c++)
+		for (int c = s; c < nloops && loops[c].line <= loops[s].end_line; c++) /* S and the loops inside */
 			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].line);
@@ -204,11 +207,21 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
 		m->calls[i] = tag_value(a, total, env, key);
 	}
-	/* which source loops have machine loops */
+	/* which source loops have machine loops, and which they are: a list
+	 * per source loop, in the machine loops' order */
 	int *has = xcalloc((size_t)nloops + 1, sizeof *has);
-	for (int i = 0; i < o->nloop; i++)
-		if (o->loop[i].src >= 0)
-			has[o->loop[i].src] = 1;
+	int *next = xmalloc(((size_t)o->nloop + 1) * sizeof *next), *last = xcalloc((size_t)nloops + 1, sizeof *last);
+	for (int i = 0; i < o->nloop; i++) {
+		int s = o->loop[i].src;
+		next[i] = -1;
+		if (s < 0)
+			continue;
+		if (has[s])
+			next[last[s]] = i;
+		else
+			has[s] = i + 1; /* the first, plus one */
+		last[s] = i;
+	}
 	for (int s = 0; s < nloops; s++) {
 		if (!has[s])
 			continue;
@@ -218,8 +231,10 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		double entries = tag_value(a, total, env, key);
 		per_iter p = {0};
 		add_own(&p, &b, loops[s].line);
-		for (int c = 0; c < nloops; c++) /* loops inside with no machine loop of their own */
-			if (c != s && !has[c] && loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line)
+		/* loops inside with no machine loop of their own: those listed
+		 * after S up to its end */
+		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line; c++)
+			if (!has[c] && loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line)
 				add_own(&p, &b, loops[c].line);
 		if (iters > 0) {
 			p.flops /= iters;
@@ -231,15 +246,13 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		/* the machine loops of S: the widest is the main one, the first
 		 * narrower one its remainder, the others versions */
 		int main = -1, rem = -1;
-		for (int i = 0; i < o->nloop; i++) {
-			if (o->loop[i].src != s)
-				continue;
+		for (int i = has[s] - 1; i >= 0; i = next[i]) {
 			m->l[i].k = ratio(&o->loop[i], &p);
 			if (main < 0 || m->l[i].k > m->l[main].k)
 				main = i;
 		}
-		for (int i = 0; i < o->nloop; i++)
-			if (o->loop[i].src == s && i != main && m->l[i].k < m->l[main].k && rem < 0)
+		for (int i = has[s] - 1; i >= 0; i = next[i])
+			if (i != main && m->l[i].k < m->l[main].k && rem < 0)
 				rem = i;
 		/* per entry, the remainder loop runs what the main loop leaves: when
 		 * every entry runs the same trip count, exactly; else on average */
@@ -250,9 +263,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		}
 		if (left > iters)
 			left = iters;
-		for (int i = 0; i < o->nloop; i++) {
-			if (o->loop[i].src != s)
-				continue;
+		for (int i = has[s] - 1; i >= 0; i = next[i]) {
 			epi_mloop_count *c = &m->l[i];
 			c->trip = NAN;
 			if (i == main) {
@@ -279,6 +290,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
 	free(has);
+	free(next);
+	free(last);
 }
 
 void epi_mcount_free(epi_mcount *m)
