@@ -450,8 +450,7 @@ static double growth(const flow *f, const double *before)
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
 {
 	static __thread flow f;
-	const epi_mfn *fn = &o->fn[o->loop[l].fn];
-	int lo = fn->first, hi = fn->first + fn->n - 1;
+	int lo = o->loop[l].first, hi = o->loop[l].last;
 	memset(out, 0, sizeof *out);
 	memset(f.t, 0, sizeof f.t);
 	memset(f.bits, 0, sizeof f.bits);

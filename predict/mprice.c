@@ -185,8 +185,7 @@ typedef struct streams {
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 {
 	memset(st, 0, sizeof *st);
-	const epi_mfn *f = &o->fn[o->loop[l].fn];
-	int lo = f->first, hi = f->first + f->n - 1;
+	int lo = o->loop[l].first, hi = o->loop[l].last;
 	double trip = sw->trip, outer = sw->outer_trip;
 	for (int i = lo; i <= hi; i++) {
 		int64_t s = o->stride[i];
@@ -321,8 +320,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 
 void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
-	const epi_mfn *f = &o->fn[o->loop[l].fn];
-	price_range(o, l, f->first, f->first + f->n - 1, sw, c, 1, out);
+	price_range(o, l, o->loop[l].first, o->loop[l].last, sw, c, 1, out);
 }
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)

@@ -225,8 +225,7 @@ static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
-	const epi_mfn *f = &o->fn[o->loop[l].fn];
-	int lo = f->first, hi = f->first + f->n;
+	int lo = o->loop[l].first, hi = o->loop[l].last + 1;
 	static __thread int64_t d[NREG], step[NREG];
 	static __thread char wl[NREG]; /* written in L or a loop inside */
 	for (int r = 0; r < NREG; r++) {

@@ -548,6 +548,14 @@ static void find_loops(epi_object *o, int fi, int *cap)
 		o->weight[i] = (float)w;
 		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
 	}
+	for (int l = 0; l < nl; l++)
+		v[l].first = hi, v[l].last = lo - 1;
+	for (int i = lo; i < hi; i++)
+		for (int x = o->loop_of[i]; x >= 0; x = o->loop[x].parent) {
+			if (i < o->loop[x].first)
+				o->loop[x].first = i;
+			o->loop[x].last = i;
+		}
 	free(latch);
 	free(latch_b);
 	free(size);

@@ -43,6 +43,7 @@ typedef struct epi_mloop {
 	int src;             /* the source loop (index into the list matched against), -1 none */
 	int branch_line;     /* the source line of its backward branch (0: none in the source) */
 	epi_mix own;         /* its instructions that are in no inner machine loop */
+	int first, last;     /* the first and last instruction in it or in a loop inside it */
 } epi_mloop;
 
 typedef struct epi_object {
