@@ -2,7 +2,9 @@
 # make bench: figures for epi-predict.
 #  1. analysis time of a generated file with 2,000 loop nests, next to
 #     clang -fsyntax-only on the same file (target: at most 1.5x)
-#  2. evaluation at n = 10 and n = 10^6 (symbolic: the same time)
+#  2. the compiled-code model on the same file built once with -O2 -g
+#     (what `-- -O2` builds, timed apart), priced from its object
+#  3. evaluation at n = 10 and n = 10^6 (symbolic: the same time)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 P="$top/bin/epi-predict"
@@ -37,15 +39,19 @@ stats() {
 
 sh "$top/evals/gen-nests.sh" 2000 >"$tmp/nests.c"
 lines=$(wc -l <"$tmp/nests.c")
-# the three commands in turn, RUNS times, so that the machine's noise
-# (large on a shared VM) falls on all three alike
+build=$(wall "$CLANG" -O2 -g -c "$tmp/nests.c" -o "$tmp/nests.o")
+# the four commands in turn, RUNS times, so that the machine's noise
+# (large on a shared VM) falls on all of them alike
 RUNS=${RUNS:-15}
 i=0
 while [ $i -lt "$RUNS" ]; do
 	echo "$(wall "$CLANG" -fsyntax-only "$tmp/nests.c") $(wall "$P" "$tmp/nests.c")" \
-		"$(wall "$P" "$tmp/nests.c" --param n=1000 --param m=500 --format csv)"
+		"$(wall "$P" "$tmp/nests.c" --param n=1000 --param m=500 --format csv)" \
+		"$(wall "$P" "$tmp/nests.c" --binary "$tmp/nests.o")"
 	i=$((i + 1))
 done >"$tmp/times"
+set -- $(stats "$tmp/times" 4)
+compiled="$1 $2 $3"
 set -- $(stats "$tmp/times" 1) $(stats "$tmp/times" 2) $(stats "$tmp/times" 3)
 echo "analysis of 2,000 loop nests ($lines lines of C), median of $RUNS runs (min-max):"
 printf '  %-44s %8.3f s  (%s-%s)\n' "$CLANG -fsyntax-only" "$1" "$2" "$3"
@@ -53,6 +59,11 @@ printf '  %-44s %8.3f s  (%s-%s)  %.2fx, target <= 1.5x\n' "epi-predict (formula
 	"$(echo "$4 $1" | awk '{ print $1 / $2 }')"
 printf '  %-44s %8.3f s  (%s-%s)  %.2fx\n' "epi-predict --param n=1000 m=500 --format csv" "$7" "$8" "$9" \
 	"$(echo "$7 $1" | awk '{ print $1 / $2 }')"
+syntax=$1
+set -- $compiled
+printf '  %-44s %8.3f s  (%s-%s)  %.2fx, target <= 1.5x besides the build\n' \
+	"epi-predict --binary (compiled-code model)" "$1" "$2" "$3" "$(echo "$1 $syntax" | awk '{ print $1 / $2 }')"
+printf '  %-44s %8.3f s  (once)\n' "$CLANG -O2 -g -c (the build)" "$build"
 
 ex="$top/data/examples/selection_sort.c"
 t10=$(median 5 "$P" "$ex" --param n=10)
