@@ -82,8 +82,10 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		if (by8 > 0 && by8 < c->line[i])
 			c->line[i] = by8;
 	}
-	/* without the kernel, as the lines in order */
+	/* without the kernel, as the lines in order; without the window's,
+	 * no limit from the window */
 	c->scatter = exact(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
+	c->window = cost(col, "load.dram.window", NULL, 0);
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
@@ -233,12 +235,12 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
  * ones from the level that holds what one entry of the loop around
  * touches. A line missing L1 waits in the same queue whichever level
  * serves it: every line is priced at the deepest level any comes from. */
-static void memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
+static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
 	streams st;
 	scan(o, l, sw, &st);
 	if (!(sw->trip > 0))
-		return;
+		return 0;
 	double round = sw->round > st.span ? sw->round : st.span;
 	int ln = level_of(c, round), lf = level_of(c, st.outer_span);
 	/* the streams in order: every line at the deepest level any comes from */
@@ -247,17 +249,19 @@ static void memory(const epi_object *o, int l, const epi_msweep *sw, const epi_m
 	if (deep > 0)
 		t = ((ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0)) * c->line[deep - 1];
 	/* a line per access: each line from its own level; from memory, those
-	 * a page or more apart in no order a prefetcher follows (a cache
-	 * serves them as fast as lines in order) */
+	 * a page or more apart come in no order a prefetcher follows (a cache
+	 * serves them as fast as lines in order): their share is returned,
+	 * for price_range */
 	if (ln > 0)
 		t += st.near[1] * c->line[ln - 1];
+	double apart = lf == 3 ? st.far_apart : 0;
 	if (lf > 0 && st.far[1] > 0) {
-		double apart = lf == 3 ? st.far_apart : 0;
-		t += (st.far[1] - apart) * c->line[lf - 1] + apart * c->scatter;
+		t += (st.far[1] - apart) * c->line[lf - 1];
 		deep = lf > deep ? lf : deep;
 	}
 	if (deep > 0 && t > 0)
 		out->bound_t[EPI_BOUND_L2 + deep - 1] = t;
+	return apart;
 }
 
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
@@ -290,30 +294,45 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 	 * either kind (load.mix.l1) */
 	if (acc * c->access_tp > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = acc * c->access_tp;
+	double apart = 0;
 	if (loop) {
-		memory(o, l, sw, c, out);
+		apart = memory(o, l, sw, c, out);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 	}
-	/* the largest bound; the mispredictions' refills on top */
+	double core = 0;
+	for (int b = 0; b < EPI_BOUND_L2; b++)
+		if (out->bound_t[b] > core)
+			core = out->bound_t[b];
+	/* lines from memory overlap the core's work only in part (the loads
+	 * that wait for them hold the core's window): the two add as a 3-norm,
+	 * between their largest (a cache's lines) and their sum */
+	double mem = out->bound_t[EPI_BOUND_DRAM], t = core;
+	for (int b = EPI_BOUND_L2; b < EPI_BOUND_DRAM; b++)
+		if (out->bound_t[b] > t)
+			t = out->bound_t[b];
+	if (mem > 0)
+		t = cbrt(core * core * core + mem * mem * mem);
+	/* a walk down columns pages apart meets memory in sweeps: in a share
+	 * APART of the iterations each access waits for a line from memory,
+	 * for as long as memory's rate for lines in no order, or as the
+	 * core's window lets the next accesses issue (the loop's instructions
+	 * each hold the window that long), whichever is longer */
+	if (apart > 0) {
+		double f = apart < 1 ? apart : 1, miss = n * c->window > c->scatter ? n * c->window : c->scatter;
+		if (miss < core)
+			miss = core;
+		t = f * miss + (1 - f) * t;
+		out->bound_t[EPI_BOUND_DRAM] += f * miss;
+	}
+	/* the largest bound names it; the mispredictions' refills on top */
 	out->bound = EPI_BOUND_ISSUE;
 	for (int b = 0; b < EPI_BOUND_N; b++)
 		if (b != EPI_BOUND_BRANCH && out->bound_t[b] > out->bound_t[out->bound])
 			out->bound = b;
-	out->t = out->bound_t[out->bound] + out->bound_t[EPI_BOUND_BRANCH];
-	/* lines from memory overlap the core's work only in part (the loads
-	 * that wait for them hold the core's window): the two add as a 3-norm,
-	 * between their largest (a cache's lines) and their sum */
-	double mem = out->bound_t[EPI_BOUND_DRAM];
-	if (mem > 0) {
-		double core = 0;
-		for (int b = 0; b < EPI_BOUND_L2; b++)
-			if (out->bound_t[b] > core)
-				core = out->bound_t[b];
-		out->t = cbrt(core * core * core + mem * mem * mem) + out->bound_t[EPI_BOUND_BRANCH];
-	}
+	out->t = t + out->bound_t[EPI_BOUND_BRANCH];
 	if (out->bound_t[EPI_BOUND_BRANCH] > out->bound_t[out->bound])
 		out->bound = EPI_BOUND_BRANCH;
 }

@@ -542,7 +542,8 @@ static void test_row_sweep(void **st)
 
 /* A walk down columns 16000 bytes apart (the row the loop around walks
  * along, 2000 doubles): a line an access, seven in eight left in L2 by the
- * column before, the eighth from memory at the rate of lines in no order */
+ * column before, the eighth from memory at the rate of lines in no order,
+ * all in the sweeps over a new column */
 static void test_column_walk(void **st)
 {
 	(void)st;
@@ -557,6 +558,24 @@ static void test_column_walk(void **st)
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = round}, &k, &p);
 	/* the row: 1/8 line from L2; the column: 7/8 from L2, 1/8 scattered */
 	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - (0.125 * 2 + 0.875 * 2 + 0.125 * 40)) < 1e-9);
+	/* the eighth of the iterations that sweep a new column each wait 40
+	 * cycles; the others overlap their two cycles of lines with the add
+	 * chain, 3 */
+	double rest = cbrt(27 + 8);
+	assert_true(fabs(p.t - (0.125 * 40 + 0.875 * rest)) < 1e-9);
+	/* a window of instructions that memory's latency holds 10 cycles
+	 * each: the loop's instructions (compare and branch as one) wait
+	 * longer than the scattered rate in the sweeps */
+	const epi_object *o = &x.m.obj;
+	int n = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++)
+		if (o->loop_of[i] == l)
+			n += !(o->in[i].klass == EPI_IC_BRANCH && o->in[i].cond && i > o->loop[l].first &&
+			       (strcmp(o->in[i - 1].mnem, "cmp") == 0 || strcmp(o->in[i - 1].mnem, "test") == 0));
+	assert_true(n >= 5);
+	k.window = 10;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = round}, &k, &p);
+	assert_true(fabs(p.t - (0.125 * 10 * n + 0.875 * rest)) < 1e-9);
 	model_free(&x);
 }
 
