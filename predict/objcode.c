@@ -665,10 +665,6 @@ static int within(const epi_nest *loops, int a, int b)
 	return 0;
 }
 
-/* The source loop of machine loop L: the innermost whose keyword or
- * closing line is the line of L's backward branch, else the innermost
- * spanning that line; inside the source loop of L's parent when it has
- * one. -1 when none. */
 /* How many levels of loops each source loop holds (0: innermost), into H. */
 static void src_heights(const epi_nest *loops, int nloops, int *h)
 {
@@ -691,6 +687,10 @@ static void mach_heights(const epi_object *o, int *h)
 				h[p] = d;
 }
 
+/* The source loop of machine loop M: the innermost whose keyword or
+ * closing line is the line of M's backward branch, else the innermost
+ * spanning that line; inside the source loop of M's parent when it has
+ * one in the same function. -1 when none. */
 static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloops, const int *mh, const int *sh)
 {
 	const epi_mloop *l = &o->loop[m];
@@ -709,7 +709,9 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 		for (int i = 0; i < nloops; i++) {
 			if (line < loops[i].line || line > loops[i].end_line)
 				continue;
-			if (outer >= 0 && !within(loops, i, outer))
+			/* a loop of a function inlined into the outer loop's
+			 * is inside it in the machine code, not in the source */
+			if (outer >= 0 && !within(loops, i, outer) && strcmp(loops[i].function, loops[outer].function) == 0)
 				continue;
 			if (pass == 0 && h > 0 && sh[i] < h)
 				continue;

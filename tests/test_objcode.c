@@ -413,6 +413,38 @@ static void test_match_depth(void **st)
 	model_free(&x);
 }
 
+static const char inlined_src[] = "static void cols(int n, const double *a, const double *y, double *x)\n"
+				  "{\n"
+				  "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
+				  "\t\tdouble s = x[i];\n"
+				  "\t\tfor (int j = 0; j < n; j++)\n" /* 5 */
+				  "\t\t\ts += a[j * n + i] * y[j];\n"
+				  "\t\tx[i] = s;\n"
+				  "\t}\n"
+				  "}\n"
+				  "void run(int n, const double *a, const double *y, double *x)\n"
+				  "{\n"
+				  "\tfor (int r = 0; r < 7; r++)\n" /* 12 */
+				  "\t\tcols(n, a, y, x);\n"
+				  "}\n";
+
+/* gcc -O2 inlines cols into run's loop: its loops are inside run's in the
+ * machine code, not in the source, and are matched all the same, each
+ * run its exact count */
+static void test_match_inlined(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "inlined", inlined_src, "gcc", "-O2", "n=100");
+	int n;
+	assert_true(on_line(&x, 3, &n, 0) == 700 && n == 1);
+	assert_true(on_line(&x, 5, &n, 0) == 70000 && n == 1);
+	int up = x.m.obj.loop[loop_on(&x, 3)].parent;
+	assert_true(up >= 0 && x.m.obj.loop[up].src >= 0);
+	assert_int_equal(x.m.loops[x.m.obj.loop[up].src].line, 12);
+	model_free(&x);
+}
+
 static const char opchain_src[] = "void ps(int n, const unsigned *x, unsigned *y)\n"
 				  "{\n"
 				  "\tunsigned s = 0;\n"
@@ -611,6 +643,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_match_depth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_match_inlined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_forward_into_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
