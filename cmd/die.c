@@ -34,17 +34,21 @@ void epi_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void epi_analysis_die(const epi_analysis *a, int code, const char *err)
+{
+	/* every loop that could not be counted (--strict), one line each */
+	for (int i = 0; i + 1 < a->nerrors; i++)
+		fprintf(stderr, "%s: error: %s\n", epi_prog, a->errors[i]);
+	epi_die(code, "%s", a->nerrors ? a->errors[a->nerrors - 1] : err);
+}
+
 void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
 			int nparams, sym_env *env)
 {
 	char err[EPI_ERRLEN];
 	int code = epi_analyze_bind(a, file, o, params, nparams, env, err);
-	if (code == 0)
-		return;
-	/* every loop that could not be counted (--strict), one line each */
-	for (int i = 0; i + 1 < a->nerrors; i++)
-		fprintf(stderr, "%s: error: %s\n", epi_prog, a->errors[i]);
-	epi_die(code, "%s", a->nerrors ? a->errors[a->nerrors - 1] : err);
+	if (code)
+		epi_analysis_die(a, code, err);
 }
 
 FILE *epi_out_open(epi_out *o, const char *path)
