@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +114,7 @@ typedef struct predict_run {
 	epi_analysis a;
 	sym_env env;
 	int compiled;        /* priced by the compiled-code model */
-	char built[64];      /* the object built from the file, removed at exit ("" none) */
+	char built[64];      /* the object built from the file, removed once read ("" none) */
 	epi_mmodel mm;
 } predict_run;
 
@@ -298,33 +297,6 @@ static void load_table(predict_opts *o, predict_run *r)
 	}
 }
 
-/* The compiled-code model's object: the binary given, or the file built
- * (then removed), read and matched; on a thread of its own while the
- * source is analysed. */
-typedef struct model_job {
-	const predict_opts *o;
-	predict_run *r;
-	int ret;
-	char err[EPI_ERRLEN];
-} model_job;
-
-static void *open_model(void *arg)
-{
-	model_job *j = arg;
-	const char *prog = j->o->binary;
-	if (!prog) {
-		j->ret = epi_build_object(j->o->file, j->o->fo.clang_args, j->o->fo.nclang_args, j->r->built,
-					  sizeof j->r->built, j->err);
-		if (j->ret < 0)
-			return NULL;
-		prog = j->r->built;
-	}
-	j->ret = epi_mmodel_open(&j->r->mm, prog, j->o->file, &j->o->fo, j->err);
-	if (j->r->built[0])
-		unlink(j->r->built); /* read whole: nothing is left behind */
-	return NULL;
-}
-
 static void analyze(const predict_opts *o, predict_run *r)
 {
 	/* libclang parses each file on a thread of its own (EPI_FRONT_STACK of
@@ -336,29 +308,21 @@ static void analyze(const predict_opts *o, predict_run *r)
 	if (getrlimit(RLIMIT_STACK, &stack) == 0 &&
 	    (stack.rlim_cur == RLIM_INFINITY || stack.rlim_cur >= EPI_FRONT_STACK))
 		setenv("LIBCLANG_NOTHREADS", "1", 0);
-	/* the object built and read beside the analysis (a thread with the
-	 * stack a parse needs: it lists the source's loops) */
-	model_job job = {.o = o, .r = r};
-	pthread_t th;
-	int threaded = 0;
-	if (r->compiled) {
-		pthread_attr_t at;
-		threaded = pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, EPI_FRONT_STACK) == 0 &&
-			   pthread_create(&th, &at, open_model, &job) == 0;
-		pthread_attr_destroy(&at);
-		if (!threaded)
-			open_model(&job);
-	}
+	/* the object built and read beside the analysis */
+	epi_mmodel_job job = {.m = &r->mm, .binary = o->binary, .source = o->file, .fo = &o->fo};
+	if (r->compiled)
+		epi_mmodel_start(&job);
 	char err[EPI_ERRLEN];
 	int code = epi_analyze_bind(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env, err);
-	if (threaded)
-		pthread_join(th, NULL); /* before any exit: the built object removed */
+	/* before any exit: the built object removed */
+	int ret = r->compiled ? epi_mmodel_finish(&job) : 0;
 	if (code)
 		epi_analysis_die(&r->a, code, err);
 	if (!r->compiled)
 		return;
-	if (job.ret < 0)
+	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", job.err);
+	snprintf(r->built, sizeof r->built, "%s", job.built);
 	if (r->built[0]) { /* the report names the build, not a removed file */
 		const char *cc = getenv("EPI_CC");
 		char what[600];

@@ -541,7 +541,16 @@ static void load_inputs(validate_opts *o, validate_run *r)
 static void run(const validate_opts *o, validate_run *r)
 {
 	char err[EPI_ERRLEN];
-	epi_analyze_or_die(&r->a, o->source, &o->fo, o->params, o->nparams, &r->env);
+	/* the program the trace recorded read beside the analysis */
+	epi_mmodel_job job = {.m = &r->mm, .binary = o->binary ? o->binary : r->prof.info.exe, .source = o->source,
+			      .fo = &o->fo};
+	int model = r->trace && r->compiled;
+	if (model)
+		epi_mmodel_start(&job);
+	int code = epi_analyze_bind(&r->a, o->source, &o->fo, o->params, o->nparams, &r->env, err);
+	int ret = model ? epi_mmodel_finish(&job) : 0;
+	if (code)
+		epi_analysis_die(&r->a, code, err);
 	if (!r->trace) {
 		if (epi_validate_measured(&r->a, &r->table, &r->env, r->meas, r->nmeas, o->against, &r->v, err) < 0)
 			epi_die(1, "%s", err);
@@ -550,9 +559,8 @@ static void run(const validate_opts *o, validate_run *r)
 	if (r->compiled && epi_validate_check_source(&r->a, &r->prof, err) < 0)
 		epi_die(1, "%s", err);
 	if (r->compiled) {
-		const char *prog = o->binary ? o->binary : r->prof.info.exe;
-		if (epi_mmodel_open(&r->mm, prog, o->source, &o->fo, err) < 0)
-			epi_die(1, "%s (--model source prices the source alone)", err);
+		if (ret < 0)
+			epi_die(1, "%s (--model source prices the source alone)", job.err);
 		epi_mmodel_count(&r->mm, &r->a, &r->env);
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	}

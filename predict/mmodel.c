@@ -119,6 +119,46 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 	return 0;
 }
 
+static void *job_run(void *arg)
+{
+	epi_mmodel_job *j = arg;
+	const char *prog = j->binary;
+	j->built[0] = 0;
+	if (!prog) {
+		j->ret = epi_build_object(j->source, j->fo->clang_args, j->fo->nclang_args, j->built,
+					  sizeof j->built, j->err);
+		if (j->ret < 0)
+			return NULL;
+		prog = j->built;
+	}
+	j->ret = epi_mmodel_open(j->m, prog, j->source, j->fo, j->err);
+	if (j->built[0])
+		unlink(j->built); /* read whole: nothing is left behind */
+	return NULL;
+}
+
+void epi_mmodel_start(epi_mmodel_job *j)
+{
+	/* the stack a parse needs: it lists the source's loops */
+	pthread_attr_t at;
+	j->threaded = pthread_attr_init(&at) == 0;
+	if (j->threaded) {
+		j->threaded = pthread_attr_setstacksize(&at, EPI_FRONT_STACK) == 0 &&
+			      pthread_create(&j->th, &at, job_run, j) == 0;
+		pthread_attr_destroy(&at);
+	}
+	if (!j->threaded)
+		job_run(j);
+}
+
+int epi_mmodel_finish(epi_mmodel_job *j)
+{
+	if (j->threaded)
+		pthread_join(j->th, NULL);
+	j->threaded = 0;
+	return j->ret;
+}
+
 void epi_mmodel_free(epi_mmodel *m)
 {
 	epi_object_free(&m->obj);

@@ -10,6 +10,8 @@
 #include "predict/mprice.h"
 #include "predict/report.h"
 
+#include <pthread.h>
+
 /* A machine loop of a source nest, in the index by nest. */
 typedef struct epi_mnest_loop {
 	int line, loop;
@@ -37,6 +39,25 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
  * source's (parsed with FO's flags). Returns 0, or -1 with ERR. */
 int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err);
 void epi_mmodel_free(epi_mmodel *m);
+
+/* epi_mmodel_open on a thread of its own, while the caller analyses the
+ * source: SOURCE built first (epi_build_object with FO's flags, into
+ * BUILT, removed once read) when BINARY is NULL. */
+typedef struct epi_mmodel_job {
+	epi_mmodel *m;
+	const char *binary, *source;
+	const epi_front_opts *fo;
+	char built[64]; /* the object built, "" none (removed by then) */
+	int ret;
+	char err[EPI_ERRLEN];
+	pthread_t th;
+	int threaded;
+} epi_mmodel_job;
+
+/* Starts J (its thread, or the work itself when no thread can start). */
+void epi_mmodel_start(epi_mmodel_job *j);
+/* Waits for J: 0, or -1 with J->err. */
+int epi_mmodel_finish(epi_mmodel_job *j);
 
 /* Counts the machine loops' runs from A (analysed with tag_loops) and ENV;
  * then removes A's per-loop counts, which no report shows. */
