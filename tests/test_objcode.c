@@ -611,6 +611,36 @@ static void test_column_walk(void **st)
 	model_free(&x);
 }
 
+/* The object read on a thread beside the analysis: built from the source
+ * when no binary is given (and removed once read), refused with the
+ * reader's message when the binary cannot be read */
+static void test_model_job(void **st)
+{
+	(void)st;
+	char c[300], o[300];
+	build("job", nest_src, "gcc", "-O2", c, o);
+	epi_front_opts fo;
+	epi_front_opts_init(&fo);
+	const char *flags[] = {"-O2"};
+	fo.clang_args = flags;
+	fo.nclang_args = 1;
+	epi_mmodel m;
+	epi_mmodel_job j = {.m = &m, .binary = NULL, .source = c, .fo = &fo};
+	epi_mmodel_start(&j);
+	assert_int_equal(epi_mmodel_finish(&j), 0);
+	assert_true(j.built[0] && access(j.built, F_OK) != 0);
+	assert_true(m.nmatched >= 3);
+	epi_mmodel_free(&m);
+	epi_mmodel_job bad = {.m = &m, .binary = "/nonexistent/prog", .source = c, .fo = &fo};
+	epi_mmodel_start(&bad);
+	assert_int_equal(epi_mmodel_finish(&bad), -1);
+	assert_non_null(strstr(bad.err, "/nonexistent/prog"));
+	epi_mmodel_free(&m);
+	fo.clang_args = NULL;
+	fo.nclang_args = 0;
+	epi_front_opts_clear(&fo);
+}
+
 static const char bss_src[] = "static double big[1 << 16];\n"
 			      "double f(int n)\n"
 			      "{\n"
@@ -650,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
