@@ -115,31 +115,9 @@ for k in $KERNELS; do
 			w="$work/$k-$cc$lv"
 			rm -rf "$w"
 			mkdir -p "$w"
-			if [ ! -r "$src" ]; then
-				fail "no kernel $src"
-				continue
-			fi
-			params=$(sizes "$k" "$lv")
-			if [ -z "$params" ]; then
-				fail "its main reads no size from argv ('int NAME = argc > K ? atoi(argv[K]) : DEFAULT;')"
-				continue
-			fi
-			args=$(for p in $params; do printf '%s ' "${p#*=}"; done)
-			popts=$(for p in $params; do printf ' --param %s' "$p"; done)
-			if ! command -v "$cc" >/dev/null 2>&1; then
-				fail "no compiler '$cc'"
-				continue
-			fi
-			say "[$step/$total] $tag ($params): build, profile (runs: $RUNS), validate"
-			# epi profile maps addresses to lines through .debug_aranges,
-			# which clang leaves out unless asked: without it every sample
-			# falls on a function, none on a loop nest
-			dbg=-g
-			case $(basename "$cc") in clang*) dbg="-g -gdwarf-aranges" ;; esac
-			if ! "$cc" -std=c11 $lv $dbg -o "$w/$k" "$src" -lm >"$w/build.log" 2>&1; then
-				fail "build failed: $(grep -m1 -i 'error' "$w/build.log" || reason "$w/build.log")"
-				continue
-			fi
+			params=""
+			[ -r "$src" ] && params=$(sizes "$k" "$lv")
+			build_kernel "profile (runs: $RUNS), validate" || continue
 			# $args unquoted: the sizes are separate arguments
 			if ! "$E" profile -n "$RUNS" -m none -q -o "$w/trace" -- "$w/$k" $args >"$w/profile.txt" 2>"$w/profile.err"; then
 				fail "profile failed: $(reason "$w/profile.err")"

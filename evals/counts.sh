@@ -220,27 +220,7 @@ for k in $KERNELS; do
 			tag="$k $cc $lv"
 			w="$w0/$cc$lv"
 			mkdir -p "$w"
-			if [ ! -r "$src" ]; then
-				fail "no kernel $src"
-				continue
-			fi
-			if [ -z "$params" ]; then
-				fail "its main reads no size from argv ('int NAME = argc > K ? atoi(argv[K]) : DEFAULT;')"
-				continue
-			fi
-			args=$(for p in $params; do printf '%s ' "${p#*=}"; done)
-			popts=$(for p in $params; do printf ' --param %s' "$p"; done)
-			if ! command -v "$cc" >/dev/null 2>&1; then
-				fail "no compiler '$cc'"
-				continue
-			fi
-			say "[$step/$total] $tag ($params): build, callgrind, model"
-			dbg=-g
-			case $(basename "$cc") in clang*) dbg="-g -gdwarf-aranges" ;; esac
-			if ! "$cc" -std=c11 $lv $dbg -fno-inline -o "$w/$k" "$src" -lm >"$w/build.log" 2>&1; then
-				fail "build failed: $(grep -m1 -i 'error' "$w/build.log" || reason "$w/build.log")"
-				continue
-			fi
+			build_kernel "callgrind, model" -fno-inline || continue
 			# $args unquoted: the sizes are separate arguments
 			if ! valgrind --tool=callgrind --callgrind-out-file="$w/callgrind.out" "$w/$k" $args \
 				>"$w/run.out" 2>"$w/valgrind.err"; then
