@@ -11,8 +11,8 @@
 #include "model/util.h"
 #include "predict/counts.h"
 
-/* The expected count I (KEY) of A's total, evaluated in ENV: NAN when it
- * needs an unbound parameter; 0 when KEY is absent. */
+/* The expected count I of A's total, evaluated in ENV: NAN when it needs
+ * an unbound parameter. */
 static double value_at(epi_analysis *a, const epi_region *total, const sym_env *env, int i)
 {
 	fmpq_t q;
@@ -23,6 +23,7 @@ static double value_at(epi_analysis *a, const epi_region *total, const sym_env *
 	return v;
 }
 
+/* The same for the count KEY: 0 when A's total has none. */
 static double tag_value(epi_analysis *a, const epi_region *total, const sym_env *env, const char *key)
 {
 	int i = counts_find(&total->counts, key);
