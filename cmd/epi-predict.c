@@ -114,7 +114,6 @@ typedef struct predict_run {
 	epi_analysis a;
 	sym_env env;
 	int compiled;        /* priced by the compiled-code model */
-	char built[64];      /* the object built from the file, removed once read ("" none) */
 	epi_mmodel mm;
 } predict_run;
 
@@ -258,7 +257,6 @@ static void clang_flags(int argc, char **argv, predict_opts *o, predict_run *r)
 		opt_level |= strncmp(argv[i], "-O", 2) == 0;
 	r->compiled = o->model > 0 || (o->model == 0 && (o->binary || opt_level));
 	o->fo.tag_loops = r->compiled;
-	r->built[0] = 0;
 }
 
 /* The table and the frequencies to price at, before the parse: a bad one
@@ -322,8 +320,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 		return;
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", job.err);
-	snprintf(r->built, sizeof r->built, "%s", job.built);
-	if (r->built[0]) { /* the report names the build, not a removed file */
+	if (job.built[0]) { /* the report names the build, not a removed file */
 		const char *cc = getenv("EPI_CC");
 		char what[600];
 		int n = snprintf(what, sizeof what, "%s built by %s -g -c", o->file, cc && *cc ? cc : "clang");
