@@ -821,8 +821,8 @@ static void plan_split(front *F, int nt)
 typedef struct total_work {
 	epi_analysis *a;
 	epi_region *r;
-	const epi_counts *const *roots;
-	int nroots, format;
+	counts_where where;
+	int format;
 	atomic_int next; /* the next key to sum */
 } total_work;
 
@@ -833,7 +833,7 @@ static void *total_run(void *arg)
 	sym_view(&v, &w->a->sym);
 	epi_counts *t = &w->r->counts;
 	for (int d; (d = atomic_fetch_add(&w->next, 1)) < t->n;) {
-		counts_add_all_key(&v, t, d, w->roots, w->nroots);
+		counts_add_all_key(&v, t, d, &w->where);
 		if (w->format)
 			sym_pw_format(&v, &t->v[d].exp, &w->r->formula[d], &w->r->cond[d]);
 	}
@@ -845,13 +845,13 @@ static void *total_run(void *arg)
 static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *roots, int nroots,
 		      const epi_front_opts *o, int nt)
 {
+	total_work w = {.a = a, .r = r, .format = o->preformat};
 	counts_init(&r->counts);
-	counts_add_all_keys(&a->sym, &r->counts, roots, nroots);
+	counts_add_all_keys(&a->sym, &r->counts, roots, nroots, &w.where);
 	if (o->preformat) {
 		r->formula = xcalloc(r->counts.n + 1, sizeof *r->formula);
 		r->cond = xcalloc(r->counts.n + 1, sizeof *r->cond);
 	}
-	total_work w = {.a = a, .r = r, .roots = roots, .nroots = nroots, .format = o->preformat};
 	atomic_init(&w.next, 0);
 	if (nt > r->counts.n)
 		nt = r->counts.n;
@@ -862,6 +862,7 @@ static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *r
 	total_run(&w);
 	for (int t = 1; t < started; t++)
 		pthread_join(th[t], NULL);
+	counts_where_free(&w.where);
 }
 
 enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };

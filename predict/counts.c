@@ -156,32 +156,48 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
-void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n)
+void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n, counts_where *w)
 {
+	int *dk = NULL; /* the piece's keys' places in DST, piece after piece */
+	size_t nk = 0;
+	for (int i = 0; i < n; i++)
+		nk += (size_t)a[i]->n;
+	dk = xmalloc((nk + 1) * sizeof *dk);
+	nk = 0;
 	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < a[i]->n; j++)
+		for (int j = 0; j < a[i]->n; j++) {
+			epi_tri *t = slot(dst, a[i]->key[j]); /* keys in the order counts_add() gives */
 			if (!a[i]->v[j].same)
-				unshare(s, slot(dst, a[i]->key[j]));
-			else
-				slot(dst, a[i]->key[j]); /* keys in the order counts_add() gives */
+				unshare(s, t);
+			dk[nk++] = (int)(t - dst->v);
+		}
 		dst->approx |= a[i]->approx;
 	}
+	w->from = xcalloc((size_t)dst->n + 2, sizeof *w->from);
+	w->at = xmalloc((nk + 1) * sizeof *w->at);
+	for (size_t k = 0; k < nk; k++)
+		w->from[dk[k] + 2]++;
+	for (int d = 0; d < dst->n; d++)
+		w->from[d + 2] += w->from[d + 1];
+	nk = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < a[i]->n; j++)
+			w->at[w->from[dk[nk++] + 1]++] = &a[i]->v[j];
+	free(dk);
 }
 
-void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n)
+void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const counts_where *w)
 {
-	const sym_pw **exp = xmalloc(((size_t)n + 1) * sizeof *exp);
-	const sym_pw **min = xmalloc(((size_t)n + 1) * sizeof *min);
-	const sym_pw **max = xmalloc(((size_t)n + 1) * sizeof *max);
+	int m = w->from[d + 1] - w->from[d];
+	const epi_tri *const *at = w->at + w->from[d];
+	const sym_pw **exp = xmalloc(((size_t)m + 1) * sizeof *exp);
+	const sym_pw **min = xmalloc(((size_t)m + 1) * sizeof *min);
+	const sym_pw **max = xmalloc(((size_t)m + 1) * sizeof *max);
 	epi_tri *t = &dst->v[d];
-	int m = 0;
-	for (int i = 0; i < n; i++) {
-		int j = counts_find(a[i], dst->key[d]);
-		if (j < 0)
-			continue;
-		exp[m] = &a[i]->v[j].exp;
-		min[m] = tri_min(&a[i]->v[j]);
-		max[m++] = tri_max(&a[i]->v[j]);
+	for (int i = 0; i < m; i++) {
+		exp[i] = &at[i]->exp;
+		min[i] = tri_min(at[i]);
+		max[i] = tri_max(at[i]);
 	}
 	if (!t->same) {
 		sym_pw_add_all(s, &t->min, min, m);
@@ -191,6 +207,14 @@ void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *co
 	free(exp);
 	free(min);
 	free(max);
+}
+
+void counts_where_free(counts_where *w)
+{
+	free(w->at);
+	free(w->from);
+	w->at = NULL;
+	w->from = NULL;
 }
 
 void counts_adopt(sym_ctx *s, epi_counts *dst, epi_counts *a, const int *map, sym_moved *m)

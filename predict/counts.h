@@ -38,11 +38,16 @@ void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a);
 /* dst += a[0] + ... + a[n-1] (none of them dst): the same as n counts_add()s,
  * in time linear in the pieces (the total of a long program), in steps that
- * threads can share: DST's keys first, then the sum of each key D, on any
- * thread and in any order (each reads A's counts of its key only, and
- * writes DST's entry D only). */
-void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n);
-void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const epi_counts *const *a, int n);
+ * threads can share: DST's keys first, with where each is in the pieces
+ * (counts_where), then the sum of each key D, on any thread and in any order
+ * (each reads its key's counts only, and writes DST's entry D only). */
+typedef struct counts_where {
+	const epi_tri **at; /* key D's counts in the pieces, in their order: */
+	int *from;          /* at[from[D]] .. at[from[D + 1] - 1] */
+} counts_where;
+void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n, counts_where *w);
+void counts_add_all_key(sym_ctx *s, epi_counts *dst, int d, const counts_where *w);
+void counts_where_free(counts_where *w);
 /* DST (in S's symbol table, emptied first) = A, counts of a table whose
  * symbols counts_map() has mapped into S's through MAP; A is left empty:
  * see sym_pw_adopt() for M. */
