@@ -813,6 +813,30 @@ epi_isa *epi_isa_open(int machine, char *err)
 	return d;
 }
 
+static int aop_cmp(const void *k, const void *e)
+{
+	return strcmp(k, *(const char *const *)e);
+}
+
+enum epi_aop epi_isa_aop(const char *m)
+{
+	/* sorted, for bsearch; the index of each name is its enum epi_aop */
+	static const char *const name[] = {"add",  "adds", "cdqe", "cltq", "cmp",    "dec",   "imul",
+					   "inc",  "lea",  "lsl",  "mov",  "movsx",  "movsxd", "movzx",
+					   "mul",  "neg",  "sal",  "shl",  "sub",    "subs",  "sxtw",
+					   "test", "uxtw", "xor"};
+	static const enum epi_aop code[] = {
+		EPI_AOP_ADD, EPI_AOP_ADDS,  EPI_AOP_CDQE,   EPI_AOP_CLTQ,  EPI_AOP_CMP,  EPI_AOP_DEC,  EPI_AOP_IMUL,
+		EPI_AOP_INC, EPI_AOP_LEA,   EPI_AOP_LSL,    EPI_AOP_MOV,   EPI_AOP_MOVSX, EPI_AOP_MOVSXD, EPI_AOP_MOVZX,
+		EPI_AOP_MUL, EPI_AOP_NEG,   EPI_AOP_SAL,    EPI_AOP_SHL,   EPI_AOP_SUB,  EPI_AOP_SUBS, EPI_AOP_SXTW,
+		EPI_AOP_TEST, EPI_AOP_UXTW, EPI_AOP_XOR};
+	_Static_assert(sizeof name / sizeof *name == sizeof code / sizeof *code, "one code per name");
+	const char *const *e = bsearch(m, name, sizeof name / sizeof *name, sizeof *name, aop_cmp);
+	if (e)
+		return code[e - name];
+	return strncmp(m, "mov", 3) == 0 ? EPI_AOP_MOV_OTHER : EPI_AOP_NONE;
+}
+
 void epi_isa_close(epi_isa *d)
 {
 	if (!d)
@@ -883,6 +907,7 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 	const cs_insn *in = d->insn;
 	out->size = (uint8_t)in->size;
 	snprintf(out->mnem, sizeof out->mnem, "%.*s", (int)sizeof out->mnem - 1, in->mnemonic);
+	out->aop = (uint8_t)epi_isa_aop(out->mnem);
 	if (d->arm)
 		a64_classify(in, out);
 	else

@@ -75,8 +75,29 @@ typedef struct epi_insn {
 	uint8_t writeback; /* aarch64: the base register moves by post_index (or disp when pre-indexed) */
 	int64_t post_index;
 	uint16_t isa_id;   /* capstone's instruction id */
+	uint8_t aop;       /* enum epi_aop: the operation, for the passes over loops */
 	char mnem[24];     /* the mnemonic, for notes and reports */
 } epi_insn;
+
+/* The operations the passes over loops (strides, data flow, fusion) tell
+ * apart, both architectures', from the mnemonic once at decoding: an
+ * instruction with a prefix (lock add) is none of them. */
+enum epi_aop {
+	EPI_AOP_NONE,
+	EPI_AOP_ADD, EPI_AOP_ADDS, EPI_AOP_SUB, EPI_AOP_SUBS, EPI_AOP_INC, EPI_AOP_DEC, EPI_AOP_NEG,
+	EPI_AOP_LEA, EPI_AOP_XOR, EPI_AOP_IMUL, EPI_AOP_MUL, EPI_AOP_SHL, EPI_AOP_SAL, EPI_AOP_LSL,
+	EPI_AOP_CDQE, EPI_AOP_CLTQ, EPI_AOP_SXTW, EPI_AOP_UXTW,
+	EPI_AOP_MOV, EPI_AOP_MOVSX, EPI_AOP_MOVSXD, EPI_AOP_MOVZX,
+	EPI_AOP_MOV_OTHER, /* any other mnemonic that starts with mov */
+	EPI_AOP_CMP, EPI_AOP_TEST,
+};
+/* The operation of mnemonic M. */
+enum epi_aop epi_isa_aop(const char *m);
+/* Whether A's mnemonic starts with mov (a move, a widening one too). */
+static inline int epi_aop_mov(unsigned a)
+{
+	return a >= EPI_AOP_MOV && a <= EPI_AOP_MOV_OTHER;
+}
 
 enum { EPI_OPND_REG = 1, EPI_OPND_IMM, EPI_OPND_MEM };
 

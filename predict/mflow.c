@@ -170,11 +170,6 @@ static form slot_form(const flow *f, const slot_st *s, int64_t disp)
 	return s && s->gen == f->epoch ? s->f : f_root(mixh(2, (uint64_t)disp));
 }
 
-static int is(const epi_insn *in, const char *m)
-{
-	return strcmp(in->mnem, m) == 0;
-}
-
 /* The form of operand OP: a register's, an immediate, the value MEM read. */
 static form opnd(const flow *f, const epi_opnd *op, const form *mem)
 {
@@ -203,32 +198,32 @@ static form value_of(const flow *f, const epi_insn *in, const form *mem)
 	form d = reg_form(f, op[0].reg);
 	form a = n > 1 ? opnd(f, &op[1], mem) : f_const(0);
 	form b = n > 2 ? opnd(f, &op[2], mem) : f_const(0);
-	int sub = is(in, "sub") || is(in, "subs");
-	if ((is(in, "xor") || is(in, "sub")) && n == 2 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg)
+	int sub = in->aop == EPI_AOP_SUB || in->aop == EPI_AOP_SUBS;
+	if ((in->aop == EPI_AOP_XOR || in->aop == EPI_AOP_SUB) && n == 2 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg)
 		return f_const(0);
 	if (in->klass == EPI_IC_MOVE && n == 2 && !in->stores)
 		return a;
 	/* widened: the same value (indices are small) */
-	if ((is(in, "movsxd") || is(in, "movsx") || is(in, "movzx") || is(in, "sxtw") || is(in, "uxtw")) && n == 2)
+	if ((in->aop == EPI_AOP_MOVSXD || in->aop == EPI_AOP_MOVSX || in->aop == EPI_AOP_MOVZX || in->aop == EPI_AOP_SXTW || in->aop == EPI_AOP_UXTW) && n == 2)
 		return a;
-	if ((is(in, "add") || is(in, "adds") || sub) && n == 2)
+	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_ADDS || sub) && n == 2)
 		return f_add(&d, &a, sub ? -1 : 1);
-	if ((is(in, "add") || is(in, "adds") || sub) && n == 3)
+	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_ADDS || sub) && n == 3)
 		return f_add(&a, &b, sub ? -1 : 1);
-	if (is(in, "inc") || is(in, "dec")) {
+	if (in->aop == EPI_AOP_INC || in->aop == EPI_AOP_DEC) {
 		form one = f_const(1);
-		return f_add(&d, &one, is(in, "inc") ? 1 : -1);
+		return f_add(&d, &one, in->aop == EPI_AOP_INC ? 1 : -1);
 	}
-	if (is(in, "neg"))
+	if (in->aop == EPI_AOP_NEG)
 		return f_scale(n == 1 ? &d : &a, -1);
-	if (is(in, "lea"))
+	if (in->aop == EPI_AOP_LEA)
 		return addr_form(f, in);
-	if ((is(in, "shl") || is(in, "sal")) && n == 2 && op[1].kind == EPI_OPND_IMM && op[1].imm >= 0 &&
+	if ((in->aop == EPI_AOP_SHL || in->aop == EPI_AOP_SAL) && n == 2 && op[1].kind == EPI_OPND_IMM && op[1].imm >= 0 &&
 	    op[1].imm < 32)
 		return f_scale(&d, (int64_t)1 << op[1].imm);
-	if (is(in, "lsl") && n == 3 && op[2].kind == EPI_OPND_IMM && op[2].imm >= 0 && op[2].imm < 32)
+	if (in->aop == EPI_AOP_LSL && n == 3 && op[2].kind == EPI_OPND_IMM && op[2].imm >= 0 && op[2].imm < 32)
 		return f_scale(&a, (int64_t)1 << op[2].imm);
-	if (is(in, "imul") || is(in, "mul")) {
+	if (in->aop == EPI_AOP_IMUL || in->aop == EPI_AOP_MUL) {
 		if (n == 3 && op[2].kind == EPI_OPND_IMM)
 			return f_scale(&a, op[2].imm);
 		const form *x = n == 2 ? &d : &a, *y = n == 2 ? &a : &b;
@@ -380,7 +375,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		}
 		double done = start + c->lat[in->klass];
 		/* cltq: rax from eax, the same value */
-		int same = is(in, "cdqe") || is(in, "cltq");
+		int same = in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ;
 		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;
 		form v = first ? value_of(f, in, &mem) : f_const(0);
 		/* code some iterations skip: its results are that late in that
@@ -410,9 +405,9 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			/* the value stored: x86 names it second (mov %eax, slot),
 			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */
 			const epi_opnd *src = in->op[0].kind == EPI_OPND_MEM ? &in->op[1] : &in->op[0];
-			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM && (is(in, "add") || is(in, "sub"))) {
+			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB)) {
 				form one = f_const(src->imm);
-				s->f = f_add(&mem, &one, is(in, "sub") ? -1 : 1);
+				s->f = f_add(&mem, &one, in->aop == EPI_AOP_SUB ? -1 : 1);
 			} else if (!in->loads && in->nop == 2 && src->kind == EPI_OPND_REG) {
 				s->f = reg_form(f, src->reg);
 			} else {

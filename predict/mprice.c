@@ -279,7 +279,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		/* a compare and the conditional branch after it issue as one
 		 * (macro-fusion) */
 		int fused = in->klass == EPI_IC_BRANCH && in->cond && i > lo && o->loop_of[i - 1] == l &&
-			    (strcmp(o->in[i - 1].mnem, "cmp") == 0 || strcmp(o->in[i - 1].mnem, "test") == 0);
+			    (o->in[i - 1].aop == EPI_AOP_CMP || o->in[i - 1].aop == EPI_AOP_TEST);
 		n += fused ? 0 : w;
 		enum epi_bound u = unit_of(in->klass);
 		if (u != EPI_BOUND_ISSUE)

@@ -62,16 +62,6 @@ static int64_t reg_d(const int64_t *d, unsigned r)
 	return r && r < NREG ? d[r] : 0;
 }
 
-static int is(const epi_insn *in, const char *m)
-{
-	return strcmp(in->mnem, m) == 0;
-}
-
-static int starts(const epi_insn *in, const char *m)
-{
-	return strncmp(in->mnem, m, strlen(m)) == 0;
-}
-
 /* Whether IN adds a constant to its destination register (add r, imm;
  * sub; inc; dec; lea r, [r + imm]; aarch64 add x, x, #imm): the constant
  * into *K. */
@@ -81,21 +71,21 @@ static int steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
 	if (in->nop < 1 || o[0].kind != EPI_OPND_REG)
 		return 0;
 	*r = o[0].reg;
-	if ((is(in, "inc") || is(in, "dec")) && in->nop == 1) {
-		*k = is(in, "inc") ? 1 : -1;
+	if ((in->aop == EPI_AOP_INC || in->aop == EPI_AOP_DEC) && in->nop == 1) {
+		*k = in->aop == EPI_AOP_INC ? 1 : -1;
 		return 1;
 	}
-	int sub = is(in, "sub") || is(in, "subs");
-	if ((is(in, "add") || sub) && in->nop == 2 && o[1].kind == EPI_OPND_IMM) {
+	int sub = in->aop == EPI_AOP_SUB || in->aop == EPI_AOP_SUBS;
+	if ((in->aop == EPI_AOP_ADD || sub) && in->nop == 2 && o[1].kind == EPI_OPND_IMM) {
 		*k = sub ? -o[1].imm : o[1].imm;
 		return 1;
 	}
-	if ((is(in, "add") || is(in, "adds") || sub) && in->nop == 3 && o[1].kind == EPI_OPND_REG &&
+	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_ADDS || sub) && in->nop == 3 && o[1].kind == EPI_OPND_REG &&
 	    o[1].reg == o[0].reg && o[2].kind == EPI_OPND_IMM) {
 		*k = sub ? -o[2].imm : o[2].imm;
 		return 1;
 	}
-	if (is(in, "lea") && in->base == o[0].reg && !in->index) {
+	if (in->aop == EPI_AOP_LEA && in->base == o[0].reg && !in->index) {
 		*k = in->disp;
 		return 1;
 	}
@@ -107,7 +97,7 @@ static int steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
 static int steps_by_reg(const char *wl, const epi_insn *in, unsigned *r)
 {
 	const epi_opnd *op = in->op;
-	if (!(is(in, "add") || is(in, "sub")) || in->nop < 2 || op[0].kind != EPI_OPND_REG)
+	if (!(in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) || in->nop < 2 || op[0].kind != EPI_OPND_REG)
 		return 0;
 	int two = in->nop == 2 && op[1].kind == EPI_OPND_REG;
 	int three = in->nop == 3 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg && op[2].kind == EPI_OPND_REG;
@@ -138,43 +128,43 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 		} else if (addr_d == 0) {
 			from = 0;
 		}
-		if (in->klass == EPI_IC_MOVE || starts(in, "movsx") || starts(in, "movzx"))
+		if (in->klass == EPI_IC_MOVE || (in->aop == EPI_AOP_MOVSX || in->aop == EPI_AOP_MOVSXD) || in->aop == EPI_AOP_MOVZX)
 			return from; /* movsxd rcx, slot: widened, the same change */
-		if (is(in, "add"))
+		if (in->aop == EPI_AOP_ADD)
 			return d_add(d0, from);
-		if (is(in, "sub"))
+		if (in->aop == EPI_AOP_SUB)
 			return d_add(d0, d_mul(from, -1));
-		if (is(in, "imul") && from == 0)
+		if (in->aop == EPI_AOP_IMUL && from == 0)
 			return d_scaled(d0); /* i * n, n in memory */
 		return from == 0 && d0 == 0 ? 0 : U;
 	}
-	if (is(in, "xor") && n == 2 && o[1].kind == EPI_OPND_REG && o[1].reg == o[0].reg)
+	if (in->aop == EPI_AOP_XOR && n == 2 && o[1].kind == EPI_OPND_REG && o[1].reg == o[0].reg)
 		return 0;
-	if (starts(in, "mov") || is(in, "cdqe") || is(in, "cltq") || is(in, "sxtw") || is(in, "uxtw")) {
-		if (is(in, "cdqe") || is(in, "cltq"))
+	if (epi_aop_mov(in->aop) || in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ || in->aop == EPI_AOP_SXTW || in->aop == EPI_AOP_UXTW) {
+		if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 			return d0;
 		if (n >= 2 && o[1].kind == EPI_OPND_IMM)
 			return 0;
 		return n >= 2 ? s1 : U;
 	}
-	if (is(in, "add") || is(in, "sub")) {
-		int neg = is(in, "sub");
+	if (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) {
+		int neg = in->aop == EPI_AOP_SUB;
 		if (n == 2) /* x86: dst op= src */
 			return o[1].kind == EPI_OPND_IMM ? d0 : d_add(d0, neg ? d_mul(s1, -1) : s1);
 		if (n == 3) /* aarch64: dst = src1 op src2 */
 			return o[2].kind == EPI_OPND_IMM ? s1 : d_add(s1, neg ? d_mul(s2, -1) : s2);
 	}
-	if (is(in, "inc") || is(in, "dec"))
+	if (in->aop == EPI_AOP_INC || in->aop == EPI_AOP_DEC)
 		return d0;
-	if (is(in, "neg"))
+	if (in->aop == EPI_AOP_NEG)
 		return d_mul(n == 2 ? s1 : d0, -1);
-	if (is(in, "lea"))
+	if (in->aop == EPI_AOP_LEA)
 		return d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));
-	if ((is(in, "shl") || is(in, "sal")) && n == 2 && o[1].kind == EPI_OPND_IMM && o[1].imm < 32)
+	if ((in->aop == EPI_AOP_SHL || in->aop == EPI_AOP_SAL) && n == 2 && o[1].kind == EPI_OPND_IMM && o[1].imm < 32)
 		return d_mul(d0, (int64_t)1 << o[1].imm);
-	if (is(in, "lsl") && n == 3 && o[2].kind == EPI_OPND_IMM && o[2].imm < 32)
+	if (in->aop == EPI_AOP_LSL && n == 3 && o[2].kind == EPI_OPND_IMM && o[2].imm < 32)
 		return d_mul(s1, (int64_t)1 << o[2].imm);
-	if (is(in, "imul") || is(in, "mul")) {
+	if (in->aop == EPI_AOP_IMUL || in->aop == EPI_AOP_MUL) {
 		if (n == 3 && o[2].kind == EPI_OPND_IMM)
 			return d_mul(s1, o[2].imm);
 		if (n == 2 && o[1].kind == EPI_OPND_IMM)
@@ -217,7 +207,7 @@ static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp
 		off[r] = off[o[1].reg];
 		return;
 	}
-	if (is(in, "cdqe") || is(in, "cltq"))
+	if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 		return;
 	org[r] = 0;
 }
@@ -260,9 +250,9 @@ static void loop_strides(epi_object *o, int l)
 			step[in->base] = in_l ? d_add(step[in->base], in->post_index) : U;
 		if (o->frame[i] && in->stores) {
 			int64_t *p = slot(&sl, in->disp);
-			int rmw = in->loads && in->nop == 2 && in->op[1].kind == EPI_OPND_IMM && (is(in, "add") || is(in, "sub"));
+			int rmw = in->loads && in->nop == 2 && in->op[1].kind == EPI_OPND_IMM && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB);
 			if (p && rmw && in_l)
-				*p = d_add(*p, is(in, "sub") ? -in->op[1].imm : in->op[1].imm);
+				*p = d_add(*p, in->aop == EPI_AOP_SUB ? -in->op[1].imm : in->op[1].imm);
 			else if (p && !(in_l && in->klass == EPI_IC_MOVE))
 				*p = U; /* a store of a register is followed below */
 			continue;
@@ -313,7 +303,7 @@ static void loop_strides(epi_object *o, int l)
 					*p = reg_d(d, r);
 				continue;
 			}
-			if (is(in, "cdqe") || is(in, "cltq"))
+			if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 				continue; /* rax from eax: the same change */
 			unsigned r;
 			int64_t k;

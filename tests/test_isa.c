@@ -288,6 +288,15 @@ static void test_x86_snippet(void **st)
 	assert_true(epi_isa_reg_frame(d, v[32].base));
 	assert_int_equal(v[35].index, X86_REG_R8);
 	assert_int_equal(v[36].target, 0);
+	/* the operations the passes tell apart, from the decoded mnemonic */
+	assert_int_equal(v[11].aop, EPI_AOP_IMUL);
+	assert_int_equal(v[13].aop, EPI_AOP_LEA);
+	assert_int_equal(v[14].aop, EPI_AOP_CMP);
+	assert_int_equal(v[26].aop, EPI_AOP_ADD);
+	assert_int_equal(v[27].aop, EPI_AOP_XOR);
+	assert_int_equal(v[21].aop, EPI_AOP_MOV);
+	assert_true(epi_aop_mov(v[22].aop) && v[22].aop != EPI_AOP_MOV); /* movsd */
+	assert_int_equal(v[0].aop, EPI_AOP_NONE); /* addsd is no add */
 	free(v);
 	epi_isa_close(d);
 }
@@ -608,6 +617,31 @@ static const struct {
 	{EM_AARCH64, ARM64_REG_X28, ARM64_REG_X28, 0},
 };
 
+/* Mnemonics to operations: exact names, a prefix makes none, the moves by
+ * their first letters. */
+static void test_aop(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *m;
+		enum epi_aop a;
+	} rows[] = {
+		{"add", EPI_AOP_ADD},     {"adds", EPI_AOP_ADDS},     {"sub", EPI_AOP_SUB},   {"subs", EPI_AOP_SUBS},
+		{"inc", EPI_AOP_INC},     {"dec", EPI_AOP_DEC},       {"neg", EPI_AOP_NEG},   {"lea", EPI_AOP_LEA},
+		{"xor", EPI_AOP_XOR},     {"imul", EPI_AOP_IMUL},     {"mul", EPI_AOP_MUL},   {"shl", EPI_AOP_SHL},
+		{"sal", EPI_AOP_SAL},     {"lsl", EPI_AOP_LSL},       {"cdqe", EPI_AOP_CDQE}, {"cltq", EPI_AOP_CLTQ},
+		{"sxtw", EPI_AOP_SXTW},   {"uxtw", EPI_AOP_UXTW},     {"mov", EPI_AOP_MOV},   {"movsx", EPI_AOP_MOVSX},
+		{"movsxd", EPI_AOP_MOVSXD}, {"movzx", EPI_AOP_MOVZX}, {"cmp", EPI_AOP_CMP},   {"test", EPI_AOP_TEST},
+		{"movabs", EPI_AOP_MOV_OTHER}, {"movaps", EPI_AOP_MOV_OTHER}, {"lock add", EPI_AOP_NONE},
+		{"addsd", EPI_AOP_NONE},  {"ad", EPI_AOP_NONE},       {"", EPI_AOP_NONE},     {"(bad)", EPI_AOP_NONE},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		if (epi_isa_aop(rows[i].m) != rows[i].a)
+			fail_msg("'%s': %d, not %d", rows[i].m, epi_isa_aop(rows[i].m), rows[i].a);
+		assert_int_equal(epi_aop_mov(rows[i].a), strncmp(rows[i].m, "mov", 3) == 0);
+	}
+}
+
 static void test_registers(void **st)
 {
 	char err[EPI_ERRLEN];
@@ -647,6 +681,7 @@ static void test_registers(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aop),
 		cmocka_unit_test_setup_teardown(test_x86_snippet, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_loops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a64_snippet, setup, teardown),
