@@ -142,6 +142,9 @@ typedef struct flow {
 	int nst, cap;
 	unsigned epoch;          /* the pass under way, over every call */
 	int pass;
+	form *acc;               /* with REPEAT: the addresses accessed so far in this pass */
+	int nacc, acap;
+	unsigned char *repeat;   /* when not NULL, epi_object.repeat to mark */
 } flow;
 
 static form reg_form(const flow *f, unsigned r)
@@ -338,8 +341,16 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		}
 		int frame = o->frame[i];
 		form at = f_const(0), mem = f_const(0);
-		if ((in->loads || in->stores) && !frame)
+		if ((in->loads || in->stores) && !frame) {
 			at = addr_form(f, in);
+			if (f->repeat) {
+				int64_t d;
+				for (int k = 0; k < f->nacc && !f->repeat[i]; k++)
+					f->repeat[i] = f_diff(&at, &f->acc[k], &d) && d > -64 && d < 64;
+				ALLOC_GROW(f->acc, f->nacc + 1, f->acap);
+				f->acc[f->nacc++] = at;
+			}
+		}
 		if (in->loads) {
 			double value = addr + c->load_lat;
 			/* a plain load of a store's value is renamed, a load into
@@ -442,16 +453,15 @@ static double growth(const flow *f, const double *before)
 	return m;
 }
 
-void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
+/* F ready for a first pass over loop L (instructions LO..HI). */
+static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
-	static __thread flow f;
-	int lo = o->loop[l].first, hi = o->loop[l].last;
-	memset(out, 0, sizeof *out);
-	memset(f.t, 0, sizeof f.t);
-	memset(f.bits, 0, sizeof f.bits);
-	memset(f.cw, 0, sizeof f.cw);
-	f.nslot = 0;
-	f.nst = 0;
+	memset(f->t, 0, sizeof f->t);
+	memset(f->bits, 0, sizeof f->bits);
+	memset(f->cw, 0, sizeof f->cw);
+	f->nslot = 0;
+	f->nst = 0;
+	f->nacc = 0;
 	/* what the code some iterations skip writes */
 	for (int i = lo; i <= hi; i++) {
 		const epi_insn *in = &o->in[i];
@@ -459,11 +469,19 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 			continue;
 		for (int r = 0; r < in->nwr; r++)
 			if (in->wr[r] < NREG)
-				f.cw[in->wr[r]] = 1;
-		slot_st *s = o->frame[i] && in->stores ? slot_of(&f, in->disp, 1) : NULL;
+				f->cw[in->wr[r]] = 1;
+		slot_st *s = o->frame[i] && in->stores ? slot_of(f, in->disp, 1) : NULL;
 		if (s)
 			s->cw = 1;
 	}
+}
+
+void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
+{
+	static __thread flow f;
+	int lo = o->loop[l].first, hi = o->loop[l].last;
+	memset(out, 0, sizeof *out);
+	start(&f, o, l, lo, hi);
 	/* how much later each value is ready after the last iteration than
 	 * after the one before: the largest is what each iteration waits for
 	 * the one before */
@@ -483,4 +501,20 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 		if (i >= nbefore || before[NREG + i] < 0)
 			before[NREG + i] = f.slot[i].t;
 	out->latency = growth(&f, before);
+}
+
+void epi_mflow_repeats(epi_object *o)
+{
+	static const epi_mcosts none; /* forms only: no times */
+	flow *f = xcalloc(1, sizeof *f);
+	epi_mflow out;
+	o->repeat = xcalloc((size_t)o->nin + 1, 1);
+	f->repeat = o->repeat;
+	for (int l = 0; l < o->nloop; l++) {
+		start(f, o, l, o->loop[l].first, o->loop[l].last);
+		pass(o, l, o->loop[l].first, o->loop[l].last, &none, f, &out);
+	}
+	free(f->acc);
+	free(f->st);
+	free(f);
 }

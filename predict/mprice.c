@@ -195,7 +195,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		 * and taken to be close (as the source-level model takes it) */
 		if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || s == 0 || s == EPI_STRIDE_UNKNOWN)
 			continue;
-		if (same_stream(o, l, lo, i))
+		if (same_stream(o, l, lo, i) || (o->repeat && o->repeat[i]))
 			continue;
 		int64_t os = o->outer_stride[i];
 		int known_os = os != EPI_STRIDE_UNKNOWN && os != EPI_STRIDE_RUNTIME;

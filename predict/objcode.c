@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "model/util.h"
+#include "predict/mflow.h"
 
 const char *epi_machine_name(int m)
 {
@@ -634,6 +635,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	for (int i = 0; i < o->nfn; i++)
 		find_loops(o, i, &cap);
 	epi_object_strides(o);
+	epi_mflow_repeats(o);
 	return 0;
 }
 
@@ -647,6 +649,7 @@ void epi_object_free(epi_object *o)
 	free(o->loop_of);
 	free(o->frame);
 	free(o->vdst);
+	free(o->repeat);
 	free(o->weight);
 	free(o->stride);
 	free(o->outer_stride);

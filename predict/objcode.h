@@ -64,6 +64,9 @@ typedef struct epi_object {
 	int64_t *outer_stride; /* per instruction of a loop inside another: how far its access at the
 				  loop's first iteration moves per iteration of the loop around it (as
 				  stride); EPI_STRIDE_UNKNOWN elsewhere */
+	unsigned char *repeat; /* per instruction of a loop: its access is within a line of one that
+				  comes before it in the same iteration (the element addressed
+				  again, as -O0 code does for a[i] += x: a load and a store) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
 				the branch probability in a block that not every iteration passes */
 	double branch_prob;  /* that probability */

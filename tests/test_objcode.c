@@ -611,6 +611,42 @@ static void test_column_walk(void **st)
 	model_free(&x);
 }
 
+/* -O0 computes an element's address anew for each access: the store of
+ * a[i] after its load, and b[i + 1] after b[i], repeat their lines and
+ * are no streams of their own; b[i + 16] (128 bytes on) is one. At -O2
+ * the same accesses share registers, and the marks agree. */
+static const char repeat_src[] = "void scale(int n, double *a, const double *b)\n"
+				 "{\n"
+				 "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+				 "\t\ta[i] = a[i] * 2 + b[i] + b[i + 1] + b[i + 16];\n"
+				 "}\n";
+
+static void test_repeated_lines(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int lv = 0; lv < 2; lv++) {
+		fixture x;
+		model(&x, levels[lv] + 1, repeat_src, "gcc", levels[lv], "n=1000");
+		const epi_object *o = &x.m.obj;
+		int l = loop_on(&x, 3), fresh = 0, again = 0, stores = 0;
+		for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+			if (o->loop_of[i] != l || o->frame[i] || !(o->in[i].loads || o->in[i].stores))
+				continue;
+			fresh += !o->repeat[i];
+			again += o->repeat[i];
+			stores += o->in[i].stores && o->repeat[i];
+		}
+		/* a[i], b[i], b[i + 16]: three streams; a[i]'s store repeats */
+		assert_int_equal(fresh, 3);
+		assert_int_equal(stores, 1);
+		assert_true(again >= 1 + (lv == 0)); /* -O0: b[i + 1] too */
+		/* what one entry touches: the three streams' bytes, once each */
+		assert_true(fabs(epi_mloop_bytes(o, l, 1000) - 3 * 8 * 1000) < 1e-9);
+		model_free(&x);
+	}
+}
+
 /* The object read on a thread beside the analysis: built from the source
  * when no binary is given (and removed once read), refused with the
  * reader's message when the binary cannot be read */
@@ -680,6 +716,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
