@@ -14,6 +14,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "bench/asm.h"
 #include "bench/bench.h"
@@ -247,6 +248,57 @@ static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
 
 SCATTER_RUN(scatter, SCAT, 0, SCAT_CLOBBERS)
 SCATTER_RUN(window, WIN, WIN_UNIT - 2, WIN_CLOBBERS)
+
+/* Page walks: a load from each of WALK_PAGES pages WALK_STEP bytes apart,
+ * in address order, as a walk down a long column of a large matrix reads
+ * them (a row of 2,000 doubles is 16 KB; a walk costs more the farther
+ * apart its pages, as their page-table entries share fewer lines): more
+ * pages than any core's
+ * second-level TLB holds, so that each load waits for the page tables.
+ * One line per page, each at another offset (the lines fill every cache
+ * set alike and stay cached: 512 KiB in all), so that what is measured is
+ * the translation. The mapping is as a program's malloc'd matrix gets it:
+ * where the system gives large pages, the kernel measures those. */
+#define WALK_PAGES 8192
+#define WALK_STEP ((size_t)16 << 10)
+
+static int setup_walk(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	size_t len = WALK_PAGES * WALK_STEP;
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t *at = NULL;
+	if (m == MAP_FAILED || posix_memalign((void **)&at, 4096, WALK_PAGES * sizeof *at) != 0) {
+		if (m != MAP_FAILED)
+			munmap(m, len);
+		return epi_error(err, "cannot map %zu MiB for the %s kernel", len >> 20, k->name);
+	}
+	for (size_t i = 0; i < WALK_PAGES; i++) {
+		at[i] = i * WALK_STEP + i % 64 * 64;
+		((char *)m)[at[i]] = 1; /* the page mapped, as the matrix's are */
+	}
+	c->buf = m;
+	c->bytes = len;
+	c->buf2 = at;
+	c->aux = (char *)at + WALK_PAGES / 32 * 256; /* the end of whole iterations */
+	return 0;
+}
+
+static void teardown_walk(epi_bench_ctx *c)
+{
+	if (c->buf)
+		munmap(c->buf, c->bytes);
+	free(c->buf2);
+	c->buf = c->buf2 = NULL;
+}
+
+const epi_kernel epi_k_load_page_walk = {
+	.name = "load.page.walk",
+	.what = "a load from each of 8,192 pages 16 KiB apart, in order (independent loads, lines cached): "
+		"a column walk longer than the TLB reaches",
+	.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"),
+	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL, .setup = setup_walk, .run = scatter,
+	.teardown = teardown_walk,
+};
 
 const epi_kernel epi_k_load_dram_window = {
 	.name = "load.dram.window",

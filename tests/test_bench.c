@@ -104,6 +104,33 @@ static void test_scatter_visits_every_line(void **st)
 	k->teardown(&c);
 }
 
+/* the page-walk kernel's offsets: each on a page of its own, in address
+ * order, pages more than a TLB maps; their lines at 64 offsets in turn
+ * (every cache set alike); the kernel runs round them and unmaps */
+static void test_page_walk_offsets(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("load.page.walk");
+	assert_non_null(k);
+	epi_bench_ctx c = {.bytes = 1 << 20};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	const uint64_t *at = c.buf2;
+	size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8, sets[64] = {0};
+	assert_true(n >= 8192);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(at[i] < c.bytes);
+		if (i > 0)
+			assert_true(at[i] / 4096 > at[i - 1] / 4096 + 1); /* pages apart, in order */
+		sets[at[i] / 64 % 64]++;
+	}
+	for (int s = 0; s < 64; s++)
+		assert_true(sets[s] == n / 64);
+	k->run(&c, 2 * n / 32);
+	k->teardown(&c);
+	assert_null(c.buf);
+}
+
 static void test_levels_from_sysfs(void **st)
 {
 	fake_root();
@@ -142,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_paper_kernels_run),
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_scatter_visits_every_line),
+		cmocka_unit_test(test_page_walk_offsets),
 		cmocka_unit_test(test_levels_from_sysfs),
 	};
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
