@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 const char *epi_vendor_name(epi_vendor v)
 {
@@ -115,4 +118,29 @@ void epi_caches_read(int cpu, epi_caches *c)
 		else if (level == 3)
 			c->l3 = n;
 	}
+}
+
+unsigned epi_stlb_pages(void)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d, n = 0;
+	/* AMD: L2 DTLB entries for 4 KiB pages, EBX[27:16]; Intel leaves it 0 */
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 && __get_cpuid(0x80000006, &a, &b, &c, &d))
+		n = (b >> 16) & 0xfff;
+	/* Intel: the deterministic address translation leaf, one subleaf per
+	 * TLB: level 2, data or unified, 4 KiB pages; ways x sets entries */
+	if (!n && __get_cpuid_max(0, NULL) >= 0x18 && __get_cpuid_count(0x18, 0, &a, &b, &c, &d)) {
+		unsigned last = a;
+		for (unsigned i = 0; i <= last && i < 64; i++) {
+			if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
+				break;
+			unsigned type = d & 0x1f, level = (d >> 5) & 7;
+			if (level == 2 && (type == 1 || type == 3) && (b & 1) && (b >> 16) * c > n)
+				n = (b >> 16) * c;
+		}
+	}
+	return n;
+#else
+	return 0;
+#endif
 }

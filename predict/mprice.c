@@ -1,6 +1,7 @@
 /* mprice: the time and energy of machine code (see mprice.h). */
 #include "predict/mprice.h"
 
+#include "machine/cpu.h"
 #include "predict/mflow.h"
 
 #include <math.h>
@@ -9,8 +10,8 @@
 
 const char *epi_bound_name(enum epi_bound b)
 {
-	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load", "store", "latency", "l2", "l3", "dram",
-						   "pages", "branch"};
+	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load",  "store", "latency",
+						   "tlb",   "l2",  "l3", "dram", "pages", "branch"};
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
@@ -107,6 +108,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 			best = c->load_tp;
 		c->issue = best;
 	}
+	/* page walks: without the kernel, none priced; the TLB's reach from
+	 * the processor, else the smallest of current cores' (1,536 pages) */
+	c->walk = cost(col, "load.page.walk", NULL, 0);
+	unsigned stlb = epi_stlb_pages();
+	c->stlb = stlb ? stlb : 1536;
 	const epi_cost *t = exact(col, "malloc.touch");
 	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;
 	c->idle_w = col->idle_w;
@@ -182,6 +188,7 @@ static int level_of(const epi_mcosts *c, double bytes)
  * entry touches (SPAN) and one entry of the loop around (OUTER_SPAN). */
 typedef struct streams {
 	double near[2], far[2], far_apart, span, outer_span;
+	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
 } streams;
 
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
@@ -216,6 +223,13 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		st->far[col] += fresh * w * bytes / 64;
 		if (step >= 4096)
 			st->far_apart += fresh * w * bytes / 64;
+		/* the pages a column walk turns: one per access a page or more
+		 * apart, else one per 4 KiB of its steps */
+		if (col && isfinite(step) && trip > 0) {
+			double per = step >= 4096 ? 1 : step / 4096;
+			st->pages += per * trip;
+			st->walks += o->weight[i] * per;
+		}
 		st->span += entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
 	}
@@ -261,6 +275,11 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	}
 	if (deep > 0 && t > 0)
 		out->bound_t[EPI_BOUND_L2 + deep - 1] = t;
+	/* column walks over more pages than the TLB maps: the pages of one
+	 * entry are gone from it when the next entry comes back to them, and
+	 * each new page waits for the page tables */
+	if (c->walk > 0 && st.pages > c->stlb)
+		out->bound_t[EPI_BOUND_TLB] = st.walks * c->walk;
 	return apart;
 }
 

@@ -21,6 +21,7 @@ enum epi_bound {
 	EPI_BOUND_LOAD,    /* load ports, or loads and stores together through the ports they share */
 	EPI_BOUND_STORE,   /* store ports */
 	EPI_BOUND_LATENCY, /* a dependency chain from one iteration to the next */
+	EPI_BOUND_TLB,     /* page walks: a column walk over more pages than the TLB maps */
 	EPI_BOUND_L2,      /* lines from the L2 cache */
 	EPI_BOUND_L3,      /* lines from the L3 cache */
 	EPI_BOUND_DRAM,    /* lines from memory */
@@ -48,6 +49,8 @@ typedef struct epi_mcosts {
 	double scatter;          /* seconds per line read from memory in no order a prefetcher follows */
 	double window;           /* seconds an instruction holds the core's window while memory answers */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
+	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
+	double stlb;             /* pages the second-level TLB maps */
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
 	double e_load, e_store;  /* dynamic joules per access */

@@ -611,6 +611,40 @@ static void test_column_walk(void **st)
 	model_free(&x);
 }
 
+/* A column walk over more pages than the TLB maps: each access (a row
+ * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
+ * the pages mapped, or a table without the kernel, no walks */
+static void test_page_walks(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "walk", nest_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 6);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.walk = 15;
+	epi_mloop_price p;
+	const epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
+	k.stlb = 1024;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
+	assert_int_equal(p.bound, EPI_BOUND_TLB);
+	assert_string_equal(epi_bound_name(p.bound), "tlb");
+	k.stlb = 4096;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
+	k.stlb = 1024;
+	k.walk = 0;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
+	/* the row loop around it walks no column */
+	int r = loop_on(&x, 4);
+	k.walk = 15;
+	epi_mprice_loop(&x.m.obj, r, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = NAN}, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
+	model_free(&x);
+}
+
 /* -O0 computes an element's address anew for each access: the store of
  * a[i] after its load, and b[i + 1] after b[i], repeat their lines and
  * are no streams of their own; b[i + 16] (128 bytes on) is one. At -O2
@@ -717,6 +751,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
