@@ -100,3 +100,42 @@ const epi_kernel epi_k_fwd_op_lat = {
 	.seq = EPI_ISA("mov %rax, 8(%rsi); add 8(%rsi), %rax", "str x0, [x1, #8]; ldr x9, [x1, #8]; add x0, x0, x9"),
 	.unit = EPI_UNIT_OP, .latency = 1, .units = EPI_UNROLL, .run = run_o,
 };
+
+/* A statement of unoptimised code: every variable in a stack slot, as -O0
+ * keeps them (volatile locals here, so that every read and write of them
+ * is a load or a store whatever the compiler), y[i] = y[i] + a * x[i];
+ * i = i + 1 over two arrays in L1. Per memory access, of which the C
+ * statement has exactly FRAME_ACCESSES: eight loads of slots (i four
+ * times, y twice, x, a), the store of i, two element loads and an
+ * element's store. Slots loaded just after they were stored and stores
+ * to two lines in turn make these accesses retire slower than
+ * independent ones (load.mix.l1); the compiled-code model prices stack
+ * slots' accesses with it. */
+#define FRAME_ACCESSES 12
+#define FRAME_ELEMS 512
+
+static int setup_frame(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	(void)k;
+	return epi_bench_alloc(c, 2 * FRAME_ELEMS * sizeof(double), 0, err);
+}
+
+static void run_frame(epi_bench_ctx *c, uint64_t n)
+{
+	volatile long i = 0;
+	double *volatile x = c->buf, *volatile y = (double *)c->buf + FRAME_ELEMS;
+	volatile double a = 1;
+	for (; n; n--) {
+		R32(y[i & (FRAME_ELEMS - 1)] = y[i & (FRAME_ELEMS - 1)] + a * x[i & (FRAME_ELEMS - 1)]; i = i + 1;)
+	}
+}
+
+const epi_kernel epi_k_load_mix_frame = {
+	.name = "load.mix.frame",
+	.what = "a statement of -O0 code, every variable in a stack slot (y[i] = y[i] + a * x[i]; i = i + 1): "
+		"per memory access",
+	.seq = "y[i] = y[i] + a * x[i]; i = i + 1; i, x, y, a volatile locals: 8 slot loads, a slot store, "
+	       "2 element loads, an element store",
+	.unit = EPI_UNIT_OP, .level = EPI_LVL_L1, .units = EPI_UNROLL * FRAME_ACCESSES, .setup = setup_frame,
+	.run = run_frame, .teardown = epi_bench_free,
+};

@@ -131,6 +131,27 @@ static void test_page_walk_offsets(void **st)
 	assert_null(c.buf);
 }
 
+/* the -O0 statement kernel does its statement: with x all ones and a = 1,
+ * every statement adds one to an element of y */
+static void test_frame_statement(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("load.mix.frame");
+	assert_non_null(k);
+	epi_bench_ctx c = {0};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	double *x = c.buf, *y = x + 512, sum = 0;
+	for (int i = 0; i < 512; i++)
+		x[i] = 1;
+	k->run(&c, 48); /* 1,536 statements: three rounds of y */
+	for (int i = 0; i < 512; i++)
+		sum += y[i];
+	assert_true(sum == 48 * 32);
+	assert_true(y[0] == 3 && y[511] == 3);
+	k->teardown(&c);
+}
+
 static void test_levels_from_sysfs(void **st)
 {
 	fake_root();
@@ -170,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
+		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_levels_from_sysfs),
 	};
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
