@@ -71,6 +71,10 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->store_tp = cost(col, "store.l1", "store", 0);
 	const epi_cost *mix = exact(col, "load.mix.l1");
 	c->access_tp = mix && mix->t > 0 ? mix->t : 0;
+	/* a stack slot's access in -O0 code (without the kernel, as any) */
+	c->slot_tp = cost(col, "load.mix.frame", NULL, 0);
+	if (!(c->slot_tp > 0))
+		c->slot_tp = c->access_tp;
 	c->load_lat = cost(col, "load.l1.lat", "load.l1", 0);
 	/* a line per access: without the line kernels, eight sequential loads */
 	static const char *const line[3] = {"load.l2.line", "load.l3.line", "load.dram.line"};
@@ -289,7 +293,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 			epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0, acc = 0;
+	double n = 0, acc = 0, slots = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l)
 			continue;
@@ -305,14 +309,19 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 			out->bound_t[u] += w * c->tp[in->klass];
 		out->bound_t[EPI_BOUND_LOAD] += w * in->loads * c->load_tp;
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
-		acc += w * (in->loads + in->stores);
+		if (o->frame[i])
+			slots += w * (in->loads + in->stores);
+		else
+			acc += w * (in->loads + in->stores);
 		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	/* loads and stores share address units: so many accesses a cycle of
-	 * either kind (load.mix.l1) */
-	if (acc * c->access_tp > out->bound_t[EPI_BOUND_LOAD])
-		out->bound_t[EPI_BOUND_LOAD] = acc * c->access_tp;
+	 * either kind (load.mix.l1); a stack slot's, in code that keeps its
+	 * variables there, at the rate such code sustains (load.mix.frame) */
+	double ports = acc * c->access_tp + slots * c->slot_tp;
+	if (ports > out->bound_t[EPI_BOUND_LOAD])
+		out->bound_t[EPI_BOUND_LOAD] = ports;
 	double apart = 0;
 	if (loop) {
 		apart = memory(o, l, sw, c, out);

@@ -38,6 +38,7 @@ typedef struct epi_mcosts {
 	double lat[EPI_IC_N];    /* latency: seconds from its inputs to its result */
 	double load_tp, store_tp; /* per access, data in L1 */
 	double access_tp;        /* per access of either kind, loads and stores together (0: unknown) */
+	double slot_tp;          /* the same for a stack slot's access in -O0 code (load.mix.frame) */
 	double load_lat;         /* load to use, data in L1 */
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */

@@ -505,12 +505,24 @@ static void test_access_bound(void **st)
 	k.load_tp = 0.1;
 	k.store_tp = 0.1;
 	k.access_tp = 1;
+	k.slot_tp = 1;
 	int l = loop_on(&x, 3);
 	const epi_mloop *ml = &x.m.obj.loop[l];
 	epi_mloop_price p;
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = NAN, .outer_trip = NAN, .round = NAN}, &k, &p);
 	assert_true(ml->own.stores >= 2 && ml->own.loads >= 4);
 	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - (ml->own.loads + ml->own.stores)) < 1e-9);
+	/* a stack slot's accesses at load.mix.frame's rate, the others' at
+	 * load.mix.l1's */
+	const epi_object *o = &x.m.obj;
+	double slots = 0, other = 0;
+	for (int i = ml->first; i <= ml->last; i++)
+		if (o->loop_of[i] == l)
+			*(o->frame[i] ? &slots : &other) += o->weight[i] * (o->in[i].loads + o->in[i].stores);
+	assert_true(slots >= 4 && other >= 1);
+	k.slot_tp = 3;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = NAN, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - (3 * slots + other)) < 1e-9);
 	model_free(&x);
 }
 
