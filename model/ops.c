@@ -21,6 +21,15 @@ int epi_op_class(const char *key)
 	return -1;
 }
 
+int epi_op_per_loop(const char *key)
+{
+	int c = epi_op_class(key);
+	if (c == EPI_OP_ITER || c == EPI_OP_LOAD || c == EPI_OP_STORE)
+		return 1;
+	const char *dot = strchr(key, '.');
+	return dot && dot[1] == 'f' && (c == EPI_OP_ADD || c == EPI_OP_MUL || c == EPI_OP_DIV || c == EPI_OP_CMP);
+}
+
 int epi_op_counts_bytes(enum epi_op op)
 {
 	return op == EPI_OP_MEMCPY || op == EPI_OP_MALLOC;

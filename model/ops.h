@@ -27,6 +27,10 @@ enum epi_unit { EPI_UNIT_OP, EPI_UNIT_BYTE, EPI_UNIT_MIB };
 const char *epi_op_name(enum epi_op op);
 /* The class of a key ("add.f64" -> EPI_OP_ADD), or -1. */
 int epi_op_class(const char *key);
+/* Whether the compiled-code model reads KEY's count per loop: the
+ * iterations, and what tells a machine loop's share of the source loop's
+ * work (floating-point arithmetic, loads and stores). */
+int epi_op_per_loop(const char *key);
 /* Whether a count of this class is in bytes (memcpy, malloc) rather than operations. */
 int epi_op_counts_bytes(enum epi_op op);
 const char *epi_unit_name(enum epi_unit u);

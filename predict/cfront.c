@@ -139,12 +139,14 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	cf_add_unique(&w->a->notes, &w->a->nnotes, xstrdup(full));
 }
 
-/* Counts AMOUNT of KEY, and with tag_blocks the same under its block's tag. */
+/* Counts AMOUNT of KEY, with tag_loops the same under its loop's tag when
+ * the compiled-code model reads it, and with tag_blocks under its block's
+ * tag. */
 static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amount)
 {
 	counts_add_poly(w->s, out, key, amount);
 	char tagged[400];
-	if (w->o->tag_loops && w->loop_line) {
+	if (w->o->tag_loops && w->loop_line && epi_op_per_loop(key)) {
 		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, key);
 		counts_add_poly(w->s, out, tagged, amount);
 	}

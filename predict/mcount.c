@@ -74,18 +74,18 @@ static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const
 			continue;
 		per_iter *p = &b->w[atoi(key + 1)];
 		op++;
-		const char *dot = strchr(op, '.');
 		int cls = epi_op_class(op);
+		if (!epi_op_per_loop(op) || cls == EPI_OP_ITER)
+			continue;
 		double v = value_at(a, total, env, i);
 		if (isnan(v))
 			continue;
-		int fp = dot && dot[1] == 'f';
-		if (fp && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_CMP))
-			p->flops += v;
-		else if (cls == EPI_OP_STORE)
+		if (cls == EPI_OP_STORE)
 			p->stores += v, p->store_bytes += v * elem_bytes(op);
 		else if (cls == EPI_OP_LOAD)
 			p->loads += v, p->load_bytes += v * elem_bytes(op);
+		else
+			p->flops += v;
 	}
 }
 
