@@ -150,7 +150,10 @@ static void test_four_frequencies(void **st)
 		assert_int_equal(f->khz, want[i]);
 		assert_true(f->pinned);
 		assert_true(f->effective_ghz > 0);
-		if (fabs(f->idle_w - WATTS) > 0.02 * WATTS)
+		/* idle comes from 0.1 s windows whose ends the fake meter and
+		 * the calibration time apart by a few milliseconds when the
+		 * machine is busy: 5% */
+		if (fabs(f->idle_w - WATTS) > 0.05 * WATTS)
 			fail_msg("idle %.3f W, true %.3f W", f->idle_w, WATTS);
 		const char *ops[] = {"iter", "add.i64.lat", "mul.i64.lat"};
 		for (int k = 0; k < 3; k++) {
