@@ -21,7 +21,7 @@ CFLAGS ?= -O2 -g
 WARN = -std=c11 -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -D_DEFAULT_SOURCE
 PKGS = libxml-2.0 jansson gmp gsl libdw zlib capstone
 DEPCFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/flint -I$(LLVM_DIR)/include
-DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lm -pthread
+DEPLIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lflint -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lLLVM-19 -lm -pthread
 VERSION = 0.1.0
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(DEPCFLAGS) -I. -DEPI_VERSION='"$(VERSION)"' -DEPI_CLANG='"$(LLVM_DIR)/bin/clang"' -MMD -MP
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DEPI_FREE_AT_EXIT

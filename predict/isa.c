@@ -8,16 +8,40 @@
 
 #include <capstone/capstone.h>
 #include <elf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/util.h"
 
+/* LLVM's disassembler (libLLVM, which libclang links), for the x86
+ * instructions capstone 4 does not know (AVX-512 VL/DQ forms such as
+ * vextractf64x2, which -march=native emits): their length keeps the
+ * decoding aligned, their mnemonic names them. Its C API
+ * (llvm-c/Disassembler.h) as declared there: Debian ships the header only
+ * with llvm-19-dev, the whole of LLVM's development files. */
+typedef void *LLVMDisasmContextRef;
+LLVMDisasmContextRef LLVMCreateDisasm(const char *triple, void *info, int tag, void *get_op_info, void *lookup);
+size_t LLVMDisasmInstruction(LLVMDisasmContextRef dc, uint8_t *bytes, uint64_t size, uint64_t pc, char *out,
+			     size_t out_size);
+void LLVMDisasmDispose(LLVMDisasmContextRef dc);
+void LLVMInitializeX86TargetInfo(void);
+void LLVMInitializeX86TargetMC(void);
+void LLVMInitializeX86Disassembler(void);
+
+static void llvm_x86_init(void)
+{
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86Disassembler();
+}
+
 struct epi_isa {
 	csh cs;
 	int arm; /* aarch64; else x86-64 */
 	cs_insn *insn;
+	LLVMDisasmContextRef llvm; /* x86-64: what capstone cannot decode; NULL when LLVM cannot open */
 };
 
 static const char *const iclass_names[EPI_IC_N] = {
@@ -810,6 +834,11 @@ epi_isa *epi_isa_open(int machine, char *err)
 	d->insn = cs_malloc(cs);
 	if (!d->insn)
 		epi_out_of_memory(sizeof *d->insn);
+	if (!d->arm) {
+		static pthread_once_t once = PTHREAD_ONCE_INIT;
+		pthread_once(&once, llvm_x86_init);
+		d->llvm = LLVMCreateDisasm("x86_64-unknown-linux-gnu", NULL, 0, NULL, NULL);
+	}
 	return d;
 }
 
@@ -843,6 +872,8 @@ void epi_isa_close(epi_isa *d)
 		return;
 	cs_free(d->insn, 1);
 	cs_close(&d->cs);
+	if (d->llvm)
+		LLVMDisasmDispose(d->llvm);
 	free(d);
 }
 
@@ -898,7 +929,17 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 	size_t left = n;
 	uint64_t a = addr;
 	if (!n || !cs_disasm_iter(d->cs, &p, &left, &a, d->insn)) {
-		/* aarch64 instructions are all four bytes: a caller steps over */
+		/* x86: LLVM's length and mnemonic, the instruction counted as
+		 * other; else (bad), and a caller steps over it (aarch64
+		 * instructions are all four bytes) */
+		char text[128];
+		size_t len = n && d->llvm ? LLVMDisasmInstruction(d->llvm, (uint8_t *)code, n, addr, text, sizeof text) : 0;
+		if (len > 0 && len <= 15) {
+			const char *m = text + strspn(text, " \t");
+			out->size = (uint8_t)len;
+			snprintf(out->mnem, sizeof out->mnem, "%.*s", (int)strcspn(m, " \t"), m);
+			return len;
+		}
 		size_t step = d->arm ? 4 : 1;
 		out->size = (uint8_t)(n < step ? n : step);
 		snprintf(out->mnem, sizeof out->mnem, "(bad)");

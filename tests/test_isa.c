@@ -569,6 +569,17 @@ static void test_invalid(void **st)
 			off += size ? size : x.size;
 		}
 	}
+	/* an AVX-512 instruction capstone 4 does not know, vextractf64x2
+	 * (-march=native's reductions): its whole length, named, counted as
+	 * other, and the vsubsd after it decoded where it starts */
+	static const uint8_t evex[] = {0x62, 0xf3, 0xfd, 0x28, 0x19, 0xd4, 0x01, 0xc5, 0xfb, 0x5c, 0xc4};
+	assert_int_equal(epi_isa_decode(d, evex, sizeof evex, 0x2000, &x), 7);
+	assert_int_equal(x.size, 7);
+	assert_string_equal(x.mnem, "vextractf64x2");
+	assert_int_equal(x.klass, EPI_IC_OTHER);
+	assert_int_equal(epi_isa_decode(d, evex + 7, sizeof evex - 7, 0x2007, &x), 4);
+	assert_string_equal(x.mnem, "vsubsd");
+	assert_int_equal(x.klass, EPI_IC_FP_ADD);
 	static const uint8_t udf[] = {0, 0, 0, 0}; /* udf #0, unknown to capstone 4 */
 	size_t r = epi_isa_decode(a, udf, sizeof udf, 0, &x);
 	assert_true(r == 0 || r == 4);
