@@ -947,7 +947,7 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 	}
 	const cs_insn *in = d->insn;
 	out->size = (uint8_t)in->size;
-	snprintf(out->mnem, sizeof out->mnem, "%.*s", (int)sizeof out->mnem - 1, in->mnemonic);
+	memcpy(out->mnem, in->mnemonic, strnlen(in->mnemonic, sizeof out->mnem - 1)); /* zeroed above */
 	out->aop = (uint8_t)epi_isa_aop(out->mnem);
 	if (d->arm)
 		a64_classify(in, out);
