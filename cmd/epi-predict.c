@@ -313,7 +313,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 	char err[EPI_ERRLEN];
 	int code = epi_analyze_bind(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env, err);
 	/* before any exit: the built object removed */
-	int ret = r->compiled ? epi_mmodel_finish(&job) : 0;
+	int ret = r->compiled ? epi_mmodel_finish(&job, &r->a) : 0;
 	if (code)
 		epi_analysis_die(&r->a, code, err);
 	if (!r->compiled)

@@ -548,7 +548,7 @@ static void run(const validate_opts *o, validate_run *r)
 	if (model)
 		epi_mmodel_start(&job);
 	int code = epi_analyze_bind(&r->a, o->source, &o->fo, o->params, o->nparams, &r->env, err);
-	int ret = model ? epi_mmodel_finish(&job) : 0;
+	int ret = model ? epi_mmodel_finish(&job, &r->a) : 0;
 	if (code)
 		epi_analysis_die(&r->a, code, err);
 	if (!r->trace) {

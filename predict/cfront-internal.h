@@ -101,4 +101,8 @@ void cf_loop_label(char *buf, size_t n, int line, int nth);
  * ERR naming a malformed one (pragmas.c). */
 int cf_scan_pragmas(W *w, const char *text, char *err);
 
+/* Appends to *V (*N loops, room for *CAP) every loop of function FN
+ * (named FUNCTION, in FILE), each after the loop it is in (nests.c). */
+void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap);
+
 #endif

@@ -69,6 +69,16 @@ typedef struct epi_region {
 	char **formula, **cond;
 } epi_region;
 
+/* A loop: its function, the line of its keyword (as in epi_region) and the
+ * last line it spans; the loop it is in (an index, -1 for a top-level nest)
+ * and how deep (0 for a top-level nest). */
+typedef struct epi_nest {
+	char *file;
+	char *function;
+	int line, end_line;
+	int parent, depth;
+} epi_nest;
+
 typedef struct epi_analysis {
 	sym_ctx sym;
 	char *file;
@@ -78,6 +88,9 @@ typedef struct epi_analysis {
 	char **notes;        /* approximations and assumptions worth telling */
 	int nerrors;
 	char **errors;       /* with opts.strict, every loop that could not be counted, file:line first */
+	epi_nest *loops;     /* with opts.tag_loops: every loop of the file's functions, each after the loop
+				it is in, in source order (as epi_find_loops lists them) */
+	int nloops;
 } epi_analysis;
 
 void epi_front_opts_init(epi_front_opts *o);
@@ -96,15 +109,6 @@ void epi_analysis_free(epi_analysis *a);
 /* Removes R's counts whose key starts with PREFIX, and their formulas. */
 void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix);
 
-/* A loop: its function, the line of its keyword (as in epi_region) and the
- * last line it spans; the loop it is in (an index, -1 for a top-level nest)
- * and how deep (0 for a top-level nest). */
-typedef struct epi_nest {
-	char *file;
-	char *function;
-	int line, end_line;
-	int parent, depth;
-} epi_nest;
 
 /* Lists FILE's top-level loop nests (O may be NULL) without counting them,
  * for attributing samples to nests; returns 0, or -1 with ERR. */

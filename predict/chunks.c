@@ -123,6 +123,8 @@ typedef struct chunk {
 	sym_ctx *snap;     /* the analysis's table when they were mapped */
 	epi_region *regions; /* imported */
 	int nregions;
+	epi_nest *loops;   /* with tag_loops: the loops of the functions it owns */
+	int nloops, caploops;
 } chunk;
 
 typedef struct front {
@@ -483,6 +485,13 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		ch->called[i] = (char)fns[i].called;
 		counts_clear(w.s, &fns[i].counts);
 	}
+	/* the loops of its functions, for the compiled-code model's matching:
+	 * from this walk's tree rather than a parse of their own */
+	epi_nests_free(ch->loops, ch->nloops);
+	ch->loops = NULL;
+	ch->nloops = ch->caploops = 0;
+	for (int i = ch->lo; i < ch->hi && F->o->tag_loops && ret == 0; i++)
+		cf_list_loops(fns[i].cur, F->a->file, fns[i].name, &ch->loops, &ch->nloops, &ch->caploops);
 }
 
 /* The ordered part of merging chunk K, the next in file order: the first
@@ -1004,6 +1013,17 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		free(ch->map);
 		free(ch->snap);
 		free(ch->called);
+		/* the loops in chunk order, which is the file's; a parent's
+		 * index moved on by the loops before the chunk's */
+		a->loops = xrealloc(a->loops, ((size_t)a->nloops + ch->nloops + 1) * sizeof *a->loops);
+		for (int i = 0; i < ch->nloops; i++) {
+			epi_nest *x = &a->loops[a->nloops + i];
+			*x = ch->loops[i];
+			if (x->parent >= 0)
+				x->parent += a->nloops;
+		}
+		a->nloops += ch->nloops;
+		free(ch->loops);
 	}
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
@@ -1094,6 +1114,7 @@ void epi_analysis_free(epi_analysis *a)
 		free(a->errors[i]);
 	free(a->errors);
 	free(a->file);
+	epi_nests_free(a->loops, a->nloops);
 	sym_free(&a->sym);
 	memset(a, 0, sizeof *a);
 }

@@ -86,7 +86,7 @@ static int by_line(const void *a, const void *b)
 	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->loop > y->loop) - (x->loop < y->loop);
 }
 
-int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
+int epi_mmodel_read(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
 {
 	memset(m, 0, sizeof *m);
 	if (epi_object_read(&m->obj, binary, source, fmpq_get_d(fo->branch_prob), err) < 0)
@@ -101,8 +101,13 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 	if (m->obj.machine != host)
 		return epi_error(err, "'%s' is %s machine code and this machine is %s: a cost table of this machine "
 				      "cannot price it", binary, epi_machine_name(m->obj.machine), epi_machine_name(host));
-	if (epi_find_loops(source, fo, &m->loops, &m->nloops, err) < 0)
-		return -1;
+	return 0;
+}
+
+void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
+{
+	m->loops = loops;
+	m->nloops = nloops;
 	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
 	m->nest_line = xcalloc((size_t)m->obj.nloop + 1, sizeof *m->nest_line);
 	for (int l = 0; l < m->obj.nloop; l++) {
@@ -116,6 +121,17 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 		if (m->nest_line[l])
 			m->by_nest[m->nby_nest++] = (epi_mnest_loop){m->nest_line[l], l};
 	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
+}
+
+int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
+{
+	if (epi_mmodel_read(m, binary, source, fo, err) < 0)
+		return -1;
+	epi_nest *loops;
+	int n;
+	if (epi_find_loops(source, fo, &loops, &n, err) < 0)
+		return -1;
+	epi_mmodel_link(m, loops, n);
 	return 0;
 }
 
@@ -131,7 +147,7 @@ static void *job_run(void *arg)
 			return NULL;
 		prog = j->built;
 	}
-	j->ret = epi_mmodel_open(j->m, prog, j->source, j->fo, j->err);
+	j->ret = epi_mmodel_read(j->m, prog, j->source, j->fo, j->err);
 	if (j->built[0])
 		unlink(j->built); /* read whole: nothing is left behind */
 	return NULL;
@@ -139,24 +155,31 @@ static void *job_run(void *arg)
 
 void epi_mmodel_start(epi_mmodel_job *j)
 {
-	/* the stack a parse needs: it lists the source's loops */
-	pthread_attr_t at;
-	j->threaded = pthread_attr_init(&at) == 0;
-	if (j->threaded) {
-		j->threaded = pthread_attr_setstacksize(&at, EPI_FRONT_STACK) == 0 &&
-			      pthread_create(&j->th, &at, job_run, j) == 0;
-		pthread_attr_destroy(&at);
-	}
+	j->threaded = pthread_create(&j->th, NULL, job_run, j) == 0;
 	if (!j->threaded)
 		job_run(j);
 }
 
-int epi_mmodel_finish(epi_mmodel_job *j)
+int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 {
 	if (j->threaded)
 		pthread_join(j->th, NULL);
 	j->threaded = 0;
-	return j->ret;
+	if (j->ret < 0)
+		return -1;
+	/* the source's loops: the analysis's (taken from it), else a parse */
+	if (a) {
+		epi_mmodel_link(j->m, a->loops, a->nloops);
+		a->loops = NULL;
+		a->nloops = 0;
+	} else {
+		epi_nest *loops;
+		int n;
+		if ((j->ret = epi_find_loops(j->source, j->fo, &loops, &n, j->err)) < 0)
+			return -1;
+		epi_mmodel_link(j->m, loops, n);
+	}
+	return 0;
 }
 
 void epi_mmodel_free(epi_mmodel *m)

@@ -38,11 +38,18 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 /* Reads BINARY's code compiled from SOURCE and matches its loops to the
  * source's (parsed with FO's flags). Returns 0, or -1 with ERR. */
 int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err);
+/* epi_mmodel_open in two steps: the reading (0, or -1 with ERR: no such
+ * program, no debug information, another machine's code), then the
+ * matching to the source's LOOPS (N of them, epi_find_loops's or the
+ * analysis's; M takes them). */
+int epi_mmodel_read(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err);
+void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops);
 void epi_mmodel_free(epi_mmodel *m);
 
-/* epi_mmodel_open on a thread of its own, while the caller analyses the
- * source: SOURCE built first (epi_build_object with FO's flags, into
- * BUILT, removed once read) when BINARY is NULL. */
+/* epi_mmodel_read on a thread of its own, while the caller analyses the
+ * source (epi_mmodel_finish then matches): SOURCE built first
+ * (epi_build_object with FO's flags, into BUILT, removed once read) when
+ * BINARY is NULL. */
 typedef struct epi_mmodel_job {
 	epi_mmodel *m;
 	const char *binary, *source;
@@ -56,8 +63,10 @@ typedef struct epi_mmodel_job {
 
 /* Starts J (its thread, or the work itself when no thread can start). */
 void epi_mmodel_start(epi_mmodel_job *j);
-/* Waits for J: 0, or -1 with J->err. */
-int epi_mmodel_finish(epi_mmodel_job *j);
+/* Waits for J and matches the machine loops to the source's: those of
+ * analysis A (analysed with tag_loops; A gives them up), else of a parse
+ * of the source (A NULL). Returns 0, or -1 with J->err. */
+int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a);
 
 /* Counts the machine loops' runs from A (analysed with tag_loops) and ENV;
  * then removes A's per-loop counts, which no report shows. */

@@ -46,6 +46,15 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue; /* loops inside belong to this nest */
 }
 
+void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap)
+{
+	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .function = function, .all = 1, .parent = -1};
+	clang_visitChildren(fn, nest_visit, &nw);
+	*v = nw.v;
+	*n = nw.n;
+	*cap = nw.cap;
+}
+
 static int find_loops(const char *file, const epi_front_opts *o, int all, epi_nest **out, int *nout, char *err)
 {
 	*out = NULL;

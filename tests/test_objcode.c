@@ -693,6 +693,57 @@ static void test_repeated_lines(void **st)
 	}
 }
 
+/* The loops the analysis lists as it walks (tag_loops) are those a parse
+ * of their own finds: a file of 150 functions, analysed in chunks on two
+ * threads (for, while, do, nested, a do-while(0) that is no loop, a loop
+ * in it that is) */
+static void test_analysis_loops(void **st)
+{
+	(void)st;
+	char path[] = "/tmp/epi-loops-XXXXXX.c";
+	int fd = mkstemps(path, 2);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	for (int i = 0; i < 150; i++)
+		fprintf(f,
+			"void f%d(int n, double *a)\n{\n"
+			"\tfor (int i = 0; i < n; i++)\n\t\tfor (int j = 0; j < i; j++)\n\t\t\ta[j] += i;\n"
+			"\tint k = n;\n\twhile (k > %d) {\n\t\tk--;\n\t\tdo { a[k]++; } while (0);\n\t}\n"
+			"\tdo {\n\t\tfor (int m = 0; m < 4; m++)\n\t\t\ta[m] = 0;\n\t} while (0);\n}\n",
+			i, i % 3);
+	fclose(f);
+	epi_front_opts fo;
+	epi_front_opts_init(&fo);
+	fo.tag_loops = 1;
+	fo.jobs = 2;
+	epi_analysis a;
+	char err[EPI_ERRLEN];
+	if (epi_analyze(&a, path, &fo, err) < 0)
+		fail_msg("%s", err);
+	epi_nest *v;
+	int n;
+	if (epi_find_loops(path, &fo, &v, &n, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(n, 150 * 4);
+	assert_int_equal(a.nloops, n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(a.loops[i].line, v[i].line);
+		assert_int_equal(a.loops[i].end_line, v[i].end_line);
+		assert_int_equal(a.loops[i].parent, v[i].parent);
+		assert_int_equal(a.loops[i].depth, v[i].depth);
+		assert_string_equal(a.loops[i].function, v[i].function);
+	}
+	epi_nests_free(v, n);
+	epi_analysis_free(&a);
+	/* without tag_loops, none listed */
+	fo.tag_loops = 0;
+	if (epi_analyze(&a, path, &fo, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(a.nloops, 0);
+	epi_analysis_free(&a);
+	unlink(path);
+}
+
 /* The object read on a thread beside the analysis: built from the source
  * when no binary is given (and removed once read), refused with the
  * reader's message when the binary cannot be read */
@@ -709,13 +760,13 @@ static void test_model_job(void **st)
 	epi_mmodel m;
 	epi_mmodel_job j = {.m = &m, .binary = NULL, .source = c, .fo = &fo};
 	epi_mmodel_start(&j);
-	assert_int_equal(epi_mmodel_finish(&j), 0);
+	assert_int_equal(epi_mmodel_finish(&j, NULL), 0);
 	assert_true(j.built[0] && access(j.built, F_OK) != 0);
 	assert_true(m.nmatched >= 3);
 	epi_mmodel_free(&m);
 	epi_mmodel_job bad = {.m = &m, .binary = "/nonexistent/prog", .source = c, .fo = &fo};
 	epi_mmodel_start(&bad);
-	assert_int_equal(epi_mmodel_finish(&bad), -1);
+	assert_int_equal(epi_mmodel_finish(&bad, NULL), -1);
 	assert_non_null(strstr(bad.err, "/nonexistent/prog"));
 	epi_mmodel_free(&m);
 	fo.clang_args = NULL;
@@ -764,6 +815,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
+		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
