@@ -41,12 +41,14 @@ mkdir -p "$work" || die "cannot create $work"
 o2_sizes() {
 	case $1 in
 	3mm) echo n=500 ;;
+	adi) echo n=600 tsteps=100 ;;
 	atax) echo n=2000 reps=140 ;;
 	bicg) echo n=2000 reps=210 ;;
 	count_above) echo n=1000000 reps=1000 ;;
 	covariance) echo n=900 ;;
 	doitgen) echo n=190 ;;
 	dot) echo n=100000 reps=6000 ;;
+	durbin) echo n=2000 reps=200 ;;
 	fdtd-2d) echo n=1000 tsteps=480 ;;
 	floyd-warshall) echo n=1000 ;;
 	gemm) echo n=800 ;;
@@ -59,7 +61,9 @@ o2_sizes() {
 	jacobi-1d) echo n=100000 tsteps=5000 ;;
 	jacobi-2d) echo n=500 tsteps=1000 ;;
 	lu) echo n=1300 ;;
+	ludcmp) echo n=1300 ;;
 	mvt) echo n=2000 reps=100 ;;
+	nussinov) echo n=1500 ;;
 	prefix_sum) echo n=1000000 reps=600 ;;
 	sumsq) echo n=100000 reps=6000 ;;
 	symm) echo n=1400 ;;
