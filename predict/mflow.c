@@ -202,12 +202,15 @@ static form value_of(const flow *f, const epi_insn *in, const form *mem)
 	form a = n > 1 ? opnd(f, &op[1], mem) : f_const(0);
 	form b = n > 2 ? opnd(f, &op[2], mem) : f_const(0);
 	int sub = in->aop == EPI_AOP_SUB || in->aop == EPI_AOP_SUBS;
-	if ((in->aop == EPI_AOP_XOR || in->aop == EPI_AOP_SUB) && n == 2 && op[1].kind == EPI_OPND_REG && op[1].reg == op[0].reg)
+	if ((in->aop == EPI_AOP_XOR || in->aop == EPI_AOP_SUB) && n == 2 && op[1].kind == EPI_OPND_REG &&
+	    op[1].reg == op[0].reg)
 		return f_const(0);
 	if (in->klass == EPI_IC_MOVE && n == 2 && !in->stores)
 		return a;
 	/* widened: the same value (indices are small) */
-	if ((in->aop == EPI_AOP_MOVSXD || in->aop == EPI_AOP_MOVSX || in->aop == EPI_AOP_MOVZX || in->aop == EPI_AOP_SXTW || in->aop == EPI_AOP_UXTW) && n == 2)
+	if ((in->aop == EPI_AOP_MOVSXD || in->aop == EPI_AOP_MOVSX || in->aop == EPI_AOP_MOVZX ||
+	     in->aop == EPI_AOP_SXTW || in->aop == EPI_AOP_UXTW) &&
+	    n == 2)
 		return a;
 	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_ADDS || sub) && n == 2)
 		return f_add(&d, &a, sub ? -1 : 1);

@@ -140,7 +140,8 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 	}
 	if (in->aop == EPI_AOP_XOR && n == 2 && o[1].kind == EPI_OPND_REG && o[1].reg == o[0].reg)
 		return 0;
-	if (epi_aop_mov(in->aop) || in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ || in->aop == EPI_AOP_SXTW || in->aop == EPI_AOP_UXTW) {
+	if (epi_aop_mov(in->aop) || in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ || in->aop == EPI_AOP_SXTW ||
+	    in->aop == EPI_AOP_UXTW) {
 		if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 			return d0;
 		if (n >= 2 && o[1].kind == EPI_OPND_IMM)
@@ -250,7 +251,8 @@ static void loop_strides(epi_object *o, int l)
 			step[in->base] = in_l ? d_add(step[in->base], in->post_index) : U;
 		if (o->frame[i] && in->stores) {
 			int64_t *p = slot(&sl, in->disp);
-			int rmw = in->loads && in->nop == 2 && in->op[1].kind == EPI_OPND_IMM && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB);
+			int rmw = in->loads && in->nop == 2 && in->op[1].kind == EPI_OPND_IMM &&
+				  (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB);
 			if (p && rmw && in_l)
 				*p = d_add(*p, in->aop == EPI_AOP_SUB ? -in->op[1].imm : in->op[1].imm);
 			else if (p && !(in_l && in->klass == EPI_IC_MOVE))
