@@ -113,6 +113,7 @@ static int f_diff(const form *a, const form *b, int64_t *d)
 /* A store to memory other than a stack slot, as one iteration ran it. */
 typedef struct store_rec {
 	form addr;
+	form aaddr;          /* the address as a form of what the loop's entry starts with */
 	int64_t stride;
 	int bytes;
 	double t;            /* when its value is ready */
@@ -126,6 +127,8 @@ typedef struct slot_st {
 	double t;
 	form f;
 	unsigned gen;
+	form af;             /* its form over the passes (flow.abs) */
+	unsigned agen;
 	unsigned char bits;
 	unsigned char cw;    /* written by code some iterations skip */
 } slot_st;
@@ -136,6 +139,14 @@ typedef struct flow {
 	unsigned char cw[NREG];  /* written by code some iterations skip */
 	form f[NREG];            /* its form in this pass, when gen says so */
 	unsigned gen[NREG];
+	/* the same carried over the passes, as forms of what the first one
+	 * starts with (values loaded told apart by pass): what a store of one
+	 * iteration and a load of a later one share when their step is known
+	 * only at run time (a column walk's, n * 8) */
+	form af[NREG];
+	unsigned agen[NREG];
+	unsigned run;            /* the epoch of this loop's first pass */
+	int abs;                 /* the forms read: af's (1) or f's (0) */
 	slot_st slot[NSLOT];
 	int nslot;
 	store_rec *st;
@@ -151,6 +162,8 @@ static form reg_form(const flow *f, unsigned r)
 {
 	if (!r || r >= NREG)
 		return f_const(0);
+	if (f->abs)
+		return f->agen[r] >= f->run ? f->af[r] : f_root(mixh(1, r));
 	return f->gen[r] == f->epoch ? f->f[r] : f_root(mixh(1, r));
 }
 
@@ -170,6 +183,8 @@ static slot_st *slot_of(flow *f, int64_t disp, int create)
 
 static form slot_form(const flow *f, const slot_st *s, int64_t disp)
 {
+	if (f->abs)
+		return s && s->agen >= f->run ? s->af : f_root(mixh(2, (uint64_t)disp));
 	return s && s->gen == f->epoch ? s->f : f_root(mixh(2, (uint64_t)disp));
 }
 
@@ -267,17 +282,24 @@ static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 /* The latest store of an earlier iteration (or earlier in this one) whose
  * bytes a load of BYTES at ADDR (moving STRIDE per iteration) reads: into
  * *WHOLE whether it covers them all. */
-static const store_rec *store_read(const flow *f, const form *addr, int64_t stride, int bytes, int *whole)
+static const store_rec *store_read(const flow *f, const form *addr, const form *aaddr, int64_t stride, int bytes,
+				   int *whole)
 {
 	for (int k = f->nst - 1; k >= 0; k--) {
 		const store_rec *s = &f->st[k];
 		int d = f->pass - s->pass;
 		int64_t c;
-		if (d > 0 && (s->stride != stride || stride == EPI_STRIDE_UNKNOWN || stride == EPI_STRIDE_RUNTIME))
-			continue;
-		if (!f_diff(addr, &s->addr, &c))
-			continue;
-		c += d * stride;
+		if (d > 0 && stride == EPI_STRIDE_RUNTIME && s->stride == EPI_STRIDE_RUNTIME) {
+			/* a step known at run time: the forms over the passes */
+			if (!f_diff(aaddr, &s->aaddr, &c))
+				continue;
+		} else {
+			if (d > 0 && (s->stride != stride || stride == EPI_STRIDE_UNKNOWN || stride == EPI_STRIDE_RUNTIME))
+				continue;
+			if (!f_diff(addr, &s->addr, &c))
+				continue;
+			c += d * stride;
+		}
 		if (c < s->bytes && c + bytes > 0) {
 			*whole = c >= 0 && c + bytes <= s->bytes;
 			return s;
@@ -343,9 +365,12 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			}
 		}
 		int frame = o->frame[i];
-		form at = f_const(0), mem = f_const(0);
+		form at = f_const(0), mem = f_const(0), aat = f_const(0), amem = f_const(0);
 		if ((in->loads || in->stores) && !frame) {
 			at = addr_form(f, in);
+			f->abs = 1;
+			aat = addr_form(f, in);
+			f->abs = 0;
 			if (f->repeat) {
 				int64_t d;
 				for (int k = 0; k < f->nacc && !f->repeat[i]; k++)
@@ -366,14 +391,18 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				if (s && s->t >= 0 && s->t + fwd > value)
 					value = s->t + fwd;
 				mem = slot_form(f, s, in->disp);
+				f->abs = 1;
+				amem = slot_form(f, s, in->disp);
+				f->abs = 0;
 				if (s)
 					bits |= s->bits;
 			} else {
 				mem = f_root(mixh(3, (uint64_t)i));
+				amem = f_root(mixh(mixh(3, (uint64_t)i), (uint64_t)f->pass + 1));
 				if (o->stride[i] != 0)
 					bits |= DATA;
 				int whole = 0;
-				const store_rec *s = store_read(f, &at, o->stride[i], in->mem_bytes, &whole);
+				const store_rec *s = store_read(f, &at, &aat, o->stride[i], in->mem_bytes, &whole);
 				if (s) {
 					/* in the share of the iterations that store */
 					double v = s->t + s->w * (whole ? fwd : c->fwd_fail_lat);
@@ -391,7 +420,12 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		/* cltq: rax from eax, the same value */
 		int same = in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ;
 		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;
-		form v = first ? value_of(f, in, &mem) : f_const(0);
+		form v = first ? value_of(f, in, &mem) : f_const(0), av = f_const(0);
+		if (first) {
+			f->abs = 1;
+			av = value_of(f, in, &amem);
+			f->abs = 0;
+		}
 		/* code some iterations skip: its results are that late in that
 		 * share of the iterations (an if and its else in turn: the chain
 		 * of each path in its share) */
@@ -402,11 +436,18 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				continue;
 			f->t[x] = w < 1 && f->t[x] < done ? w * done + (1 - w) * f->t[x] : done;
 			f->bits[x] = bits;
-			if (same)
+			if (same) {
 				f->f[x] = reg_form(f, x);
-			else
+				f->abs = 1;
+				f->af[x] = reg_form(f, x);
+				f->abs = 0;
+			} else {
 				f->f[x] = first && x == in->op[0].reg ? v : f_root(mixh(mixh(5, (uint64_t)i), x));
-			f->gen[x] = f->epoch;
+				f->af[x] = first && x == in->op[0].reg
+						   ? av
+						   : f_root(mixh(mixh(mixh(5, (uint64_t)i), x), (uint64_t)f->pass + 1));
+			}
+			f->gen[x] = f->agen[x] = f->epoch;
 		}
 		if (!in->stores)
 			continue;
@@ -419,19 +460,26 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			/* the value stored: x86 names it second (mov %eax, slot),
 			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */
 			const epi_opnd *src = in->op[0].kind == EPI_OPND_MEM ? &in->op[1] : &in->op[0];
-			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB)) {
+			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM &&
+			    (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB)) {
 				form one = f_const(src->imm);
 				s->f = f_add(&mem, &one, in->aop == EPI_AOP_SUB ? -1 : 1);
+				s->af = f_add(&amem, &one, in->aop == EPI_AOP_SUB ? -1 : 1);
 			} else if (!in->loads && in->nop == 2 && src->kind == EPI_OPND_REG) {
 				s->f = reg_form(f, src->reg);
+				f->abs = 1;
+				s->af = reg_form(f, src->reg);
+				f->abs = 0;
 			} else {
 				s->f = f_root(mixh(6, (uint64_t)i));
+				s->af = f_root(mixh(mixh(6, (uint64_t)i), (uint64_t)f->pass + 1));
 			}
-			s->gen = f->epoch;
+			s->gen = s->agen = f->epoch;
 		} else {
 			ALLOC_GROW(f->st, f->nst + 1, f->cap);
 			store_rec *s = &f->st[f->nst++];
 			s->addr = at;
+			s->aaddr = aat;
 			s->stride = o->stride[i];
 			s->bytes = in->mem_bytes;
 			s->t = done;
@@ -459,6 +507,7 @@ static double growth(const flow *f, const double *before)
 /* F ready for a first pass over loop L (instructions LO..HI). */
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
+	f->run = f->epoch + 1; /* forms over the passes from the first on */
 	memset(f->t, 0, sizeof f->t);
 	memset(f->bits, 0, sizeof f->bits);
 	memset(f->cw, 0, sizeof f->cw);

@@ -10,7 +10,8 @@
  * starts with (registers, stack slots) and of what it computes from them,
  * so that a load is matched to the store of an earlier iteration that
  * wrote the same bytes (s[i] = s[i - 1] + v[i]; A[i][j - 1] in a sweep in
- * place), forwarded, or, when it covers that store only in part, waiting
+ * place; v[j][i] from v[j + 1][i] down a column, whose step is known only
+ * at run time, through forms carried over the iterations), forwarded, or, when it covers that store only in part, waiting
  * for it to reach the cache (`load.fwdfail.lat`). A store that not every
  * iteration runs is waited for in the share of the iterations that run it.
  *

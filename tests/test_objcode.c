@@ -335,6 +335,27 @@ static void test_memory_chain(void **st)
 	assert_true(fl.latency >= 9 + 3);
 }
 
+/* The same down a column: v[j * n + i] from v[(j + 1) * n + i], a step
+ * of a row known only at run time; the store of one iteration and the
+ * load of the next meet in the forms carried over the passes */
+static const char column_src[] = "void back(int n, int i, double *v, const double *p)\n"
+				 "{\n"
+				 "\tfor (int j = n - 2; j >= 1; j--)\n" /* 3 */
+				 "\t\tv[j * n + i] = p[j] * v[(j + 1) * n + i] + 1.0;\n"
+				 "}\n";
+
+static void test_column_chain(void **st)
+{
+	(void)st;
+	epi_mflow fl;
+	flows("column", column_src, "gcc", "-O0", (const int[]){3}, 1, &fl);
+	assert_true(fl.latency >= 9 + 3);
+	if (!have("clang-19"))
+		skip();
+	flows("column", column_src, "clang-19", "-O0", (const int[]){3}, 1, &fl);
+	assert_true(fl.latency >= 9 + 3);
+}
+
 static const char branch_src[] = "long above(int n, const int *v, int t)\n"
 				 "{\n"
 				 "\tlong c = 0;\n"
@@ -804,6 +825,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_match_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_match_inlined, setup, teardown),
