@@ -123,16 +123,23 @@ void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
 	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
 }
 
-int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
+/* M's machine loops matched to the loops of a parse of SOURCE: 0, or -1
+ * with ERR. */
+static int link_parsed(epi_mmodel *m, const char *source, const epi_front_opts *fo, char *err)
 {
-	if (epi_mmodel_read(m, binary, source, fo, err) < 0)
-		return -1;
 	epi_nest *loops;
 	int n;
 	if (epi_find_loops(source, fo, &loops, &n, err) < 0)
 		return -1;
 	epi_mmodel_link(m, loops, n);
 	return 0;
+}
+
+int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const epi_front_opts *fo, char *err)
+{
+	if (epi_mmodel_read(m, binary, source, fo, err) < 0)
+		return -1;
+	return link_parsed(m, source, fo, err);
 }
 
 static void *job_run(void *arg)
@@ -172,12 +179,8 @@ int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 		epi_mmodel_link(j->m, a->loops, a->nloops);
 		a->loops = NULL;
 		a->nloops = 0;
-	} else {
-		epi_nest *loops;
-		int n;
-		if ((j->ret = epi_find_loops(j->source, j->fo, &loops, &n, j->err)) < 0)
-			return -1;
-		epi_mmodel_link(j->m, loops, n);
+	} else if ((j->ret = link_parsed(j->m, j->source, j->fo, j->err)) < 0) {
+		return -1;
 	}
 	return 0;
 }
