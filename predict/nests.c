@@ -46,10 +46,17 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue; /* loops inside belong to this nest */
 }
 
+/* Adds NW's loops (or nests) of function FN, named FUNCTION. */
+static void walk_fn(nest_walk *nw, CXCursor fn, const char *function)
+{
+	nw->function = function;
+	clang_visitChildren(fn, nest_visit, nw);
+}
+
 void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap)
 {
-	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .function = function, .all = 1, .parent = -1};
-	clang_visitChildren(fn, nest_visit, &nw);
+	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .all = 1, .parent = -1};
+	walk_fn(&nw, fn, function);
 	*v = nw.v;
 	*n = nw.n;
 	*cap = nw.cap;
@@ -85,8 +92,7 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 		    !in_main_file(c))
 			continue;
 		char *name = spelling(c);
-		nw.function = name;
-		clang_visitChildren(c, nest_visit, &nw);
+		walk_fn(&nw, c, name);
 		free(name);
 	}
 	kids_free(&top);
