@@ -850,12 +850,12 @@ static int aop_cmp(const void *k, const void *e)
 enum epi_aop epi_isa_aop(const char *m)
 {
 	/* sorted, for bsearch; the index of each name is its enum epi_aop */
-	static const char *const name[] = {"add",  "adds", "cdqe", "cltq", "cmp",    "dec",   "imul",
+	static const char *const name[] = {"add",  "adds", "adrp", "cdqe", "cltq", "cmp",    "dec",   "imul",
 					   "inc",  "lea",  "lsl",  "mov",  "movsx",  "movsxd", "movzx",
 					   "mul",  "neg",  "sal",  "shl",  "sub",    "subs",  "sxtw",
 					   "test", "uxtw", "xor"};
 	static const enum epi_aop code[] = {
-		EPI_AOP_ADD, EPI_AOP_ADDS,  EPI_AOP_CDQE,   EPI_AOP_CLTQ,  EPI_AOP_CMP,  EPI_AOP_DEC,  EPI_AOP_IMUL,
+		EPI_AOP_ADD, EPI_AOP_ADDS,  EPI_AOP_ADRP, EPI_AOP_CDQE,   EPI_AOP_CLTQ,  EPI_AOP_CMP,  EPI_AOP_DEC,  EPI_AOP_IMUL,
 		EPI_AOP_INC, EPI_AOP_LEA,   EPI_AOP_LSL,    EPI_AOP_MOV,   EPI_AOP_MOVSX, EPI_AOP_MOVSXD, EPI_AOP_MOVZX,
 		EPI_AOP_MUL, EPI_AOP_NEG,   EPI_AOP_SAL,    EPI_AOP_SHL,   EPI_AOP_SUB,  EPI_AOP_SUBS, EPI_AOP_SXTW,
 		EPI_AOP_TEST, EPI_AOP_UXTW, EPI_AOP_XOR};
@@ -1029,4 +1029,30 @@ int epi_isa_reg_frame(const epi_isa *d, unsigned reg)
 	if (d->arm)
 		return r == ARM64_REG_SP || r == ARM64_REG_X29;
 	return r == X86_REG_RSP || r == X86_REG_RBP;
+}
+
+int epi_isa_call_clobbers(int machine, unsigned *regs)
+{
+	int n = 0;
+	if (machine == EM_AARCH64) {
+		for (unsigned r = ARM64_REG_X0; r <= ARM64_REG_X18; r++)
+			regs[n++] = r;
+		regs[n++] = ARM64_REG_X30;
+		return n;
+	}
+	static const unsigned x86[] = {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI,
+				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11};
+	for (size_t i = 0; i < sizeof x86 / sizeof *x86; i++)
+		regs[n++] = x86[i];
+	return n;
+}
+
+unsigned epi_isa_arg0(int machine)
+{
+	return machine == EM_AARCH64 ? ARM64_REG_X0 : X86_REG_RDI;
+}
+
+unsigned epi_isa_ret(int machine)
+{
+	return machine == EM_AARCH64 ? ARM64_REG_X0 : X86_REG_RAX;
 }

@@ -89,7 +89,7 @@ enum epi_aop {
 	EPI_AOP_CDQE, EPI_AOP_CLTQ, EPI_AOP_SXTW, EPI_AOP_UXTW,
 	EPI_AOP_MOV, EPI_AOP_MOVSX, EPI_AOP_MOVSXD, EPI_AOP_MOVZX,
 	EPI_AOP_MOV_OTHER, /* any other mnemonic that starts with mov */
-	EPI_AOP_CMP, EPI_AOP_TEST,
+	EPI_AOP_CMP, EPI_AOP_TEST, EPI_AOP_ADRP,
 };
 /* The operation of mnemonic M. */
 enum epi_aop epi_isa_aop(const char *m);
@@ -127,5 +127,14 @@ int epi_isa_reg_vector(const epi_isa *d, unsigned reg);
 /* Whether REG is the stack or frame pointer (rsp, rbp; sp, x29), whose
  * slots -O0 code keeps its variables in. */
 int epi_isa_reg_frame(const epi_isa *d, unsigned reg);
+
+/* The general registers that a call may change under ELF machine
+ * MACHINE's calling convention (System V x86-64: rax, rcx, rdx, rsi, rdi,
+ * r8-r11; AAPCS64: x0-x18, x30), as full registers, into REGS (room for
+ * 32); returns how many. */
+int epi_isa_call_clobbers(int machine, unsigned *regs);
+/* The register of a call's first argument, and of its result. */
+unsigned epi_isa_arg0(int machine);
+unsigned epi_isa_ret(int machine);
 
 #endif

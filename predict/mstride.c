@@ -213,21 +213,91 @@ static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp
 	org[r] = 0;
 }
 
+/* Follows which register's value at the start of an iteration each
+ * register holds plus a constant (CP[r], 0 none; CPK[r]), through IN
+ * (INSIDE: in a loop inside): moves, constant steps and calls that return
+ * their first argument carry a value over, anything else that writes a
+ * register ends it (WL: the registers written in the loop). */
+static void track_copy(const epi_object *o, int i, int inside, const char *wl, unsigned *cp, int64_t *cpk)
+{
+	const epi_insn *in = &o->in[i];
+	const epi_opnd *op = in->op;
+	unsigned r;
+	int64_t k;
+	if (in->klass == EPI_IC_CALL) {
+		unsigned clob[32], a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
+		unsigned v = a0 < NREG ? cp[a0] : 0;
+		int64_t vk = a0 < NREG ? cpk[a0] : 0;
+		int n = epi_isa_call_clobbers(o->machine, clob);
+		for (int c = 0; c < n; c++)
+			if (clob[c] < NREG)
+				cp[clob[c]] = 0;
+		if (!inside && o->ret_arg && o->ret_arg[i] && ret < NREG) {
+			cp[ret] = v;
+			cpk[ret] = vk;
+		}
+	} else if (!inside && !in->loads && !in->stores && steps_reg(in, &r, &k) && r < NREG) {
+		cpk[r] = d_add(cpk[r], k);
+		return;
+	} else if (!inside && !in->loads && !in->stores && steps_by_reg(wl, in, &r)) {
+		cpk[r] = d_add(cpk[r], R); /* p += stride */
+		return;
+	} else if (!inside && in->aop == EPI_AOP_MOV && !in->loads && in->nop == 2 && op[0].kind == EPI_OPND_REG &&
+		   op[1].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].reg < NREG) {
+		cp[op[0].reg] = cp[op[1].reg];
+		cpk[op[0].reg] = cpk[op[1].reg];
+		for (int w = 0; w < in->nwr; w++)
+			if (in->wr[w] < NREG && in->wr[w] != op[0].reg)
+				cp[in->wr[w]] = 0;
+		return;
+	}
+	for (int w = 0; w < in->nwr; w++)
+		if (in->wr[w] < NREG)
+			cp[in->wr[w]] = 0;
+}
+
+/* A call's changes to the registers it may write (D, the changes so far):
+ * unknown, but the result of one that returns its first argument moves
+ * as that argument did. */
+static void call_changes(const epi_object *o, int i, int64_t *d)
+{
+	unsigned clob[32], a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
+	int64_t v = reg_d(d, a0);
+	int n = epi_isa_call_clobbers(o->machine, clob);
+	for (int c = 0; c < n; c++)
+		if (clob[c] < NREG)
+			d[clob[c]] = U;
+	for (int w = 0; w < o->in[i].nwr; w++)
+		if (o->in[i].wr[w] < NREG)
+			d[o->in[i].wr[w]] = U;
+	if (o->ret_arg && o->ret_arg[i] && ret < NREG)
+		d[ret] = v;
+}
+
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
 	int lo = o->loop[l].first, hi = o->loop[l].last + 1;
 	static __thread int64_t d[NREG], step[NREG];
 	static __thread char wl[NREG]; /* written in L or a loop inside */
+	static __thread unsigned cp[NREG];
+	static __thread int64_t cpk[NREG];
 	for (int r = 0; r < NREG; r++) {
 		step[r] = 0;
 		wl[r] = 0;
+		cp[r] = (unsigned)r;
+		cpk[r] = 0;
 	}
+	unsigned clob[32];
+	int nclob = epi_isa_call_clobbers(o->machine, clob);
 	for (int i = lo; i < hi; i++) {
 		int in_l = epi_in_loop(o, i, l);
 		for (int w = 0; in_l && w < o->in[i].nwr; w++)
 			if (o->in[i].wr[w] < NREG)
 				wl[o->in[i].wr[w]] = 1;
+		for (int c = 0; in_l && o->in[i].klass == EPI_IC_CALL && c < nclob; c++)
+			if (clob[c] < NREG)
+				wl[clob[c]] = 1;
 	}
 	slots sl = {.n = 0};
 	/* what one iteration adds to each register and stack slot: constants
@@ -239,6 +309,12 @@ static void loop_strides(epi_object *o, int l)
 		const epi_insn *in = &o->in[i];
 		unsigned r;
 		int64_t k;
+		track_copy(o, i, !in_l, wl, cp, cpk);
+		if (in->klass == EPI_IC_CALL) {
+			for (int c = 0; c < nclob; c++)
+				if (clob[c] < NREG)
+					step[clob[c]] = U;
+		}
 		if (in_l && !in->loads && !in->stores && steps_reg(in, &r, &k) && r < NREG) {
 			step[r] = d_add(step[r], k);
 			continue;
@@ -263,6 +339,11 @@ static void loop_strides(epi_object *o, int l)
 			if (in->wr[w] < NREG && !(in->klass == EPI_IC_BRANCH))
 				step[in->wr[w]] = U;
 	}
+	/* a register that an iteration leaves holding its own value plus a
+	 * constant through copies (p = memcpy(p, ...)) moves by that constant */
+	for (int r = 1; r < NREG; r++)
+		if (step[r] == U && cp[r] == (unsigned)r)
+			step[r] = cpk[r];
 	/* two passes in address order: the second sees the slots a store of a
 	 * register set in the first */
 	/* a register holding a stack slot's value plus a constant (-O0's
@@ -307,6 +388,13 @@ static void loop_strides(epi_object *o, int l)
 			}
 			if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 				continue; /* rax from eax: the same change */
+			if (in->klass == EPI_IC_CALL) {
+				call_changes(o, i, d);
+				for (int c = 0; c < nclob; c++)
+					if (clob[c] < NREG)
+						org[clob[c]] = 0;
+				continue;
+			}
 			unsigned r;
 			int64_t k;
 			if (!in->loads && !in->stores && (steps_reg(in, &r, &k) || steps_by_reg(wl, in, &r)))

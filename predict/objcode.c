@@ -93,6 +93,7 @@ typedef struct reader {
 	epi_object *o;
 	epi_isa *isa;
 	Elf *elf;
+	int rel;          /* an object file (ET_REL): calls name their callees by relocations */
 	int capin, capfn;
 	/* the last DWARF file name seen and whether it is the source */
 	const char *last_name;
@@ -101,6 +102,126 @@ typedef struct reader {
 	size_t built_len;
 	uint64_t bytes;   /* the code of the functions read */
 } reader;
+
+/* The name of the symbol of the first relocation of E that patches
+ * [LO, HI) of section SCN (any section: 0), or NULL. In a program, the
+ * symbol whose address the dynamic linker writes to a slot of the global
+ * offset table (JUMP_SLOT, GLOB_DAT); in an object file, the callee that a
+ * call's relocation names. */
+static const char *reloc_name(Elf *e, size_t scn_index, GElf_Addr lo, GElf_Addr hi)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh, ssh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    (scn_index && sh.sh_info != scn_index))
+			continue;
+		Elf_Scn *symscn = elf_getscn(e, sh.sh_link);
+		Elf_Data *d = elf_getdata(scn, NULL);
+		Elf_Data *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
+		if (!d || !sd || !gelf_getshdr(symscn, &ssh))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela ra;
+			GElf_Sym sym;
+			if (!gelf_getrela(d, (int)i, &ra) || ra.r_offset < lo || ra.r_offset >= hi)
+				continue;
+			if (!GELF_R_SYM(ra.r_info) || !gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym))
+				return NULL;
+			return elf_strptr(e, ssh.sh_link, sym.st_name);
+		}
+	}
+	return NULL;
+}
+
+/* The section of E whose addresses hold ADDR, with its header, or NULL. */
+static Elf_Scn *section_at(Elf *e, GElf_Addr addr, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, sh) && (sh->sh_flags & SHF_ALLOC) && addr >= sh->sh_addr &&
+		    addr < sh->sh_addr + sh->sh_size)
+			return scn;
+	return NULL;
+}
+
+/* The function whose address fills the global offset table's SLOT. */
+static const char *got_slot(Elf *e, GElf_Addr slot)
+{
+	return reloc_name(e, 0, slot, slot + 1);
+}
+
+/* The bytes of E's procedure linkage table from ADDR to the table's end,
+ * into *N; NULL when ADDR is in no such table. */
+static const uint8_t *plt_at(Elf *e, GElf_Addr addr, size_t *n)
+{
+	size_t shstr;
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_at(e, addr, &sh);
+	if (!scn || elf_getshdrstrndx(e, &shstr) != 0 || sh.sh_type != SHT_PROGBITS)
+		return NULL;
+	const char *name = elf_strptr(e, shstr, sh.sh_name);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!name || strncmp(name, ".plt", 4) != 0 || !d || !d->d_buf || d->d_size < sh.sh_size)
+		return NULL;
+	*n = sh.sh_size - (addr - sh.sh_addr);
+	return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
+}
+
+/* The name of the function that call IN reaches: in an object file, the
+ * symbol its relocation names; in a program, through the global offset
+ * table: directly (call *slot(%rip), -fno-plt) or through a PLT stub, read
+ * as far as its jump (x86-64: jmp *slot(%rip); aarch64: adrp x16, page;
+ * ldr x17, [x16, #off]; ...; br x17). NULL when not known. */
+static const char *callee_name(reader *r, const epi_insn *in)
+{
+	if (r->rel) {
+		GElf_Shdr sh;
+		Elf_Scn *text = section_at(r->elf, in->addr, &sh);
+		if (!text)
+			return NULL;
+		GElf_Addr off = in->addr - sh.sh_addr;
+		return reloc_name(r->elf, elf_ndxscn(text), off, off + in->size);
+	}
+	if (!in->target)
+		return in->loads && !in->base && !in->index ? got_slot(r->elf, (GElf_Addr)in->disp) : NULL;
+	size_t n;
+	const uint8_t *code = plt_at(r->elf, in->target, &n);
+	uint64_t a = in->target, page = 0;
+	unsigned page_reg = 0;
+	for (int k = 0; code && k < 4; k++) {
+		epi_insn x;
+		size_t sz = epi_isa_decode(r->isa, code, n, a, &x);
+		if (!sz)
+			return NULL;
+		if (x.aop == EPI_AOP_ADRP && x.nop == 2 && x.op[1].kind == EPI_OPND_IMM) {
+			page_reg = x.op[0].reg;
+			page = (uint64_t)x.op[1].imm;
+		} else if (x.loads && !x.index && (!x.base || (page_reg && x.base == page_reg))) {
+			return got_slot(r->elf, (GElf_Addr)((x.base ? page : 0) + (uint64_t)x.disp));
+		} else if (x.klass == EPI_IC_BRANCH || x.klass == EPI_IC_RET) {
+			return NULL;
+		}
+		a += sz;
+		code += sz;
+		n -= sz;
+	}
+	return NULL;
+}
+
+/* Whether NAME returns its first argument (the destination it writes):
+ * code may go on addressing that memory through the call's result. */
+static int returns_arg0(const char *name)
+{
+	static const char *const f[] = {"memcpy",	 "memmove",	  "memset",	  "strcpy",	 "strncpy",
+					"strcat",	 "strncat",	  "wmemcpy",	  "wmemmove",	 "wmemset",
+					"__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk", "__strcat_chk",
+					NULL};
+	for (int i = 0; name && f[i]; i++)
+		if (!strcmp(name, f[i]))
+			return 1;
+	return 0;
+}
 
 static void note_built_from(reader *r, const char *name)
 {
@@ -608,7 +729,8 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		return epi_error(err, "'%s' has no debug information: build it with -g", path);
 	}
 	o->bss = bss_bytes(elf);
-	reader r = {.o = o, .elf = elf};
+	GElf_Ehdr reh;
+	reader r = {.o = o, .elf = elf, .rel = gelf_getehdr(elf, &reh) && reh.e_type == ET_REL};
 	r.isa = epi_isa_open(o->machine, err);
 	if (!r.isa) {
 		dwfl_end(d);
@@ -620,6 +742,10 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	epi_dwarf_functions(mod, size_one, &r);
 	reserve(&r, (int)(r.bytes / (o->machine == EM_AARCH64 ? 4 : 3)) + 1);
 	epi_dwarf_functions(mod, read_one, &r);
+	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
+	for (int i = 0; i < o->nin; i++)
+		if (o->in[i].klass == EPI_IC_CALL)
+			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
 	epi_isa_close(r.isa);
 	dwfl_end(d);
 	if (o->nfn == 0) {
@@ -650,6 +776,7 @@ void epi_object_free(epi_object *o)
 	free(o->frame);
 	free(o->vdst);
 	free(o->repeat);
+	free(o->ret_arg);
 	free(o->weight);
 	free(o->stride);
 	free(o->outer_stride);

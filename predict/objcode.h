@@ -67,6 +67,8 @@ typedef struct epi_object {
 	unsigned char *repeat; /* per instruction of a loop: its access is within a line of one that
 				  comes before it in the same iteration (the element addressed
 				  again, as -O0 code does for a[i] += x: a load and a store) */
+	unsigned char *ret_arg; /* per instruction: a call whose result is its first argument
+				   (memcpy, memset, strcpy, ...) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
 				the branch probability in a block that not every iteration passes */
 	double branch_prob;  /* that probability */

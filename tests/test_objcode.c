@@ -816,6 +816,79 @@ static void test_static_fresh(void **st)
 	model_free(&x);
 }
 
+static const char copy_src[] = "void f(int n, int m, double *restrict y, const double *restrict z,\n"
+			       "       double *restrict s)\n"
+			       "{\n"
+			       "\tfor (int t = 0; t < m; t++) {\n" /* 4 */
+			       "\t\tfor (int i = 0; i < n; i++)\n"  /* 5 */
+			       "\t\t\ts[i] += y[i];\n"
+			       "\t\tfor (int i = 0; i < n; i++)\n" /* 7: a memcpy */
+			       "\t\t\ty[i] = z[i];\n"
+			       "\t}\n"
+			       "}\n"
+			       "int main(void)\n"
+			       "{\n"
+			       "\tstatic double y[64], z[64], s[64];\n"
+			       "\tf(64, 3, y, z, s);\n"
+			       "\treturn s[1] > 0;\n"
+			       "}\n";
+
+/* The loop on LINE of the program or object PATH built from C: each of its
+ * memory accesses starts where it did at the previous iteration of the loop
+ * around it (the sum reads y from the same place every time); and how many
+ * of its calls return their first argument, into *RET. */
+static void check_copy(const char *path, const char *c, int line, int *ret)
+{
+	char err[EPI_ERRLEN];
+	epi_object o;
+	if (epi_object_read(&o, path, c, 0.5, err) < 0)
+		fail_msg("%s", err);
+	int l = -1, n = 0;
+	*ret = 0;
+	for (int i = 0; i < o.nin; i++) {
+		*ret += o.ret_arg[i];
+		if (o.loop_of[i] >= 0 && o.line[i] == line && o.loop[o.loop_of[i]].parent >= 0)
+			l = o.loop_of[i];
+	}
+	assert_true(l >= 0);
+	for (int i = o.loop[l].first; i <= o.loop[l].last; i++)
+		if (o.loop_of[i] == l && (o.in[i].loads || o.in[i].stores) && !o.frame[i]) {
+			assert_int_equal(o.outer_stride[i], 0);
+			n++;
+		}
+	assert_true(n >= 2);
+	epi_object_free(&o);
+}
+
+/* gcc -O2 makes the copy a memcpy and goes on addressing y through the
+ * pointer memcpy returns (its first argument): the sum's accesses do not
+ * move from one t to the next, in an object file (the call's relocation
+ * names memcpy), a linked program (through its PLT stub) and aarch64's */
+static void test_copy_returns(void **st)
+{
+	(void)st;
+	char c[300], o[300], prog[320], cmd[1024];
+	int ret;
+	build("copy", copy_src, "gcc", "-O2", c, o);
+	check_copy(o, c, 6, &ret);
+	assert_int_equal(ret, 1);
+	snprintf(prog, sizeof prog, "%s/copy", dir);
+	snprintf(cmd, sizeof cmd, "gcc -O2 -g -o '%s' '%s'", prog, c);
+	assert_int_equal(system(cmd), 0);
+	check_copy(prog, c, 6, &ret);
+	assert_int_equal(ret, 1);
+	if (!have("aarch64-linux-gnu-gcc"))
+		return;
+	build("copy64", copy_src, "aarch64-linux-gnu-gcc", "-O2", c, o);
+	check_copy(o, c, 6, &ret);
+	assert_int_equal(ret, 1);
+	snprintf(prog, sizeof prog, "%s/copy64", dir);
+	snprintf(cmd, sizeof cmd, "aarch64-linux-gnu-gcc -O2 -g -o '%s' '%s'", prog, c);
+	assert_int_equal(system(cmd), 0);
+	check_copy(prog, c, 6, &ret);
+	assert_int_equal(ret, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -833,6 +906,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
