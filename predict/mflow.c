@@ -6,7 +6,7 @@
 
 #include "model/util.h"
 
-#define NREG 1024
+#define NREG EPI_LOOP_REGS
 #define NSLOT 64
 #define NT 4      /* terms of a linear form */
 #define PASSES 3
@@ -145,6 +145,8 @@ typedef struct flow {
 	 * only at run time (a column walk's, n * 8) */
 	form af[NREG];
 	unsigned agen[NREG];
+	unsigned regs[NREG];     /* the registers the loop names (epi_loop_regs): the others are not read */
+	int nregs;
 	unsigned run;            /* the epoch of this loop's first pass */
 	int abs;                 /* the forms read: af's (1) or f's (0) */
 	slot_st slot[NSLOT];
@@ -325,9 +327,9 @@ static int kept(const flow *f, const form *addr, int bytes)
 static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
 {
 	f->epoch++;
-	for (int r = 0; r < NREG; r++)
-		if (f->cw[r])
-			f->bits[r] |= KEPT;
+	for (int k = 0; k < f->nregs; k++)
+		if (f->cw[f->regs[k]])
+			f->bits[f->regs[k]] |= KEPT;
 	for (int s = 0; s < f->nslot; s++)
 		if (f->slot[s].cw)
 			f->slot[s].bits |= KEPT;
@@ -495,9 +497,9 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 static double growth(const flow *f, const double *before)
 {
 	double m = 0;
-	for (int r = 0; r < NREG; r++)
-		if (f->t[r] - before[r] > m)
-			m = f->t[r] - before[r];
+	for (int k = 0; k < f->nregs; k++)
+		if (f->t[f->regs[k]] - before[f->regs[k]] > m)
+			m = f->t[f->regs[k]] - before[f->regs[k]];
 	for (int i = 0; i < f->nslot; i++)
 		if (f->slot[i].t - before[NREG + i] > m)
 			m = f->slot[i].t - before[NREG + i];
@@ -508,9 +510,12 @@ static double growth(const flow *f, const double *before)
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
 	f->run = f->epoch + 1; /* forms over the passes from the first on */
-	memset(f->t, 0, sizeof f->t);
-	memset(f->bits, 0, sizeof f->bits);
-	memset(f->cw, 0, sizeof f->cw);
+	f->nregs = epi_loop_regs(o, lo, hi, f->regs);
+	for (int k = 0; k < f->nregs; k++) {
+		f->t[f->regs[k]] = 0;
+		f->bits[f->regs[k]] = 0;
+		f->cw[f->regs[k]] = 0;
+	}
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;
@@ -541,7 +546,8 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	int nbefore = 0;
 	for (f.pass = 0; f.pass < PASSES; f.pass++) {
 		if (f.pass == PASSES - 1) {
-			memcpy(before, f.t, sizeof f.t);
+			for (int k = 0; k < f.nregs; k++)
+				before[f.regs[k]] = f.t[f.regs[k]];
 			nbefore = f.nslot;
 			for (int i = 0; i < nbefore; i++)
 				before[NREG + i] = f.slot[i].t;

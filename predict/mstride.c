@@ -14,7 +14,7 @@
 
 #define U EPI_STRIDE_UNKNOWN
 #define R EPI_STRIDE_RUNTIME
-#define NREG 1024
+#define NREG EPI_LOOP_REGS
 #define NSLOT 64
 
 static int64_t d_add(int64_t a, int64_t b)
@@ -274,6 +274,41 @@ static void call_changes(const epi_object *o, int i, int64_t *d)
 		d[ret] = v;
 }
 
+int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs)
+{
+	static __thread unsigned char seen[EPI_LOOP_REGS];
+	unsigned clob[32];
+	int nclob = epi_isa_call_clobbers(o->machine, clob), n = 0;
+#define ADD(r)                                                                                                         \
+	do {                                                                                                           \
+		unsigned r_ = (r);                                                                                     \
+		if (r_ && r_ < EPI_LOOP_REGS && !seen[r_]) {                                                                    \
+			seen[r_] = 1;                                                                                  \
+			regs[n++] = r_;                                                                                \
+		}                                                                                                      \
+	} while (0)
+	for (int c = 0; c < nclob; c++)
+		ADD(clob[c]);
+	ADD(epi_isa_arg0(o->machine));
+	ADD(epi_isa_ret(o->machine));
+	for (int i = lo; i < hi; i++) {
+		const epi_insn *in = &o->in[i];
+		for (int k = 0; k < in->nrd; k++)
+			ADD(in->rd[k]);
+		for (int k = 0; k < in->nwr; k++)
+			ADD(in->wr[k]);
+		ADD(in->base);
+		ADD(in->index);
+		for (int k = 0; k < in->nop; k++)
+			if (in->op[k].kind == EPI_OPND_REG)
+				ADD(in->op[k].reg);
+	}
+#undef ADD
+	for (int k = 0; k < n; k++)
+		seen[regs[k]] = 0;
+	return n;
+}
+
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
@@ -282,14 +317,19 @@ static void loop_strides(epi_object *o, int l)
 	static __thread char wl[NREG]; /* written in L or a loop inside */
 	static __thread unsigned cp[NREG];
 	static __thread int64_t cpk[NREG];
-	for (int r = 0; r < NREG; r++) {
-		step[r] = 0;
-		wl[r] = 0;
-		cp[r] = (unsigned)r;
-		cpk[r] = 0;
-	}
+	static __thread unsigned regs[NREG];
 	unsigned clob[32];
 	int nclob = epi_isa_call_clobbers(o->machine, clob);
+	/* only the registers L's instructions name are read or written: only
+	 * theirs are set up */
+	int nregs = epi_loop_regs(o, lo, hi, regs);
+	for (int k = 0; k < nregs; k++) {
+		unsigned r = regs[k];
+		step[r] = 0;
+		wl[r] = 0;
+		cp[r] = r;
+		cpk[r] = 0;
+	}
 	for (int i = lo; i < hi; i++) {
 		int in_l = epi_in_loop(o, i, l);
 		for (int w = 0; in_l && w < o->in[i].nwr; w++)
@@ -341,9 +381,9 @@ static void loop_strides(epi_object *o, int l)
 	}
 	/* a register that an iteration leaves holding its own value plus a
 	 * constant through copies (p = memcpy(p, ...)) moves by that constant */
-	for (int r = 1; r < NREG; r++)
-		if (step[r] == U && cp[r] == (unsigned)r)
-			step[r] = cpk[r];
+	for (int k = 0; k < nregs; k++)
+		if (step[regs[k]] == U && cp[regs[k]] == regs[k])
+			step[regs[k]] = cpk[regs[k]];
 	/* two passes in address order: the second sees the slots a store of a
 	 * register set in the first */
 	/* a register holding a stack slot's value plus a constant (-O0's
@@ -355,11 +395,13 @@ static void loop_strides(epi_object *o, int l)
 	static __thread int64_t org_disp[NREG], org_off[NREG];
 	static __thread char org[NREG];
 	int inner = 0;
-	for (int k = 0; k < o->nloop && !inner; k++)
-		inner = o->loop[k].parent == l;
+	for (int i = lo; i < hi && !inner; i++)
+		inner = o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
 	for (int pass = 0; pass < 2 + inner; pass++) {
-		memcpy(d, step, sizeof d);
-		memset(org, 0, sizeof org);
+		for (int k = 0; k < nregs; k++) {
+			d[regs[k]] = step[regs[k]];
+			org[regs[k]] = 0;
+		}
 		for (int i = lo; i < hi; i++) {
 			int child = pass == 2 && o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
 			if (o->loop_of[i] != l && !child)

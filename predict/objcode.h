@@ -117,6 +117,13 @@ int epi_in_loop(const epi_object *o, int i, int l);
 /* Fills O->stride (mstride.c); epi_object_read calls it. */
 void epi_object_strides(epi_object *o);
 
+/* Registers are numbered below this. */
+#define EPI_LOOP_REGS 1024
+/* The registers that instructions [LO, HI) of O name, read or written,
+ * and those a call may change, into REGS (room for EPI_LOOP_REGS); returns
+ * how many: what a pass over a loop needs to set up, and no more. */
+int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs);
+
 /* Whether paths A and B name the same file: the same real path when both
  * exist, else the same base name. */
 int epi_same_file(const char *a, const char *b);
