@@ -821,8 +821,45 @@ static void mach_heights(const epi_object *o, int *h)
  * closing line is the line of M's backward branch, else the innermost
  * spanning that line; inside the source loop of M's parent when it has
  * one in the same function. -1 when none. */
-static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloops, const int *mh, const int *sh)
+/* The source loops in order of their first lines (ORD), and the last line
+ * of any loop up to each in that order (REACH): the loops that span a
+ * line are those before the first that starts after it, back to where
+ * no earlier loop reaches it. */
+typedef struct by_start {
+	const epi_nest *loops;
+	int *ord, *reach;
+} by_start;
+
+typedef struct start_key {
+	int line, i;
+} start_key;
+
+static int start_cmp(const void *a, const void *b)
 {
+	const start_key *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->i > y->i) - (x->i < y->i);
+}
+
+static void by_start_init(by_start *b, const epi_nest *loops, int nloops)
+{
+	b->loops = loops;
+	b->ord = xmalloc(((size_t)nloops + 1) * sizeof *b->ord);
+	b->reach = xmalloc(((size_t)nloops + 1) * sizeof *b->reach);
+	start_key *key = xmalloc(((size_t)nloops + 1) * sizeof *key);
+	for (int i = 0; i < nloops; i++)
+		key[i] = (start_key){loops[i].line, i};
+	qsort(key, (size_t)nloops, sizeof *key, start_cmp);
+	for (int k = 0; k < nloops; k++) {
+		b->ord[k] = key[k].i;
+		int e = loops[b->ord[k]].end_line;
+		b->reach[k] = k > 0 && b->reach[k - 1] > e ? b->reach[k - 1] : e;
+	}
+	free(key);
+}
+
+static int match_one(const epi_object *o, int m, const by_start *bs, int nloops, const int *mh, const int *sh)
+{
+	const epi_nest *loops = bs->loops;
 	const epi_mloop *l = &o->loop[m];
 	int line = l->branch_line;
 	if (!line) /* the branch has no line: the header's */
@@ -834,10 +871,20 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 	 * (an outer loop whose last branch carries the inner loop's line),
 	 * when there is one */
 	int h = mh[m];
+	/* the last loop that starts on or before the line */
+	int lo = 0, hi = nloops;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (loops[bs->ord[mid]].line <= line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		int best = -1, best_kw = 0;
-		for (int i = 0; i < nloops; i++) {
-			if (line < loops[i].line || line > loops[i].end_line)
+		for (int k = lo - 1; k >= 0 && bs->reach[k] >= line; k--) {
+			int i = bs->ord[k];
+			if (line > loops[i].end_line)
 				continue;
 			/* a loop of a function inlined into the outer loop's
 			 * is inside it in the machine code, not in the source */
@@ -845,8 +892,11 @@ static int match_one(const epi_object *o, int m, const epi_nest *loops, int nloo
 				continue;
 			if (pass == 0 && h > 0 && sh[i] < h)
 				continue;
+			/* a keyword's line first, then the innermost, then the first listed */
 			int kw = loops[i].line == line || loops[i].end_line == line;
-			if (best < 0 || (kw && !best_kw) || (kw == best_kw && loops[i].depth > loops[best].depth)) {
+			if (best < 0 || kw > best_kw ||
+			    (kw == best_kw && (loops[i].depth > loops[best].depth ||
+					       (loops[i].depth == loops[best].depth && i < best)))) {
 				best = i;
 				best_kw = kw;
 			}
@@ -871,17 +921,21 @@ int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 	int *mh = xmalloc(((size_t)o->nloop + 1) * sizeof *mh), *sh = xmalloc(((size_t)nloops + 1) * sizeof *sh);
 	mach_heights(o, mh);
 	src_heights(loops, nloops, sh);
+	by_start bs;
+	by_start_init(&bs, loops, nloops);
 	for (int d = 0; more; d++) { /* parents first */
 		more = 0;
 		for (int i = 0; i < o->nloop; i++) {
 			more |= o->loop[i].depth > d;
 			if (o->loop[i].depth != d)
 				continue;
-			o->loop[i].src = match_one(o, i, loops, nloops, mh, sh);
+			o->loop[i].src = match_one(o, i, &bs, nloops, mh, sh);
 			n += o->loop[i].src >= 0;
 		}
 	}
 	free(mh);
 	free(sh);
+	free(bs.ord);
+	free(bs.reach);
 	return n;
 }
