@@ -390,10 +390,10 @@ static void x86_zero_idiom(const char *s, const cs_x86 *x, epi_insn *o)
 					     "psubw", "psubd", "psubq", "pcmpeqb", "pcmpeqw", "pcmpeqd", "pcmpeqq", NULL};
 	/* the two sources: xor eax, eax; vxorps xmm0, xmm1, xmm1 */
 	int k = x->op_count - 2;
-	if (!is_any(s, idioms) || k < 0 || k > 1)
+	if (k < 0 || k > 1)
 		return;
 	const cs_x86_op *a = &x->operands[k], *b = &x->operands[k + 1];
-	if (a->type == X86_OP_REG && b->type == X86_OP_REG && a->reg == b->reg)
+	if (a->type == X86_OP_REG && b->type == X86_OP_REG && a->reg == b->reg && is_any(s, idioms))
 		reg_del(o->rd, &o->nrd, a->reg);
 }
 
