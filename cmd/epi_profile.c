@@ -1,11 +1,13 @@
 /* epi profile: runs a program under the ALEA-style sampler and writes a
  * trace (validate/profile.h, validate/trace.h); `--report TRACE` reads one
  * back and prints time, energy and power per block with 95% intervals. */
+#define _GNU_SOURCE /* sched_getcpu */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,6 +386,10 @@ static void start_trace(profile_opts *o, profile_run *r, long khz)
 	snprintf(info.domain, sizeof info.domain, "%s", o->domain ? o->domain : m->time_only ? "" : "total");
 	info.interval_ns = o->interval;
 	info.freq_khz = khz;
+	/* the clock the runs will have, as calibration measures it: what the
+	 * model's cycles are priced at when it differs from the table's */
+	int cpu = sched_getcpu();
+	info.effective_ghz = epi_effective_ghz(cpu >= 0 ? cpu : 0);
 	quote_cmd(info.command, sizeof info.command, cmd);
 	r->po = (epi_profile_opts){.argv = cmd, .interval_ns = o->interval, .meter = m->time_only ? NULL : m,
 				   .domain = o->domain, .seed = o->seed};

@@ -128,13 +128,22 @@ static json_t *json_q(const epi_cmp *c, int q)
 	return o;
 }
 
+/* CLOCK: the table's and the trace's effective clocks (GHz) and the ratio
+ * that scaled the core's times, for a trace; NULL otherwise. */
 static void write_json(FILE *out, const epi_validation *v, int trace, const char *source, const char *against,
-		       const char *table)
+		       const char *table, const double *clock)
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "source", json_string(source));
 	json_object_set_new(root, "against", json_string(against));
 	json_object_set_new(root, "table", json_string(table));
+	if (clock) {
+		json_t *c = json_object();
+		json_object_set_new(c, "table_ghz", epi_json_num(clock[0]));
+		json_object_set_new(c, "trace_ghz", epi_json_num(clock[1]));
+		json_object_set_new(c, "scale", epi_json_num(clock[2]));
+		json_object_set_new(root, "clock", c);
+	}
 	json_t *rows = json_array();
 	for (int i = 0; i < v->n; i++) {
 		const epi_cmp *c = &v->rows[i];
@@ -380,7 +389,9 @@ typedef struct validate_run {
 	int trace; /* against a trace, else measurements */
 	epi_table table;
 	long khz;
-	epi_fcol col;         /* the table at khz (trace) */
+	epi_fcol col;         /* the table at khz (trace), at the trace's clock */
+	double table_ghz;     /* the clock the table's column was measured at (NAN: unknown) */
+	double clock;         /* the ratio its times were scaled by to the trace's clock: 1 none */
 	epi_profile_sum prof; /* trace */
 	epi_measured *meas;
 	int nmeas;
@@ -473,6 +484,10 @@ static void load_trace(const validate_opts *o, validate_run *r)
 	}
 	if (epi_table_at(&r->table, r->khz, &r->col, err) < 0)
 		epi_die(1, "%s", err);
+	/* the model's cycles at the clock the runs had: a clock that moves
+	 * (turbo, a busy host) moves every core-bound time with it */
+	r->table_ghz = r->col.effective_ghz;
+	r->clock = epi_fcol_at_clock(&r->col, r->prof.info.effective_ghz);
 }
 
 /* The measurements, only those at --freq when it is given. */
@@ -590,9 +605,13 @@ static void head_text(char *head, size_t n, const validate_opts *o, const valida
 			epi_mmodel_describe(&r->mm, d, sizeof d);
 			snprintf(model, sizeof model, "model: %s", d);
 		}
-		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s\n%s", o->source,
+		char clk[160] = "";
+		if (r->clock != 1)
+			snprintf(clk, sizeof clk, " (core times at the trace's %.3f GHz effective clock, measured at %.3f)",
+				 r->prof.info.effective_ghz, r->table_ghz);
+		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s%s\n%s", o->source,
 			 o->against, p->nruns, p->nruns == 1 ? "" : "s", p->info.command, p->time_is_cpu ? "cpu" : "wall",
-			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, pt[0] ? ", " : "", pt, model);
+			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, clk, pt[0] ? ", " : "", pt, model);
 	} else {
 		snprintf(head, n, "%s against %s (%d measurement%s), table %s%s%s", o->source, o->against, r->v.n,
 			 r->v.n == 1 ? "" : "s", o->table_path, pt[0] ? ", " : "", pt);
@@ -608,7 +627,8 @@ static void report(const validate_opts *o, const validate_run *r)
 	if (o->fmt == EPI_FMT_CSV)
 		write_csv(out, &r->v, r->trace);
 	else if (o->fmt == EPI_FMT_JSON)
-		write_json(out, &r->v, r->trace, o->source, o->against, o->table_path);
+		write_json(out, &r->v, r->trace, o->source, o->against, o->table_path,
+			   r->trace ? (const double[]){r->table_ghz, r->prof.info.effective_ghz, r->clock} : NULL);
 	else
 		write_table(out, &r->v, r->trace, head);
 	epi_out_close(&eo);

@@ -433,6 +433,24 @@ static void copy_col(epi_fcol *dst, const epi_fcol *src)
 
 static double lerp(double a, double b, double w) { return a + (b - a) * w; }
 
+double epi_fcol_at_clock(epi_fcol *c, double ghz)
+{
+	if (!(ghz > 0) || !(c->effective_ghz > 0))
+		return 1;
+	double r = c->effective_ghz / ghz;
+	for (int i = 0; i < c->n; i++) {
+		epi_cost *e = &c->op[i];
+		const char *k = e->kernel ? e->kernel : e->key;
+		if (strstr(k, ".dram"))
+			continue;
+		e->t *= r;
+		e->t_sd *= r;
+		e->t_ci *= r;
+	}
+	c->effective_ghz = ghz;
+	return r;
+}
+
 int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 {
 	memset(out, 0, sizeof *out);

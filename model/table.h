@@ -72,6 +72,12 @@ const epi_cost *epi_fcol_lookup(const epi_fcol *c, const char *key);
  * the table: -1 with ERR listing the calibrated frequencies. */
 int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err);
 void epi_fcol_free(epi_fcol *c);
+/* C's times as at an effective clock of GHZ (measured as the table's is)
+ * rather than the one they were measured at: the times of work that the
+ * core's clock paces scaled by the two clocks' ratio, cycles kept; those
+ * of memory (.dram kernels) kept, as is energy. Returns the ratio
+ * applied: 1 when either clock is unknown. */
+double epi_fcol_at_clock(epi_fcol *c, double ghz);
 
 /* This machine's table, where epi-calibrate writes it and epi-predict
  * looks: $EPI_DATA_DIR/costtable.xml, else $XDG_DATA_HOME/epi/costtable.xml,

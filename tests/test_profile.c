@@ -66,7 +66,7 @@ static void write_trace(const char *path, int nruns)
 	char err[EPI_ERRLEN];
 	epi_trace_writer w;
 	epi_trace_info info = {.method = "perf", .meter = "powercap", .domain = "total", .interval_ns = 1000000,
-			       .meter_interval_s = 0.002, .meter_update_s = 0.001};
+			       .meter_interval_s = 0.002, .meter_update_s = 0.001, .effective_ghz = 3.25};
 	snprintf(info.command, sizeof info.command, "prog 'a b'");
 	snprintf(info.exe, sizeof info.exe, "/bin/true");
 	assert_int_equal(epi_trace_create(&w, path, &info, err), 0);
@@ -103,6 +103,7 @@ static int read_runs(const char *path, uint64_t *nsamples, char *err)
 	assert_string_equal(r.info.command, "prog 'a b'");
 	assert_int_equal(r.info.interval_ns, 1000000);
 	assert_true(r.info.meter_interval_s == 0.002 && r.info.meter_update_s == 0.001);
+	assert_true(r.info.effective_ghz == 3.25);
 	epi_trace_item it;
 	int k, runs = 0;
 	uint64_t n = 0, pending = 0;

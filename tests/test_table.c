@@ -254,6 +254,31 @@ static void test_interpolation(void **st)
 	epi_table_free(&t);
 }
 
+/* A column priced at another clock than the one it was measured at: the
+ * core's times scaled by the clocks' ratio, memory's and energies kept;
+ * nothing done when either clock is unknown */
+static void test_clock(void **st)
+{
+	(void)st;
+	epi_cost op[3] = {
+		{.key = "add.f64.lat", .t = 1e-9, .t_sd = 1e-11, .t_ci = 2e-11, .e = 5e-9, .cycles = 3},
+		{.key = "load.dram.line", .t = 2e-8, .t_sd = 1e-10, .t_ci = 2e-10, .e = 1e-7, .cycles = 60},
+		{.key = "load", .kernel = "load.dram", .t = 3e-9, .t_sd = 0, .t_ci = 0, .e = 1e-8, .cycles = 9},
+	};
+	epi_fcol c = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3.0};
+	assert_true(epi_fcol_at_clock(&c, NAN) == 1);
+	assert_true(op[0].t == 1e-9);
+	assert_true(fabs(epi_fcol_at_clock(&c, 2.0) - 1.5) < 1e-12);
+	assert_true(fabs(op[0].t - 1.5e-9) < 1e-21 && fabs(op[0].t_sd - 1.5e-11) < 1e-21 &&
+		    fabs(op[0].t_ci - 3e-11) < 1e-21);
+	assert_true(op[0].cycles == 3 && op[0].e == 5e-9);
+	assert_true(op[1].t == 2e-8 && op[2].t == 3e-9);
+	assert_true(c.effective_ghz == 2.0);
+	c.effective_ghz = NAN;
+	assert_true(epi_fcol_at_clock(&c, 3.0) == 1);
+	assert_true(fabs(op[0].t - 1.5e-9) < 1e-21);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +287,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),
 		cmocka_unit_test(test_interpolation),
+		cmocka_unit_test(test_clock),
 	};
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

@@ -41,6 +41,34 @@ awk -F'",' '$1 == "\"program" { print $2 }' "$tmp/out" | awk -F, -v w="$wall" \
 run_epi "validate --format json" 0 '"kind": "loop"' -- $VAL -F json
 grep -q '"mean_abs_error": [0-9]' "$tmp/out" && grep -q '"inside": \(true\|false\)' "$tmp/out" &&
 	ok "validate JSON summary" || bad "validate JSON summary" "$tmp/out"
+# the profile measured the clock its runs had; RR-8416's table says none of
+# its own, so the costs stay as they are
+grep -q '"trace_ghz": [0-9]*\.[0-9]' "$tmp/out" && grep -q '"table_ghz": null' "$tmp/out" &&
+	grep -q '"scale": 1\(\.0\)*,*$' "$tmp/out" && ok "validate JSON: the trace's clock, no scaling without the table's" ||
+	bad "validate JSON: the trace's clock, no scaling without the table's" "$tmp/out"
+# a table measured at a 2 GHz effective clock: every time it predicts is
+# scaled by 2 GHz over the trace's clock, which the header names
+cp "$tmp/out" "$tmp/unscaled.json"
+sed 's/<frequency ghz="2.4"/<frequency ghz="2.4" effective_ghz="2"/' "$Q6600" >"$tmp/clocked.xml"
+run_epi "validate: costs at the trace's clock" 0 "core times at the trace's [0-9.]* GHz effective clock, measured at 2.000" -- \
+	validate "$tmp/sel.c" --against "$tmp/sel.trace" --table "$tmp/clocked.xml" --freq 2.4GHz --param n=$SEL_N
+"$E" validate "$tmp/sel.c" --against "$tmp/sel.trace" --table "$tmp/clocked.xml" --freq 2.4GHz --param n=$SEL_N -F json \
+	>"$tmp/scaled.json" 2>&1
+python3 - "$tmp/unscaled.json" "$tmp/scaled.json" >"$tmp/out" 2>&1 <<'PY' && ok "validate: predicted times scaled by the clocks' ratio" ||
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+s = b["clock"]["scale"]
+assert abs(s - 2.0 / b["clock"]["trace_ghz"]) < 1e-9, s
+pa = {r["block"]: r["time_s"]["predicted"] for r in a["rows"]}
+n = 0
+for r in b["rows"]:
+    p = r["time_s"]["predicted"]
+    if pa[r["block"]]:
+        assert abs(p / pa[r["block"]] - s) < 1e-6, (r["block"], p, pa[r["block"]])
+        n += 1
+assert n >= 2, n
+PY
+	bad "validate: predicted times scaled by the clocks' ratio" "$tmp/out"
 "$E" $VAL -o "$tmp/val.txt" >"$tmp/out" 2>&1 &&
 	grep -q "^sel.c:11 loop in selection_sort" "$tmp/val.txt" && [ ! -s "$tmp/out" ] && ok "validate -o: the report in the file" ||
 	bad "validate -o: the report in the file" "$tmp/val.txt"

@@ -150,6 +150,7 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 	kv(&t, &len, &cap, "interval_ns", num);
 	snprintf(num, sizeof num, "%lld", info->freq_khz);
 	kv(&t, &len, &cap, "freq_khz", num);
+	kv_double(&t, &len, &cap, "effective_ghz", info->effective_ghz);
 	kv(&t, &len, &cap, "command", info->command);
 	kv(&t, &len, &cap, "exe", info->exe);
 #ifdef EPI_VERSION
@@ -410,6 +411,9 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	in->interval_ns = strtoull(num, NULL, 10);
 	header_value(r->header, "freq_khz", num, sizeof num);
 	in->freq_khz = strtoll(num, NULL, 10);
+	in->effective_ghz = header_double(r->header, "effective_ghz");
+	if (!(in->effective_ghz > 0))
+		in->effective_ghz = NAN; /* older traces: not measured */
 	header_value(r->header, "command", in->command, sizeof in->command);
 	header_value(r->header, "exe", in->exe, sizeof in->exe);
 	return 0;

@@ -74,6 +74,7 @@ typedef struct epi_trace_info {
 	double meter_update_s;    /* how long a reading can lag: the slowest domain's update interval (NAN: unknown) */
 	uint64_t interval_ns;     /* sampling interval */
 	long long freq_khz;       /* the pinned frequency, 0 when not pinned */
+	double effective_ghz;     /* the clock measured before the runs (dependent adds); NAN: not measured */
 	char command[1024];       /* the program and its arguments, shell-quoted */
 	char exe[4096];           /* the program's path, as run */
 } epi_trace_info;
