@@ -103,6 +103,37 @@ typedef struct reader {
 	uint64_t bytes;   /* the code of the functions read */
 } reader;
 
+/* The name of the function (or indirect function) of E's symbol table
+ * at ADDR, or NULL: of the names there, a global one before a local, the
+ * shortest (memcpy, not __new_memcpy, at the same resolver). */
+static const char *symbol_at(Elf *e, GElf_Addr addr)
+{
+	const char *best = NULL;
+	int best_global = 0;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			int t;
+			const char *name;
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_value != addr ||
+			    ((t = GELF_ST_TYPE(sym.st_info)) != STT_FUNC && t != STT_GNU_IFUNC) ||
+			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !name[0])
+				continue;
+			int global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+			if (!best || global > best_global || (global == best_global && strlen(name) < strlen(best))) {
+				best = name;
+				best_global = global;
+			}
+		}
+	}
+	return best;
+}
+
 /* The name of the symbol of the first relocation of E that patches
  * [LO, HI) of section SCN (any section: 0), or NULL. In a program, the
  * symbol whose address the dynamic linker writes to a slot of the global
@@ -116,17 +147,19 @@ static const char *reloc_name(Elf *e, size_t scn_index, GElf_Addr lo, GElf_Addr 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
 		    (scn_index && sh.sh_info != scn_index))
 			continue;
-		Elf_Scn *symscn = elf_getscn(e, sh.sh_link);
 		Elf_Data *d = elf_getdata(scn, NULL);
-		Elf_Data *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
-		if (!d || !sd || !gelf_getshdr(symscn, &ssh))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Rela ra;
 			GElf_Sym sym;
 			if (!gelf_getrela(d, (int)i, &ra) || ra.r_offset < lo || ra.r_offset >= hi)
 				continue;
-			if (!GELF_R_SYM(ra.r_info) || !gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym))
+			/* no symbol: an IRELATIVE slot (a static program's memcpy),
+			 * filled by the resolver at the addend */
+			if (!GELF_R_SYM(ra.r_info))
+				return ra.r_addend > 0 ? symbol_at(e, (GElf_Addr)ra.r_addend) : NULL;
+			Elf_Scn *symscn = sh.sh_link ? elf_getscn(e, sh.sh_link) : NULL;
+			Elf_Data *sd = symscn ? elf_getdata(symscn, NULL) : NULL;
+			if (!sd || !gelf_getshdr(symscn, &ssh) || !gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym))
 				return NULL;
 			return elf_strptr(e, ssh.sh_link, sym.st_name);
 		}

@@ -863,7 +863,7 @@ static void check_copy(const char *path, const char *c, int line, int *ret)
 /* gcc -O2 makes the copy a memcpy and goes on addressing y through the
  * pointer memcpy returns (its first argument): the sum's accesses do not
  * move from one t to the next, in an object file (the call's relocation
- * names memcpy), a linked program (through its PLT stub) and aarch64's */
+ * names memcpy), linked programs (dynamic and static), and aarch64's */
 static void test_copy_returns(void **st)
 {
 	(void)st;
@@ -872,21 +872,28 @@ static void test_copy_returns(void **st)
 	build("copy", copy_src, "gcc", "-O2", c, o);
 	check_copy(o, c, 6, &ret);
 	assert_int_equal(ret, 1);
-	snprintf(prog, sizeof prog, "%s/copy", dir);
-	snprintf(cmd, sizeof cmd, "gcc -O2 -g -o '%s' '%s'", prog, c);
-	assert_int_equal(system(cmd), 0);
-	check_copy(prog, c, 6, &ret);
-	assert_int_equal(ret, 1);
+	/* through a PLT stub, through the GOT slot alone, and a static
+	 * program's IRELATIVE slot (memcpy's resolver) */
+	static const char *const link[] = {"", "-fno-plt", "-static"};
+	for (int k = 0; k < 3; k++) {
+		snprintf(prog, sizeof prog, "%s/copy%d", dir, k);
+		snprintf(cmd, sizeof cmd, "gcc -O2 -g %s -o '%s' '%s'", link[k], prog, c);
+		assert_int_equal(system(cmd), 0);
+		check_copy(prog, c, 6, &ret);
+		assert_int_equal(ret, 1);
+	}
 	if (!have("aarch64-linux-gnu-gcc"))
 		return;
 	build("copy64", copy_src, "aarch64-linux-gnu-gcc", "-O2", c, o);
 	check_copy(o, c, 6, &ret);
 	assert_int_equal(ret, 1);
-	snprintf(prog, sizeof prog, "%s/copy64", dir);
-	snprintf(cmd, sizeof cmd, "aarch64-linux-gnu-gcc -O2 -g -o '%s' '%s'", prog, c);
-	assert_int_equal(system(cmd), 0);
-	check_copy(prog, c, 6, &ret);
-	assert_int_equal(ret, 1);
+	for (int k = 0; k < 3; k += 2) {
+		snprintf(prog, sizeof prog, "%s/copy64-%d", dir, k);
+		snprintf(cmd, sizeof cmd, "aarch64-linux-gnu-gcc -O2 -g %s -o '%s' '%s'", link[k], prog, c);
+		assert_int_equal(system(cmd), 0);
+		check_copy(prog, c, 6, &ret);
+		assert_int_equal(ret, 1);
+	}
 }
 
 int main(void)
