@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <cmocka.h>
 
 #include "bench/bench.h"
@@ -152,6 +153,36 @@ static void test_frame_statement(void **st)
 	k->teardown(&c);
 }
 
+/* the first-touch kernel maps what calibration gives a DRAM kernel (more
+ * than the caches hold), takes a fresh page fault on every page of it at
+ * each iteration, and prices it per MiB */
+static void test_touch_faults_every_page(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("malloc.touch");
+	assert_non_null(k);
+	assert_int_equal(k->level, EPI_LVL_DRAM);
+	epi_bench_ctx c = {.bytes = 8 << 20};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	assert_true(k->units_of(&c) == 8);
+	struct rusage a, b;
+	getrusage(RUSAGE_SELF, &a);
+	k->run(&c, 2);
+	getrusage(RUSAGE_SELF, &b);
+	/* a fault per 4 KiB page, or per 2 MiB where transparent huge pages
+	 * are always on */
+	char thp[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (f) {
+		if (!fgets(thp, sizeof thp, f))
+			thp[0] = 0;
+		fclose(f);
+	}
+	long pages = strstr(thp, "[always]") ? 4 : 2048;
+	assert_true(b.ru_minflt - a.ru_minflt >= 2 * pages);
+}
+
 static void test_levels_from_sysfs(void **st)
 {
 	fake_root();
@@ -192,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
 		cmocka_unit_test(test_frame_statement),
+		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_levels_from_sysfs),
 	};
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
