@@ -166,6 +166,29 @@ static void test_trace_round_trip(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The clock in a trace's header: read back as written, and a value no
+ * clock can be (infinite, zero, a million GHz) read as not measured */
+static void test_trace_clock(void **st)
+{
+	(void)st;
+	const double in[] = {3.25, INFINITY, 0, 1e6}, out[] = {3.25, NAN, NAN, NAN};
+	for (int k = 0; k < 4; k++) {
+		char path[300], err[EPI_ERRLEN];
+		snprintf(path, sizeof path, "%s/c%d.trace", dir, k);
+		epi_trace_writer w;
+		epi_trace_info info = {.method = "perf", .meter = "none", .interval_ns = 1000000, .effective_ghz = in[k]};
+		assert_int_equal(epi_trace_create(&w, path, &info, err), 0);
+		assert_int_equal(epi_trace_commit(&w, err), 0);
+		epi_trace_reader r;
+		assert_int_equal(epi_trace_open(&r, path, err), 0);
+		if (isnan(out[k]))
+			assert_true(isnan(r.info.effective_ghz));
+		else
+			assert_true(r.info.effective_ghz == out[k]);
+		epi_trace_close(&r);
+	}
+}
+
 /* A version 1 trace (epi before read spans: 16-byte readings, no
  * meter_update_s) of two runs of a shell loop with a const:50 meter. */
 static void test_trace_v1(void **st)
@@ -519,6 +542,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_trace_round_trip, setup, teardown),
 		cmocka_unit_test(test_trace_v1),
+		cmocka_unit_test_setup_teardown(test_trace_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_corrupt, setup, teardown),
 		cmocka_unit_test(test_assign_power),

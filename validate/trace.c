@@ -412,8 +412,8 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	header_value(r->header, "freq_khz", num, sizeof num);
 	in->freq_khz = strtoll(num, NULL, 10);
 	in->effective_ghz = header_double(r->header, "effective_ghz");
-	if (!(in->effective_ghz > 0))
-		in->effective_ghz = NAN; /* older traces: not measured */
+	if (!(in->effective_ghz > 0.01 && in->effective_ghz < 100))
+		in->effective_ghz = NAN; /* older traces: not measured; nothing a clock can be: not used */
 	header_value(r->header, "command", in->command, sizeof in->command);
 	header_value(r->header, "exe", in->exe, sizeof in->exe);
 	return 0;
