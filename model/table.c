@@ -435,7 +435,8 @@ static double lerp(double a, double b, double w) { return a + (b - a) * w; }
 
 double epi_fcol_at_clock(epi_fcol *c, double ghz)
 {
-	if (!(ghz > 0) || !(c->effective_ghz > 0))
+	/* clocks that no processor has: not measured */
+	if (!(ghz > 0.01 && ghz < 100) || !(c->effective_ghz > 0.01 && c->effective_ghz < 100))
 		return 1;
 	double r = c->effective_ghz / ghz;
 	for (int i = 0; i < c->n; i++) {

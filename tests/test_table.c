@@ -276,6 +276,8 @@ static void test_clock(void **st)
 	assert_true(c.effective_ghz == 2.0);
 	c.effective_ghz = NAN;
 	assert_true(epi_fcol_at_clock(&c, 3.0) == 1);
+	c.effective_ghz = 1e-300; /* no clock: nothing scaled */
+	assert_true(epi_fcol_at_clock(&c, 3.0) == 1);
 	assert_true(fabs(op[0].t - 1.5e-9) < 1e-21);
 }
 
