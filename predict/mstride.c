@@ -274,36 +274,36 @@ static void call_changes(const epi_object *o, int i, int64_t *d)
 		d[ret] = v;
 }
 
+/* REGS[*N] = R, when R is a register not yet in REGS (SEEN). */
+static void add_reg(unsigned r, unsigned char *seen, unsigned *regs, int *n)
+{
+	if (r && r < EPI_LOOP_REGS && !seen[r]) {
+		seen[r] = 1;
+		regs[(*n)++] = r;
+	}
+}
+
 int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs)
 {
 	static __thread unsigned char seen[EPI_LOOP_REGS];
 	unsigned clob[32];
 	int nclob = epi_isa_call_clobbers(o->machine, clob), n = 0;
-#define ADD(r)                                                                                                         \
-	do {                                                                                                           \
-		unsigned r_ = (r);                                                                                     \
-		if (r_ && r_ < EPI_LOOP_REGS && !seen[r_]) {                                                                    \
-			seen[r_] = 1;                                                                                  \
-			regs[n++] = r_;                                                                                \
-		}                                                                                                      \
-	} while (0)
 	for (int c = 0; c < nclob; c++)
-		ADD(clob[c]);
-	ADD(epi_isa_arg0(o->machine));
-	ADD(epi_isa_ret(o->machine));
+		add_reg(clob[c], seen, regs, &n);
+	add_reg(epi_isa_arg0(o->machine), seen, regs, &n);
+	add_reg(epi_isa_ret(o->machine), seen, regs, &n);
 	for (int i = lo; i < hi; i++) {
 		const epi_insn *in = &o->in[i];
 		for (int k = 0; k < in->nrd; k++)
-			ADD(in->rd[k]);
+			add_reg(in->rd[k], seen, regs, &n);
 		for (int k = 0; k < in->nwr; k++)
-			ADD(in->wr[k]);
-		ADD(in->base);
-		ADD(in->index);
+			add_reg(in->wr[k], seen, regs, &n);
+		add_reg(in->base, seen, regs, &n);
+		add_reg(in->index, seen, regs, &n);
 		for (int k = 0; k < in->nop; k++)
 			if (in->op[k].kind == EPI_OPND_REG)
-				ADD(in->op[k].reg);
+				add_reg(in->op[k].reg, seen, regs, &n);
 	}
-#undef ADD
 	for (int k = 0; k < n; k++)
 		seen[regs[k]] = 0;
 	return n;
