@@ -56,7 +56,6 @@ int epi_same_source(const char *name, const char *dir, const char *source)
 	return epi_same_file(full, source);
 }
 
-/* The bytes of the executable section holding [lo, hi) in ELF E, or NULL. */
 /* The bytes of E's zero-initialised data (.bss, not thread-local): memory
  * the kernel gives on first touch, as it gives what malloc maps. */
 static double bss_bytes(Elf *e)
@@ -72,6 +71,20 @@ static double bss_bytes(Elf *e)
 	return n;
 }
 
+/* The bytes of E's executable sections. */
+static uint64_t code_bytes(Elf *e)
+{
+	uint64_t n = 0;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS)
+			n += sh.sh_size;
+	}
+	return n;
+}
+
+/* The bytes of the executable section holding [lo, hi) in ELF E, or NULL. */
 static const uint8_t *code_at(Elf *e, GElf_Addr lo, GElf_Addr hi)
 {
 	Elf_Scn *scn = NULL;
@@ -384,7 +397,8 @@ static int size_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	(void)name;
 	reader *r = ctx;
 	Dwarf_Addr lo, hi;
-	if (dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo && epi_same_source(df, dir, r->o->source))
+	if (dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo && epi_same_source(df, dir, r->o->source) &&
+	    code_at(r->elf, lo, hi))
 		r->bytes += hi - lo;
 	(void)cu;
 	return 0;
@@ -773,6 +787,11 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	 * takes 3 or more on average, an aarch64 one 4): growing them by
 	 * copies cost as much as decoding */
 	epi_dwarf_functions(mod, size_one, &r);
+	/* no more than the code there is (debug information that repeats a
+	 * function must not size the arrays beyond it) */
+	uint64_t code = code_bytes(elf);
+	if (r.bytes > code)
+		r.bytes = code;
 	reserve(&r, (int)(r.bytes / (o->machine == EM_AARCH64 ? 4 : 3)) + 1);
 	epi_dwarf_functions(mod, read_one, &r);
 	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);

@@ -896,6 +896,31 @@ static void test_copy_returns(void **st)
 	}
 }
 
+/* A program whose debug information was damaged (bytes changed at
+ * random, a function's range among them): read without sizing its arrays
+ * by the damaged range (58 GB asked of the allocator before), its
+ * functions outside the code left out */
+static void test_damaged_ranges(void **st)
+{
+	(void)st;
+	char src[300], err[EPI_ERRLEN];
+	snprintf(src, sizeof src, "%s/mm.c", dir); /* the name it was built from */
+	FILE *f = fopen(src, "w");
+	assert_non_null(f);
+	fputs("int main(void) { return 0; }\n", f);
+	fclose(f);
+	char elf[300];
+	snprintf(elf, sizeof elf, "%s/tests/data/objcode-range.elf", getenv("EPI_TOP") ? getenv("EPI_TOP") : ".");
+	epi_object o;
+	int r = epi_object_read(&o, elf, src, 0.5, err);
+	if (r == 0) {
+		assert_true(o.nin < 100000);
+		epi_object_free(&o);
+	} else {
+		assert_true(err[0] != 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -914,6 +939,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_ranges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
