@@ -11,13 +11,37 @@
 
 const char *epi_prog = "epi";
 
+/* PREFIX and the message of FMT and AP on stderr as one line: a control
+ * character in it (a file name's newline, bytes of damaged input) is
+ * printed as '?', a tab as a space. */
+static void one_line(const char *prefix, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!msg) {
+		fprintf(stderr, "%s%s\n", prefix, fmt);
+		return;
+	}
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	for (char *c = msg; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+		else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fprintf(stderr, "%s%s\n", prefix, msg);
+	free(msg);
+}
+
 void epi_die(int code, const char *fmt, ...)
 {
+	char prefix[128];
+	snprintf(prefix, sizeof prefix, "%s: %s: ", epi_prog, code == 2 ? "usage" : "error");
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: %s: ", epi_prog, code == 2 ? "usage" : "error");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	one_line(prefix, fmt, ap);
 	va_end(ap);
 	if (code == 2)
 		fprintf(stderr, "try '%s --help'\n", epi_prog);
@@ -26,11 +50,11 @@ void epi_die(int code, const char *fmt, ...)
 
 void epi_warn(const char *fmt, ...)
 {
+	char prefix[128];
+	snprintf(prefix, sizeof prefix, "%s: warning: ", epi_prog);
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: warning: ", epi_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	one_line(prefix, fmt, ap);
 	va_end(ap);
 }
 

@@ -277,9 +277,14 @@ static void note_built_from(reader *r, const char *name)
 		return;
 	if (r->built_len > 200)
 		return;
-	size_t n = strlen(b) + 3;
+	size_t n = strlen(b) + 3, at = r->built_len;
 	r->built_from = xrealloc(r->built_from, r->built_len + n + 1);
 	r->built_len += (size_t)snprintf(r->built_from + r->built_len, n + 1, "%s%s", r->built_len ? ", " : "", b);
+	/* the name goes into a one-line message: no control characters from
+	 * damaged debug information */
+	for (size_t i = at; i < r->built_len; i++)
+		if ((unsigned char)r->built_from[i] < 0x20 || r->built_from[i] == 0x7f)
+			r->built_from[i] = '?';
 }
 
 /* The line in the source of the instruction at ADDR of CU, 0 elsewhere. */

@@ -7,6 +7,13 @@ expect "help" 0 "usage: epi-predict" -- --help
 expect "no file" 2 "usage: no C file given" --
 expect "unknown option" 2 "unknown option '--bogus'" -- --bogus "$ex/scalar_product.c"
 expect "missing file" 1 "error: cannot open 'nope.c'" -- nope.c
+# a name with a newline (or bytes of damaged input) stays on one line
+nl='no
+pe.c'
+"$P" "$nl" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "cannot open 'no?pe.c'" "$tmp/err" &&
+	ok "an error naming a file with a newline is one line" ||
+	bad "an error naming a file with a newline is one line" "$tmp/err"
 printf 'int f(int n) {\n  return n +;\n}\n' >"$tmp/broken.c"
 expect "C that does not parse" 1 "broken.c:2:13: error: expected expression" -- "$tmp/broken.c"
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
