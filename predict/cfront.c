@@ -833,9 +833,25 @@ static int call(W *w, CXCursor c, epi_counts *out)
 		bytes_cls = EPI_OP_MALLOC;
 		bytes_arg = 0;
 		bytes_arg2 = 1;
-	} else if (!strcmp(name, "realloc")) {
+	} else if (!strcmp(name, "realloc") || !strcmp(name, "aligned_alloc") || !strcmp(name, "memalign")) {
 		bytes_cls = EPI_OP_MALLOC;
 		bytes_arg = 1;
+	} else if (!strcmp(name, "posix_memalign")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 2;
+	} else if (!strcmp(name, "valloc") || !strcmp(name, "pvalloc")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 0;
+	} else if (!strcmp(name, "reallocarray")) {
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 1;
+		bytes_arg2 = 2;
+	} else if (!strcmp(name, "polybench_alloc_data")) {
+		/* PolyBench's harness allocates every array through it (n
+		 * elements of elt_size bytes), in a file of its own */
+		bytes_cls = EPI_OP_MALLOC;
+		bytes_arg = 0;
+		bytes_arg2 = 1;
 	}
 	fn *f = find_fn(w, raw);
 	if (bytes_cls != EPI_OP_COUNT && !f && bytes_arg < nargs && bytes_arg2 < nargs) {

@@ -380,6 +380,28 @@ static void test_calls(void **st)
 	}
 }
 
+/* the bytes of every allocator of the C library, and of PolyBench's
+ * harness, which allocates its arrays in a file of its own */
+static void test_allocators(void **st)
+{
+	must_analyze("#define _GNU_SOURCE\n#include <stdlib.h>\n#include <malloc.h>\n"
+		     "void *polybench_alloc_data(unsigned long long n, int elt_size);\n"
+		     "void f(int n, int m) {\n"
+		     "  void *p;\n"
+		     "  if (posix_memalign(&p, 64, n * sizeof(double))) return;\n"
+		     "  double *a = aligned_alloc(64, m * 8);\n"
+		     "  double *b = memalign(64, 16 * n);\n"
+		     "  double *c = valloc(m);\n"
+		     "  c = reallocarray(c, n, m);\n"
+		     "  double *d = polybench_alloc_data(n * m, sizeof(double));\n"
+		     "  free(p); free(a); free(b); free(c); free(d);\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n++)
+		for (long m = 0; m < 6; m++)
+			assert_int_equal(count(r, "malloc", EXP, n, m), 8 * n + 8 * m + 16 * n + m + n * m + 8 * n * m);
+}
+
 static void test_unsupported_loop(void **st)
 {
 	const char *src = "struct node { struct node *next; int v; };\n"
@@ -1175,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_branch_probability),
 		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_allocators),
 		cmocka_unit_test(test_unsupported_loop),
 		cmocka_unit_test(test_loop_errors),
 		cmocka_unit_test(test_switch),
