@@ -823,36 +823,30 @@ static int call(W *w, CXCursor c, epi_counts *out)
 	int ret = 0;
 	enum epi_op bytes_cls = EPI_OP_COUNT;
 	int bytes_arg = -1, bytes_arg2 = -1;
-	if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
-		bytes_cls = EPI_OP_MEMCPY;
-		bytes_arg = 2;
-	} else if (!strcmp(name, "malloc")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 0;
-	} else if (!strcmp(name, "calloc")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 0;
-		bytes_arg2 = 1;
-	} else if (!strcmp(name, "realloc") || !strcmp(name, "aligned_alloc") || !strcmp(name, "memalign")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 1;
-	} else if (!strcmp(name, "posix_memalign")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 2;
-	} else if (!strcmp(name, "valloc") || !strcmp(name, "pvalloc")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 0;
-	} else if (!strcmp(name, "reallocarray")) {
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 1;
-		bytes_arg2 = 2;
-	} else if (!strcmp(name, "polybench_alloc_data")) {
-		/* PolyBench's harness allocates every array through it (n
-		 * elements of elt_size bytes), in a file of its own */
-		bytes_cls = EPI_OP_MALLOC;
-		bytes_arg = 0;
-		bytes_arg2 = 1;
-	}
+	/* the C library's copies and allocators, and PolyBench's allocator
+	 * (its harness allocates every array through it, n elements of
+	 * elt_size bytes, in a file of its own): the bytes are the argument,
+	 * or the product of the two */
+	static const struct {
+		const char *name;
+		enum epi_op cls;
+		int arg, arg2;
+	} bytes_fns[] = {
+		{"memcpy", EPI_OP_MEMCPY, 2, -1},	 {"memmove", EPI_OP_MEMCPY, 2, -1},
+		{"memset", EPI_OP_MEMCPY, 2, -1},	 {"malloc", EPI_OP_MALLOC, 0, -1},
+		{"calloc", EPI_OP_MALLOC, 0, 1},	 {"realloc", EPI_OP_MALLOC, 1, -1},
+		{"reallocarray", EPI_OP_MALLOC, 1, 2},	 {"aligned_alloc", EPI_OP_MALLOC, 1, -1},
+		{"memalign", EPI_OP_MALLOC, 1, -1},	 {"posix_memalign", EPI_OP_MALLOC, 2, -1},
+		{"valloc", EPI_OP_MALLOC, 0, -1},	 {"pvalloc", EPI_OP_MALLOC, 0, -1},
+		{"polybench_alloc_data", EPI_OP_MALLOC, 0, 1},
+	};
+	for (size_t i = 0; i < sizeof bytes_fns / sizeof *bytes_fns; i++)
+		if (!strcmp(name, bytes_fns[i].name)) {
+			bytes_cls = bytes_fns[i].cls;
+			bytes_arg = bytes_fns[i].arg;
+			bytes_arg2 = bytes_fns[i].arg2;
+			break;
+		}
 	fn *f = find_fn(w, raw);
 	if (bytes_cls != EPI_OP_COUNT && !f && bytes_arg < nargs && bytes_arg2 < nargs) {
 		poly_t b, b2;
