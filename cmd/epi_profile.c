@@ -147,6 +147,7 @@ static void report_json(FILE *out, const epi_profile_sum *p, epi_block **v, int 
 	json_object_set_new(root, "samples", json_integer((json_int_t)p->n));
 	json_object_set_new(root, "lost", json_integer((json_int_t)p->lost));
 	json_object_set_new(root, "time_basis", json_string(p->time_is_cpu ? "cpu" : "wall"));
+	json_object_set_new(root, "effective_ghz", isnan(p->info.effective_ghz) ? json_null() : json_real(p->info.effective_ghz));
 	json_object_set_new(root, "time_s", json_real(p->t_mean));
 	json_object_set_new(root, "wall_s", json_real(p->wall_mean));
 	json_object_set_new(root, "cpu_s", json_real(p->cpu_mean));
@@ -193,6 +194,8 @@ static void report_table(FILE *out, const epi_profile_sum *p, epi_block **v, int
 		fprintf(out, ", %.4g J measured (%s)", p->j_mean, p->info.domain);
 	else
 		fprintf(out, ", no energy (meter: %s)", p->info.meter);
+	if (!isnan(p->info.effective_ghz))
+		fprintf(out, ", clock %.3f GHz effective", p->info.effective_ghz);
 	fputc('\n', out);
 	int wn = 5;
 	for (int i = 0; i < nb; i++)

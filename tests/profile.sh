@@ -25,6 +25,10 @@ head -1 "$tmp/out" | grep -qx "block,kind,file,line,function,object,samples,shar
 	ok "profile CSV columns" || bad "profile CSV columns" "$tmp/out"
 run_epi "profile --report --format json" 0 '"time_basis": "cpu"' -- profile --report "$tmp/ph.trace" -F json
 grep -q '"kind": "loop"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "profile JSON blocks" || bad "profile JSON blocks" "$tmp/out"
+# the clock the runs had, measured before them, in both reports
+grep -q '"effective_ghz": [0-9]*\.[0-9]' "$tmp/out" && "$E" profile --report "$tmp/ph.trace" | head -1 |
+	grep -q ", clock [0-9]*\.[0-9]* GHz effective$" && ok "profile: the clock of the runs" ||
+	bad "profile: the clock of the runs" "$tmp/out"
 run_epi "profile --report --by line" 0 "^phases.c:[0-9]* " -- profile --report "$tmp/ph.trace" --by line
 run_epi "profile --report --by function" 0 "^main " -- profile --report "$tmp/ph.trace" --by function
 # bad input
