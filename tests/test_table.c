@@ -208,6 +208,11 @@ static void test_invalid(void **st)
 	/* schema: negative energy, on its line */
 	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"op\" energy_j=\"-1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
 		     "line 6");
+	/* an infinite cost, and one no measurement gives */
+	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"op\" time_s=\"INF\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "line 6");
+	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"op\" time_s=\"1e308\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
+		     "line 6");
 	/* unknown unit */
 	expect_error("<frequency ghz=\"2\">\n<op name=\"add\" unit=\"kg\" energy_j=\"1\" runs=\"3\"/>\n</frequency>\n</costtable>\n",
 		     "unit");
