@@ -242,6 +242,12 @@ static void track_copy(const epi_object *o, int i, int inside, const char *wl, u
 	} else if (!inside && !in->loads && !in->stores && steps_by_reg(wl, in, &r)) {
 		cpk[r] = d_add(cpk[r], R); /* p += stride */
 		return;
+	} else if (!inside && in->aop == EPI_AOP_LEA && in->base && in->base < NREG && !in->index && in->nop >= 1 &&
+		   op[0].kind == EPI_OPND_REG && op[0].reg < NREG) {
+		unsigned b = in->base; /* lea r, [b + k]: b's value plus k */
+		cp[op[0].reg] = cp[b];
+		cpk[op[0].reg] = d_add(cpk[b], in->disp);
+		return;
 	} else if (!inside && in->aop == EPI_AOP_MOV && !in->loads && in->nop == 2 && op[0].kind == EPI_OPND_REG &&
 		   op[1].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].reg < NREG) {
 		cp[op[0].reg] = cp[op[1].reg];
@@ -309,6 +315,50 @@ int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs)
 	return n;
 }
 
+/* Whether loop C ends when register X, which it steps by a constant,
+ * reaches register Y, which it does not write (cmp X, Y; jne back): then
+ * X leaves it holding Y's value. Into *X and *Y. */
+static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
+{
+	int e = o->loop[c].end;
+	if (e < 1 || o->loop_of[e - 1] != c)
+		return 0;
+	const epi_insn *br = &o->in[e], *cmp = &o->in[e - 1];
+	if (!br->cond || (strcmp(br->mnem, "jne") && strcmp(br->mnem, "b.ne")) || cmp->aop != EPI_AOP_CMP ||
+	    cmp->nop != 2 || cmp->op[0].kind != EPI_OPND_REG || cmp->op[1].kind != EPI_OPND_REG)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		unsigned a = cmp->op[side].reg, b = cmp->op[1 - side].reg;
+		int steps = 0, writes_b = 0, writes_a = 0;
+		for (int i = o->loop[c].first; i <= o->loop[c].last; i++) {
+			const epi_insn *in = &o->in[i];
+			unsigned r;
+			int64_t k;
+			int st = o->loop_of[i] == c && !in->loads && !in->stores && steps_reg(in, &r, &k) && r == a;
+			steps += st;
+			for (int w = 0; w < in->nwr; w++) {
+				writes_b |= in->wr[w] == b || in->klass == EPI_IC_CALL;
+				writes_a |= in->wr[w] == a && !st;
+			}
+		}
+		if (steps == 1 && !writes_a && !writes_b && a < NREG && b < NREG) {
+			*x = a;
+			*y = b;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The loop directly inside L whose last instruction is I, or -1. */
+static int child_ending(const epi_object *o, int l, int i)
+{
+	int c = o->loop_of[i];
+	while (c >= 0 && o->loop[c].parent != l)
+		c = o->loop[c].parent;
+	return c >= 0 && o->loop[c].last == i ? c : -1;
+}
+
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
@@ -350,6 +400,12 @@ static void loop_strides(epi_object *o, int l)
 		unsigned r;
 		int64_t k;
 		track_copy(o, i, !in_l, wl, cp, cpk);
+		unsigned ex, ey;
+		int c = in_l ? -1 : child_ending(o, l, i);
+		if (c >= 0 && exits_equal(o, c, &ex, &ey)) { /* p = end after the loop inside */
+			cp[ex] = cp[ey];
+			cpk[ex] = cpk[ey];
+		}
 		if (in->klass == EPI_IC_CALL) {
 			for (int c = 0; c < nclob; c++)
 				if (clob[c] < NREG)
@@ -403,6 +459,10 @@ static void loop_strides(epi_object *o, int l)
 			org[regs[k]] = 0;
 		}
 		for (int i = lo; i < hi; i++) {
+			unsigned ex, ey;
+			int ended = i > lo ? child_ending(o, l, i - 1) : -1;
+			if (ended >= 0 && exits_equal(o, ended, &ex, &ey))
+				d[ex] = d[ey]; /* a loop inside ended: X holds Y's value */
 			int child = pass == 2 && o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
 			if (o->loop_of[i] != l && !child)
 				continue;

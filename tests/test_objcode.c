@@ -921,6 +921,40 @@ static void test_damaged_ranges(void **st)
 	}
 }
 
+static const char exit_src[] = "#define N 1400\n"
+			       "#define M 1200\n"
+			       "void f(double data[N][M], double mean[M], double d)\n"
+			       "{\n"
+			       "\tfor (int j = 0; j < M; j++) {\n" /* 5 */
+			       "\t\tmean[j] = 0.0;\n"
+			       "\t\tfor (int i = 0; i < N; i++)\n" /* 7 */
+			       "\t\t\tmean[j] += data[i][j];\n"
+			       "\t\tmean[j] /= d;\n"
+			       "\t}\n"
+			       "}\n";
+
+/* gcc -O2 starts the next column from where the walk down this one ended
+ * (lea 8(%rax), %rcx after cmp %rcx, %rax; jne): the loop inside leaves
+ * its pointer equal to its bound, so the column moves 8 bytes from one j
+ * to the next, not by a step nobody knows (which priced it from memory) */
+static void test_exit_value(void **st)
+{
+	(void)st;
+	char c[300], o[300], err[EPI_ERRLEN];
+	build("exitv", exit_src, "gcc", "-O2", c, o);
+	epi_object obj;
+	if (epi_object_read(&obj, o, c, 0.5, err) < 0)
+		fail_msg("%s", err);
+	int n = 0;
+	for (int i = 0; i < obj.nin; i++)
+		if (obj.in[i].loads && obj.line[i] == 8 && obj.stride[i] == 9600) {
+			assert_int_equal(obj.outer_stride[i], 8);
+			n++;
+		}
+	assert_int_equal(n, 1);
+	epi_object_free(&obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -940,6 +974,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_ranges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_value, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
