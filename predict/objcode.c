@@ -799,13 +799,9 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		r.bytes = code;
 	reserve(&r, (int)(r.bytes / (o->machine == EM_AARCH64 ? 4 : 3)) + 1);
 	epi_dwarf_functions(mod, read_one, &r);
-	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
-	for (int i = 0; i < o->nin; i++)
-		if (o->in[i].klass == EPI_IC_CALL)
-			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
-	epi_isa_close(r.isa);
-	dwfl_end(d);
 	if (o->nfn == 0) {
+		epi_isa_close(r.isa);
+		dwfl_end(d);
 		epi_error(err, "'%s' has no function compiled from '%s' (it was built from %s)", path, source,
 			  r.built_from ? r.built_from : "no file with debug information");
 		free(r.built_from);
@@ -817,6 +813,13 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
 	for (int i = 0; i < o->nfn; i++)
 		find_loops(o, i, &cap);
+	/* the callees the passes over loops need named: the calls in loops */
+	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
+	for (int i = 0; i < o->nin; i++)
+		if (o->in[i].klass == EPI_IC_CALL && o->loop_of[i] >= 0)
+			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
+	epi_isa_close(r.isa);
+	dwfl_end(d);
 	epi_object_strides(o);
 	epi_mflow_repeats(o);
 	return 0;
