@@ -1031,20 +1031,20 @@ int epi_isa_reg_frame(const epi_isa *d, unsigned reg)
 	return r == X86_REG_RSP || r == X86_REG_RBP;
 }
 
-int epi_isa_call_clobbers(int machine, unsigned *regs)
+const unsigned *epi_isa_call_clobbers(int machine, int *n)
 {
-	int n = 0;
-	if (machine == EM_AARCH64) {
-		for (unsigned r = ARM64_REG_X0; r <= ARM64_REG_X18; r++)
-			regs[n++] = r;
-		regs[n++] = ARM64_REG_X30;
-		return n;
-	}
 	static const unsigned x86[] = {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI,
 				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11};
-	for (size_t i = 0; i < sizeof x86 / sizeof *x86; i++)
-		regs[n++] = x86[i];
-	return n;
+	static const unsigned a64[] = {ARM64_REG_X0,  ARM64_REG_X1,  ARM64_REG_X2,  ARM64_REG_X3,  ARM64_REG_X4,
+				       ARM64_REG_X5,  ARM64_REG_X6,  ARM64_REG_X7,  ARM64_REG_X8,  ARM64_REG_X9,
+				       ARM64_REG_X10, ARM64_REG_X11, ARM64_REG_X12, ARM64_REG_X13, ARM64_REG_X14,
+				       ARM64_REG_X15, ARM64_REG_X16, ARM64_REG_X17, ARM64_REG_X18, ARM64_REG_X30};
+	if (machine == EM_AARCH64) {
+		*n = (int)(sizeof a64 / sizeof *a64);
+		return a64;
+	}
+	*n = (int)(sizeof x86 / sizeof *x86);
+	return x86;
 }
 
 unsigned epi_isa_arg0(int machine)

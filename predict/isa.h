@@ -130,9 +130,9 @@ int epi_isa_reg_frame(const epi_isa *d, unsigned reg);
 
 /* The general registers that a call may change under ELF machine
  * MACHINE's calling convention (System V x86-64: rax, rcx, rdx, rsi, rdi,
- * r8-r11; AAPCS64: x0-x18, x30), as full registers, into REGS (room for
- * 32); returns how many. */
-int epi_isa_call_clobbers(int machine, unsigned *regs);
+ * r8-r11; AAPCS64: x0-x18, x30), as full registers: a constant list of
+ * *N. */
+const unsigned *epi_isa_call_clobbers(int machine, int *n);
 /* The register of a call's first argument, and of its result. */
 unsigned epi_isa_arg0(int machine);
 unsigned epi_isa_ret(int machine);

@@ -225,10 +225,11 @@ static void track_copy(const epi_object *o, int i, int inside, const char *wl, u
 	unsigned r;
 	int64_t k;
 	if (in->klass == EPI_IC_CALL) {
-		unsigned clob[32], a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
+		unsigned a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
 		unsigned v = a0 < NREG ? cp[a0] : 0;
 		int64_t vk = a0 < NREG ? cpk[a0] : 0;
-		int n = epi_isa_call_clobbers(o->machine, clob);
+		int n;
+		const unsigned *clob = epi_isa_call_clobbers(o->machine, &n);
 		for (int c = 0; c < n; c++)
 			if (clob[c] < NREG)
 				cp[clob[c]] = 0;
@@ -267,9 +268,10 @@ static void track_copy(const epi_object *o, int i, int inside, const char *wl, u
  * as that argument did. */
 static void call_changes(const epi_object *o, int i, int64_t *d)
 {
-	unsigned clob[32], a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
+	unsigned a0 = epi_isa_arg0(o->machine), ret = epi_isa_ret(o->machine);
 	int64_t v = reg_d(d, a0);
-	int n = epi_isa_call_clobbers(o->machine, clob);
+	int n;
+	const unsigned *clob = epi_isa_call_clobbers(o->machine, &n);
 	for (int c = 0; c < n; c++)
 		if (clob[c] < NREG)
 			d[clob[c]] = U;
@@ -292,8 +294,8 @@ static void add_reg(unsigned r, unsigned char *seen, unsigned *regs, int *n)
 int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs)
 {
 	static __thread unsigned char seen[EPI_LOOP_REGS];
-	unsigned clob[32];
-	int nclob = epi_isa_call_clobbers(o->machine, clob), n = 0;
+	int nclob, n = 0;
+	const unsigned *clob = epi_isa_call_clobbers(o->machine, &nclob);
 	for (int c = 0; c < nclob; c++)
 		add_reg(clob[c], seen, regs, &n);
 	add_reg(epi_isa_arg0(o->machine), seen, regs, &n);
@@ -368,8 +370,8 @@ static void loop_strides(epi_object *o, int l)
 	static __thread unsigned cp[NREG];
 	static __thread int64_t cpk[NREG];
 	static __thread unsigned regs[NREG];
-	unsigned clob[32];
-	int nclob = epi_isa_call_clobbers(o->machine, clob);
+	int nclob;
+	const unsigned *clob = epi_isa_call_clobbers(o->machine, &nclob);
 	/* only the registers L's instructions name are read or written: only
 	 * theirs are set up */
 	int nregs = epi_loop_regs(o, lo, hi, regs);
