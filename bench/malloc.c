@@ -54,15 +54,6 @@ static void touch(epi_bench_ctx *c, uint64_t n)
 	}
 }
 
-/* Nothing to allocate: each run maps its own. */
-static int setup_touch(const epi_kernel *k, epi_bench_ctx *c, char *err)
-{
-	(void)k;
-	(void)c;
-	(void)err;
-	return 0;
-}
-
 static double touch_mib(const epi_bench_ctx *c)
 {
 	return (double)c->bytes / (1 << 20);
@@ -71,7 +62,7 @@ static double touch_mib(const epi_bench_ctx *c)
 const epi_kernel epi_k_malloc_touch = {.name = "malloc.touch",
 				       .what = "fresh pages, first write to each, in a mapping larger than the caches; per MiB",
 				       .seq = "mmap(4 x L3); p[4096k] = 1; munmap", .unit = EPI_UNIT_MIB,
-				       .level = EPI_LVL_DRAM, .units = 64, .setup = setup_touch, .run = touch,
+				       .level = EPI_LVL_DRAM, .units = 64, .run = touch, /* each run maps its own */
 				       .units_of = touch_mib};
 const epi_kernel epi_k_malloc_call = {.name = "malloc.call", .what = "malloc(64) and free, per call",
 				      .seq = "malloc(64); free", .unit = EPI_UNIT_OP, .units = 1, .run = call};
