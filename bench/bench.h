@@ -44,6 +44,12 @@ typedef struct epi_kernel {
 	double (*units_of)(const epi_bench_ctx *ctx);
 } epi_kernel;
 
+/* The page-walk kernels: load.page.walk's pages, and the TLB's miss curve,
+ * load.page.tlbS for a walk over S percent of the pages the second-level
+ * TLB maps (X(S) for each S, in order). */
+#define EPI_WALK_PAGES 8192
+#define EPI_TLB_SHARES(X) X(50) X(100) X(150)
+
 /* Every kernel, `iter` first. */
 const epi_kernel *const *epi_kernels(int *n);
 /* RR-8416's C kernels, in context (bench/paper.c): add, mul, div, cmp,

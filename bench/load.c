@@ -18,6 +18,7 @@
 
 #include "bench/asm.h"
 #include "bench/bench.h"
+#include "machine/cpu.h"
 #include "model/util.h"
 
 /* One load of 8 bytes at offset K from %[p]; one step of the chase. */
@@ -249,38 +250,52 @@ static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
 SCATTER_RUN(scatter, SCAT, 0, SCAT_CLOBBERS)
 SCATTER_RUN(window, WIN, WIN_UNIT - 2, WIN_CLOBBERS)
 
-/* Page walks: a load from each of WALK_PAGES pages WALK_STEP bytes apart,
- * in address order, as a walk down a long column of a large matrix reads
- * them (a row of 2,000 doubles is 16 KB; a walk costs more the farther
- * apart its pages, as their page-table entries share fewer lines): more
- * pages than any core's
- * second-level TLB holds, so that each load waits for the page tables.
- * One line per page, each at another offset (the lines fill every cache
- * set alike and stay cached: 512 KiB in all), so that what is measured is
- * the translation. The mapping is as a program's malloc'd matrix gets it:
- * where the system gives large pages, the kernel measures those. */
-#define WALK_PAGES 8192
-#define WALK_STEP ((size_t)16 << 10)
-
-static int setup_walk(const epi_kernel *k, epi_bench_ctx *c, char *err)
+/* Page walks: a load from each of PAGES pages STEP bytes apart, in
+ * address order, as a walk down a long column of a large matrix reads
+ * them. One line per page, each at another offset (the lines fill every
+ * cache set alike and stay cached: at most 512 KiB in all), so that what
+ * is measured is the translation. The mapping is as a program's malloc'd
+ * matrix gets it: where the system gives large pages, the kernels measure
+ * those. */
+static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size_t step, char *err)
 {
-	size_t len = WALK_PAGES * WALK_STEP;
+	pages = (pages + 31) / 32 * 32; /* whole iterations */
+	size_t len = pages * step;
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uint64_t *at = NULL;
-	if (m == MAP_FAILED || posix_memalign((void **)&at, 4096, WALK_PAGES * sizeof *at) != 0) {
+	if (m == MAP_FAILED || posix_memalign((void **)&at, 4096, pages * sizeof *at) != 0) {
 		if (m != MAP_FAILED)
 			munmap(m, len);
 		return epi_error(err, "cannot map %zu MiB for the %s kernel", len >> 20, k->name);
 	}
-	for (size_t i = 0; i < WALK_PAGES; i++) {
-		at[i] = i * WALK_STEP + i % 64 * 64;
+	for (size_t i = 0; i < pages; i++) {
+		at[i] = i * step + i % 64 * 64;
 		((char *)m)[at[i]] = 1; /* the page mapped, as the matrix's are */
 	}
 	c->buf = m;
 	c->bytes = len;
 	c->buf2 = at;
-	c->aux = (char *)at + WALK_PAGES / 32 * 256; /* the end of whole iterations */
+	c->aux = (char *)at + pages / 32 * 256; /* the end of whole iterations */
 	return 0;
+}
+
+/* More pages than any core's second-level TLB holds (EPI_WALK_PAGES), 16
+ * KiB apart (a row of 2,000 doubles; a walk costs more the farther apart
+ * its pages, as their page-table entries share fewer lines): each load
+ * waits for the page tables. */
+static int setup_walk(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)16 << 10, err);
+}
+
+/* Pages in a row, SHARE percent of what this processor's second-level
+ * TLB maps (cpuid; else 1,536 pages, the smallest of current cores'): the
+ * TLB's miss curve, from pages that the first level does not hold but the
+ * second does, to a walk that outgrows the second. */
+static int setup_tlb(const epi_kernel *k, epi_bench_ctx *c, int share, char *err)
+{
+	unsigned stlb = epi_tlb_pages(2);
+	return setup_pages(k, c, (size_t)(stlb ? stlb : 1536) * (size_t)share / 100, 4096, err);
 }
 
 static void teardown_walk(epi_bench_ctx *c)
@@ -299,6 +314,21 @@ const epi_kernel epi_k_load_page_walk = {
 	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL, .setup = setup_walk, .run = scatter,
 	.teardown = teardown_walk,
 };
+
+#define TLB_KERNEL(share)                                                                                   \
+	static int setup_tlb##share(const epi_kernel *k, epi_bench_ctx *c, char *err)                       \
+	{                                                                                                   \
+		return setup_tlb(k, c, share, err);                                                         \
+	}                                                                                                   \
+	const epi_kernel epi_k_load_page_tlb##share = {                                                     \
+		.name = "load.page.tlb" #share,                                                             \
+		.what = "a load from each page in a row, " #share "% of the pages the second-level TLB "    \
+			"maps (cpuid), in order (independent loads, lines cached)",                         \
+		.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"), \
+		.unit = EPI_UNIT_OP, .level = EPI_LVL_L2, .units = EPI_UNROLL, .setup = setup_tlb##share,    \
+		.run = scatter, .teardown = teardown_walk,                                                  \
+	};
+EPI_TLB_SHARES(TLB_KERNEL)
 
 const epi_kernel epi_k_load_dram_window = {
 	.name = "load.dram.window",

@@ -120,27 +120,31 @@ void epi_caches_read(int cpu, epi_caches *c)
 	}
 }
 
-unsigned epi_stlb_pages(void)
+unsigned epi_tlb_pages(int level)
 {
 #if defined(__x86_64__)
 	unsigned a, b, c, d, n = 0;
-	/* AMD: L2 DTLB entries for 4 KiB pages, EBX[27:16]; Intel leaves it 0 */
-	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 && __get_cpuid(0x80000006, &a, &b, &c, &d))
-		n = (b >> 16) & 0xfff;
+	/* AMD: entries for 4 KiB pages, the L1 DTLB's in leaf 0x80000005's
+	 * EBX[23:16], the L2 DTLB's in leaf 0x80000006's EBX[27:16]; Intel
+	 * leaves both 0 */
+	unsigned leaf = level == 1 ? 0x80000005 : 0x80000006;
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= leaf && __get_cpuid(leaf, &a, &b, &c, &d))
+		n = level == 1 ? (b >> 16) & 0xff : (b >> 16) & 0xfff;
 	/* Intel: the deterministic address translation leaf, one subleaf per
-	 * TLB: level 2, data or unified, 4 KiB pages; ways x sets entries */
+	 * TLB: data or unified, at LEVEL, 4 KiB pages; ways x sets entries */
 	if (!n && __get_cpuid_max(0, NULL) >= 0x18 && __get_cpuid_count(0x18, 0, &a, &b, &c, &d)) {
 		unsigned last = a;
 		for (unsigned i = 0; i <= last && i < 64; i++) {
 			if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
 				break;
-			unsigned type = d & 0x1f, level = (d >> 5) & 7;
-			if (level == 2 && (type == 1 || type == 3) && (b & 1) && (b >> 16) * c > n)
+			unsigned type = d & 0x1f, at = (d >> 5) & 7;
+			if ((int)at == level && (type == 1 || type == 3) && (b & 1) && (b >> 16) * c > n)
 				n = (b >> 16) * c;
 		}
 	}
 	return n;
 #else
+	(void)level;
 	return 0;
 #endif
 }

@@ -29,9 +29,10 @@ typedef struct epi_caches {
 } epi_caches;
 void epi_caches_read(int cpu, epi_caches *c);
 
-/* The 4 KiB pages the second-level data TLB of the CPU running this maps
- * (x86-64: cpuid, AMD's leaf 0x80000006 or Intel's leaf 0x18); 0 when
- * the processor does not say (aarch64 has no such register). */
-unsigned epi_stlb_pages(void);
+/* The 4 KiB pages the data TLB of LEVEL (1 or 2) of the CPU running this
+ * maps (x86-64: cpuid, AMD's leaves 0x80000005 and 0x80000006 or Intel's
+ * leaf 0x18); 0 when the processor does not say (aarch64 has no such
+ * register). */
+unsigned epi_tlb_pages(int level);
 
 #endif

@@ -1,6 +1,7 @@
 /* mprice: the time and energy of machine code (see mprice.h). */
 #include "predict/mprice.h"
 
+#include "bench/bench.h"
 #include "machine/cpu.h"
 #include "predict/mflow.h"
 
@@ -38,6 +39,52 @@ static double cost(const epi_fcol *col, const char *key, const char *fallback, i
 		return 0;
 	double v = dyn ? (isnan(e->e_dyn) ? e->e : e->e_dyn) : e->t;
 	return isnan(v) || v < 0 ? 0 : v;
+}
+
+/* The TLB's miss curve from COL: each load.page.tlbS at S percent of the
+ * second-level TLB's pages, load.page.walk at its own pages, by pages. */
+static void tlb_curve(epi_mcosts *c, const epi_fcol *col)
+{
+#define TLB_POINT(share) {"load.page.tlb" #share, share / 100.0},
+	static const struct {
+		const char *key;
+		double x;
+	} curve[] = {EPI_TLB_SHARES(TLB_POINT)};
+#undef TLB_POINT
+	c->ntlb = 0;
+	for (size_t i = 0; i <= sizeof curve / sizeof *curve; i++) {
+		int walk = i == sizeof curve / sizeof *curve;
+		double t = walk ? c->walk : cost(col, curve[i].key, NULL, 0);
+		double x = walk ? EPI_WALK_PAGES / c->stlb : curve[i].x;
+		/* the walk alone is no curve */
+		if (!(t > 0) || (walk && c->ntlb == 0) || c->ntlb == (int)(sizeof c->tlb_x / sizeof *c->tlb_x))
+			continue;
+		int j = c->ntlb++;
+		for (; j > 0 && c->tlb_x[j - 1] > x; j--) {
+			c->tlb_x[j] = c->tlb_x[j - 1];
+			c->tlb_t[j] = c->tlb_t[j - 1];
+		}
+		c->tlb_x[j] = x;
+		c->tlb_t[j] = t;
+	}
+}
+
+double epi_mcosts_tlb(const epi_mcosts *c, double pages)
+{
+	if (!(pages > c->dtlb))
+		return 0;
+	double x = pages / c->stlb;
+	/* a table from before the curve: the walk past the TLB's reach only */
+	if (c->ntlb == 0)
+		return c->walk > 0 && x > 1 ? c->walk : 0;
+	if (x <= c->tlb_x[0])
+		return c->tlb_t[0];
+	for (int i = 1; i < c->ntlb; i++)
+		if (x <= c->tlb_x[i]) {
+			double f = (x - c->tlb_x[i - 1]) / (c->tlb_x[i] - c->tlb_x[i - 1]);
+			return c->tlb_t[i - 1] + f * (c->tlb_t[i] - c->tlb_t[i - 1]);
+		}
+	return c->tlb_t[c->ntlb - 1];
 }
 
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3])
@@ -112,11 +159,14 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 			best = c->load_tp;
 		c->issue = best;
 	}
-	/* page walks: without the kernel, none priced; the TLB's reach from
-	 * the processor, else the smallest of current cores' (1,536 pages) */
+	/* page walks: without the kernels, none priced; the TLBs' reach from
+	 * the processor, else the smallest of current cores' (64 and 1,536
+	 * pages), as the kernels took it */
 	c->walk = cost(col, "load.page.walk", NULL, 0);
-	unsigned stlb = epi_stlb_pages();
+	unsigned stlb = epi_tlb_pages(2), dtlb = epi_tlb_pages(1);
 	c->stlb = stlb ? stlb : 1536;
+	c->dtlb = dtlb ? dtlb : 64;
+	tlb_curve(c, col);
 	const epi_cost *t = exact(col, "malloc.touch");
 	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;
 	c->idle_w = col->idle_w;
@@ -279,11 +329,11 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	}
 	if (deep > 0 && t > 0)
 		out->bound_t[EPI_BOUND_L2 + deep - 1] = t;
-	/* column walks over more pages than the TLB maps: the pages of one
-	 * entry are gone from it when the next entry comes back to them, and
-	 * each new page waits for the page tables */
-	if (c->walk > 0 && st.pages > c->stlb)
-		out->bound_t[EPI_BOUND_TLB] = st.walks * c->walk;
+	/* column walks over more pages than the first-level TLB maps: each
+	 * new page is looked up in the second level, and once the pages of
+	 * one entry outgrow that (gradually: the curve), the page tables are
+	 * walked for them when the next entry comes back */
+	out->bound_t[EPI_BOUND_TLB] = st.walks * epi_mcosts_tlb(c, st.pages);
 	return apart;
 }
 

@@ -52,6 +52,12 @@ typedef struct epi_mcosts {
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
 	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
 	double stlb;             /* pages the second-level TLB maps */
+	double dtlb;             /* pages the first-level data TLB maps */
+	/* the TLB's miss curve: seconds per access of a walk over tlb_x[i] x
+	 * stlb pages (load.page.tlbS, then load.page.walk), by tlb_x; no
+	 * points when the table has no load.page.tlbS */
+	double tlb_x[8], tlb_t[8];
+	int ntlb;
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
 	double e_load, e_store;  /* dynamic joules per access */
@@ -63,6 +69,11 @@ typedef struct epi_mcosts {
  * L3 bytes; 0: typical sizes); a kernel the table lacks is derived from a
  * related one. */
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3]);
+
+/* Seconds per access of a column walk over PAGES pages: 0 within the
+ * first-level TLB's reach or without the kernels, else the miss curve
+ * (epi_mcosts.tlb_x) followed between its points, flat beyond them. */
+double epi_mcosts_tlb(const epi_mcosts *c, double pages);
 
 /* Whether COL has the microbenchmarks the compiled-code model rests on
  * (integer and floating-point throughput and latency, L1 loads and stores,

@@ -132,6 +132,34 @@ static void test_page_walk_offsets(void **st)
 	assert_null(c.buf);
 }
 
+/* the TLB curve's kernels: each a walk over its share of the pages the
+ * second-level TLB maps (cpuid, else 1,536), in whole iterations, a page
+ * each in a row, in the default set */
+static void test_tlb_curve_offsets(void **st)
+{
+	(void)st;
+	unsigned stlb = epi_tlb_pages(2);
+	const double reach = stlb ? stlb : 1536;
+	static const int share[] = {50, 100, 150};
+	for (int i = 0; i < 3; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "load.page.tlb%d", share[i]);
+		const epi_kernel *k = epi_kernel_find(name);
+		assert_non_null(k);
+		epi_bench_ctx c = {.bytes = 1 << 20};
+		char err[512];
+		assert_int_equal(k->setup(k, &c, err), 0);
+		const uint64_t *at = c.buf2;
+		size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8;
+		assert_true(n % 32 == 0 && n >= reach * share[i] / 100 && n < reach * share[i] / 100 + 32);
+		for (size_t j = 1; j < n; j++)
+			assert_true(at[j] / 4096 == at[j - 1] / 4096 + 1);
+		k->run(&c, 2 * n / 32);
+		k->teardown(&c);
+		assert_null(c.buf);
+	}
+}
+
 /* the -O0 statement kernel does its statement: with x all ones and a = 1,
  * every statement adds one to an element of y */
 static void test_frame_statement(void **st)
@@ -221,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
+		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_levels_from_sysfs),

@@ -666,6 +666,14 @@ static void test_page_walks(void **st)
 	k.stlb = 4096;
 	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
+	/* within the reach, on the table's miss curve: 2,000 of 4,096 pages */
+	k.dtlb = 64;
+	k.ntlb = 2;
+	k.tlb_x[0] = 0.5, k.tlb_t[0] = 3;
+	k.tlb_x[1] = 1, k.tlb_t[1] = 6;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 3) < 1e-9);
+	k.ntlb = 0;
 	k.stlb = 1024;
 	k.walk = 0;
 	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
@@ -676,6 +684,47 @@ static void test_page_walks(void **st)
 	epi_mprice_loop(&x.m.obj, r, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = NAN}, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
 	model_free(&x);
+}
+
+/* The TLB's miss curve from a table: nothing within the first level's
+ * reach, the half-reach kernel's cost up to half the second level's,
+ * followed between the kernels (the walk's at its 8,192 pages), flat past
+ * the last; a table with the walk alone: the walk past the reach only. */
+static void test_tlb_curve(void **st)
+{
+	(void)st;
+	epi_cost op[4] = {
+		{.key = "load.page.tlb50", .t = 2, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb100", .t = 5, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb150", .t = 12, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.walk", .t = 17, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol col = {.khz = 3000000, .n = 4, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts c;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	double s = c.stlb, walk_x = 8192 / s;
+	assert_true(c.dtlb > 0 && c.dtlb < s / 2);
+	assert_true(epi_mcosts_tlb(&c, c.dtlb) == 0);
+	assert_true(epi_mcosts_tlb(&c, c.dtlb + 1) == 2);
+	assert_true(epi_mcosts_tlb(&c, 0.5 * s) == 2);
+	assert_true(fabs(epi_mcosts_tlb(&c, 0.75 * s) - 3.5) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, s) - 5) < 1e-9);
+	if (walk_x > 1.5) { /* the walk's pages past 150% of this processor's TLB */
+		assert_true(fabs(epi_mcosts_tlb(&c, 1.25 * s) - 8.5) < 1e-9);
+		double x = (1.5 + walk_x) / 2;
+		assert_true(fabs(epi_mcosts_tlb(&c, x * s) - 14.5) < 1e-9);
+	}
+	assert_true(epi_mcosts_tlb(&c, 100 * s) == 17);
+	/* the walk alone */
+	col.op = &op[3];
+	col.n = 1;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	assert_true(epi_mcosts_tlb(&c, 0.9 * s) == 0);
+	assert_true(epi_mcosts_tlb(&c, 1.1 * s) == 17);
+	/* neither */
+	col.n = 0;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	assert_true(epi_mcosts_tlb(&c, 100 * s) == 0);
 }
 
 /* -O0 computes an element's address anew for each access: the store of
@@ -979,6 +1028,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
+		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
