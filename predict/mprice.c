@@ -238,8 +238,10 @@ static int level_of(const epi_mcosts *c, double bytes)
  * next entry of L touches them again (x[j] in a row sweep starts where
  * it did: NEAR) and those it does not (A[i][j]: FAR), of the streams in
  * address order ([0]) and of those that move a line per access (a column
- * walk, [1]), and of the far lines those a page or more apart; what one
- * entry touches (SPAN) and one entry of the loop around (OUTER_SPAN). */
+ * walk, [1]), and of the far lines those that loads bring a page or
+ * more apart (FAR_APART: a store's line drains through the store buffer
+ * while the loads go on); what one entry touches (SPAN) and one entry of
+ * the loop around (OUTER_SPAN). */
 typedef struct streams {
 	double near[2], far[2], far_apart, span, outer_span;
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
@@ -276,7 +278,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		st->near[col] += (1 - fresh) * w * bytes / 64;
 		st->far[col] += fresh * w * bytes / 64;
 		if (step >= 4096)
-			st->far_apart += fresh * w * bytes / 64;
+			st->far_apart += fresh * o->weight[i] * o->in[i].loads * bytes / 64;
 		/* the pages a column walk turns: one per access a page or more
 		 * apart, else one per 4 KiB of its steps */
 		if (col && isfinite(step) && trip > 0) {

@@ -644,6 +644,35 @@ static void test_column_walk(void **st)
 	model_free(&x);
 }
 
+/* A column copy, b's column from a's: both move a line an access, and
+ * in the sweeps over a new column the iteration waits for the line its
+ * load needs; the store's line drains through the store buffer (its
+ * traffic counts with the lines, not with the waits) */
+static const char colcopy_src[] = "void cp(int n, const double *a, double *b)\n"
+				  "{\n"
+				  "\tfor (int j = 0; j < n; j++)\n"
+				  "\t\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				  "\t\t\tb[i * n + j] = 2 * a[i * n + j];\n"
+				  "}\n";
+
+static void test_column_sweep_loads(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "colcp", colcopy_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	memory_cycles(&k);
+	const epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
+	epi_mloop_price p40, p80;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p40);
+	k.scatter = 80;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p80);
+	/* an eighth of the iterations wait: 40 more cycles each */
+	assert_true(fabs(p80.bound_t[EPI_BOUND_DRAM] - p40.bound_t[EPI_BOUND_DRAM] - 0.125 * 40) < 1e-9);
+	model_free(&x);
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
  * the pages mapped, or a table without the kernel, no walks */
@@ -1029,6 +1058,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
+		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
