@@ -157,14 +157,8 @@ static int state_path(char *out, size_t n, int create, char *err)
 /* Async-signal-safe: writes the plan back and removes the state file. */
 static void plan_apply(void)
 {
-	for (int i = 0; i < nplan; i++) {
-		int fd = open(plan[i].path, O_WRONLY);
-		if (fd < 0)
-			continue;
-		ssize_t w = write(fd, plan[i].value, strlen(plan[i].value));
-		(void)w;
-		close(fd);
-	}
+	for (int i = 0; i < nplan; i++)
+		epi_write_value(plan[i].path, plan[i].value);
 	if (nplan && state_file[0])
 		unlink(state_file);
 	nplan = 0;

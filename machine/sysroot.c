@@ -108,25 +108,34 @@ int epi_read_i64(const char *path, long long *v, char *err)
 	return 0;
 }
 
-int epi_write_line(const char *path, const char *text, char *err)
+int epi_write_value(const char *path, const char *text)
 {
 	/* O_TRUNC: sysfs ignores it, and a plain file (a fake tree) needs it */
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
-		return file_error(path, "write", err);
-	size_t n = strlen(text);
+		return -errno;
+	size_t n = 0;
+	while (text[n])
+		n++;
 	ssize_t w = write(fd, text, n);
-	if (w < 0 || (size_t)w != n) {
-		int e = w < 0 ? errno : EIO;
-		close(fd);
-		errno = e;
-		return epi_error(err, "cannot write '%s' to '%s': %s%s%s", text, path, strerror(e),
-				 e == EACCES || e == EPERM ? "; " : "",
-				 e == EACCES || e == EPERM ? epi_perm_hint(path) : "");
-	}
-	if (close(fd) < 0)
+	int e = w < 0 ? errno : (size_t)w != n ? EIO : 0;
+	if (close(fd) < 0 && !e)
+		e = errno;
+	return -e;
+}
+
+int epi_write_line(const char *path, const char *text, char *err)
+{
+	int r = epi_write_value(path, text);
+	if (r == 0)
+		return 0;
+	int e = -r;
+	errno = e;
+	/* what opening refuses names the file; what the attribute refuses,
+	 * the value too */
+	if (e == ENOENT || e == ENOTDIR || e == EACCES || e == EPERM)
 		return file_error(path, "write", err);
-	return 0;
+	return epi_error(err, "cannot write '%s' to '%s': %s", text, path, strerror(e));
 }
 
 int epi_exists(const char *path)

@@ -23,7 +23,13 @@ int epi_read_line(const char *path, char *buf, size_t n, char *err);
 int epi_read_u64(const char *path, uint64_t *v, char *err);
 int epi_read_i64(const char *path, long long *v, char *err);
 
-/* Writes TEXT to PATH (a sysfs attribute: no truncation games). */
+/* Writes TEXT to PATH, a sysfs attribute or a fake tree's plain file
+ * (truncated first, which sysfs ignores): 0 or -errno. The one writer of
+ * every value epi sets, async-signal-safe (open, write, close), so that
+ * the restore on a signal writes as every other path does. */
+int epi_write_value(const char *path, const char *text);
+/* epi_write_value, -1 with ERR naming the value, the file, the reason
+ * and, for permissions, the way to grant them. */
 int epi_write_line(const char *path, const char *text, char *err);
 
 /* Whether PATH exists. */

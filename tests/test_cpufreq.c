@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -133,6 +135,75 @@ static void test_minmax_pin_restore(void **st)
 	epi_read_line(path, v, 16, err);
 	assert_string_equal(v, "0");
 	assert_int_equal(epi_freq_restore(err), 0); /* nothing left */
+}
+
+/* ---- every restore writes whole values ---------------------------------- */
+
+enum restore_way { IN_PROCESS, AT_EXIT, ON_SIGNAL, FROM_STATE };
+
+/* Pins CPU 0 to KHZ and gives it back the WAY asked: in this process, or
+ * in a child that exits or dies of SIGTERM while pinned, or from the
+ * state file a killed run left. */
+static void pin_and_restore(long long khz, enum restore_way way)
+{
+	epi_cpufreq c;
+	char err[EPI_ERRLEN];
+	assert_int_equal(epi_cpufreq_scan(&c, 100000, err), 0);
+	int cpus[] = {0};
+	if (way == AT_EXIT || way == ON_SIGNAL) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			if (epi_freq_pin(&c, cpus, 1, khz, 1, err) < 0)
+				_exit(3);
+			if (way == ON_SIGNAL)
+				raise(SIGTERM);
+			exit(0);
+		}
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(way == AT_EXIT ? WIFEXITED(status) && WEXITSTATUS(status) != 3
+					   : WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+		return;
+	}
+	if (epi_freq_pin(&c, cpus, 1, khz, 1, err) < 0)
+		fail_msg("%s", err);
+	if (way == FROM_STATE)
+		epi_freq_keep();
+	assert_int_equal(epi_freq_restore(err), 1);
+}
+
+/* A saved value shorter than the pinned one (800000 under 2400000, a
+ * governor's name under "userspace") must read back whole, whichever way
+ * it is restored: a fake tree's files are plain files, which keep what a
+ * write does not cover. For acpi-cpufreq (the userspace governor),
+ * intel_pstate and amd-pstate (min = max). */
+static void test_restore_shorter_values(void **st)
+{
+	static const char *const drivers[] = {"acpi-cpufreq", "intel_pstate", "amd-pstate-epp"};
+	for (int d = 0; d < 3; d++)
+		for (enum restore_way way = IN_PROCESS; way <= FROM_STATE; way++) {
+			char v[256];
+			if (d == 0) {
+				fake_acpi_tree();
+				fake_policy(0, "scaling_governor", "ondemand");
+			} else {
+				pstate_tree();
+				fake_policy(0, "scaling_driver", drivers[d]);
+			}
+			pin_and_restore(2400000, way);
+			if (d == 0) {
+				get(0, "scaling_governor", v);
+				assert_string_equal(v, "ondemand");
+			} else {
+				get(0, "scaling_min_freq", v);
+				assert_string_equal(v, "800000");
+				get(0, "scaling_max_freq", v);
+				assert_string_equal(v, "3900000");
+			}
+			char state[EPI_PATHLEN];
+			assert_false(epi_freq_state_peek(state, sizeof state));
+		}
 }
 
 /* ---- a policy that refuses min > max, as the kernel's cpufreq does -------- */
@@ -269,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_userspace_pin_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minmax_pin_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_shorter_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minmax_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_offered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cpufreq, setup, teardown),
