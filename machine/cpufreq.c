@@ -4,6 +4,7 @@
 #include "model/freq.h"
 #include "model/util.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,6 +124,8 @@ static char state_file[EPI_PATHLEN];
 static volatile sig_atomic_t restoring;
 
 static int state_path(char *out, size_t n, int create, char *err);
+static int owned(const char *path, int dir, char *err);
+static int replay(char *err);
 
 int epi_freq_state_path(char *out, size_t n, char *err)
 {
@@ -151,7 +155,76 @@ static int state_path(char *out, size_t n, int create, char *err)
 	snprintf(out, n, "%s/cpufreq-state", dir);
 	if (!create)
 		return 0;
-	return epi_mkdirs(dir, err);
+	if (epi_mkdirs(dir, err) < 0)
+		return -1;
+	return owned(dir, 1, err);
+}
+
+/* Whether PATH (a folder, DIR) is this user's and no one else may write
+ * it: what a root process replays must be what it wrote. */
+static int owned(const char *path, int dir, char *err)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return epi_error(err, "cannot read '%s': %s", path, strerror(errno));
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return epi_error(err, "'%s' is not a %s: the frequency state is kept in a folder of your own "
+				 "(EPI_STATE_DIR)", path, dir ? "folder" : "plain file");
+	if (st.st_uid != geteuid())
+		return epi_error(err, "'%s' belongs to uid %u, not to you (uid %u): the frequency state is kept in "
+				 "a folder of your own (EPI_STATE_DIR)", path, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return epi_error(err, "'%s' may be written by others (mode %03o): the frequency state is kept "
+				 "where only you can write (chmod go-w)", path, (unsigned)(st.st_mode & 0777));
+	return 0;
+}
+
+/* ---- the lock: one process changes frequencies at a time -------------- */
+
+static int lock_fd = -1;
+
+/* Takes the lock beside the state file, its holder's pid in it; -1 with
+ * ERR naming the holder when another process has it. */
+static int lock_take(char *err)
+{
+	if (lock_fd >= 0)
+		return 0;
+	char path[EPI_PATHLEN + 8];
+	snprintf(path, sizeof path, "%s.lock", state_file);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return epi_error(err, "cannot open the lock '%s': %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		char pid[32] = "";
+		ssize_t r = e == EWOULDBLOCK ? pread(fd, pid, sizeof pid - 1, 0) : -1;
+		close(fd);
+		if (r > 0) {
+			pid[r] = 0;
+			pid[strcspn(pid, "\n")] = 0;
+		}
+		if (e == EWOULDBLOCK)
+			return epi_error(err, "another epi (pid %s) is changing the CPU frequencies (lock '%s'): wait "
+					 "for it to end", *pid ? pid : "unknown", path);
+		return epi_error(err, "cannot lock '%s': %s", path, strerror(e));
+	}
+	char pid[32];
+	int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+		int e = errno;
+		close(fd);
+		return epi_error(err, "cannot write the lock '%s': %s", path, strerror(e));
+	}
+	lock_fd = fd;
+	return 0;
+}
+
+/* Async-signal-safe. */
+static void lock_drop(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 }
 
 /* Async-signal-safe: writes the plan back and removes the state file. */
@@ -162,6 +235,7 @@ static void plan_apply(void)
 	if (nplan && state_file[0])
 		unlink(state_file);
 	nplan = 0;
+	lock_drop();
 }
 
 static void on_signal(int sig)
@@ -198,7 +272,7 @@ static int plan_save(char *err)
 	len += (size_t)snprintf(buf + len, cap - len, "# epi cpufreq state 1: path<TAB>value, restored in this order\n");
 	for (int i = 0; i < nplan; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s\t%s\n", plan[i].path, plan[i].value);
-	int r = epi_write_atomic(state_file, buf, len, err);
+	int r = epi_write_atomic_mode(state_file, buf, len, 0600, err);
 	free(buf);
 	return r;
 }
@@ -341,11 +415,13 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 	}
 	if (!any)
 		return epi_error(err, "no frequency policy covers the CPUs asked for");
-	if (epi_freq_state_path(state_file, sizeof state_file, err) < 0)
+	if (epi_freq_state_path(state_file, sizeof state_file, err) < 0 || lock_take(err) < 0)
 		return -1;
-	if (nplan == 0 && epi_exists(state_file))
+	if (nplan == 0 && epi_exists(state_file)) {
+		lock_drop();
 		return epi_error(err, "a previous run left CPU frequencies changed (state in '%s'): run "
 				 "`epi freq --restore` first", state_file);
+	}
 	/* the plan: every value to be touched, in the order it goes back */
 	int first = nplan == 0;
 	if (first) {
@@ -374,6 +450,7 @@ int epi_freq_pin(const epi_cpufreq *c, const int *cpus, int ncpus, long long khz
 		plan_order(khz);
 		if (plan_save(err) < 0) {
 			nplan = 0;
+			lock_drop();
 			return -1;
 		}
 		signal(SIGINT, on_signal);
@@ -420,25 +497,80 @@ int epi_freq_restore(char *err)
 	}
 	if (state_path(state_file, sizeof state_file, 0, err) < 0)
 		return -1;
-	size_t len;
-	char e2[EPI_ERRLEN];
 	if (!epi_exists(state_file))
 		return 0;
+	/* what root replays: a file of this user's, in a folder of this
+	 * user's, that no pinning process is writing now */
+	char dir[EPI_PATHLEN];
+	snprintf(dir, sizeof dir, "%s", state_file);
+	*strrchr(dir, '/') = 0;
+	if (owned(dir, 1, err) < 0 || owned(state_file, 0, err) < 0 || lock_take(err) < 0)
+		return -1;
+	int ret = replay(err);
+	lock_drop();
+	return ret;
+}
+
+/* Whether PATH is an attribute epi saves before it pins (a policy's
+ * scaling_governor, scaling_min_freq or scaling_max_freq, cpufreq/boost,
+ * intel_pstate/no_turbo, under the root's cpu folder) and VALUE one it
+ * could have saved there: NULL, or what is wrong. */
+static const char *not_saved(const char *path, const char *value)
+{
+	char cpu[EPI_PATHLEN];
+	epi_syspath(cpu, "/sys/devices/system/cpu/");
+	size_t n = strlen(cpu);
+	if (strncmp(path, cpu, n) != 0 || strstr(path, "/../") || strstr(path, "/./"))
+		return "path";
+	const char *rest = path + n, *attr = NULL;
+	unsigned id;
+	int at = 0;
+	if (strcmp(rest, "cpufreq/boost") == 0 || strcmp(rest, "intel_pstate/no_turbo") == 0)
+		return strcmp(value, "0") == 0 || strcmp(value, "1") == 0 ? NULL : "value";
+	if (sscanf(rest, "cpufreq/policy%u/%n", &id, &at) != 1 || at == 0 || !isdigit((unsigned char)rest[14]))
+		return "path";
+	attr = rest + at;
+	size_t len = strlen(value);
+	if (strcmp(attr, "scaling_governor") == 0)
+		return len > 0 && len < 32 && strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_-") == len ? NULL
+														: "value";
+	if (strcmp(attr, "scaling_min_freq") == 0 || strcmp(attr, "scaling_max_freq") == 0)
+		return len > 0 && len < 16 && strspn(value, "0123456789") == len ? NULL : "value";
+	return "path";
+}
+
+/* Writes back what the state file holds, every entry checked first, and
+ * removes it: 1, or -1 with ERR naming the line. */
+static int replay(char *err)
+{
+	size_t len;
+	char e2[EPI_ERRLEN];
 	char *text = epi_read_file(state_file, &len, e2);
 	if (!text)
 		return epi_error(err, "%s", e2);
 	plan_entry *ent = xcalloc(PLAN_MAX, sizeof *ent);
 	int n = 0, lineno = 0, ret = 0;
-	for (char *line = strtok(text, "\n"); line && ret == 0; line = strtok(NULL, "\n")) {
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && ret == 0; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
 		if (line[0] == '#')
 			continue;
 		char *tab = strchr(line, '\t');
 		if (!tab || n == PLAN_MAX) {
-			ret = epi_error(err, "'%s' line %d: not a state entry (path<TAB>value)", state_file, lineno);
+			ret = epi_error(err, "'%s' line %d: not a state entry (path<TAB>value); nothing restored",
+					state_file, lineno);
 			break;
 		}
 		*tab = 0;
+		const char *bad = not_saved(line, tab + 1);
+		if (bad || strlen(line) >= sizeof ent[n].path) {
+			ret = epi_error(err, "'%s' line %d: %s%s%s is not a CPU frequency setting epi saves (a policy's "
+					"scaling_governor, scaling_min_freq, scaling_max_freq, cpufreq/boost, "
+					"intel_pstate/no_turbo); nothing restored",
+					state_file, lineno, bad && *bad == 'v' ? "the value of " : "'", line,
+					bad && *bad == 'v' ? "" : "'");
+			break;
+		}
 		snprintf(ent[n].path, sizeof ent[n].path, "%s", line);
 		snprintf(ent[n].value, sizeof ent[n].value, "%s", tab + 1);
 		n++;

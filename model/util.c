@@ -23,6 +23,11 @@ int epi_error(char *err, const char *fmt, ...)
 
 int epi_write_atomic(const char *path, const void *data, size_t len, char *err)
 {
+	return epi_write_atomic_mode(path, data, len, 0644, err);
+}
+
+int epi_write_atomic_mode(const char *path, const void *data, size_t len, unsigned mode, char *err)
+{
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp)
@@ -46,7 +51,7 @@ int epi_write_atomic(const char *path, const void *data, size_t len, char *err)
 		p += w;
 		left -= (size_t)w;
 	}
-	if (fsync(fd) < 0 || fchmod(fd, 0644) < 0)
+	if (fsync(fd) < 0 || fchmod(fd, (mode_t)mode) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;

@@ -78,6 +78,8 @@ int epi_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* Writes LEN bytes to PATH atomically: a temporary file in the same folder,
  * fsync, then rename over PATH.  Returns 0, or -1 with ERR set. */
 int epi_write_atomic(const char *path, const void *data, size_t len, char *err);
+/* The same with the file's permissions MODE (epi_write_atomic: 0644). */
+int epi_write_atomic_mode(const char *path, const void *data, size_t len, unsigned mode, char *err);
 
 /* Creates the folder DIR and its parents (mkdir -p); 0, or -1 with ERR. */
 int epi_mkdirs(const char *dir, char *err);

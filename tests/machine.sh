@@ -35,6 +35,14 @@ EPI_SYSROOT="$F" run_epi "freq --set twice refuses" 1 "run \`epi freq --restore\
 EPI_SYSROOT="$F" run_epi "freq --restore" 0 "restored" -- freq --restore
 if [ "$(cat "$P1/scaling_governor")" = schedutil ] && [ "$(cat "$F/sys/devices/system/cpu/cpufreq/boost")" = 1 ] &&
 	[ ! -e "$F/state/cpufreq-state" ]; then ok "freq --restore put everything back"; else bad "freq --restore put everything back"; fi
+# a state file naming another file: refused with its line, nothing written, the file kept
+printf 'hello\n' > "$F/motd"
+printf '# epi cpufreq state 1\n%s\t2400000\n%s\tx\n' "$P1/scaling_max_freq" "$F/motd" > "$F/state/cpufreq-state"
+chmod 600 "$F/state/cpufreq-state"
+EPI_SYSROOT="$F" run_epi "freq --restore refuses a planted path" 1 "cpufreq-state' line 3: '$F/motd' is not a CPU frequency setting epi saves" -- freq --restore
+[ "$(cat "$F/motd")" = hello ] && [ -e "$F/state/cpufreq-state" ] && ok "planted path: nothing written, state kept" ||
+	bad "planted path: nothing written, state kept"
+rm -f "$F/state/cpufreq-state"
 EPI_SYSROOT="$F" run_epi "measure --freq restores at exit" 0 "1.8 GHz requested" -- measure --meter none --freq 1.8GHz -- true
 [ "$(cat "$P1/scaling_governor")" = schedutil ] && ok "governor back after measure" || bad "governor back after measure"
 

@@ -206,6 +206,154 @@ static void test_restore_shorter_values(void **st)
 		}
 }
 
+/* ---- the state file: private, locked, replayed only for what epi saves --- */
+
+static void put_state(const char *text)
+{
+	char path[EPI_PATHLEN], err[EPI_ERRLEN];
+	assert_int_equal(epi_freq_state_path(path, sizeof path, err), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+/* The state file is its owner's alone (0600); a state file naming a path
+ * or a value epi never saves is refused whole, with its line, and kept. */
+static void test_state_file_checked(void **st)
+{
+	pstate_tree();
+	epi_cpufreq c;
+	char err[EPI_ERRLEN], v[256], state[EPI_PATHLEN], path[EPI_PATHLEN];
+	assert_int_equal(epi_cpufreq_scan(&c, 100000, err), 0);
+	if (epi_freq_pin(&c, NULL, 0, 2400000, 0, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(epi_freq_state_path(state, sizeof state, err), 0);
+	struct stat sb;
+	assert_int_equal(stat(state, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	assert_int_equal(epi_freq_restore(err), 1);
+
+	/* a planted line: another file, however the path is spelled */
+	fake_put("/etc/motd", "hello\n");
+	const char *planted[] = {"%s/etc/motd\tx\n", "%s/sys/devices/system/cpu/../../../etc/motd\tx\n",
+				 "%s/sys/devices/system/cpu/cpufreq/policy0/../../../../../etc/motd\tx\n",
+				 "%s/sys/devices/system/cpu/cpufreq/policy0/energy_performance_preference\tx\n"};
+	for (size_t i = 0; i < sizeof planted / sizeof *planted; i++) {
+		char text[2 * EPI_PATHLEN];
+		snprintf(text, sizeof text, "# epi cpufreq state 1\n%s/sys/devices/system/cpu/cpufreq/policy0/"
+			 "scaling_min_freq\t900000\n", epi_sysroot());
+		size_t l = strlen(text);
+		snprintf(text + l, sizeof text - l, planted[i], epi_sysroot());
+		put_state(text);
+		assert_int_equal(epi_freq_restore(err), -1);
+		assert_non_null(strstr(err, "line 3"));
+		assert_non_null(strstr(err, "nothing restored"));
+		assert_null(strchr(err, '\n'));
+		epi_read_line(epi_syspath(path, "/etc/motd"), v, sizeof v, err);
+		assert_string_equal(v, "hello");
+		get(0, "scaling_min_freq", v);
+		assert_string_equal(v, "800000"); /* the good line before it not written either */
+		assert_true(epi_exists(state));
+	}
+	/* a value no policy has */
+	char text[2 * EPI_PATHLEN];
+	snprintf(text, sizeof text, "%s/sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq\t9000000 2\n",
+		 epi_sysroot());
+	put_state(text);
+	assert_int_equal(epi_freq_restore(err), -1);
+	assert_non_null(strstr(err, "line 1: the value of"));
+	/* what epi saves goes back */
+	snprintf(text, sizeof text, "%s/sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq\t900000\n"
+		 "%s/sys/devices/system/cpu/intel_pstate/no_turbo\t1\n", epi_sysroot(), epi_sysroot());
+	put_state(text);
+	assert_int_equal(epi_freq_restore(err), 1);
+	get(0, "scaling_min_freq", v);
+	assert_string_equal(v, "900000");
+	assert_false(epi_exists(state));
+}
+
+/* Where the state is kept: a folder others may write, or someone else's,
+ * is refused before anything changes; so is a state file others may
+ * write. */
+static void test_state_folder_owned(void **st)
+{
+	pstate_tree();
+	epi_cpufreq c;
+	char err[EPI_ERRLEN], v[256];
+	assert_int_equal(epi_cpufreq_scan(&c, 100000, err), 0);
+	mkdir(statedir, 0755);
+	chmod(statedir, 0777);
+	assert_int_equal(epi_freq_pin(&c, NULL, 0, 2400000, 0, err), -1);
+	assert_non_null(strstr(err, "may be written by others"));
+	get(0, "scaling_min_freq", v);
+	assert_string_equal(v, "800000");
+	chmod(statedir, 0755);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(statedir, 65534, 65534), 0);
+		assert_int_equal(epi_freq_pin(&c, NULL, 0, 2400000, 0, err), -1);
+		assert_non_null(strstr(err, "belongs to uid 65534"));
+		assert_int_equal(chown(statedir, 0, 0), 0);
+	}
+	char text[EPI_PATHLEN + 64], state[EPI_PATHLEN];
+	snprintf(text, sizeof text, "%s/sys/devices/system/cpu/cpufreq/policy0/scaling_min_freq\t900000\n",
+		 epi_sysroot());
+	put_state(text);
+	assert_int_equal(epi_freq_state_path(state, sizeof state, err), 0);
+	chmod(state, 0666);
+	assert_int_equal(epi_freq_restore(err), -1);
+	assert_non_null(strstr(err, "may be written by others"));
+	get(0, "scaling_min_freq", v);
+	assert_string_equal(v, "800000");
+}
+
+/* Two processes pinning at once: the second is refused with the first's
+ * pid, and so is a restore meanwhile; once the first is done, the second
+ * pins. */
+static void test_state_locked(void **st)
+{
+	pstate_tree();
+	epi_cpufreq c;
+	char err[EPI_ERRLEN];
+	assert_int_equal(epi_cpufreq_scan(&c, 100000, err), 0);
+	int ready[2], go[2];
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char b = epi_freq_pin(&c, NULL, 0, 2400000, 0, err) == 0 ? 'y' : 'n';
+		if (write(ready[1], &b, 1) != 1 || read(go[0], &b, 1) != 1)
+			_exit(2);
+		exit(0); /* the restore at exit */
+	}
+	char b = 0;
+	assert_int_equal(read(ready[0], &b, 1), 1);
+	assert_int_equal(b, 'y');
+	char want[64];
+	snprintf(want, sizeof want, "another epi (pid %ld)", (long)pid);
+	assert_int_equal(epi_freq_pin(&c, NULL, 0, 1200000, 0, err), -1);
+	assert_non_null(strstr(err, want));
+	assert_int_equal(epi_freq_restore(err), -1);
+	assert_non_null(strstr(err, want));
+	char v[256];
+	get(0, "scaling_min_freq", v);
+	assert_string_equal(v, "2400000");
+	assert_int_equal(write(go[1], "g", 1), 1);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	get(0, "scaling_min_freq", v);
+	assert_string_equal(v, "800000");
+	if (epi_freq_pin(&c, NULL, 0, 1200000, 0, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(epi_freq_restore(err), 1);
+	for (int i = 0; i < 2; i++) {
+		close(ready[i]);
+		close(go[i]);
+	}
+}
+
 /* ---- a policy that refuses min > max, as the kernel's cpufreq does -------- */
 
 static struct {
@@ -341,6 +489,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_userspace_pin_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minmax_pin_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_shorter_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_file_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_folder_owned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_locked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minmax_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_offered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_cpufreq, setup, teardown),
