@@ -212,7 +212,7 @@ static void test_trace_v1(void **st)
 	epi_trace_close(&r);
 	epi_profile_sum p;
 	assert_int_equal(epi_profile_load(&p, path, EPI_BY_FUNCTION, NULL, 0, warn, err), 0);
-	assert_string_equal(warn, "");
+	assert_non_null(strstr(warn, "format version 1, whose header has no checksum"));
 	assert_int_equal(p.nruns, 2);
 	assert_int_equal(p.n, 131);
 	/* const:50 for 0.0667 s per run */
@@ -277,6 +277,22 @@ static void test_trace_corrupt(void **st)
 	char want[64];
 	snprintf(want, sizeof want, "at byte %ld", size - 60 - 8); /* the END record of run 3 */
 	assert_non_null(strstr(err, want));
+	/* a setting of the header changed (method=perf to method=wall): its
+	 * checksum fails, before any run is read */
+	write_trace(path, 1);
+	size_t tlen;
+	char *text = epi_read_file(path, &tlen, err);
+	assert_non_null(text);
+	char *m = memmem(text, tlen, "method=perf", 11);
+	assert_non_null(m);
+	memcpy(m, "method=wall", 11);
+	f = fopen(path, "wb");
+	fwrite(text, 1, tlen, f);
+	fclose(f);
+	free(text);
+	epi_trace_reader tr;
+	assert_int_equal(epi_trace_open(&tr, path, err), -1);
+	assert_non_null(strstr(err, "header checksum mismatch (corrupt) at byte 16"));
 	/* not a trace at all, and a trace of a future version */
 	f = fopen(path, "wb");
 	fputs("hello, world\n", f);

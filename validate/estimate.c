@@ -320,6 +320,9 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 	epi_trace_reader r;
 	if (epi_trace_open(&r, path, err) < 0)
 		return -1;
+	if (r.unchecked)
+		snprintf(warn, EPI_ERRLEN, "trace '%s' is of format version %u, whose header has no checksum: its "
+			 "settings (method, meter, clock) are taken unchecked", path, (unsigned)r.version);
 	p->info = r.info;
 	p->time_is_cpu = strcmp(r.info.method, "perf") == 0;
 	p->attrib = epi_attrib_new(by, clang_args, nclang_args);
@@ -352,8 +355,9 @@ int epi_profile_load(epi_profile_sum *p, const char *path, enum epi_by by, const
 		if (p->nruns == 0) {
 			ret = -1;
 		} else {
-			snprintf(warn, EPI_ERRLEN, "%s; the %d complete run%s before it %s used", err, p->nruns,
-				 p->nruns == 1 ? "" : "s", p->nruns == 1 ? "is" : "are");
+			size_t n = strlen(warn);
+			snprintf(warn + n, EPI_ERRLEN - n, "%s%s; the %d complete run%s before it %s used", n ? "; " : "",
+				 err, p->nruns, p->nruns == 1 ? "" : "s", p->nruns == 1 ? "is" : "are");
 		}
 	}
 	if (ret == 0 && p->nruns == 0)

@@ -156,7 +156,14 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 #ifdef EPI_VERSION
 	kv(&t, &len, &cap, "epi_version", EPI_VERSION);
 #endif
-	int r = put_record(w, EPI_REC_HEADER, t, len, NULL, 0, err);
+	/* the header's CRC-32 covers the signature, the version and the
+	 * record: a changed setting (method=perf) is found, not believed */
+	unsigned char rec[8], crc[4];
+	put32(rec, EPI_REC_HEADER);
+	put32(rec + 4, (uint32_t)len + 4);
+	uint32_t c = (uint32_t)crc32(crc32(crc32(0, NULL, 0), h, sizeof h), rec, sizeof rec);
+	put32(crc, (uint32_t)crc32(c, (const unsigned char *)t, (uInt)len));
+	int r = put_record(w, EPI_REC_HEADER, t, len, crc, sizeof crc, err);
 	free(t);
 	if (r < 0)
 		epi_trace_abort(w);
@@ -396,10 +403,21 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 		epi_trace_close(r);
 		return -1;
 	}
+	r->off += 8 + len;
+	if (v >= 3) { /* the text, then its CRC-32 with the signature's */
+		if (len < 4 || get32(r->buf + 4 + len) != (uint32_t)crc32(crc32(crc32(0, NULL, 0), h, sizeof h),
+									      r->buf, 8 + len - 4)) {
+			rfail(r, err, sizeof h, "header checksum mismatch (corrupt)");
+			epi_trace_close(r);
+			return -1;
+		}
+		len -= 4;
+	} else {
+		r->unchecked = 1;
+	}
 	r->header = xmalloc(len + 1);
 	memcpy(r->header, r->buf + 8, len);
 	r->header[len] = 0;
-	r->off += 8 + len;
 	epi_trace_info *in = &r->info;
 	char num[64];
 	header_value(r->header, "method", in->method, sizeof in->method);

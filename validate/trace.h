@@ -5,7 +5,9 @@
  * Layout (all integers little-endian, doubles IEEE 754 little-endian):
  *   "EPITRACE" u32 version u32 0
  *   then records: u32 type, u32 payload length, payload
- *     HEADER  text, one "key=value" per line (unknown keys are ignored)
+ *     HEADER  text, one "key=value" per line (unknown keys are ignored),
+ *             then u32 CRC-32 of the 16 bytes above, this record's type
+ *             and length, and the text (version 3; before it, none)
  *     RUN     u32 index, u32 pid, u64 start ns, u64 first-sample offset ns
  *     MAP     u32 pid, u64 start, u64 length, u64 file offset,
  *             u8 build-id length, 20 bytes build-id, u16 path length, path
@@ -24,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define EPI_TRACE_VERSION 2 /* written; version 1 is read too */
+#define EPI_TRACE_VERSION 3 /* written; versions 1 and 2 are read too */
 #define EPI_BUILDID_MAX 20
 
 enum epi_rec { EPI_REC_HEADER = 1, EPI_REC_RUN, EPI_REC_MAP, EPI_REC_SAMPLES, EPI_REC_METER, EPI_REC_END };
@@ -130,6 +132,7 @@ typedef struct epi_trace_reader {
 	uint32_t crc;
 	int in_run;
 	uint32_t version;         /* of the file */
+	int unchecked;            /* its header has no checksum (versions 1 and 2) */
 } epi_trace_reader;
 
 /* Opens PATH and reads its header; returns 0, or -1 with ERR naming the file. */
