@@ -38,9 +38,11 @@ char *epi_syspath(char *out, const char *fmt, ...)
 const char *epi_perm_hint(const char *path)
 {
 	if (strstr(path, "/powercap/"))
-		return "energy_uj is readable by root only (since Linux 5.10): run as root, or grant "
-		       "read access, e.g. `sudo chmod o+r /sys/class/powercap/intel-rapl:*/energy_uj` "
-		       "(lost at reboot; a udev rule makes it permanent)";
+		return "energy_uj is readable by root only (since Linux 5.10): run as root; or grant read access "
+		       "until reboot, `sudo chmod o+r /sys/class/powercap/*/energy_uj`, or for good with the udev "
+		       "rule `SUBSYSTEM==\"powercap\", ACTION==\"add\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\"` "
+		       "in /etc/udev/rules.d/60-powercap.rules; or use `--meter perf` (the same counters through the "
+		       "power PMU), which needs `sudo sysctl kernel.perf_event_paranoid=0` or CAP_PERFMON";
 	if (strstr(path, "/msr"))
 		return "the msr device needs root or CAP_SYS_RAWIO: run as root, or `sudo modprobe msr` "
 		       "and `sudo setcap cap_sys_rawio=ep` on the binary";

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EPI_ERRLEN 512
+#define EPI_ERRLEN 1024
 
 /* The output formats of every command: a human table, CSV, JSON. */
 enum epi_format { EPI_FMT_TABLE, EPI_FMT_CSV, EPI_FMT_JSON };

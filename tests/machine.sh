@@ -135,11 +135,12 @@ if command -v setpriv >/dev/null; then
 		P=$saved
 	}
 	EPI_SYSROOT="$U/m" run_user "measure as a user: powercap permission denied" 1 \
-		"cannot read '.*intel-rapl:0/energy_uj': permission denied; energy_uj is readable by root only.*sudo chmod o+r" -- measure --meter powercap -- true
+		"cannot read '.*intel-rapl:0/energy_uj': permission denied; energy_uj is readable by root only.*sudo chmod o+r /sys/class/powercap/\*/energy_uj.*SUBSYSTEM==\"powercap\", ACTION==\"add\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\".*--meter perf.*kernel.perf_event_paranoid=0" -- measure --meter powercap -- true
 	EPI_SYSROOT="$U/m" run_user "measure as a user: msr permission denied" 1 \
 		"cannot open '.*/dev/cpu/0/msr': permission denied; the msr device needs root or CAP_SYS_RAWIO" -- measure --meter msr -- true
 	EPI_SYSROOT="$U/m" run_user "measure as a user: auto falls back to time, says why" 0 "no energy meter is usable here" -- measure -- true
 	EPI_SYSROOT="$U/m" run_user "probe as a user: every reason" 0 "powercap  no   cannot read .*permission denied" -- probe
+	EPI_SYSROOT="$U/m" run_user "probe as a user: how to get access to powercap" 0 "udev rule .*--meter perf.*perf_event_paranoid=0" -- probe
 	EPI_STATE_DIR="$U/state" EPI_SYSROOT="$U/f" run_user "freq --set as a user: permission denied" 1 \
 		"cannot write '.*/policy0/scaling_governor': permission denied; changing CPU frequencies needs root" -- freq --set 1.8GHz
 	[ "$(cat "$U/f/sys/devices/system/cpu/cpufreq/policy0/scaling_governor")" = schedutil ] && [ ! -e "$U/state/cpufreq-state" ] &&
