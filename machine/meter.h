@@ -9,6 +9,7 @@
 #ifndef EPI_METER_H
 #define EPI_METER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EPI_MAXDOM 32
@@ -85,5 +86,22 @@ void epi_meter_reset(epi_meter *m);
 /* Accumulates the raw reading RAW into domain D at time NOW (for tests and
  * backends that poll on their own). */
 void epi_domain_feed(epi_domain *d, double raw, double now);
+
+/* The WattsUp? Pro's records as they come over the serial line, whatever
+ * the reads cut them into (meter_wattsup.c): '#' .. ';' frames, bytes
+ * outside one skipped, a frame that never closes dropped. */
+#define EPI_WATTSUP_BUF 1024
+typedef struct epi_wattsup {
+	char buf[EPI_WATTSUP_BUF];
+	size_t len;
+	int bad_run;     /* bad records in a row (the caller restarts logging at 3) */
+	int saw_version; /* a #v record came */
+	int have;        /* a power is known */
+	double w, t;     /* the last record's watts and when it came */
+	double acc;      /* joules up to t */
+} epi_wattsup;
+
+/* Frames and handles the N bytes of DATA read at NOW (seconds). */
+void epi_wattsup_feed(epi_wattsup *s, const char *data, size_t n, double now);
 
 #endif

@@ -23,21 +23,14 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define WU_BUF 1024
 #define WU_LOG_CMD "#L,W,3,E,0,1;"
 
 typedef struct wu_priv {
 	int fd;
 	char dev[EPI_PATHLEN];
-	char buf[WU_BUF];
-	size_t len;
-	int bad_run;       /* consecutive bad records */
+	epi_wattsup s;
 	int restarts;      /* logging restarts */
-	int have;          /* a power is known */
-	double w, t;       /* last power and when it came */
-	double acc;        /* joules up to t */
 	double silent_s;   /* longest allowed gap between records */
-	int saw_version;
 } wu_priv;
 
 static double timeout_s(void)
@@ -56,7 +49,7 @@ static int send_cmd(wu_priv *p, const char *cmd, char *err)
 }
 
 /* Handles one framed record REC ('#' .. ';', NUL-terminated, no ';'). */
-static void record(wu_priv *p, char *rec, double now)
+static void record(epi_wattsup *p, char *rec, double now)
 {
 	if (rec[1] == 'v') {
 		p->saw_version = 1;
@@ -89,11 +82,63 @@ static void record(wu_priv *p, char *rec, double now)
 	p->have = 1;
 }
 
+/* Frames what the buffer holds and handles each whole record. */
+static void frame(epi_wattsup *p, double now)
+{
+	for (;;) {
+		char *hash = memchr(p->buf, '#', p->len);
+		if (!hash) {
+			p->len = 0; /* garbage */
+			return;
+		}
+		if (hash != p->buf) {
+			p->len -= (size_t)(hash - p->buf);
+			memmove(p->buf, hash, p->len);
+		}
+		char *semi = memchr(p->buf, ';', p->len);
+		char *next = memchr(p->buf + 1, '#', p->len - 1);
+		if (next && (!semi || next < semi)) {
+			/* a frame that never closed: drop it */
+			p->bad_run++;
+			p->len -= (size_t)(next - p->buf);
+			memmove(p->buf, next, p->len);
+			continue;
+		}
+		if (!semi) {
+			if (p->len >= sizeof p->buf - 1) {
+				p->bad_run++;
+				p->len = 0;
+			}
+			return;
+		}
+		*semi = 0;
+		record(p, p->buf, now);
+		size_t used = (size_t)(semi - p->buf) + 1;
+		p->len -= used;
+		memmove(p->buf, p->buf + used, p->len);
+	}
+}
+
+void epi_wattsup_feed(epi_wattsup *p, const char *data, size_t n, double now)
+{
+	while (n > 0) {
+		size_t k = sizeof p->buf - 1 - p->len;
+		if (k > n)
+			k = n;
+		memcpy(p->buf + p->len, data, k);
+		p->len += k;
+		data += k;
+		n -= k;
+		frame(p, now);
+	}
+}
+
 /* Reads what the serial line has, frames and handles records. */
 static int drain(wu_priv *p, char *err)
 {
+	char chunk[EPI_WATTSUP_BUF];
 	for (;;) {
-		ssize_t r = read(p->fd, p->buf + p->len, WU_BUF - 1 - p->len);
+		ssize_t r = read(p->fd, chunk, sizeof chunk);
 		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (r < 0 && errno == EINTR)
@@ -101,42 +146,9 @@ static int drain(wu_priv *p, char *err)
 		if (r <= 0)
 			return epi_error(err, "meter 'wattsup:%s' stopped answering: %s (unplugged?)", p->dev,
 					 r < 0 ? strerror(errno) : "end of file");
-		p->len += (size_t)r;
-		double now = epi_now();
-		for (;;) {
-			char *hash = memchr(p->buf, '#', p->len);
-			if (!hash) {
-				p->len = 0; /* garbage */
-				break;
-			}
-			if (hash != p->buf) {
-				p->len -= (size_t)(hash - p->buf);
-				memmove(p->buf, hash, p->len);
-			}
-			char *semi = memchr(p->buf, ';', p->len);
-			char *next = memchr(p->buf + 1, '#', p->len - 1);
-			if (next && (!semi || next < semi)) {
-				/* a frame that never closed: drop it */
-				p->bad_run++;
-				p->len -= (size_t)(next - p->buf);
-				memmove(p->buf, next, p->len);
-				continue;
-			}
-			if (!semi) {
-				if (p->len >= WU_BUF - 1) {
-					p->bad_run++;
-					p->len = 0;
-				}
-				break;
-			}
-			*semi = 0;
-			record(p, p->buf, now);
-			size_t used = (size_t)(semi - p->buf) + 1;
-			p->len -= used;
-			memmove(p->buf, p->buf + used, p->len);
-		}
-		if (p->bad_run >= 3) {
-			p->bad_run = 0;
+		epi_wattsup_feed(&p->s, chunk, (size_t)r, epi_now());
+		if (p->s.bad_run >= 3) {
+			p->s.bad_run = 0;
 			p->restarts++;
 			if (send_cmd(p, WU_LOG_CMD, err) < 0)
 				return -1;
@@ -202,14 +214,14 @@ static int wu_open(epi_meter *m, const char *arg, char *err)
 	double t = timeout_s();
 	if (send_cmd(p, "#V,R,0;", err) < 0)
 		return -1;
-	int r = wait_for(p, &p->saw_version, t, err);
+	int r = wait_for(p, &p->s.saw_version, t, err);
 	if (r < 0)
 		return -1;
 	if (r == 0)
 		return epi_error(err, "'%s' is not a WattsUp? Pro: no reply to #V,R,0; within %g s", arg, t);
 	if (send_cmd(p, WU_LOG_CMD, err) < 0)
 		return -1;
-	r = wait_for(p, &p->have, t + 2, err);
+	r = wait_for(p, &p->s.have, t + 2, err);
 	if (r < 0)
 		return -1;
 	if (r == 0)
@@ -228,9 +240,10 @@ static int wu_read(epi_meter *m, double *raw, char *err)
 	if (drain(p, err) < 0)
 		return -1;
 	double now = epi_now();
-	if (now - p->t > p->silent_s)
-		return epi_error(err, "meter 'wattsup:%s' sent no record for %.0f s (unplugged?)", p->dev, now - p->t);
-	raw[0] = p->acc + p->w * (now - p->t);
+	const epi_wattsup *s = &p->s;
+	if (now - s->t > p->silent_s)
+		return epi_error(err, "meter 'wattsup:%s' sent no record for %.0f s (unplugged?)", p->dev, now - s->t);
+	raw[0] = s->acc + s->w * (now - s->t);
 	return 0;
 }
 
