@@ -3,6 +3,8 @@
 # make check      all tests (unit tests under ASan/UBSan, end-to-end tests)
 # make demo       calibrate this machine quickly, predict with it, then the RR-8416 examples
 # make bench      benchmark figures
+# make fuzz       the parsers under libFuzzer for FUZZ_TIME seconds each (default 60), then
+#                 CSMITH random programs (default 200) through epi-predict; see fuzz/run.sh
 # make accuracy   predicted against sampled time per loop nest, evals/kernels/ (KERNELS= CCS= LEVELS= TABLE= MODEL=),
 #                 then each kernel's machine instructions against callgrind's, evals/counts.sh (COUNTS=0 skips it)
 # make install    PREFIX=/usr/local DESTDIR=
@@ -30,8 +32,10 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
            gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev \
-           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev valgrind
+           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev valgrind libcsmith-dev
 BENCH_PKGS = clang-19
+# make fuzz: libFuzzer comes with clang's runtime; csmith writes random C
+FUZZ_PKGS = clang-19 libclang-rt-19-dev csmith libcsmith-dev
 
 ifeq ($(V),1)
 Q =
@@ -62,7 +66,15 @@ BINS = $(CMDS:%=bin/%)
 TESTS = $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_BINS = $(TESTS:%=build/tests/%)
 
-.PHONY: all deps check demo bench accuracy install clean
+# the parsers' fuzz harnesses (fuzz/fuzz_NAME.c): libFuzzer programs for
+# `make fuzz`, and replays of their corpora for `make check`
+FUZZERS = table trace measured wattsup args compdb
+REPLAYS = $(FUZZERS:%=build/tests/replay_%)
+FUZZ_CC = $(LLVM_DIR)/bin/clang
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FOBJ = $(LIB_SRC:%.c=build/fuzz/obj/%.o) build/fuzz/obj/gen/costtable_xsd.o
+
+.PHONY: all deps check demo bench accuracy fuzz install clean
 .SECONDARY:
 all: deps $(BINS) $(EPI_LINKS)
 
@@ -141,6 +153,27 @@ build/tests/%: build/san/tests/%.o build/san/tests/fakehw.o build/libepi-san.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(SAN) $(LDWRAP) -o $@ $^ $(DEPLIBS) $(shell pkg-config --libs cmocka fuse3 2>/dev/null) -lpthread
 
+build/tests/replay_%: build/san/fuzz/fuzz_%.o build/san/fuzz/fuzz.o build/san/fuzz/replay.o build/libepi-san.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(SAN) -o $@ $^ $(DEPLIBS)
+
+build/fuzz/obj/gen/%.o: build/gen/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC-FUZZ $<")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/libepi-fuzz.a: $(FOBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+build/fuzz/fuzz_%: build/fuzz/obj/fuzz/fuzz_%.o build/fuzz/obj/fuzz/fuzz.o build/fuzz/libepi-fuzz.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(DEPLIBS)
+
 # the program test_profile profiles: plain, with line information
 build/tests/phases: tests/phases.c tests/phases.h
 	@mkdir -p $(dir $@)
@@ -151,7 +184,7 @@ build/tests/threads: tests/threads.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -O1 -g -pthread -o $@ $<
 
-check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) build/tests/fakepower build/tests/phases build/tests/threads build/san/bin/epi-predict build/san/bin/epi
+check: deps $(BINS) $(EPI_LINKS) $(TEST_BINS) $(REPLAYS) build/tests/fakepower build/tests/phases build/tests/threads build/san/bin/epi-predict build/san/bin/epi
 	$(Q)T="$(T)" U="$(U)" J="$(J)" sh tests/run.sh $(TEST_BINS)
 
 demo: deps $(BINS)
@@ -163,6 +196,11 @@ bench: deps $(BINS) $(EPI_LINKS) build/tests/phases
 	$(Q)sh evals/corpus.sh -q
 	$(Q)sh evals/calibrate-bench.sh
 	$(Q)sh evals/profile-bench.sh
+
+fuzz: deps $(BINS) build/san/bin/epi-predict
+	$(Q)sh scripts/deps.sh $(FUZZ_PKGS)
+	$(Q)$(MAKE) -s --no-print-directory $(FUZZERS:%=build/fuzz/fuzz_%)
+	$(Q)FUZZ_TIME="$(FUZZ_TIME)" CSMITH="$(CSMITH)" sh fuzz/run.sh $(FUZZERS)
 
 accuracy: deps $(BINS) $(EPI_LINKS)
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
