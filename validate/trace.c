@@ -452,14 +452,16 @@ int epi_trace_next(epi_trace_reader *r, epi_trace_item *it, char *err)
 	it->offset = r->off;
 	const char *bad = NULL;
 	if (type == EPI_REC_RUN) {
-		if (len != RUN_BYTES)
-			bad = "bad run record (corrupt)";
 		r->crc = (uint32_t)crc32(0, NULL, 0);
 		r->in_run = 1;
-		it->u.run.index = get32(p);
-		it->u.run.pid = get32(p + 4);
-		it->u.run.start_ns = get64(p + 8);
-		it->u.run.offset_ns = get64(p + 16);
+		if (len != RUN_BYTES) {
+			bad = "bad run record (corrupt)";
+		} else {
+			it->u.run.index = get32(p);
+			it->u.run.pid = get32(p + 4);
+			it->u.run.start_ns = get64(p + 8);
+			it->u.run.offset_ns = get64(p + 16);
+		}
 	} else if (!r->in_run) {
 		bad = "record outside a run (corrupt)";
 	} else if (type == EPI_REC_MAP) {
