@@ -48,7 +48,7 @@ if [ "$N" -gt 0 ]; then
 	while [ $i -lt "$N" ]; do
 		seed=$((seed0 + i))
 		i=$((i + 1))
-		csmith --seed "$seed" >"$tmp/p.c" 2>/dev/null || continue
+		(cd "$tmp" && csmith --seed "$seed" >p.c 2>/dev/null) || continue # platform.info lands there
 		timeout 60 "$top/build/san/bin/epi-predict" "$tmp/p.c" --model source -- -I"$inc" -w >"$tmp/out" 2>"$tmp/err"
 		st=$?
 		why=
