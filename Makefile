@@ -51,11 +51,12 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
+LIB_SRC += fleet/report.c
 LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c predict/mstride.c predict/mflow.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi
-EPI_SUBCMDS = probe measure freq calibrate profile validate trips
-EPI_SRC = cmd/epi.c cmd/die.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c cmd/epi_trips.c
+EPI_SUBCMDS = probe measure freq calibrate profile validate trips fleet
+EPI_SRC = cmd/epi.c cmd/die.c cmd/epi_probe.c cmd/epi_measure.c cmd/epi_freq.c cmd/epi_calibrate.c cmd/epi_profile.c cmd/epi_validate.c cmd/epi_trips.c cmd/epi_fleet.c
 EPI_LINKS = $(EPI_SUBCMDS:%=bin/epi-%)
 
 GEN_SRC = build/gen/costtable_xsd.c

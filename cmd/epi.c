@@ -16,6 +16,7 @@ static const epi_subcmd cmds[] = {
 	{"calibrate", epi_calibrate_main, "measure what each operation costs here: the cost table"},
 	{"profile", epi_profile_main, "sample a program's instruction pointer and power: time and energy per loop nest"},
 	{"validate", epi_validate_main, "compare epi-predict's predictions with a profile or with measurements"},
+	{"fleet", epi_fleet_main, "a cluster's cost tables, one per node: compare the nodes of each CPU model"},
 	{"trips", epi_trips_main, "run a program built with coverage: its loops' trip counts, for epi-predict --trips"},
 	{NULL, NULL, NULL},
 };

@@ -58,6 +58,7 @@ struct epi_meter;
 void epi_open_meter(struct epi_meter *m, const char *spec, const char *doing);
 
 int epi_probe_main(int argc, char **argv);
+int epi_fleet_main(int argc, char **argv);
 int epi_measure_main(int argc, char **argv);
 int epi_freq_main(int argc, char **argv);
 int epi_calibrate_main(int argc, char **argv);
