@@ -9,12 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #ifdef EPI_MIMALLOC
 #include <mimalloc.h>
 #endif
 
 #include "cmd/epi_cmd.h"
+#include "fleet/fleet.h"
+#include "machine/cpu.h"
 #include "model/freq.h"
 #include "model/table.h"
 #include "model/util.h"
@@ -58,7 +61,10 @@ static const char usage[] =
 	"of the loop bounds, and prices them with a cost table.\n"
 	"\n"
 	"  -t, --table FILE        cost table (default: $EPI_TABLE, else this machine's\n"
-	"                          calibrated table, else counts only)\n"
+	"                          calibrated table, else counts only); a folder of\n"
+	"                          node tables (epi fleet): this host's, else the\n"
+	"                          median node's of this CPU model, said so\n"
+	"      --node HOST         with a folder of tables: HOST's table\n"
 	"  -f, --freq F|all        frequency to price at (2.4GHz, 2400MHz, 2400000kHz),\n"
 	"                          or all calibrated ones (default: all)\n"
 	"  -P, --param NAME=VALUE  bind a parameter (repeatable), e.g. --param n=100000\n"
@@ -92,6 +98,7 @@ static const char usage[] =
 typedef struct predict_opts {
 	const char *file;
 	char *table_path; /* malloc'd: as given, or the default table's */
+	const char *node; /* --node: which table of a folder */
 	const char *freq, *trips_file, *compdb, *output;
 	enum epi_format format;
 	const char **params;
@@ -109,6 +116,7 @@ typedef struct predict_run {
 	const char **flags;
 	epi_table table;
 	int have_table;
+	char table_why[512]; /* the node of a folder of tables, and why it; "" otherwise */
 	long *khz;
 	int nkhz;
 	epi_analysis a;
@@ -163,6 +171,7 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 {
 	static const struct option opts[] = {
 		{"table", required_argument, 0, 't'},
+		{"node", required_argument, 0, 'N'},
 		{"freq", required_argument, 0, 'f'},
 		{"param", required_argument, 0, 'P'},
 		{"branch-prob", required_argument, 0, 'b'},
@@ -188,6 +197,7 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 	while ((c = getopt_long(o->dashdash, argv, ":t:f:P:b:p:F:o:j:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': o->table_path = xstrdup(optarg); break;
+		case 'N': o->node = optarg; break;
 		case 'f': o->freq = optarg; break;
 		case 'P':
 			o->params = xrealloc(o->params, (o->nparams + 1) * sizeof *o->params);
@@ -259,6 +269,28 @@ static void clang_flags(int argc, char **argv, predict_opts *o, predict_run *r)
 	o->fo.tag_loops = r->compiled;
 }
 
+/* --table TABLEDIR: the node's table (--node, else this host's, else the
+ * median node's of this CPU model) in place of the folder. */
+static void pick_node(predict_opts *o, predict_run *r)
+{
+	char err[EPI_ERRLEN], host[256] = "";
+	epi_fleet f;
+	if (epi_fleet_load(&f, o->table_path, err) < 0)
+		epi_die(1, "%s", err);
+	for (int i = 0; i < f.nwarn; i++)
+		epi_warn("%s", f.warn[i]);
+	if (gethostname(host, sizeof host - 1) == 0)
+		host[strcspn(host, ".")] = 0;
+	epi_cpuinfo ci;
+	const char *model = epi_cpu_info(&ci, err) == 0 && ci.name[0] ? ci.name : NULL;
+	int i = epi_fleet_pick(&f, o->node, host[0] ? host : NULL, model, r->table_why, sizeof r->table_why, err);
+	if (i < 0)
+		epi_die(1, "'%s': %s", o->table_path, err);
+	free(o->table_path);
+	o->table_path = xstrdup(f.node[i].path);
+	epi_fleet_free(&f);
+}
+
 /* The table and the frequencies to price at, before the parse: a bad one
  * fails first. */
 static void load_table(predict_opts *o, predict_run *r)
@@ -269,6 +301,11 @@ static void load_table(predict_opts *o, predict_run *r)
 	r->nkhz = 0;
 	if (!o->table_path)
 		o->table_path = epi_table_find_default();
+	struct stat st;
+	if (o->table_path && stat(o->table_path, &st) == 0 && S_ISDIR(st.st_mode))
+		pick_node(o, r);
+	else if (o->node)
+		epi_die(2, "--node '%s' needs --table TABLEDIR, a folder of node tables", o->node);
 	if (o->table_path) {
 		if (epi_table_load(&r->table, o->table_path, err) < 0)
 			epi_die(1, "%s", err);
@@ -350,7 +387,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 static void report(const predict_opts *o, predict_run *r)
 {
 	char err[EPI_ERRLEN];
-	epi_report_opts ro = {.table = r->have_table ? &r->table : NULL, .khz = r->khz, .nkhz = r->nkhz,
+	epi_report_opts ro = {.table = r->have_table ? &r->table : NULL, .table_why = r->table_why[0] ? r->table_why : NULL, .khz = r->khz, .nkhz = r->nkhz,
 				.env = &r->env, .format = o->format, .jobs = o->jobs,
 				.mm = r->compiled ? &r->mm : NULL};
 	epi_out eo;

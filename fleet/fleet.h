@@ -56,4 +56,13 @@ void epi_fleet_rows_free(epi_fleet_row *rows, int n);
  * median time)|, at every frequency; the node with the least. -1 if none. */
 int epi_fleet_median_node(const epi_fleet *f, const char *model);
 
+/* The node whose table prices for NODE (as asked: an error when F has no
+ * such table), else for HOST (this machine's short host name) when F has
+ * its table, else the median node (epi_fleet_median_node) of MODEL (this
+ * machine's CPU, as tables name it; the folder's only model when MODEL is
+ * none of them). WHY (N bytes) says which and why; -1 with ERR naming
+ * the nodes or models there when none fits. */
+int epi_fleet_pick(const epi_fleet *f, const char *node, const char *host, const char *model, char *why, size_t n,
+		   char *err);
+
 #endif

@@ -251,3 +251,57 @@ int epi_fleet_median_node(const epi_fleet *f, const char *model)
 	epi_fleet_rows_free(rows, nr);
 	return best;
 }
+
+/* "n1, n2, n3" or the distinct models, into OUT. */
+static void list(const epi_fleet *f, int models, char *out, size_t n)
+{
+	size_t len = 0;
+	out[0] = 0;
+	for (int i = 0; i < f->n && len + 4 < n; i++) {
+		const char *s = models ? model_of(&f->node[i]) : f->node[i].name;
+		int seen = 0;
+		for (int j = 0; models && j < i && !seen; j++)
+			seen = strcmp(model_of(&f->node[j]), s) == 0;
+		if (!seen)
+			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "", s);
+	}
+}
+
+int epi_fleet_pick(const epi_fleet *f, const char *node, const char *host, const char *model, char *why, size_t n,
+		   char *err)
+{
+	char names[2048];
+	if (node) {
+		int i = epi_fleet_find(f, node);
+		if (i < 0) {
+			list(f, 0, names, sizeof names);
+			return epi_error(err, "no table for node '%s' in the folder (nodes: %s)", node, names);
+		}
+		snprintf(why, n, "node %s, as asked", node);
+		return i;
+	}
+	int i = host ? epi_fleet_find(f, host) : -1;
+	if (i >= 0) {
+		snprintf(why, n, "node %s: this host", host);
+		return i;
+	}
+	int one = 1;
+	for (int k = 1; k < f->n; k++)
+		one &= strcmp(model_of(&f->node[k]), model_of(&f->node[0])) == 0;
+	int known = 0;
+	for (int k = 0; model && k < f->n; k++)
+		known |= strcmp(model_of(&f->node[k]), model) == 0;
+	if (!known && !one) {
+		list(f, 1, names, sizeof names);
+		return epi_error(err, "no table for this host '%s', and its CPU '%s' is none of the folder's models (%s): "
+				 "choose one with --node", host ? host : "?", model ? model : "unknown", names);
+	}
+	const char *m = known ? model : model_of(&f->node[0]);
+	i = epi_fleet_median_node(f, m);
+	int count = 0;
+	for (int k = 0; k < f->n; k++)
+		count += strcmp(model_of(&f->node[k]), m) == 0;
+	snprintf(why, n, "node %s, the median of the %d node%s of %s: this host (%s) has no table%s", f->node[i].name,
+		 count, count == 1 ? "" : "s", m, host ? host : "?", known ? "" : " and its CPU is not among them");
+	return i;
+}

@@ -805,6 +805,8 @@ static json_t *json_head(const epi_analysis *a, const report_cols *c, json_t **j
 	json_t *jroot = json_object();
 	json_object_set_new(jroot, "file", json_string(a->file));
 	json_object_set_new(jroot, "table", o->table ? json_string(o->table->path) : json_null());
+	if (o->table_why)
+		json_object_set_new(jroot, "table_node", json_string(o->table_why));
 	json_t *jf = json_array();
 	for (int i = 0; i < c->nf; i++)
 		json_array_append_new(jf, json_real(o->khz[i] / 1e6));
@@ -831,8 +833,8 @@ static void table_head(FILE *out, const epi_analysis *a, const report_cols *c)
 	const char *b = strrchr(a->file, '/');
 	fprintf(out, "epi-predict: %s", b ? b + 1 : a->file);
 	if (o->table)
-		fprintf(out, ", cost table %s (%s; meter %s/%s)", o->table->path, o->table->cpu, o->table->meter,
-			o->table->domain);
+		fprintf(out, ", cost table %s (%s%s%s; meter %s/%s)", o->table->path, o->table_why ? o->table_why : "",
+			o->table_why ? "; " : "", o->table->cpu, o->table->meter, o->table->domain);
 	else
 		fprintf(out, ", counts only (no cost table: use --table FILE or calibrate this machine)");
 	if (c->nf == 1) {

@@ -11,6 +11,7 @@
 
 typedef struct epi_report_opts {
 	const epi_table *table; /* NULL: counts only */
+	const char *table_why;  /* which node's table of a folder, and why; NULL for a table given alone */
 	long *khz;              /* frequencies to price */
 	int nkhz;
 	const sym_env *env;     /* bound parameters */

@@ -41,6 +41,26 @@ run_epi "fleet report --plot" 0 "" -- fleet report -d "$T" --plot "$tmp/fleet.sv
 grep -q "<svg" "$tmp/fleet.svg" && grep -q "n3" "$tmp/fleet.svg" && grep -q "add" "$tmp/fleet.svg" &&
 	grep -q "^fleet: 5 node tables" "$tmp/r.txt" && ok "fleet report --plot: the figure, the report in its file" ||
 	bad "fleet report --plot: the figure, the report in its file"
+# epi-predict with the folder: the node asked for, this host's, else the
+# model's median node, said so in the header
+sel="$ex/selection_sort.c"
+expect "predict --table TABLEDIR: the model's median node" 0 \
+	"cost table $T/n1.xml (node n1, the median of the 5 nodes of Intel(R) Core(TM) 2 Quad CPU Q6600 @ 2.40GHz: this host ($(hostname -s)) has no table" \
+	-- "$sel" --table "$T" --freq 1.6GHz --param n=1000
+expect "predict --table TABLEDIR --node n3" 0 '"table_node": "node n3, as asked"' -- "$sel" --table "$T" --node n3 \
+	--freq 1.6GHz --param n=1000 --format json
+e3=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["regions"][-1]["all"][0]["energy_j"])' "$tmp/out" 2>/dev/null)
+"$P" "$sel" --table "$T" --node n1 --freq 1.6GHz --param n=1000 --format json >"$tmp/n1.json" 2>/dev/null
+e1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["regions"][-1]["all"][0]["energy_j"])' "$tmp/n1.json" 2>/dev/null)
+python3 -c "import sys; sys.exit(0 if float('$e3') > float('$e1') > 0 else 1)" 2>/dev/null &&
+	ok "predict --node: n3's table prices its adds dearer ($e3 J > $e1 J)" || bad "predict --node: n3's table prices its adds dearer ('$e3' > '$e1')"
+cp "$T/n4.xml" "$T/$(hostname -s).xml"
+expect "predict --table TABLEDIR: this host's table" 0 "cost table $T/$(hostname -s).xml (node $(hostname -s): this host;" \
+	-- "$sel" --table "$T" --freq 1.6GHz --param n=1000
+rm "$T/$(hostname -s).xml"
+expect "predict --node: a node without a table" 1 "no table for node 'n9' in the folder (nodes: n1, n2, n3, n4, n5)" \
+	-- "$sel" --table "$T" --node n9
+expect "predict --node without a folder" 2 "needs --table TABLEDIR, a folder of node tables" -- "$sel" --table "$ref" --node n1
 mkdir -p "$tmp/none"
 run_epi "fleet report: a folder without tables" 1 "'$tmp/none' holds no cost table" -- fleet report -d "$tmp/none"
 run_epi "fleet report: no folder given" 2 "no table folder: -d TABLEDIR" -- fleet report
