@@ -479,6 +479,21 @@ static const char *where(epi_fcol *f, const char *op)
 
 /* Saves T after every finished entry, the cycles of F's entries brought to
  * its effective frequency as now measured. */
+/* Writes T without the frequencies that have no operation yet (a
+ * calibration stopped as one began); nothing when no frequency has one. */
+static int write_table(const epi_calib *c, const epi_table *t, char *err)
+{
+	epi_table v = *t;
+	v.f = xmalloc((size_t)(t->nf ? t->nf : 1) * sizeof *v.f);
+	v.nf = 0;
+	for (int i = 0; i < t->nf; i++)
+		if (t->f[i].n > 0)
+			v.f[v.nf++] = t->f[i];
+	int r = v.nf ? epi_table_save(&v, c->output, err) : 0;
+	free(v.f);
+	return r;
+}
+
 static int save(epi_calib *c, epi_table *t, epi_fcol *f, char *err)
 {
 	for (int i = 0; f && !isnan(f->effective_ghz) && i < f->n; i++) {
@@ -486,7 +501,7 @@ static int save(epi_calib *c, epi_table *t, epi_fcol *f, char *err)
 		e->cycles = isnan(e->t) ? NAN : e->t * f->effective_ghz * 1e9;
 		e->cycles_sd = isnan(e->t_sd) ? NAN : e->t_sd * f->effective_ghz * 1e9;
 	}
-	return epi_table_save(t, c->output, err);
+	return write_table(c, t, err);
 }
 
 /* Runs X once; when it has converged, its entry goes into F and T is
@@ -734,7 +749,7 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 			ret = -1;
 	}
 	gsl_rng_free(rng);
-	if (ret >= 0 && epi_table_save(t, c->output, err) < 0)
+	if (ret >= 0 && write_table(c, t, err) < 0)
 		ret = -1;
 	char rerr[EPI_ERRLEN];
 	if (nf && epi_freq_restore(rerr) < 0 && ret >= 0)

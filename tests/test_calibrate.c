@@ -187,6 +187,7 @@ typedef struct counter {
 	int n;
 	int unplug_after;      /* the counter fails once this many are finished */
 	long khz;              /* runs are counted at this frequency */
+	int stop_at_start;     /* raise SIGINT during the first run of all */
 } counter;
 
 static void count(void *arg, const epi_calib_progress *p)
@@ -202,8 +203,37 @@ static void count(void *arg, const epi_calib_progress *p)
 	}
 	if (p->line && k->stop_after && p->done == k->stop_after)
 		raise(SIGINT);
+	if (k->stop_at_start && p->op && p->done == 0) {
+		k->stop_at_start = 0;
+		raise(SIGINT);
+	}
 	if (p->line && k->unplug_after && p->done == k->unplug_after)
 		fake_zone_gone = 1;
+}
+
+/* Stopped before any operation is finished (a job cancelled as it
+ * starts): nothing worth a table, so none written, and no error from a
+ * frequency with no operation in it. */
+static void test_interrupt_at_start(void **st)
+{
+	epi_calib c;
+	epi_meter m;
+	options(&c, &m, "add.i64.lat");
+	c.freqs = "1.6GHz";
+	c.catch_signals = 1;
+	counter k = {.stop_at_start = 1};
+	c.progress = count;
+	c.progress_arg = &k;
+	epi_table t;
+	char err[EPI_ERRLEN] = "";
+	unlink(out);
+	assert_int_equal(epi_calibrate(&c, &t, err), 1);
+	assert_string_equal(err, "");
+	assert_int_equal(c.stopped_by, SIGINT);
+	epi_meter_close(&m);
+	epi_table_free(&t);
+	assert_restored();
+	assert_int_equal(access(out, F_OK), -1);
 }
 
 static void test_interrupt_and_resume(void **st)
@@ -324,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test_setup_teardown(test_four_frequencies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupt_at_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_meter_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
