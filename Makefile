@@ -32,7 +32,8 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
            gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev \
-           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev valgrind libcsmith-dev
+           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev valgrind libcsmith-dev \
+           slurmctld slurmd slurm-client munge
 BENCH_PKGS = clang-19
 # make fuzz: libFuzzer comes with clang's runtime; csmith writes random C
 FUZZ_PKGS = clang-19 libclang-rt-19-dev csmith libcsmith-dev
@@ -51,7 +52,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c
-LIB_SRC += fleet/report.c
+LIB_SRC += fleet/report.c fleet/slurm.c
 LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c predict/mstride.c predict/mflow.c
 CMDS = epi-predict epi
 # `epi CMD` is also `epi-CMD`: links to bin/epi

@@ -1,13 +1,20 @@
-/* epi fleet: a cluster's cost tables, one per node in a folder. `report`
- * compares the nodes of each CPU model: per operation and frequency the
- * mean, the spread (coefficient of variation, range) and the nodes beyond
- * 3.5 scaled MADs of the median, as a table, CSV or JSON, and a figure. */
+/* epi fleet: a cluster's cost tables, one per node in a folder.
+ * `calibrate` submits one Slurm job array, a task per node on an exclusive
+ * allocation running epi-calibrate, and follows it; `status` reports on it
+ * later; `report` compares the nodes of each CPU model: per operation and
+ * frequency the mean, the spread (coefficient of variation, range) and the
+ * nodes beyond 3.5 scaled MADs of the median, as a table, CSV or JSON, and
+ * a figure. */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "calibrate/plot.h"
 #include "cmd/epi_cmd.h"
@@ -18,55 +25,276 @@
 #include "predict/report.h"
 
 static const char usage[] =
-	"usage: %s report -d TABLEDIR [--format table|csv|json] [-o FILE] [--plot FILE.svg]\n"
+	"usage: %s calibrate -d TABLEDIR [--partition P] [--nodes LIST] [--time LIMIT]\n"
+	"                         [--resume] [--no-wait] [--format F] [-- CALIBRATE OPTIONS]\n"
+	"       %s status -d TABLEDIR [--format table|csv|json]\n"
+	"       %s report -d TABLEDIR [--format table|csv|json] [-o FILE] [--plot FILE.svg]\n"
 	"\n"
-	"report: the cost tables of TABLEDIR (one NODE.xml per node, as epi-calibrate\n"
-	"writes them) compared across the nodes of each CPU model: per operation and\n"
-	"frequency, the mean time and energy, their spread across the nodes\n"
+	"calibrate: one Slurm job array (sbatch), a task per node of the partition (or\n"
+	"of --nodes), each on an exclusive allocation running epi-calibrate with the\n"
+	"options after -- and writing TABLEDIR/NODE.xml; follows the tasks (queued,\n"
+	"running, done, failed) and says why each failed; --resume resubmits only the\n"
+	"nodes whose table is missing; --no-wait prints the job id and returns.\n"
+	"status: the tasks of the last job, now.\n"
+	"report: the tables compared across the nodes of each CPU model: per operation\n"
+	"and frequency, the mean time and energy, their spread across the nodes\n"
 	"(coefficient of variation, range) and the outlier nodes (beyond 3.5 scaled\n"
 	"MADs of the median); --plot draws energy (else time) per operation per node.\n"
 	"See epi-fleet(1).\n";
 
 typedef struct fleet_opts {
 	const char *sub, *dir, *output, *plot;
+	const char *partition, *nodes, *time_limit;
+	int resume, nowait;
 	enum epi_format format;
+	char **calib; /* after -- */
+	int ncalib;
 } fleet_opts;
 
 static void parse_args(int argc, char **argv, fleet_opts *o)
 {
 	static const struct option opts[] = {
-		{"dir", required_argument, 0, 'd'},    {"format", required_argument, 0, 'F'},
-		{"output", required_argument, 0, 'o'}, {"plot", required_argument, 0, 'P'},
-		{"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+		{"dir", required_argument, 0, 'd'},       {"format", required_argument, 0, 'F'},
+		{"output", required_argument, 0, 'o'},    {"plot", required_argument, 0, 'P'},
+		{"partition", required_argument, 0, 'p'}, {"nodes", required_argument, 0, 'w'},
+		{"time", required_argument, 0, 't'},      {"resume", no_argument, 0, 'R'},
+		{"no-wait", no_argument, 0, 'W'},         {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
 	};
 	*o = (fleet_opts){.format = EPI_FMT_TABLE};
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-			printf(usage, epi_prog);
+			printf(usage, epi_prog, epi_prog, epi_prog);
 			exit(0);
 		}
-		epi_die(2, "which fleet command? report");
+		epi_die(2, "which fleet command? calibrate, status or report");
 	}
 	o->sub = argv[1];
-	if (strcmp(o->sub, "report") != 0)
-		epi_die(2, "unknown fleet command '%s' (report)", o->sub);
+	if (strcmp(o->sub, "report") && strcmp(o->sub, "calibrate") && strcmp(o->sub, "status"))
+		epi_die(2, "unknown fleet command '%s' (calibrate, status, report)", o->sub);
+	int end = epi_dashdash(argc, argv);
+	if (end < argc) {
+		o->calib = argv + end + 1;
+		o->ncalib = argc - end - 1;
+	}
 	int c;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "d:F:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(end, argv, "d:F:o:p:w:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->dir = optarg; break;
 		case 'F': o->format = epi_parse_format(optarg); break;
 		case 'o': o->output = optarg; break;
 		case 'P': o->plot = optarg; break;
-		case 'h': printf(usage, epi_prog); exit(0);
+		case 'p': o->partition = optarg; break;
+		case 'w': o->nodes = optarg; break;
+		case 't': o->time_limit = optarg; break;
+		case 'R': o->resume = 1; break;
+		case 'W': o->nowait = 1; break;
+		case 'h': printf(usage, epi_prog, epi_prog, epi_prog); exit(0);
 		default: epi_die(2, "unknown option");
 		}
 	}
-	if (optind < argc)
+	if (optind < end)
 		epi_die(2, "unexpected argument '%s'", argv[optind]);
 	if (!o->dir)
 		epi_die(2, "no table folder: -d TABLEDIR");
+	int calibrating = !strcmp(o->sub, "calibrate");
+	if (!calibrating && (o->partition || o->nodes || o->time_limit || o->resume || o->nowait || o->ncalib))
+		epi_die(2, "--partition, --nodes, --time, --resume, --no-wait and calibrate options are for fleet calibrate");
+	if (strcmp(o->sub, "report") && (o->plot || o->output))
+		epi_die(2, "--plot and -o are for fleet report");
+	if (o->resume && (o->nodes || o->partition))
+		epi_die(2, "--resume resubmits the last job's missing nodes: no --nodes or --partition with it");
+	for (int i = 0; i < o->ncalib; i++)
+		if (!strcmp(o->calib[i], "-o") || !strncmp(o->calib[i], "--output", 8) || !strcmp(o->calib[i], "--plot"))
+			epi_die(2, "'%s' is fleet calibrate's to set: each node writes TABLEDIR/NODE.xml", o->calib[i]);
 }
+
+/* ---- calibrate and status ------------------------------------------------ */
+
+static void tasks_out(const fleet_opts *o, const epi_fleet_job *j, const epi_fleet_task *t)
+{
+	int count[4] = {0};
+	for (int i = 0; i < j->n; i++)
+		count[t[i].state]++;
+	if (o->format == EPI_FMT_CSV) {
+		printf("node,state,detail\n");
+		for (int i = 0; i < j->n; i++) {
+			epi_csv_field(stdout, t[i].node);
+			printf(",%s,", epi_task_state_name[t[i].state]);
+			epi_csv_field(stdout, t[i].detail);
+			putchar('\n');
+		}
+		return;
+	}
+	if (o->format == EPI_FMT_JSON) {
+		json_t *doc = json_object(), *tasks = json_array(), *counts = json_object();
+		json_object_set_new(doc, "job", json_integer(j->job));
+		json_object_set_new(doc, "dir", json_string(j->dir));
+		for (int i = 0; i < j->n; i++) {
+			json_t *x = json_object();
+			json_object_set_new(x, "node", json_string(t[i].node));
+			json_object_set_new(x, "state", json_string(epi_task_state_name[t[i].state]));
+			json_object_set_new(x, "detail", json_string(t[i].detail));
+			json_array_append_new(tasks, x);
+		}
+		for (int s = 0; s < 4; s++)
+			json_object_set_new(counts, epi_task_state_name[s], json_integer(count[s]));
+		json_object_set_new(doc, "tasks", tasks);
+		json_object_set_new(doc, "counts", counts);
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(doc);
+		return;
+	}
+	printf("fleet job %ld, tables in %s: %d done, %d failed, %d running, %d queued\n", j->job, j->dir,
+	       count[EPI_TASK_DONE], count[EPI_TASK_FAILED], count[EPI_TASK_RUNNING], count[EPI_TASK_QUEUED]);
+	for (int i = 0; i < j->n; i++)
+		printf("  %-20s %-8s %s\n", t[i].node, epi_task_state_name[t[i].state], t[i].detail);
+}
+
+/* Polls J until no task is queued or running, a progress line on a
+ * terminal. */
+static void follow(const epi_fleet_job *j, epi_fleet_task *t)
+{
+	const char *p = getenv("EPI_FLEET_POLL");
+	double every = p && atof(p) > 0 ? atof(p) : 2;
+	int tty = isatty(2), shown = 0;
+	char err[EPI_ERRLEN];
+	for (;;) {
+		if (epi_fleet_poll(j, t, err) < 0)
+			epi_die(1, "%s (the job goes on: epi fleet status -d %s)", err, j->dir);
+		int count[4] = {0};
+		for (int i = 0; i < j->n; i++)
+			count[t[i].state]++;
+		if (tty) {
+			fprintf(stderr, "\rfleet job %ld: %d queued, %d running, %d done, %d failed ", j->job,
+				count[EPI_TASK_QUEUED], count[EPI_TASK_RUNNING], count[EPI_TASK_DONE], count[EPI_TASK_FAILED]);
+			shown = 1;
+		}
+		if (count[EPI_TASK_QUEUED] + count[EPI_TASK_RUNNING] == 0)
+			break;
+		struct timespec ts = {(time_t)every, (long)((every - floor(every)) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
+	if (shown)
+		fputc('\n', stderr);
+}
+
+/* The nodes of DIR's last job without a table; dies when that job still
+ * has tasks queued or running. */
+static int missing_nodes(const char *dir, char ***nodes)
+{
+	char err[EPI_ERRLEN];
+	epi_fleet_job old;
+	if (epi_fleet_job_load(&old, dir, err) < 0)
+		epi_die(1, "--resume: %s", err);
+	epi_fleet_task *t = xcalloc((size_t)old.n, sizeof *t);
+	if (epi_fleet_poll(&old, t, err) < 0)
+		epi_die(1, "%s", err);
+	int n = 0, busy = 0;
+	for (int i = 0; i < old.n; i++)
+		busy += t[i].state == EPI_TASK_QUEUED || t[i].state == EPI_TASK_RUNNING;
+	if (busy) {
+		char e2[EPI_ERRLEN];
+		snprintf(e2, sizeof e2, "job %ld still has %d task%s queued or running: wait for it (epi fleet status -d %s) or "
+			 "scancel %ld", old.job, busy, busy == 1 ? "" : "s", dir, old.job);
+		free(t);
+		epi_fleet_job_free(&old);
+		epi_die(1, "%s", e2);
+	}
+	*nodes = xcalloc((size_t)old.n + 1, sizeof **nodes);
+	for (int i = 0; i < old.n; i++)
+		if (t[i].state == EPI_TASK_FAILED)
+			(*nodes)[n++] = xstrdup(old.node[i]);
+	free(t);
+	epi_fleet_job_free(&old);
+	return n;
+}
+
+static int calibrate(const fleet_opts *o)
+{
+	char err[EPI_ERRLEN], **nodes = NULL, *skipped = NULL;
+	if (epi_mkdirs(o->dir, err) < 0)
+		epi_die(1, "%s", err);
+	int n;
+	if (o->resume) {
+		n = missing_nodes(o->dir, &nodes);
+		if (n == 0) {
+			fprintf(stderr, "%s: every node of the last job has its table in %s: nothing to resubmit\n", epi_prog,
+				o->dir);
+			free(nodes);
+			return 0;
+		}
+	} else {
+		n = epi_slurm_nodes(o->partition, o->nodes, &nodes, &skipped, err);
+		if (n < 0)
+			epi_die(1, "%s", err);
+		if (skipped && *skipped)
+			epi_warn("nodes left out, not up: %s", skipped);
+	}
+	free(skipped);
+	char epi[PATH_MAX];
+	ssize_t l = readlink("/proc/self/exe", epi, sizeof epi - 1);
+	if (l <= 0)
+		epi_die(1, "cannot find this program's path: %s", strerror(errno));
+	epi[l] = 0;
+	/* a resubmitted node goes on from what its table holds (epi-calibrate
+	 * --resume: a fresh table where there is none) */
+	char **calib = xcalloc((size_t)o->ncalib + 2, sizeof *calib);
+	int ncalib = 0, has_resume = 0;
+	for (int i = 0; i < o->ncalib; i++) {
+		calib[ncalib++] = o->calib[i];
+		has_resume |= !strcmp(o->calib[i], "--resume");
+	}
+	if (o->resume && !has_resume)
+		calib[ncalib++] = "--resume";
+	epi_fleet_job j;
+	if (epi_fleet_submit(&j, o->dir, epi, nodes, n, o->partition, o->time_limit, calib, ncalib, err) < 0)
+		epi_die(1, "%s", err);
+	free(calib);
+	for (int i = 0; i < n; i++)
+		free(nodes[i]);
+	free(nodes);
+	fprintf(stderr, "%s: submitted job %ld: %d task%s, one per node, tables in %s\n", epi_prog, j.job, j.n,
+		j.n == 1 ? "" : "s", j.dir);
+	if (o->nowait) {
+		printf("%ld\n", j.job);
+		epi_fleet_job_free(&j);
+		return 0;
+	}
+	epi_fleet_task *t = xcalloc((size_t)j.n, sizeof *t);
+	follow(&j, t);
+	tasks_out(o, &j, t);
+	int failed = 0;
+	for (int i = 0; i < j.n; i++)
+		failed += t[i].state == EPI_TASK_FAILED;
+	if (failed) {
+		fflush(stdout);
+		epi_warn("%d of %d node%s failed: `epi fleet calibrate --resume -d %s` resubmits them", failed, j.n,
+			 j.n == 1 ? "" : "s", o->dir);
+	}
+	free(t);
+	epi_fleet_job_free(&j);
+	return failed ? 1 : 0;
+}
+
+static int status(const fleet_opts *o)
+{
+	char err[EPI_ERRLEN];
+	epi_fleet_job j;
+	if (epi_fleet_job_load(&j, o->dir, err) < 0)
+		epi_die(1, "%s", err);
+	epi_fleet_task *t = xcalloc((size_t)j.n, sizeof *t);
+	if (epi_fleet_poll(&j, t, err) < 0)
+		epi_die(1, "%s", err);
+	tasks_out(o, &j, t);
+	free(t);
+	epi_fleet_job_free(&j);
+	return 0;
+}
+
+/* ---- report ---------------------------------------------------------------- */
 
 static const char *const quantity[] = {"time", "energy"};
 static const char *const unit[] = {"s", "J"};
@@ -99,7 +327,10 @@ static void report_table(FILE *out, const epi_fleet *f, const epi_fleet_row *row
 			fprintf(out, "%-9s %-18s %-7s %5s %12s %7s %7s  %s\n", "freq", "op", "", "nodes", "mean", "cv", "range",
 				"outliers (from the median)");
 		}
-		epi_freq_ghz(g, sizeof g, r->khz);
+		if (r->khz)
+			epi_freq_ghz(g, sizeof g, r->khz);
+		else
+			snprintf(g, sizeof g, "current");
 		outliers(f, r, line, sizeof line);
 		char cv[16], range[16];
 		epi_fmt_num(cv, sizeof cv, 100 * r->cv, "%.1f%%");
@@ -118,7 +349,10 @@ static void report_csv(FILE *out, const epi_fleet *f, const epi_fleet_row *rows,
 		outliers(f, r, line, sizeof line);
 		epi_fmt_num(cv, sizeof cv, r->cv, "%.6g");
 		epi_csv_field(out, r->model);
-		fprintf(out, ",%.6g,", r->khz / 1e6);
+		if (r->khz)
+			fprintf(out, ",%.6g,", r->khz / 1e6);
+		else
+			fputs(",,", out);
 		epi_csv_field(out, r->op);
 		fprintf(out, ",%s,%d,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%.6g,", quantity[r->quantity], r->n, r->mean, r->sd, cv,
 			r->min, r->max, r->median, r->mad);
@@ -145,7 +379,7 @@ static void report_json(FILE *out, const epi_fleet *f, const epi_fleet_row *rows
 		const epi_fleet_row *r = &rows[i];
 		json_t *o = json_object(), *ol = json_array(), *vals = json_object();
 		json_object_set_new(o, "model", json_string(r->model));
-		json_object_set_new(o, "freq_ghz", json_real(r->khz / 1e6));
+		json_object_set_new(o, "freq_ghz", r->khz ? json_real(r->khz / 1e6) : json_null());
 		json_object_set_new(o, "op", json_string(r->op));
 		json_object_set_new(o, "quantity", json_string(quantity[r->quantity]));
 		json_object_set_new(o, "nodes", json_integer(r->n));
@@ -217,8 +451,9 @@ static void plot(const epi_fleet *f, const epi_fleet_row *rows, int nr, const ch
 		len += (size_t)snprintf(s + len, cap - len, "\n");
 		nops++;
 	}
-	char g[32];
-	epi_freq_ghz(g, sizeof g, khz);
+	char g[32] = "the current clock";
+	if (khz > 0)
+		epi_freq_ghz(g, sizeof g, khz);
 	if (len + 1024 > cap)
 		s = xrealloc(s, cap += 1024);
 	snprintf(s + len, cap - len,
@@ -239,6 +474,10 @@ int epi_fleet_main(int argc, char **argv)
 {
 	fleet_opts o;
 	parse_args(argc, argv, &o);
+	if (!strcmp(o.sub, "calibrate"))
+		return calibrate(&o);
+	if (!strcmp(o.sub, "status"))
+		return status(&o);
 	char err[EPI_ERRLEN];
 	epi_fleet f;
 	if (epi_fleet_load(&f, o.dir, err) < 0)

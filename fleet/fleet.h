@@ -32,7 +32,7 @@ int epi_fleet_find(const epi_fleet *f, const char *name);
  * time (QUANTITY 0, seconds per unit) or energy (1, joules per unit). */
 typedef struct epi_fleet_row {
 	const char *model;   /* the tables' <cpu> */
-	long khz;
+	long khz;            /* 0: the current clock, of nodes calibrated unpinned at one frequency */
 	const char *op;
 	int quantity;
 	int n;               /* nodes that measured it */
@@ -64,5 +64,53 @@ int epi_fleet_median_node(const epi_fleet *f, const char *model);
  * the nodes or models there when none fits. */
 int epi_fleet_pick(const epi_fleet *f, const char *node, const char *host, const char *model, char *why, size_t n,
 		   char *err);
+
+/* ---- Slurm (slurm.c): the calibration of every node as one job array -- */
+
+/* Runs ARGV (a Slurm command, found in PATH) and returns its standard
+ * output (malloc'd) in OUT; -1 with ERR naming the command and the first
+ * line it wrote to standard error, or saying it is not installed. */
+int epi_slurm_run(const char *const *argv, char **out, char *err);
+
+/* The nodes to calibrate: LIST expanded (scontrol show hostnames), else
+ * those of PARTITION (the default one when NULL) that can run a job;
+ * SKIPPED gets those down, drained or failed, with their state ("n4
+ * (down)", ...). Returns the count, or -1 with ERR. */
+int epi_slurm_nodes(const char *partition, const char *list, char ***nodes, char **skipped, char *err);
+
+/* A submitted calibration: the job array and its tasks' nodes, kept in
+ * TABLEDIR/.fleet/job. */
+typedef struct epi_fleet_job {
+	char dir[4096];   /* TABLEDIR, absolute */
+	long job;         /* the array's job id */
+	long submitted;   /* seconds since the epoch */
+	int n;
+	char **node;      /* task i's node */
+} epi_fleet_job;
+
+/* Submits the array: one task per node of NODES (N), each pinned to its
+ * node on an exclusive allocation and running `EPI calibrate -q -o
+ * DIR/NODE.xml CALIB...`; PARTITION and TIME_LIMIT may be NULL. Writes the
+ * job file. Returns 0, or -1 with ERR (nothing left queued). */
+int epi_fleet_submit(epi_fleet_job *j, const char *dir, const char *epi, char *const *nodes, int n,
+		     const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err);
+/* Reads DIR's job file; -1 with ERR when there is none. */
+int epi_fleet_job_load(epi_fleet_job *j, const char *dir, char *err);
+void epi_fleet_job_free(epi_fleet_job *j);
+
+enum epi_task_state { EPI_TASK_QUEUED, EPI_TASK_RUNNING, EPI_TASK_DONE, EPI_TASK_FAILED };
+
+typedef struct epi_fleet_task {
+	const char *node;
+	enum epi_task_state state;
+	char detail[600]; /* the table's path, or why the task failed */
+} epi_fleet_task;
+
+/* Each task of J now (scontrol show job; a task whose record is gone is
+ * done when its table is there, failed otherwise), into T (J->n).
+ * Returns 0, or -1 with ERR when Slurm cannot be asked. */
+int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err);
+
+extern const char *const epi_task_state_name[];
 
 #endif

@@ -83,10 +83,18 @@ static const char *model_of(const epi_fleet_node *n)
 	return n->t.cpu && *n->t.cpu ? n->t.cpu : "unknown";
 }
 
+/* Column I's frequency for comparing nodes: 0 ("current") for a table of
+ * one column calibrated at whatever clock the node ran (its kHz is the
+ * measured clock, which differs from node to node), else its own. */
+static long key_of(const epi_table *t, int i)
+{
+	return t->nf == 1 && !t->f[0].pinned ? 0 : t->f[i].khz;
+}
+
 static const epi_fcol *column(const epi_table *t, long khz)
 {
 	for (int i = 0; i < t->nf; i++)
-		if (t->f[i].khz == khz)
+		if (key_of(t, i) == khz)
 			return &t->f[i];
 	return NULL;
 }
@@ -153,9 +161,9 @@ int epi_fleet_rows(const epi_fleet *f, epi_fleet_row **rows)
 			for (int i = 0; i < t->nf; i++) {
 				int seen = 0;
 				for (int k = 0; k < nk; k++)
-					seen |= khz[k] == t->f[i].khz;
+					seen |= khz[k] == key_of(t, i);
 				if (!seen)
-					khz[nk++] = t->f[i].khz;
+					khz[nk++] = key_of(t, i);
 			}
 		}
 		qsort(khz, (size_t)nk, sizeof *khz, cmp_long);

@@ -3,7 +3,7 @@
 # format and as a figure; what is not a table is left out, said so.
 . "$(dirname "$0")/lib.sh"
 
-run_epi "fleet --help" 0 "usage: epi fleet report -d TABLEDIR" -- fleet --help
+run_epi "fleet --help" 0 "usage: epi fleet calibrate -d TABLEDIR" -- fleet --help
 [ -f "$top/man/epi-fleet.1" ] && ok "fleet: its man page" || bad "fleet: its man page"
 
 T="$tmp/tables"

@@ -145,11 +145,38 @@ static void test_empty(void **st)
 	assert_non_null(strstr(err, "cannot read the table folder '/nonexistent/dir'"));
 }
 
+/* A job file: read back; one damaged is refused with its line. */
+static void test_job_file(void **st)
+{
+	char path[512], err[EPI_ERRLEN];
+	snprintf(path, sizeof path, "%s/.fleet", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/.fleet/job", dir);
+	FILE *f = fopen(path, "w");
+	fputs("# epi fleet job\njob 42\nsubmitted 1700000000\ntask 0 n1\ntask 1 n2\n", f);
+	fclose(f);
+	epi_fleet_job j;
+	assert_int_equal(epi_fleet_job_load(&j, dir, err), 0);
+	assert_int_equal(j.job, 42);
+	assert_int_equal(j.n, 2);
+	assert_string_equal(j.node[1], "n2");
+	epi_fleet_job_free(&j);
+	f = fopen(path, "w");
+	fputs("job 42\ntask 0 n1\ntask 5 n9\n", f); /* a task out of order */
+	fclose(f);
+	assert_int_equal(epi_fleet_job_load(&j, dir, err), -1);
+	assert_non_null(strstr(err, "job' line 3: not a fleet job line"));
+	unlink(path);
+	assert_int_equal(epi_fleet_job_load(&j, dir, err), -1);
+	assert_non_null(strstr(err, "no fleet job in"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_job_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

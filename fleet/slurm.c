@@ -1,0 +1,417 @@
+/* slurm: a cluster's calibration as one Slurm job array (fleet.h). Slurm's
+ * own commands (sinfo, scontrol, sbatch, scancel) do the work, run without a
+ * shell; the array is submitted held, each task pinned to its node, then
+ * released, so that every node gets exactly one task. */
+#include "fleet/fleet.h"
+#include "model/util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const epi_task_state_name[] = {"queued", "running", "done", "failed"};
+
+int epi_slurm_run(const char *const *argv, char **out, char *err)
+{
+	int po[2], pe[2];
+	if (pipe(po) < 0)
+		return epi_error(err, "cannot make a pipe: %s", strerror(errno));
+	if (pipe(pe) < 0) {
+		close(po[0]);
+		close(po[1]);
+		return epi_error(err, "cannot make a pipe: %s", strerror(errno));
+	}
+	pid_t pid = fork();
+	if (pid < 0)
+		return epi_error(err, "cannot run %s: %s", argv[0], strerror(errno));
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		close(po[1]);
+		close(pe[1]);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	size_t cap[2] = {4096, 1024}, len[2] = {0, 0};
+	char *buf[2] = {xmalloc(cap[0]), xmalloc(cap[1])};
+	struct pollfd pf[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
+	int open_fds = 2;
+	while (open_fds > 0) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (pf[k].fd < 0 || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (len[k] + 4096 > cap[k])
+				buf[k] = xrealloc(buf[k], cap[k] = 2 * (len[k] + 4096));
+			ssize_t r = read(pf[k].fd, buf[k] + len[k], cap[k] - len[k] - 1);
+			if (r > 0) {
+				len[k] += (size_t)r;
+			} else if (r == 0 || errno != EINTR) {
+				close(pf[k].fd);
+				pf[k].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	buf[0][len[0]] = buf[1][len[1]] = 0;
+	int st = 0;
+	waitpid(pid, &st, 0);
+	int ret = 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && len[1] == 0)
+		ret = epi_error(err, "%s: not found; epi fleet runs Slurm's commands (run it where sbatch works: a "
+				 "cluster's login node)", argv[0]);
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		buf[1][strcspn(buf[1], "\n")] = 0;
+		ret = epi_error(err, "%s %s failed: %s", argv[0], argv[1] ? argv[1] : "",
+				buf[1][0] ? buf[1] : "no message");
+	}
+	free(buf[1]);
+	if (ret < 0 || !out)
+		free(buf[0]);
+	else
+		*out = buf[0];
+	return ret;
+}
+
+/* The lines of TEXT as a NULL-terminated array of copies (blank lines out). */
+static int lines(char *text, char ***v)
+{
+	int n = 0;
+	*v = NULL;
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		while (*l == ' ')
+			l++;
+		if (!*l)
+			continue;
+		*v = xrealloc(*v, (size_t)(n + 2) * sizeof **v);
+		(*v)[n++] = xstrdup(l);
+		(*v)[n] = NULL;
+	}
+	return n;
+}
+
+int epi_slurm_nodes(const char *partition, const char *list, char ***nodes, char **skipped, char *err)
+{
+	char *out;
+	*skipped = xstrdup("");
+	if (list) {
+		const char *argv[] = {"scontrol", "show", "hostnames", list, NULL};
+		if (epi_slurm_run(argv, &out, err) < 0)
+			return -1;
+		int n = lines(out, nodes);
+		free(out);
+		if (n == 0)
+			return epi_error(err, "--nodes '%s' names no node", list);
+		return n;
+	}
+	const char *argv[] = {"sinfo", "-h", "-N", "-o", "%N %T", partition ? "-p" : NULL, partition, NULL};
+	if (epi_slurm_run(argv, &out, err) < 0)
+		return -1;
+	char **rows;
+	int nr = lines(out, &rows), n = 0;
+	free(out);
+	*nodes = xcalloc((size_t)nr + 1, sizeof **nodes);
+	size_t sl = 0;
+	for (int i = 0; i < nr; i++) {
+		char name[256], state[64];
+		if (sscanf(rows[i], "%255s %63s", name, state) == 2) {
+			int seen = 0; /* a node in two partitions is listed twice */
+			for (int k = 0; k < n; k++)
+				seen |= strcmp((*nodes)[k], name) == 0;
+			int usable = strncmp(state, "down", 4) && strncmp(state, "drain", 5) && strncmp(state, "fail", 4) &&
+				     strncmp(state, "maint", 5) && strncmp(state, "unknown", 7) && !strchr(state, '*');
+			if (!seen && usable) {
+				(*nodes)[n++] = xstrdup(name);
+			} else if (!seen && !strstr(*skipped, name)) {
+				*skipped = xrealloc(*skipped, sl + strlen(name) + strlen(state) + 8);
+				sl += (size_t)sprintf(*skipped + sl, "%s%s (%s)", sl ? ", " : "", name, state);
+			}
+		}
+		free(rows[i]);
+	}
+	free(rows);
+	if (n == 0) {
+		char e[EPI_ERRLEN];
+		snprintf(e, sizeof e, "no node can take a job in %s%s%s%s", partition ? "partition " : "the default partition",
+			 partition ? partition : "", **skipped ? ": " : "", *skipped);
+		free(*nodes);
+		*nodes = NULL;
+		return epi_error(err, "%s", e);
+	}
+	return n;
+}
+
+/* S as one shell word. */
+static void quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+static int job_save(const epi_fleet_job *j, char *err)
+{
+	char path[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	fprintf(m, "# epi fleet job: the array and each task's node\njob %ld\nsubmitted %ld\n", j->job, j->submitted);
+	for (int i = 0; i < j->n; i++)
+		fprintf(m, "task %d %s\n", i, j->node[i]);
+	fclose(m);
+	snprintf(path, sizeof path, "%s/.fleet/job", j->dir);
+	int r = epi_write_atomic(path, buf, len, err);
+	free(buf);
+	return r;
+}
+
+int epi_fleet_submit(epi_fleet_job *j, const char *dir, const char *epi, char *const *nodes, int n,
+		     const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err)
+{
+	memset(j, 0, sizeof *j);
+	if (!realpath(dir, j->dir))
+		return epi_error(err, "cannot use the table folder '%s': %s", dir, strerror(errno));
+	char fleet[4200], script[4300], out[4400], errf[4400], array[64];
+	snprintf(fleet, sizeof fleet, "%s/.fleet", j->dir);
+	if (mkdir(fleet, 0755) < 0 && errno != EEXIST)
+		return epi_error(err, "cannot create '%s': %s", fleet, strerror(errno));
+	/* the task: this node's calibration, its table written atomically */
+	snprintf(script, sizeof script, "%s/task.sh", fleet);
+	char *text = NULL;
+	size_t tl = 0;
+	FILE *m = open_memstream(&text, &tl);
+	fprintf(m, "#!/bin/sh\n# epi fleet: one node's calibration, its table %s/NODE.xml\nexec ", j->dir);
+	quote(m, epi);
+	fputs(" calibrate -q -o ", m);
+	quote(m, j->dir);
+	fputs("/\"$SLURMD_NODENAME\".xml", m);
+	for (int i = 0; i < ncalib; i++) {
+		fputc(' ', m);
+		quote(m, calib[i]);
+	}
+	fputc('\n', m);
+	fclose(m);
+	int r = epi_write_atomic(script, text, tl, err);
+	free(text);
+	if (r < 0 || chmod(script, 0755) < 0)
+		return r < 0 ? -1 : epi_error(err, "cannot make '%s' executable: %s", script, strerror(errno));
+	snprintf(out, sizeof out, "--output=%s/%%A_%%a.out", fleet);
+	snprintf(errf, sizeof errf, "--error=%s/%%A_%%a.err", fleet);
+	snprintf(array, sizeof array, "--array=0-%d", n - 1);
+	char part[300] = "", tim[100] = "";
+	if (partition)
+		snprintf(part, sizeof part, "--partition=%s", partition);
+	if (time_limit)
+		snprintf(tim, sizeof tim, "--time=%s", time_limit);
+	const char *argv[16] = {"sbatch", "--parsable", "--hold", "--exclusive", "--job-name=epi-fleet", array, out, errf};
+	int a = 8;
+	if (partition)
+		argv[a++] = part;
+	if (time_limit)
+		argv[a++] = tim;
+	argv[a++] = script;
+	argv[a] = NULL;
+	char *jid;
+	if (epi_slurm_run(argv, &jid, err) < 0)
+		return -1;
+	j->job = strtol(jid, NULL, 10);
+	free(jid);
+	if (j->job <= 0)
+		return epi_error(err, "sbatch gave no job id");
+	j->submitted = (long)time(NULL);
+	j->n = n;
+	j->node = xcalloc((size_t)n, sizeof *j->node);
+	for (int i = 0; i < n; i++)
+		j->node[i] = xstrdup(nodes[i]);
+	/* each task on its node, then the array let go */
+	for (int i = 0; i < n; i++) {
+		char id[64], req[300];
+		snprintf(id, sizeof id, "JobId=%ld_%d", j->job, i);
+		snprintf(req, sizeof req, "ReqNodeList=%s", nodes[i]);
+		const char *up[] = {"scontrol", "update", id, req, NULL};
+		if (epi_slurm_run(up, NULL, err) < 0) {
+			char jid2[32], e2[EPI_ERRLEN];
+			snprintf(jid2, sizeof jid2, "%ld", j->job);
+			const char *cancel[] = {"scancel", jid2, NULL};
+			epi_slurm_run(cancel, NULL, e2);
+			return -1;
+		}
+	}
+	if (job_save(j, err) < 0)
+		return -1;
+	char jid3[32];
+	snprintf(jid3, sizeof jid3, "%ld", j->job);
+	const char *rel[] = {"scontrol", "release", jid3, NULL};
+	return epi_slurm_run(rel, NULL, err);
+}
+
+int epi_fleet_job_load(epi_fleet_job *j, const char *dir, char *err)
+{
+	memset(j, 0, sizeof *j);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/.fleet/job", dir);
+	FILE *f = fopen(path, "r");
+	if (!f || !realpath(dir, j->dir)) {
+		int e = errno;
+		if (f)
+			fclose(f);
+		return epi_error(err, "no fleet job in '%s' (%s): `epi fleet calibrate -d %s` submits one", dir,
+				 strerror(e), dir);
+	}
+	char line[600];
+	int lineno = 0, ret = 0;
+	while (fgets(line, sizeof line, f) && ret == 0) {
+		lineno++;
+		char name[256];
+		int idx;
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "job %ld", &j->job) == 1 || sscanf(line, "submitted %ld", &j->submitted) == 1)
+			continue;
+		if (sscanf(line, "task %d %255s", &idx, name) == 2 && idx == j->n && idx < 1000000) {
+			j->node = xrealloc(j->node, (size_t)(j->n + 1) * sizeof *j->node);
+			j->node[j->n++] = xstrdup(name);
+			continue;
+		}
+		ret = epi_error(err, "'%s' line %d: not a fleet job line", path, lineno);
+	}
+	fclose(f);
+	if (ret == 0 && (j->job <= 0 || j->n == 0))
+		ret = epi_error(err, "'%s': no job id or no task", path);
+	if (ret < 0)
+		epi_fleet_job_free(j);
+	return ret;
+}
+
+void epi_fleet_job_free(epi_fleet_job *j)
+{
+	for (int i = 0; i < j->n; i++)
+		free(j->node[i]);
+	free(j->node);
+	j->node = NULL;
+	j->n = 0;
+}
+
+/* KEY's value in a `scontrol -o show job` line, into OUT. */
+static int field(const char *line, const char *key, char *out, size_t n)
+{
+	size_t kl = strlen(key);
+	for (const char *p = line; (p = strstr(p, key)); p += kl)
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			p += kl + 1;
+			size_t l = strcspn(p, " \n");
+			snprintf(out, n, "%.*s", (int)(l < n ? l : n - 1), p);
+			return 1;
+		}
+	out[0] = 0;
+	return 0;
+}
+
+/* The last line of the task's standard error, into OUT. */
+static void last_error(const epi_fleet_job *j, int i, char *out, size_t n)
+{
+	char path[4300], *line = NULL;
+	size_t cap = 0;
+	out[0] = 0;
+	snprintf(path, sizeof path, "%s/.fleet/%ld_%d.err", j->dir, j->job, i);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0)
+		if (line[0] != '\n')
+			snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+	free(line);
+	fclose(f);
+}
+
+/* Task I of J failed: WHAT, and the last line it wrote to standard error. */
+static void failed(epi_fleet_task *t, const epi_fleet_job *j, int i, const char *what)
+{
+	char last[400];
+	last_error(j, i, last, sizeof last);
+	t->state = EPI_TASK_FAILED;
+	snprintf(t->detail, sizeof t->detail, "%s%s%s", what, last[0] ? ": " : "", last);
+}
+
+int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
+{
+	char jid[32], *out = NULL;
+	snprintf(jid, sizeof jid, "%ld", j->job);
+	const char *argv[] = {"scontrol", "-o", "show", "job", jid, NULL};
+	char e2[EPI_ERRLEN];
+	if (epi_slurm_run(argv, &out, e2) < 0) {
+		/* a job Slurm has forgotten: its tables say what became of it */
+		if (!strstr(e2, "Invalid job id"))
+			return epi_error(err, "%s", e2);
+		out = xstrdup("");
+	}
+	char **rows;
+	int nr = lines(out, &rows);
+	free(out);
+	for (int i = 0; i < j->n; i++) {
+		t[i].node = j->node[i];
+		t[i].detail[0] = 0;
+		const char *row = NULL;
+		char v[256];
+		for (int k = 0; k < nr && !row; k++)
+			if (field(rows[k], "ArrayTaskId", v, sizeof v) && strchr(v, '-') == NULL && atoi(v) == i)
+				row = rows[k];
+		char table[4400];
+		snprintf(table, sizeof table, "%s/%s.xml", j->dir, j->node[i]);
+		struct stat st;
+		int have = stat(table, &st) == 0 && st.st_mtime >= j->submitted - 1;
+		char state[64] = "", reason[128] = "", code[32] = "", node[256] = "";
+		if (row) {
+			field(row, "JobState", state, sizeof state);
+			field(row, "Reason", reason, sizeof reason);
+			field(row, "ExitCode", code, sizeof code);
+			field(row, "NodeList", node, sizeof node);
+		}
+		if (!row || !strcmp(state, "COMPLETED")) {
+			if (have && (!row || !strcmp(code, "0:0"))) {
+				t[i].state = EPI_TASK_DONE;
+				snprintf(t[i].detail, sizeof t[i].detail, "%s", table);
+			} else {
+				failed(&t[i], j, i, row ? "ended without its table" : "no record left and no table");
+			}
+		} else if (!strcmp(state, "PENDING") || !strcmp(state, "CONFIGURING") || !strcmp(state, "REQUEUED") ||
+			   !strcmp(state, "REQUEUE_HOLD") || !strcmp(state, "RESIZING")) {
+			t[i].state = EPI_TASK_QUEUED;
+			snprintf(t[i].detail, sizeof t[i].detail, "%s", reason);
+		} else if (!strcmp(state, "RUNNING") || !strcmp(state, "COMPLETING") || !strcmp(state, "SUSPENDED") ||
+			   !strcmp(state, "STAGE_OUT")) {
+			t[i].state = EPI_TASK_RUNNING;
+			snprintf(t[i].detail, sizeof t[i].detail, "on %s", node);
+		} else {
+			/* FAILED, CANCELLED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, PREEMPTED, DEADLINE */
+			char what[400];
+			for (char *c = state; *c; c++)
+				*c = (char)(*c == '_' ? ' ' : *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+			snprintf(what, sizeof what, "%s (exit %s%s%s)", state, code, strcmp(reason, "None") && reason[0] ? ", " : "",
+				 strcmp(reason, "None") ? reason : "");
+			failed(&t[i], j, i, what);
+		}
+	}
+	for (int k = 0; k < nr; k++)
+		free(rows[k]);
+	free(rows);
+	return 0;
+}
