@@ -25,7 +25,7 @@
 #include "predict/report.h"
 
 static const char usage[] =
-	"usage: %s calibrate -d TABLEDIR [--partition P] [--nodes LIST] [--time LIMIT]\n"
+	"usage: %s calibrate -d TABLEDIR [--partition P] [--nodes LIST] [--per-model] [--time LIMIT]\n"
 	"                         [--resume] [--no-wait] [--format F] [-- CALIBRATE OPTIONS]\n"
 	"       %s status -d TABLEDIR [--format table|csv|json]\n"
 	"       %s report -d TABLEDIR [--format table|csv|json] [-o FILE] [--plot FILE.svg]\n"
@@ -34,7 +34,9 @@ static const char usage[] =
 	"of --nodes), each on an exclusive allocation running epi-calibrate with the\n"
 	"options after -- and writing TABLEDIR/NODE.xml; follows the tasks (queued,\n"
 	"running, done, failed) and says why each failed; --resume resubmits only the\n"
-	"nodes whose table is missing; --no-wait prints the job id and returns.\n"
+	"nodes that failed; --per-model identifies the nodes first (epi probe, one\n"
+	"array) and calibrates one node per CPU model and microcode; --no-wait prints\n"
+	"the job id and returns.\n"
 	"status: the tasks of the last job, now.\n"
 	"report: the tables compared across the nodes of each CPU model: per operation\n"
 	"and frequency, the mean time and energy, their spread across the nodes\n"
@@ -45,7 +47,7 @@ static const char usage[] =
 typedef struct fleet_opts {
 	const char *sub, *dir, *output, *plot;
 	const char *partition, *nodes, *time_limit;
-	int resume, nowait;
+	int resume, nowait, per_model;
 	enum epi_format format;
 	char **calib; /* after -- */
 	int ncalib;
@@ -58,7 +60,8 @@ static void parse_args(int argc, char **argv, fleet_opts *o)
 		{"output", required_argument, 0, 'o'},    {"plot", required_argument, 0, 'P'},
 		{"partition", required_argument, 0, 'p'}, {"nodes", required_argument, 0, 'w'},
 		{"time", required_argument, 0, 't'},      {"resume", no_argument, 0, 'R'},
-		{"no-wait", no_argument, 0, 'W'},         {"help", no_argument, 0, 'h'},
+		{"no-wait", no_argument, 0, 'W'},         {"per-model", no_argument, 0, 'M'},
+		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	*o = (fleet_opts){.format = EPI_FMT_TABLE};
@@ -90,6 +93,7 @@ static void parse_args(int argc, char **argv, fleet_opts *o)
 		case 't': o->time_limit = optarg; break;
 		case 'R': o->resume = 1; break;
 		case 'W': o->nowait = 1; break;
+		case 'M': o->per_model = 1; break;
 		case 'h': printf(usage, epi_prog, epi_prog, epi_prog); exit(0);
 		default: epi_die(2, "unknown option");
 		}
@@ -99,8 +103,11 @@ static void parse_args(int argc, char **argv, fleet_opts *o)
 	if (!o->dir)
 		epi_die(2, "no table folder: -d TABLEDIR");
 	int calibrating = !strcmp(o->sub, "calibrate");
-	if (!calibrating && (o->partition || o->nodes || o->time_limit || o->resume || o->nowait || o->ncalib))
-		epi_die(2, "--partition, --nodes, --time, --resume, --no-wait and calibrate options are for fleet calibrate");
+	if (!calibrating && (o->partition || o->nodes || o->time_limit || o->resume || o->nowait || o->per_model || o->ncalib))
+		epi_die(2, "--partition, --nodes, --time, --per-model, --resume, --no-wait and calibrate options are for "
+			   "fleet calibrate");
+	if (o->resume && o->per_model)
+		epi_die(2, "--resume resubmits the last job's nodes as they were chosen: no --per-model with it");
 	if (strcmp(o->sub, "report") && (o->plot || o->output))
 		epi_die(2, "--plot and -o are for fleet report");
 	if (o->resume && (o->nodes || o->partition))
@@ -187,7 +194,7 @@ static int missing_nodes(const char *dir, char ***nodes)
 {
 	char err[EPI_ERRLEN];
 	epi_fleet_job old;
-	if (epi_fleet_job_load(&old, dir, err) < 0)
+	if (epi_fleet_job_load(&old, EPI_FLEET_CALIBRATE, dir, err) < 0)
 		epi_die(1, "--resume: %s", err);
 	epi_fleet_task *t = xcalloc((size_t)old.n, sizeof *t);
 	if (epi_fleet_poll(&old, t, err) < 0)
@@ -210,6 +217,40 @@ static int missing_nodes(const char *dir, char ***nodes)
 	free(t);
 	epi_fleet_job_free(&old);
 	return n;
+}
+
+/* --per-model: every node of NODES (N) identified by one array of epi
+ * probe, then one node per CPU model and microcode kept in *NODES; the
+ * count kept. */
+static int per_model(const fleet_opts *o, const char *epi, char ***nodes, int n)
+{
+	char err[EPI_ERRLEN], **chosen, *why, *left;
+	epi_fleet_job j;
+	if (epi_fleet_submit(&j, EPI_FLEET_IDENTIFY, o->dir, epi, *nodes, n, o->partition, o->time_limit, NULL, 0, err) <
+	    0)
+		epi_die(1, "%s", err);
+	fprintf(stderr, "%s: identifying %d node%s (job %ld) to calibrate one per CPU model and microcode\n", epi_prog, n,
+		n == 1 ? "" : "s", j.job);
+	epi_fleet_task *t = xcalloc((size_t)j.n, sizeof *t);
+	follow(&j, t);
+	free(t);
+	epi_fleet_job_free(&j);
+	int k = epi_fleet_per_model(o->dir, *nodes, n, &chosen, &why, &left);
+	if (*left)
+		epi_warn("nodes left out, not identified (their jobs' errors are in %s/.fleet): %s", o->dir, left);
+	for (char *line = why, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "%s: per model: %.*s\n", epi_prog, (int)(nl - line), line);
+	}
+	free(why);
+	free(left);
+	for (int i = 0; i < n; i++)
+		free((*nodes)[i]);
+	free(*nodes);
+	*nodes = chosen;
+	if (k == 0)
+		epi_die(1, "no node could be identified: nothing to calibrate");
+	return k;
 }
 
 static int calibrate(const fleet_opts *o)
@@ -239,6 +280,8 @@ static int calibrate(const fleet_opts *o)
 	if (l <= 0)
 		epi_die(1, "cannot find this program's path: %s", strerror(errno));
 	epi[l] = 0;
+	if (o->per_model)
+		n = per_model(o, epi, &nodes, n);
 	/* a resubmitted node goes on from what its table holds (epi-calibrate
 	 * --resume: a fresh table where there is none) */
 	char **calib = xcalloc((size_t)o->ncalib + 2, sizeof *calib);
@@ -250,7 +293,8 @@ static int calibrate(const fleet_opts *o)
 	if (o->resume && !has_resume)
 		calib[ncalib++] = "--resume";
 	epi_fleet_job j;
-	if (epi_fleet_submit(&j, o->dir, epi, nodes, n, o->partition, o->time_limit, calib, ncalib, err) < 0)
+	if (epi_fleet_submit(&j, EPI_FLEET_CALIBRATE, o->dir, epi, nodes, n, o->partition, o->time_limit, calib, ncalib,
+			     err) < 0)
 		epi_die(1, "%s", err);
 	free(calib);
 	for (int i = 0; i < n; i++)
@@ -283,7 +327,7 @@ static int status(const fleet_opts *o)
 {
 	char err[EPI_ERRLEN];
 	epi_fleet_job j;
-	if (epi_fleet_job_load(&j, o->dir, err) < 0)
+	if (epi_fleet_job_load(&j, EPI_FLEET_CALIBRATE, o->dir, err) < 0)
 		epi_die(1, "%s", err);
 	epi_fleet_task *t = xcalloc((size_t)j.n, sizeof *t);
 	if (epi_fleet_poll(&j, t, err) < 0)

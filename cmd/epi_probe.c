@@ -65,6 +65,7 @@ static json_t *probe_cpu(epi_cpuinfo *ci)
 		json_object_set_new(jcpu, "model_name", json_string(ci->name));
 		json_object_set_new(jcpu, "family", json_integer(ci->family));
 		json_object_set_new(jcpu, "model", json_integer(ci->model));
+		json_object_set_new(jcpu, "microcode", ci->microcode[0] ? json_string(ci->microcode) : json_null());
 		json_object_set_new(jcpu, "cpus", json_integer(ci->ncpus));
 		json_object_set_new(jcpu, "packages", json_integer(ci->npkg));
 	} else {

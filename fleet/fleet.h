@@ -80,7 +80,13 @@ int epi_slurm_nodes(const char *partition, const char *list, char ***nodes, char
 
 /* A submitted calibration: the job array and its tasks' nodes, kept in
  * TABLEDIR/.fleet/job. */
+enum epi_fleet_kind {
+	EPI_FLEET_CALIBRATE, /* epi calibrate: TABLEDIR/NODE.xml, the job file .fleet/job */
+	EPI_FLEET_IDENTIFY,  /* epi probe: .fleet/identify/NODE.json, the job file .fleet/identify-job */
+};
+
 typedef struct epi_fleet_job {
+	enum epi_fleet_kind kind;
 	char dir[4096];   /* TABLEDIR, absolute */
 	long job;         /* the array's job id */
 	long submitted;   /* seconds since the epoch */
@@ -89,13 +95,22 @@ typedef struct epi_fleet_job {
 } epi_fleet_job;
 
 /* Submits the array: one task per node of NODES (N), each pinned to its
- * node on an exclusive allocation and running `EPI calibrate -q -o
- * DIR/NODE.xml CALIB...`; PARTITION and TIME_LIMIT may be NULL. Writes the
- * job file. Returns 0, or -1 with ERR (nothing left queued). */
-int epi_fleet_submit(epi_fleet_job *j, const char *dir, const char *epi, char *const *nodes, int n,
-		     const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err);
-/* Reads DIR's job file; -1 with ERR when there is none. */
-int epi_fleet_job_load(epi_fleet_job *j, const char *dir, char *err);
+ * node on an exclusive allocation and running, for KIND calibrate, `EPI
+ * calibrate -q -o DIR/NODE.xml CALIB...`, for identify `EPI probe --format
+ * json` into DIR/.fleet/identify/NODE.json; PARTITION and TIME_LIMIT may be
+ * NULL. Writes the kind's job file. Returns 0, or -1 with ERR (nothing
+ * left queued). */
+int epi_fleet_submit(epi_fleet_job *j, enum epi_fleet_kind kind, const char *dir, const char *epi, char *const *nodes,
+		     int n, const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err);
+/* Reads DIR's job file of KIND; -1 with ERR when there is none. */
+int epi_fleet_job_load(epi_fleet_job *j, enum epi_fleet_kind kind, const char *dir, char *err);
+
+/* The nodes of NODES (N) that stand for every CPU model and microcode
+ * among them, by what each one's identification says (DIR/.fleet/identify/
+ * NODE.json, epi probe's): the first of each kind, into *CHOSEN; WHY gets
+ * a line per kind ("AMD EPYC, microcode 0x1000065: n1 for n1, n2"), LEFT
+ * the nodes without an identification. Returns the count chosen. */
+int epi_fleet_per_model(const char *dir, char *const *nodes, int n, char ***chosen, char **why, char **left);
 void epi_fleet_job_free(epi_fleet_job *j);
 
 enum epi_task_state { EPI_TASK_QUEUED, EPI_TASK_RUNNING, EPI_TASK_DONE, EPI_TASK_FAILED };

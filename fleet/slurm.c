@@ -5,6 +5,8 @@
 #include "fleet/fleet.h"
 #include "model/util.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -168,6 +170,17 @@ static void quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+static const char *const job_file[] = {"job", "identify-job"};
+
+/* Where task I's result goes. */
+static void result_path(const epi_fleet_job *j, int i, char *out, size_t n)
+{
+	if (j->kind == EPI_FLEET_IDENTIFY)
+		snprintf(out, n, "%s/.fleet/identify/%s.json", j->dir, j->node[i]);
+	else
+		snprintf(out, n, "%s/%s.xml", j->dir, j->node[i]);
+}
+
 static int job_save(const epi_fleet_job *j, char *err)
 {
 	char path[4200], *buf = NULL;
@@ -177,37 +190,54 @@ static int job_save(const epi_fleet_job *j, char *err)
 	for (int i = 0; i < j->n; i++)
 		fprintf(m, "task %d %s\n", i, j->node[i]);
 	fclose(m);
-	snprintf(path, sizeof path, "%s/.fleet/job", j->dir);
+	snprintf(path, sizeof path, "%s/.fleet/%s", j->dir, job_file[j->kind]);
 	int r = epi_write_atomic(path, buf, len, err);
 	free(buf);
 	return r;
 }
 
-int epi_fleet_submit(epi_fleet_job *j, const char *dir, const char *epi, char *const *nodes, int n,
-		     const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err)
+int epi_fleet_submit(epi_fleet_job *j, enum epi_fleet_kind kind, const char *dir, const char *epi, char *const *nodes,
+		     int n, const char *partition, const char *time_limit, char *const *calib, int ncalib, char *err)
 {
 	memset(j, 0, sizeof *j);
+	j->kind = kind;
 	if (!realpath(dir, j->dir))
 		return epi_error(err, "cannot use the table folder '%s': %s", dir, strerror(errno));
 	char fleet[4200], script[4300], out[4400], errf[4400], array[64];
 	snprintf(fleet, sizeof fleet, "%s/.fleet", j->dir);
 	if (mkdir(fleet, 0755) < 0 && errno != EEXIST)
 		return epi_error(err, "cannot create '%s': %s", fleet, strerror(errno));
-	/* the task: this node's calibration, its table written atomically */
-	snprintf(script, sizeof script, "%s/task.sh", fleet);
+	/* the task: this node's calibration, its table written atomically; or
+	 * what the node is */
+	snprintf(script, sizeof script, "%s/%s.sh", fleet, kind == EPI_FLEET_IDENTIFY ? "identify" : "task");
 	char *text = NULL;
 	size_t tl = 0;
 	FILE *m = open_memstream(&text, &tl);
-	fprintf(m, "#!/bin/sh\n# epi fleet: one node's calibration, its table %s/NODE.xml\nexec ", j->dir);
-	quote(m, epi);
-	fputs(" calibrate -q -o ", m);
-	quote(m, j->dir);
-	fputs("/\"$SLURMD_NODENAME\".xml", m);
-	for (int i = 0; i < ncalib; i++) {
-		fputc(' ', m);
-		quote(m, calib[i]);
+	if (kind == EPI_FLEET_IDENTIFY) {
+		char id[4300];
+		snprintf(id, sizeof id, "%s/identify", fleet);
+		if (mkdir(id, 0755) < 0 && errno != EEXIST) {
+			fclose(m);
+			free(text);
+			return epi_error(err, "cannot create '%s': %s", id, strerror(errno));
+		}
+		fprintf(m, "#!/bin/sh\n# epi fleet: what this node is, for --per-model\nf=");
+		quote(m, id);
+		fputs("/\"$SLURMD_NODENAME\".json\n", m);
+		quote(m, epi);
+		fputs(" probe --format json >\"$f.tmp\" && mv \"$f.tmp\" \"$f\"\n", m);
+	} else {
+		fprintf(m, "#!/bin/sh\n# epi fleet: one node's calibration, its table %s/NODE.xml\nexec ", j->dir);
+		quote(m, epi);
+		fputs(" calibrate -q -o ", m);
+		quote(m, j->dir);
+		fputs("/\"$SLURMD_NODENAME\".xml", m);
+		for (int i = 0; i < ncalib; i++) {
+			fputc(' ', m);
+			quote(m, calib[i]);
+		}
+		fputc('\n', m);
 	}
-	fputc('\n', m);
 	fclose(m);
 	int r = epi_write_atomic(script, text, tl, err);
 	free(text);
@@ -263,11 +293,12 @@ int epi_fleet_submit(epi_fleet_job *j, const char *dir, const char *epi, char *c
 	return epi_slurm_run(rel, NULL, err);
 }
 
-int epi_fleet_job_load(epi_fleet_job *j, const char *dir, char *err)
+int epi_fleet_job_load(epi_fleet_job *j, enum epi_fleet_kind kind, const char *dir, char *err)
 {
 	memset(j, 0, sizeof *j);
+	j->kind = kind;
 	char path[4200];
-	snprintf(path, sizeof path, "%s/.fleet/job", dir);
+	snprintf(path, sizeof path, "%s/.fleet/%s", dir, job_file[kind]);
 	FILE *f = fopen(path, "r");
 	if (!f || !realpath(dir, j->dir)) {
 		int e = errno;
@@ -375,7 +406,7 @@ int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
 			if (field(rows[k], "ArrayTaskId", v, sizeof v) && strchr(v, '-') == NULL && atoi(v) == i)
 				row = rows[k];
 		char table[4400];
-		snprintf(table, sizeof table, "%s/%s.xml", j->dir, j->node[i]);
+		result_path(j, i, table, sizeof table);
 		struct stat st;
 		int have = stat(table, &st) == 0 && st.st_mtime >= j->submitted - 1;
 		char state[64] = "", reason[128] = "", code[32] = "", node[256] = "";
@@ -390,7 +421,7 @@ int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
 				t[i].state = EPI_TASK_DONE;
 				snprintf(t[i].detail, sizeof t[i].detail, "%s", table);
 			} else {
-				failed(&t[i], j, i, row ? "ended without its table" : "no record left and no table");
+				failed(&t[i], j, i, row ? "ended without its result" : "no record left and no result");
 			}
 		} else if (!strcmp(state, "PENDING") || !strcmp(state, "CONFIGURING") || !strcmp(state, "REQUEUED") ||
 			   !strcmp(state, "REQUEUE_HOLD") || !strcmp(state, "RESIZING")) {
@@ -414,4 +445,62 @@ int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
 		free(rows[k]);
 	free(rows);
 	return 0;
+}
+
+int epi_fleet_per_model(const char *dir, char *const *nodes, int n, char ***chosen, char **why, char **left)
+{
+	char **key = xcalloc((size_t)n, sizeof *key);
+	int *group = xmalloc((size_t)n * sizeof *group), nc = 0;
+	*chosen = xcalloc((size_t)n + 1, sizeof **chosen);
+	char *w = NULL, *l = NULL;
+	size_t wl = 0, ll = 0;
+	FILE *fw = open_memstream(&w, &wl), *fl = open_memstream(&l, &ll);
+	for (int i = 0; i < n; i++) {
+		char path[4400];
+		snprintf(path, sizeof path, "%s/.fleet/identify/%s.json", dir, nodes[i]);
+		json_error_t je;
+		json_t *doc = json_load_file(path, 0, &je);
+		const char *model = json_string_value(json_object_get(json_object_get(doc, "cpu"), "model_name"));
+		const char *mc = json_string_value(json_object_get(json_object_get(doc, "cpu"), "microcode"));
+		group[i] = -1;
+		if (!model) {
+			fprintf(fl, "%s%s", ftell(fl) > 0 ? ", " : "", nodes[i]);
+			json_decref(doc);
+			continue;
+		}
+		size_t kl = strlen(model) + (mc ? strlen(mc) : 4) + 16;
+		key[i] = xmalloc(kl);
+		snprintf(key[i], kl, "%s, microcode %s", model, mc ? mc : "unknown");
+		json_decref(doc);
+		for (int k = 0; k < i && group[i] < 0; k++)
+			if (key[k] && !strcmp(key[k], key[i]))
+				group[i] = group[k];
+		if (group[i] < 0) {
+			group[i] = nc;
+			(*chosen)[nc++] = xstrdup(nodes[i]);
+		}
+	}
+	for (int g = 0; g < nc; g++) {
+		int first = -1;
+		for (int i = 0; i < n; i++)
+			if (group[i] == g) {
+				if (first < 0) {
+					first = i;
+					fprintf(fw, "%s: %s for ", key[i], nodes[i]);
+				} else {
+					fputs(", ", fw);
+				}
+				fputs(nodes[i], fw);
+			}
+		fputc('\n', fw);
+	}
+	fclose(fw);
+	fclose(fl);
+	*why = w;
+	*left = l;
+	for (int i = 0; i < n; i++)
+		free(key[i]);
+	free(key);
+	free(group);
+	return nc;
 }

@@ -119,6 +119,17 @@ grep -q "submitted job [0-9]*: 1 task, one per node" "$tmp/err" && grep -q "^  n
 	bad "fleet calibrate --resume: every table there"
 run_epi "fleet calibrate --resume with nothing missing" 0 "nothing to resubmit" -- fleet calibrate --resume -d "$T" -- $CAL
 
+# --per-model: the nodes identified first (one array of epi probe), then
+# one node calibrated per CPU model and microcode: here all three are alike
+T="$tmp/t6"
+run_epi "fleet calibrate --per-model" 0 "1 done, 0 failed" -- fleet calibrate -d "$T" --per-model -- $CAL
+grep -q "identifying 3 nodes (job [0-9]*) to calibrate one per CPU model and microcode" "$tmp/err" &&
+	grep -q "per model: .*, microcode .*: n1 for n1, n2, n3" "$tmp/err" && ok "fleet calibrate --per-model: one node for the three" ||
+	bad "fleet calibrate --per-model: one node for the three" "$tmp/err"
+[ -f "$T/n1.xml" ] && [ ! -f "$T/n2.xml" ] && [ -f "$T/.fleet/identify/n3.json" ] &&
+	ok "fleet calibrate --per-model: n1's table, every node's identification" ||
+	bad "fleet calibrate --per-model: n1's table, every node's identification"
+
 # where there is no job, and where there is no Slurm
 run_epi "fleet status without a job" 1 "no fleet job in '$tmp/t0'" -- fleet status -d "$tmp/t0"
 PATH=/nonexistent "$E" fleet calibrate -d "$tmp/t5" -- $CAL >"$tmp/out" 2>"$tmp/err"

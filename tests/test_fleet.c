@@ -156,7 +156,7 @@ static void test_job_file(void **st)
 	fputs("# epi fleet job\njob 42\nsubmitted 1700000000\ntask 0 n1\ntask 1 n2\n", f);
 	fclose(f);
 	epi_fleet_job j;
-	assert_int_equal(epi_fleet_job_load(&j, dir, err), 0);
+	assert_int_equal(epi_fleet_job_load(&j, EPI_FLEET_CALIBRATE, dir, err), 0);
 	assert_int_equal(j.job, 42);
 	assert_int_equal(j.n, 2);
 	assert_string_equal(j.node[1], "n2");
@@ -164,11 +164,43 @@ static void test_job_file(void **st)
 	f = fopen(path, "w");
 	fputs("job 42\ntask 0 n1\ntask 5 n9\n", f); /* a task out of order */
 	fclose(f);
-	assert_int_equal(epi_fleet_job_load(&j, dir, err), -1);
+	assert_int_equal(epi_fleet_job_load(&j, EPI_FLEET_CALIBRATE, dir, err), -1);
 	assert_non_null(strstr(err, "job' line 3: not a fleet job line"));
 	unlink(path);
-	assert_int_equal(epi_fleet_job_load(&j, dir, err), -1);
+	assert_int_equal(epi_fleet_job_load(&j, EPI_FLEET_CALIBRATE, dir, err), -1);
 	assert_non_null(strstr(err, "no fleet job in"));
+}
+
+/* --per-model: one node per CPU model and microcode, by what each node's
+ * identification says; a node without one is left out, named. */
+static void test_per_model(void **st)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/.fleet", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/.fleet/identify", dir);
+	mkdir(path, 0755);
+	static const char *const id[][3] = {{"a", "X", "0x1"}, {"b", "X", "0x1"}, {"c", "Y", "0x1"}, {"e", "X", "0x2"}};
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/.fleet/identify/%s.json", dir, id[i][0]);
+		FILE *f = fopen(path, "w");
+		fprintf(f, "{\"cpu\": {\"model_name\": \"%s\", \"microcode\": \"%s\"}, \"meters\": []}\n", id[i][1],
+			id[i][2]);
+		fclose(f);
+	}
+	char *nodes[] = {"a", "b", "c", "d", "e"}, **chosen, *why, *left;
+	int k = epi_fleet_per_model(dir, nodes, 5, &chosen, &why, &left);
+	assert_int_equal(k, 3);
+	assert_string_equal(chosen[0], "a");
+	assert_string_equal(chosen[1], "c");
+	assert_string_equal(chosen[2], "e");
+	assert_string_equal(why, "X, microcode 0x1: a for a, b\nY, microcode 0x1: c for c\nX, microcode 0x2: e for e\n");
+	assert_string_equal(left, "d");
+	for (int i = 0; i < k; i++)
+		free(chosen[i]);
+	free(chosen);
+	free(why);
+	free(left);
 }
 
 int main(void)
@@ -177,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_job_file),
+		cmocka_unit_test(test_per_model),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
