@@ -48,7 +48,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           predict/poly.c predict/sym.c predict/counts.c predict/cfront.c predict/report.c predict/trips.c \
           machine/sysroot.c machine/cpu.c machine/meter.c machine/meter_powercap.c \
           machine/meter_msr.c machine/meter_perf.c machine/perf_sys.c machine/meter_hwmon.c \
-          machine/meter_wattsup.c machine/meter_simple.c machine/cpufreq.c \
+          machine/meter_wattsup.c machine/meter_simple.c machine/meter_slurm.c machine/cpufreq.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
 LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const epi_meter_ops *const backends[] = {
-	&epi_meter_powercap, &epi_meter_msr, &epi_meter_perf, &epi_meter_hwmon,
+	&epi_meter_powercap, &epi_meter_msr, &epi_meter_perf, &epi_meter_hwmon, &epi_meter_slurm,
 	&epi_meter_wattsup, &epi_meter_const, &epi_meter_none, NULL,
 };
 

@@ -32,7 +32,7 @@ typedef struct epi_domain {
 typedef struct epi_meter epi_meter;
 
 typedef struct epi_meter_ops {
-	const char *name;    /* powercap, msr, perf, hwmon, wattsup, const, none */
+	const char *name;    /* powercap, msr, perf, hwmon, slurm, wattsup, const, none */
 	const char *summary; /* one line for --help and probe */
 	/* Opens the meter; ARG is what follows "name:" (may be NULL). On
 	 * failure returns -1 with ERR saying why the meter is unusable here. */
@@ -54,7 +54,7 @@ struct epi_meter {
 };
 
 /* The backends, in the order `auto` tries them. */
-extern const epi_meter_ops epi_meter_powercap, epi_meter_msr, epi_meter_perf, epi_meter_hwmon,
+extern const epi_meter_ops epi_meter_powercap, epi_meter_msr, epi_meter_perf, epi_meter_hwmon, epi_meter_slurm,
 	epi_meter_wattsup, epi_meter_const, epi_meter_none;
 const epi_meter_ops *const *epi_meter_backends(void);
 

@@ -130,6 +130,37 @@ grep -q "identifying 3 nodes (job [0-9]*) to calibrate one per CPU model and mic
 	ok "fleet calibrate --per-model: n1's table, every node's identification" ||
 	bad "fleet calibrate --per-model: n1's table, every node's identification"
 
+# --meter slurm: inside a job step of this cluster, which gathers no energy:
+# said so; outside a step: said so
+srun -N 1 -w n1 "$E" measure --meter slurm -- true >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 1 ] && grep -q "this cluster does not gather energy (AcctGatherEnergyType acct_gather_energy/none in slurm.conf)" "$tmp/err" &&
+	ok "measure --meter slurm in a step of a cluster without energy: said so" ||
+	bad "measure --meter slurm in a step of a cluster without energy: said so (exit $st)" "$tmp/err"
+run_epi "measure --meter slurm outside a step" 1 "not inside a Slurm job step" -- measure --meter slurm -- true
+# and against an accounting that gathers energy, emulated: a step at 100 W
+A="$tmp/acct"
+mkdir -p "$A"
+date +%s.%N >"$A/t0"
+cat >"$A/scontrol" <<FAKE
+#!/bin/sh
+[ "\$*" = "show config" ] || exit 1
+printf 'AcctGatherEnergyType    = acct_gather_energy/rapl\nAcctGatherNodeFreq      = 1 sec\n'
+FAKE
+cat >"$A/sstat" <<FAKE
+#!/bin/sh
+[ "\$*" = "-n -P -j 77.0 -o ConsumedEnergyRaw" ] || { echo "sstat: unexpected \$*" >&2; exit 1; }
+echo "\$(date +%s.%N) \$(cat "$A/t0")" | awk '{printf "%d\\n", 100 * (\$1 - \$2)}'
+FAKE
+chmod +x "$A/scontrol" "$A/sstat"
+PATH="$A:$PATH" SLURM_JOB_ID=77 SLURM_STEP_ID=0 "$E" measure --meter slurm --format csv -- sleep 1 >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 0 ] && awk -F, 'NR == 2 && $2 == "slurm" && $3 == "step" && $5 >= 80 && $5 <= 120 {f = 1} END {exit !f}' "$tmp/out"; then
+	ok "measure --meter slurm: the step's consumed energy from sstat (100 W for 1 s)"
+else
+	bad "measure --meter slurm: the step's consumed energy from sstat (exit $st)" "$tmp/out"
+fi
+
 # where there is no job, and where there is no Slurm
 run_epi "fleet status without a job" 1 "no fleet job in '$tmp/t0'" -- fleet status -d "$tmp/t0"
 PATH=/nonexistent "$E" fleet calibrate -d "$tmp/t5" -- $CAL >"$tmp/out" 2>"$tmp/err"
