@@ -26,13 +26,14 @@
 
 static const char usage[] =
 	"usage: %s calibrate -d TABLEDIR [--partition P] [--nodes LIST] [--per-model] [--time LIMIT]\n"
-	"                         [--resume] [--no-wait] [--format F] [-- CALIBRATE OPTIONS]\n"
+	"                         [--resume] [--no-wait] [--format F] [CALIBRATE OPTIONS] [-- ...]\n"
 	"       %s status -d TABLEDIR [--format table|csv|json]\n"
 	"       %s report -d TABLEDIR [--format table|csv|json] [-o FILE] [--plot FILE.svg]\n"
 	"\n"
 	"calibrate: one Slurm job array (sbatch), a task per node of the partition (or\n"
-	"of --nodes), each on an exclusive allocation running epi-calibrate with the\n"
-	"options after -- and writing TABLEDIR/NODE.xml; follows the tasks (queued,\n"
+	"of --nodes), each on an exclusive allocation running epi-calibrate with its\n"
+	"options (--freqs, --ops, -m, ...; or any after --) and writing\n"
+	"TABLEDIR/NODE.xml; follows the tasks (queued,\n"
 	"running, done, failed) and says why each failed; --resume resubmits only the\n"
 	"nodes that failed; --per-model identifies the nodes first (epi probe, one\n"
 	"array) and calibrates one node per CPU model and microcode; --no-wait prints\n"
@@ -49,9 +50,30 @@ typedef struct fleet_opts {
 	const char *partition, *nodes, *time_limit;
 	int resume, nowait, per_model;
 	enum epi_format format;
-	char **calib; /* after -- */
+	char **calib; /* epi-calibrate's options, among fleet's or after -- */
 	int ncalib;
 } fleet_opts;
+
+/* Whether ARG is an option of epi-calibrate's that fleet calibrate passes
+ * on (1: with a value, 0: without), or not one (-1). Fleet's own -d,
+ * --format and --resume stay fleet's; -o and --plot are refused later. */
+static int calibrate_option(const char *arg)
+{
+	static const struct {
+		const char *name;
+		int value;
+	} pass[] = {{"--freqs", 1},     {"--ops", 1},       {"--style", 1},     {"-m", 1},
+		    {"--meter", 1},     {"--domain", 1},    {"--cpu", 1},       {"--precision", 1},
+		    {"--max-runs", 1},  {"--max-time", 1},  {"--run-time", 1},  {"--idle-time", 1},
+		    {"-q", 0},          {"--quiet", 0},     {"-o", 1},          {"--output", 1},
+		    {"--plot", 1}};
+	for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+		size_t l = strlen(pass[i].name);
+		if (!strncmp(arg, pass[i].name, l) && (arg[l] == 0 || (arg[l] == '=' && l > 2)))
+			return pass[i].value;
+	}
+	return -1;
+}
 
 static void parse_args(int argc, char **argv, fleet_opts *o)
 {
@@ -76,12 +98,32 @@ static void parse_args(int argc, char **argv, fleet_opts *o)
 	if (strcmp(o->sub, "report") && strcmp(o->sub, "calibrate") && strcmp(o->sub, "status"))
 		epi_die(2, "unknown fleet command '%s' (calibrate, status, report)", o->sub);
 	int end = epi_dashdash(argc, argv);
-	if (end < argc) {
-		o->calib = argv + end + 1;
-		o->ncalib = argc - end - 1;
+	/* epi-calibrate's own options may come among fleet's (--ops add.i64)
+	 * or after --: they go to every node's calibration */
+	static char **own, **calib;
+	own = xcalloc((size_t)argc + 1, sizeof *own);
+	calib = xcalloc((size_t)argc + 1, sizeof *calib);
+	int nown = 0;
+	for (int i = 0; i < 2; i++)
+		own[nown++] = argv[i];
+	for (int i = 2; i < end; i++) {
+		int takes = calibrate_option(argv[i]);
+		if (takes < 0 || strcmp(o->sub, "calibrate")) {
+			own[nown++] = argv[i];
+			continue;
+		}
+		calib[o->ncalib++] = argv[i];
+		if (takes && !strchr(argv[i], '=') && i + 1 < end)
+			calib[o->ncalib++] = argv[++i];
 	}
+	for (int i = end + 1; i < argc; i++)
+		calib[o->ncalib++] = argv[i];
+	o->calib = calib;
 	int c;
 	optind = 2;
+	opterr = 0;
+	end = nown;
+	argv = own;
 	while ((c = getopt_long(end, argv, "d:F:o:p:w:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->dir = optarg; break;
@@ -95,7 +137,7 @@ static void parse_args(int argc, char **argv, fleet_opts *o)
 		case 'W': o->nowait = 1; break;
 		case 'M': o->per_model = 1; break;
 		case 'h': printf(usage, epi_prog, epi_prog, epi_prog); exit(0);
-		default: epi_die(2, "unknown option");
+		default: epi_die(2, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < end)

@@ -65,5 +65,6 @@ mkdir -p "$tmp/none"
 run_epi "fleet report: a folder without tables" 1 "'$tmp/none' holds no cost table" -- fleet report -d "$tmp/none"
 run_epi "fleet report: no folder given" 2 "no table folder: -d TABLEDIR" -- fleet report
 run_epi "fleet: an unknown command" 2 "unknown fleet command 'reprot'" -- fleet reprot -d "$T"
+run_epi "fleet report: calibrate's options are not its" 2 "unknown or incomplete option '--ops'" -- fleet report -d "$T" --ops add
 
 finish

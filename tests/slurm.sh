@@ -87,7 +87,8 @@ run_epi "fleet status: the job, later" 0 '"done": 3' -- fleet status -d "$T" --f
 
 # --nodes: only those
 T="$tmp/t2"
-run_epi "fleet calibrate --nodes n[1,3]" 0 "2 done, 0 failed" -- fleet calibrate -d "$T" --nodes 'n[1,3]' -- $CAL
+run_epi "fleet calibrate --nodes n[1,3], epi-calibrate's options among its own" 0 "2 done, 0 failed" -- \
+	fleet calibrate --nodes 'n[1,3]' $CAL -d "$T"
 [ -f "$T/n1.xml" ] && [ -f "$T/n3.xml" ] && [ ! -f "$T/n2.xml" ] && ok "fleet calibrate --nodes: n1 and n3 only" ||
 	bad "fleet calibrate --nodes: n1 and n3 only"
 
@@ -129,6 +130,11 @@ grep -q "identifying 3 nodes (job [0-9]*) to calibrate one per CPU model and mic
 [ -f "$T/n1.xml" ] && [ ! -f "$T/n2.xml" ] && [ -f "$T/.fleet/identify/n3.json" ] &&
 	ok "fleet calibrate --per-model: n1's table, every node's identification" ||
 	bad "fleet calibrate --per-model: n1's table, every node's identification"
+
+# a job's energy per node: srun epi measure, one per node of the allocation
+srun -N 3 "$E" measure -m const:50 --format csv -- true >"$tmp/out" 2>"$tmp/err"
+[ "$(grep -c '^1,const,system,' "$tmp/out")" = 3 ] && ok "srun epi measure: a measurement per node" ||
+	bad "srun epi measure: a measurement per node" "$tmp/out"
 
 # --meter slurm: inside a job step of this cluster, which gathers no energy:
 # said so; outside a step: said so
