@@ -132,20 +132,22 @@ int epi_slurm_nodes(const char *partition, const char *list, char ***nodes, char
 	for (int i = 0; i < nr; i++) {
 		char name[256], state[64];
 		if (sscanf(rows[i], "%255s %63s", name, state) == 2) {
-			int seen = 0; /* a node in two partitions is listed twice */
-			for (int k = 0; k < n; k++)
-				seen |= strcmp((*nodes)[k], name) == 0;
+			/* a node in two partitions is listed twice: the first counts */
+			int seen = 0;
+			for (int k = 0; k < i && !seen; k++)
+				seen = !strncmp(rows[k], name, strlen(name)) && rows[k][strlen(name)] == ' ';
 			int usable = strncmp(state, "down", 4) && strncmp(state, "drain", 5) && strncmp(state, "fail", 4) &&
 				     strncmp(state, "maint", 5) && strncmp(state, "unknown", 7) && !strchr(state, '*');
 			if (!seen && usable) {
 				(*nodes)[n++] = xstrdup(name);
-			} else if (!seen && !strstr(*skipped, name)) {
+			} else if (!seen) {
 				*skipped = xrealloc(*skipped, sl + strlen(name) + strlen(state) + 8);
 				sl += (size_t)sprintf(*skipped + sl, "%s%s (%s)", sl ? ", " : "", name, state);
 			}
 		}
-		free(rows[i]);
 	}
+	for (int i = 0; i < nr; i++)
+		free(rows[i]);
 	free(rows);
 	if (n == 0) {
 		char e[EPI_ERRLEN];
@@ -397,14 +399,20 @@ int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
 	char **rows;
 	int nr = lines(out, &rows);
 	free(out);
+	/* each task's record, by its index (one pass: 1,000 tasks poll in one) */
+	const char **by_task = xcalloc((size_t)j->n, sizeof *by_task);
+	for (int k = 0; k < nr; k++) {
+		char v[64], *end;
+		if (!field(rows[k], "ArrayTaskId", v, sizeof v))
+			continue;
+		long idx = strtol(v, &end, 10);
+		if (end != v && *end == 0 && idx >= 0 && idx < j->n)
+			by_task[idx] = rows[k];
+	}
 	for (int i = 0; i < j->n; i++) {
 		t[i].node = j->node[i];
 		t[i].detail[0] = 0;
-		const char *row = NULL;
-		char v[256];
-		for (int k = 0; k < nr && !row; k++)
-			if (field(rows[k], "ArrayTaskId", v, sizeof v) && strchr(v, '-') == NULL && atoi(v) == i)
-				row = rows[k];
+		const char *row = by_task[i];
 		char table[4400];
 		result_path(j, i, table, sizeof table);
 		struct stat st;
@@ -441,6 +449,7 @@ int epi_fleet_poll(const epi_fleet_job *j, epi_fleet_task *t, char *err)
 			failed(&t[i], j, i, what);
 		}
 	}
+	free(by_task);
 	for (int k = 0; k < nr; k++)
 		free(rows[k]);
 	free(rows);

@@ -167,6 +167,14 @@ else
 	bad "measure --meter slurm: the step's consumed energy from sstat (exit $st)" "$tmp/out"
 fi
 
+# a drained node is left out, said so
+scontrol update NodeName=n3 State=DRAIN Reason=epi-test
+T="$tmp/t7"
+run_epi "fleet calibrate: a drained node left out" 0 "2 done, 0 failed" -- fleet calibrate -d "$T" $CAL
+grep -q "warning: nodes left out, not up: n3 (drain" "$tmp/err" && [ ! -f "$T/n3.xml" ] &&
+	ok "fleet calibrate: the drained node named" || bad "fleet calibrate: the drained node named" "$tmp/err"
+scontrol update NodeName=n3 State=RESUME
+
 # where there is no job, and where there is no Slurm
 run_epi "fleet status without a job" 1 "no fleet job in '$tmp/t0'" -- fleet status -d "$tmp/t0"
 PATH=/nonexistent "$E" fleet calibrate -d "$tmp/t5" -- $CAL >"$tmp/out" 2>"$tmp/err"
