@@ -262,17 +262,9 @@ static epi_fcol *column(epi_table *t, long khz, int pinned)
 	return f;
 }
 
-static epi_cost *entry(epi_fcol *f, const char *key)
-{
-	for (int i = 0; i < f->n; i++)
-		if (strcmp(f->op[i].key, key) == 0)
-			return &f->op[i];
-	return NULL;
-}
-
 static epi_cost *put_entry(epi_fcol *f, const char *key)
 {
-	epi_cost *e = entry(f, key);
+	epi_cost *e = epi_fcol_find(f, key);
 	if (e) {
 		free(e->kernel);
 		free(e->key);
@@ -394,7 +386,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *
 	if (cls) {
 		epi_cost copy = *e;
 		epi_cost *a = put_entry(f, cls);
-		e = entry(f, w->k->name); /* put_entry may have moved it */
+		e = epi_fcol_find(f, w->k->name); /* put_entry may have moved it */
 		char *key = a->key;
 		*a = copy;
 		a->key = key;
@@ -560,7 +552,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 	for (int i = 0; i < nsel; i++) {
 		w[i].k = sel[i];
 		w[i].ctx.bytes = epi_level_bytes(cs.l1, cs.l2, cs.l3, sel[i]->level);
-		if (entry(f, sel[i]->name))
+		if (epi_fcol_find(f, sel[i]->name))
 			w[i].finished = 1;
 	}
 	/* idle power, once per frequency */
@@ -598,7 +590,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 		if (w[0].n && w[0].n % 5 == 0) /* every fifth run, while it runs */
 			track_ghz(c, f, gt);
 	}
-	const epi_cost *it = first ? entry(f, "iter") : NULL;
+	const epi_cost *it = first ? epi_fcol_find(f, "iter") : NULL;
 	if (it) {
 		base.t = it->t, base.t_ci = isnan(it->t_ci) ? 0 : it->t_ci;
 		base.e = isnan(it->e) ? 0 : it->e, base.e_ci = isnan(it->e_ci) ? 0 : it->e_ci;
@@ -712,7 +704,7 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 			if (nf ? t->f[i].khz == khz[fi] : !t->f[i].pinned)
 				f = &t->f[i];
 		for (int i = 0; i < nsel; i++) {
-			int have = f && entry((epi_fcol *)f, sel[i]->name);
+			int have = f && epi_fcol_find(f, sel[i]->name);
 			c->skipped += have;
 			c->total += !have;
 		}

@@ -408,15 +408,25 @@ int epi_table_save(const epi_table *t, const char *path, char *err)
 	return ret;
 }
 
+epi_cost *epi_fcol_find(const epi_fcol *c, const char *key)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->op[i].key, key) == 0)
+			return &c->op[i];
+	return NULL;
+}
+
 const epi_cost *epi_fcol_lookup(const epi_fcol *c, const char *key)
 {
+	const epi_cost *e = epi_fcol_find(c, key);
+	if (e)
+		return e;
 	size_t cls = strcspn(key, ".");
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < c->n; i++) {
-			const char *k = c->op[i].key;
-			if (pass == 0 ? strcmp(k, key) == 0 : (strlen(k) == cls && strncmp(k, key, cls) == 0))
-				return &c->op[i];
-		}
+	for (int i = 0; i < c->n; i++) {
+		const char *k = c->op[i].key;
+		if (strlen(k) == cls && strncmp(k, key, cls) == 0)
+			return &c->op[i];
+	}
 	return NULL;
 }
 

@@ -65,6 +65,9 @@ int epi_table_load(epi_table *t, const char *path, char *err);
 int epi_table_save(const epi_table *t, const char *path, char *err);
 void epi_table_free(epi_table *t);
 
+/* The entry whose key is KEY at column C (the entry itself: a class entry
+ * for "add", a kernel's for "add.i64"); NULL if none. Mutable when C is. */
+epi_cost *epi_fcol_find(const epi_fcol *c, const char *key);
 /* The entry for KEY at column C, falling back from CLASS.TYPE to CLASS; NULL if none. */
 const epi_cost *epi_fcol_lookup(const epi_fcol *c, const char *key);
 /* Fills OUT with the costs at KHZ: the calibrated column, or a linear

@@ -16,22 +16,13 @@ const char *epi_bound_name(enum epi_bound b)
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
-/* KEY's entry at COL: the kernel itself, not its class's entry. */
-static const epi_cost *exact(const epi_fcol *col, const char *key)
-{
-	for (int i = 0; i < col->n; i++)
-		if (strcmp(col->op[i].key, key) == 0)
-			return &col->op[i];
-	return NULL;
-}
-
 /* KEY's seconds (or dynamic joules, DYN) per unit at COL, else those of
  * FALLBACK, else 0 (epi_mcosts_usable says which kernels a table lacks). */
 static double cost(const epi_fcol *col, const char *key, const char *fallback, int dyn)
 {
-	const epi_cost *e = exact(col, key);
+	const epi_cost *e = epi_fcol_find(col, key);
 	if (!e && fallback) {
-		e = exact(col, fallback);
+		e = epi_fcol_find(col, fallback);
 		if (!e)
 			e = epi_fcol_lookup(col, fallback);
 	}
@@ -116,7 +107,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->lat[EPI_IC_INT] = cyc;
 	c->load_tp = cost(col, "load.l1", "load", 0);
 	c->store_tp = cost(col, "store.l1", "store", 0);
-	const epi_cost *mix = exact(col, "load.mix.l1");
+	const epi_cost *mix = epi_fcol_find(col, "load.mix.l1");
 	c->access_tp = mix && mix->t > 0 ? mix->t : 0;
 	/* a stack slot's access in -O0 code (without the kernel, as any) */
 	c->slot_tp = cost(col, "load.mix.frame", NULL, 0);
@@ -130,23 +121,23 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		/* a line moved by one load or by eight in a row, whichever the
 		 * level delivers faster (prefetching streams) */
 		double by8 = 8 * cost(col, seq[i], "load", 0);
-		c->line[i] = exact(col, line[i]) ? cost(col, line[i], NULL, 0) : by8;
+		c->line[i] = epi_fcol_find(col, line[i]) ? cost(col, line[i], NULL, 0) : by8;
 		if (by8 > 0 && by8 < c->line[i])
 			c->line[i] = by8;
 	}
 	/* without the kernel, as the lines in order; without the window's,
 	 * no limit from the window */
-	c->scatter = exact(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
+	c->scatter = epi_fcol_find(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
 	c->window = cost(col, "load.dram.window", NULL, 0);
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
 	/* the kernel's round trip includes its add */
-	const epi_cost *op = exact(col, "load.fwdop.lat");
+	const epi_cost *op = epi_fcol_find(col, "load.fwdop.lat");
 	c->fwd_op_lat = op && op->t > cyc ? op->t - cyc : c->fwd_lat;
 	/* the kernel's unit is a load, a test and branch fused, and an add
 	 * skipped half the time, mispredicted half the time */
-	const epi_cost *m = exact(col, "cmp.branch.miss");
+	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
 	double unit = m && m->t > 0 ? m->t - 1.5 * c->issue : 0;
 	c->miss = unit > 0 ? 2 * unit : 0;
 	c->e_load = cost(col, "load.l1", "load", 1);
@@ -167,7 +158,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->stlb = stlb ? stlb : 1536;
 	c->dtlb = dtlb ? dtlb : 64;
 	tlb_curve(c, col);
-	const epi_cost *t = exact(col, "malloc.touch");
+	const epi_cost *t = epi_fcol_find(col, "malloc.touch");
 	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;
 	c->idle_w = col->idle_w;
 	c->energy = 0;
@@ -182,7 +173,7 @@ int epi_mcosts_usable(const epi_fcol *col, char *missing, size_t n)
 	size_t len = 0;
 	missing[0] = 0;
 	for (size_t i = 0; i < sizeof need / sizeof *need; i++)
-		if (!exact(col, need[i]) && len + strlen(need[i]) + 3 < n)
+		if (!epi_fcol_find(col, need[i]) && len + strlen(need[i]) + 3 < n)
 			len += (size_t)snprintf(missing + len, n - len, "%s%s", len ? ", " : "", need[i]);
 	return len == 0;
 }
