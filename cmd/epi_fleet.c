@@ -406,9 +406,7 @@ static void report_table(FILE *out, const epi_fleet *f, const epi_fleet_row *row
 		const epi_fleet_row *r = &rows[i];
 		if (!model || strcmp(model, r->model) != 0) {
 			model = r->model;
-			int n = 0;
-			for (int k = 0; k < f->n; k++)
-				n += f->node[k].t.cpu ? strcmp(f->node[k].t.cpu, model) == 0 : strcmp("unknown", model) == 0;
+			int n = epi_fleet_model_nodes(f, model);
 			fprintf(out, "\nmodel %s: %d node%s\n", model, n, n == 1 ? "" : "s");
 			fprintf(out, "%-9s %-18s %-7s %5s %12s %7s %7s  %s\n", "freq", "op", "", "nodes", "mean", "cv", "range",
 				"outliers (from the median)");

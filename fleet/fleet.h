@@ -25,6 +25,9 @@ typedef struct epi_fleet {
 int epi_fleet_load(epi_fleet *f, const char *dir, char *err);
 void epi_fleet_free(epi_fleet *f);
 
+/* How many nodes' tables name MODEL as their CPU ("unknown": none). */
+int epi_fleet_model_nodes(const epi_fleet *f, const char *model);
+
 /* The node NAME's index, or -1. */
 int epi_fleet_find(const epi_fleet *f, const char *name);
 

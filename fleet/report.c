@@ -83,6 +83,14 @@ static const char *model_of(const epi_fleet_node *n)
 	return n->t.cpu && *n->t.cpu ? n->t.cpu : "unknown";
 }
 
+int epi_fleet_model_nodes(const epi_fleet *f, const char *model)
+{
+	int n = 0;
+	for (int k = 0; k < f->n; k++)
+		n += strcmp(model_of(&f->node[k]), model) == 0;
+	return n;
+}
+
 /* Column I's frequency for comparing nodes: 0 ("current") for a table of
  * one column calibrated at whatever clock the node ran (its kHz is the
  * measured clock, which differs from node to node), else its own. */
@@ -99,12 +107,11 @@ static const epi_fcol *column(const epi_table *t, long khz)
 	return NULL;
 }
 
+/* KEY's measured entry at C (not a class entry repeating a kernel's). */
 static const epi_cost *exact(const epi_fcol *c, const char *key)
 {
-	for (int i = 0; c && i < c->n; i++)
-		if (!c->op[i].kernel && strcmp(c->op[i].key, key) == 0)
-			return &c->op[i];
-	return NULL;
+	const epi_cost *e = c ? epi_fcol_find(c, key) : NULL;
+	return e && !e->kernel ? e : NULL;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -306,9 +313,7 @@ int epi_fleet_pick(const epi_fleet *f, const char *node, const char *host, const
 	}
 	const char *m = known ? model : model_of(&f->node[0]);
 	i = epi_fleet_median_node(f, m);
-	int count = 0;
-	for (int k = 0; k < f->n; k++)
-		count += strcmp(model_of(&f->node[k]), m) == 0;
+	int count = epi_fleet_model_nodes(f, m);
 	snprintf(why, n, "node %s, the median of the %d node%s of %s: this host (%s) has no table%s", f->node[i].name,
 		 count, count == 1 ? "" : "s", m, host ? host : "?", known ? "" : " and its CPU is not among them");
 	return i;
