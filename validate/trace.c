@@ -119,6 +119,14 @@ static void kv_double(char **buf, size_t *len, size_t *cap, const char *k, doubl
 	kv(buf, len, cap, k, num);
 }
 
+/* The header's CRC-32 (version 3): the file's first 16 bytes SIG, the
+ * header record's type and length REC (8 bytes), its text TEXT (N bytes). */
+static uint32_t header_crc(const unsigned char *sig, const unsigned char *rec, const unsigned char *text, size_t n)
+{
+	uLong c = crc32(crc32(crc32(0, NULL, 0), sig, 16), rec, 8);
+	return (uint32_t)crc32(c, text, (uInt)n);
+}
+
 int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info *info, char *err)
 {
 	memset(w, 0, sizeof *w);
@@ -161,8 +169,7 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 	unsigned char rec[8], crc[4];
 	put32(rec, EPI_REC_HEADER);
 	put32(rec + 4, (uint32_t)len + 4);
-	uint32_t c = (uint32_t)crc32(crc32(crc32(0, NULL, 0), h, sizeof h), rec, sizeof rec);
-	put32(crc, (uint32_t)crc32(c, (const unsigned char *)t, (uInt)len));
+	put32(crc, header_crc(h, rec, (const unsigned char *)t, len));
 	int r = put_record(w, EPI_REC_HEADER, t, len, crc, sizeof crc, err);
 	free(t);
 	if (r < 0)
@@ -405,8 +412,7 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	}
 	r->off += 8 + len;
 	if (v >= 3) { /* the text, then its CRC-32 with the signature's */
-		if (len < 4 || get32(r->buf + 4 + len) != (uint32_t)crc32(crc32(crc32(0, NULL, 0), h, sizeof h),
-									      r->buf, 8 + len - 4)) {
+		if (len < 4 || get32(r->buf + 4 + len) != header_crc(h, r->buf, r->buf + 8, len - 4)) {
 			rfail(r, err, sizeof h, "header checksum mismatch (corrupt)");
 			epi_trace_close(r);
 			return -1;
