@@ -893,8 +893,12 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
 			const cs_arm64_op *o = &a->operands[i];
 			if (o->type == ARM64_OP_REG)
 				out->op[out->nop++] = (epi_opnd){EPI_OPND_REG, (uint16_t)a64_full(o->reg), 0};
-			else if (o->type == ARM64_OP_IMM)
-				out->op[out->nop++] = (epi_opnd){EPI_OPND_IMM, 0, o->imm};
+			else if (o->type == ARM64_OP_IMM) /* #1, lsl #12: 4096 */
+				out->op[out->nop++] = (epi_opnd){
+					EPI_OPND_IMM, 0,
+					o->shift.type == ARM64_SFT_LSL && o->shift.value < 64
+						? (int64_t)((uint64_t)o->imm << o->shift.value)
+						: o->imm};
 			else if (o->type == ARM64_OP_MEM)
 				out->op[out->nop++] = (epi_opnd){EPI_OPND_MEM, 0, 0};
 		}

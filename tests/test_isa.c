@@ -454,6 +454,7 @@ static const row a64_rows[] = {
 	{"ld1r {v2.4s}, [x3]", "vec", 4, 4, 1, 0},
 	{"dup v1.2d, x0", "vec", 2, 8, 0, 0},
 	{"fcvtl v0.2d, v1.2s", "fp.cvt", 2, 8, 0, 0}, /* 35 */
+	{"add x0, x0, #1, lsl #12", "int", 1, 8, 0, 0},
 	{"g:", NULL, 0, 0, 0, 0},
 	{"ret", "ret", 1, 0, 0, 0},
 };
@@ -497,14 +498,17 @@ static void test_a64_snippet(void **st)
 	}
 	assert_true(reads(&v[22], ARM64_REG_NZCV));
 	assert_true(reads(&v[23], ARM64_REG_X0));
-	assert_int_equal(v[27].target, v[36].addr);
+	assert_int_equal(v[27].target, v[37].addr);
 	assert_true(writes(&v[27], ARM64_REG_X30));
 	assert_int_equal(v[28].target, 0);
 	assert_true(reads(&v[28], ARM64_REG_X8));
 	assert_false(v[29].cond);
 	assert_true(epi_isa_reg_frame(d, v[32].base));
 	assert_int_equal(v[33].mem_bytes, 4);
-	assert_true(reads(&v[36], ARM64_REG_X30));
+	/* a shifted immediate is its value */
+	assert_int_equal(v[36].nop, 3);
+	assert_int_equal(v[36].op[2].imm, 4096);
+	assert_true(reads(&v[37], ARM64_REG_X30));
 	free(v);
 	epi_isa_close(d);
 }
