@@ -108,8 +108,10 @@ static void add_own(per_iter *p, const by_line *b, int line)
  * stored, which a compiler neither adds nor hoists out of the loop unless
  * it moves the store out altogether; then floating point operations,
  * which compilers keep without -ffast-math but may hoist when invariant;
- * then loads); 1 when they share none. */
-static double ratio(const epi_mloop *ml, const per_iter *src)
+ * then loads); with none of these (work in registers only), the source
+ * loop's trip count TRIP per entry over the machine loop's MTRIP, when
+ * both are constants; else 1. */
+static double ratio(const epi_mloop *ml, const per_iter *src, double trip, int64_t mtrip)
 {
 	double r = 0;
 	if (src->stores > 0 && ml->own.store_bytes > 0)
@@ -118,6 +120,8 @@ static double ratio(const epi_mloop *ml, const per_iter *src)
 		r = ml->own.flops / src->flops;
 	else if (src->loads > 0 && ml->own.load_bytes > 0)
 		r = ml->own.load_bytes / src->load_bytes;
+	else if (mtrip > 0 && trip > 0)
+		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }
 
@@ -247,8 +251,12 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		/* the machine loops of S: the widest is the main one, the first
 		 * narrower one its remainder, the others versions */
 		int main = -1, rem = -1;
+		/* the source loop's trip count per entry, when the same for all */
+		double per = entries > 0 ? iters / entries : 0;
+		if (fabs(per - floor(per + 0.5)) > 1e-9)
+			per = 0;
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {
-			m->l[i].k = ratio(&o->loop[i], &p);
+			m->l[i].k = ratio(&o->loop[i], &p, per, epi_mloop_const_trip(o, i));
 			if (main < 0 || m->l[i].k > m->l[main].k)
 				main = i;
 		}

@@ -352,6 +352,88 @@ static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
 	return 0;
 }
 
+/* The constant R is set to by IN (mov r, imm; a zeroing xor r, r; aarch64
+ * mov x, #imm, movz, mov x, xzr): into *V. */
+static int sets_const(const epi_insn *in, unsigned r, int64_t *v)
+{
+	const epi_opnd *op = in->op;
+	if (in->nop < 1 || op[0].kind != EPI_OPND_REG || op[0].reg != r)
+		return 0;
+	if ((in->aop == EPI_AOP_MOV || strcmp(in->mnem, "movz") == 0) && in->nop == 2 && op[1].kind == EPI_OPND_IMM) {
+		*v = op[1].imm;
+		return 1;
+	}
+	if (in->nrd == 0 && in->nwr >= 1 && (in->aop == EPI_AOP_XOR || in->aop == EPI_AOP_MOV)) {
+		*v = 0; /* a zeroing idiom reads nothing */
+		return 1;
+	}
+	return 0;
+}
+
+int64_t epi_mloop_const_trip(const epi_object *o, int l)
+{
+	const epi_mloop *L = &o->loop[l];
+	int e = L->end;
+	if (e < 1 || o->loop_of[e] != l || !o->in[e].cond)
+		return 0;
+	const epi_insn *br = &o->in[e], *prev = &o->in[e - 1];
+	unsigned x = 0;
+	int64_t end = 0, k = 0;
+	int ne = strcmp(br->mnem, "jne") == 0 || strcmp(br->mnem, "b.ne") == 0;
+	if ((strcmp(br->mnem, "cbnz") == 0) && br->nop >= 1 && br->op[0].kind == EPI_OPND_REG)
+		x = br->op[0].reg; /* until X is 0 */
+	else if (ne && prev->aop == EPI_AOP_CMP && prev->nop == 2 && prev->op[0].kind == EPI_OPND_REG &&
+		 prev->op[1].kind == EPI_OPND_IMM && o->loop_of[e - 1] == l)
+		x = prev->op[0].reg, end = prev->op[1].imm; /* until X is END */
+	else if (ne && o->loop_of[e - 1] == l && prev->aop != EPI_AOP_LEA &&
+		 (o->machine != EM_AARCH64 || prev->aop == EPI_AOP_SUBS || prev->aop == EPI_AOP_ADDS) &&
+		 steps_reg(prev, &x, &k) && !prev->loads && !prev->stores)
+		; /* add x, -3; jne: until the step leaves X at 0 */
+	else
+		return 0;
+	/* X steps once per iteration, by a constant, and nothing else in the
+	 * loop writes it */
+	int steps = 0;
+	for (int i = L->first; i <= L->last; i++) {
+		const epi_insn *in = &o->in[i];
+		unsigned r;
+		int64_t kk;
+		if (o->loop_of[i] == l && !in->loads && !in->stores && steps_reg(in, &r, &kk) && r == x) {
+			steps++;
+			k = kk;
+			continue;
+		}
+		for (int w = 0; w < in->nwr; w++)
+			if (in->wr[w] == x)
+				return 0;
+		if (in->klass == EPI_IC_CALL)
+			return 0;
+	}
+	if (steps != 1 || k == 0)
+		return 0;
+	/* X's value on entry: set to a constant in the straight code before
+	 * the loop's head, which nothing jumps into */
+	int64_t start;
+	int fn_first = o->fn[L->fn].first;
+	for (int i = L->head - 1; i >= fn_first; i--) {
+		const epi_insn *in = &o->in[i];
+		if (in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
+			return 0;
+		int writes = 0;
+		for (int w = 0; w < in->nwr; w++)
+			writes |= in->wr[w] == x;
+		if (!writes)
+			continue;
+		if (!sets_const(in, x, &start))
+			return 0;
+		int64_t span = end - start;
+		if (span == 0 || (span > 0) != (k > 0) || span % k)
+			return 0;
+		return span / k;
+	}
+	return 0;
+}
+
 /* The loop directly inside L whose last instruction is I, or -1. */
 static int child_ending(const epi_object *o, int l, int i)
 {

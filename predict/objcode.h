@@ -117,6 +117,13 @@ int epi_in_loop(const epi_object *o, int i, int l);
 /* Fills O->stride (mstride.c); epi_object_read calls it. */
 void epi_object_strides(epi_object *o);
 
+/* Machine loop L's iterations per entry when they are a constant of the
+ * code: a counter set to a constant before the loop, stepped by a constant
+ * once per iteration, and the loop left when it reaches a constant (an
+ * unrolled loop of constant trip count counts down by its factor); 0 when
+ * not so. */
+int64_t epi_mloop_const_trip(const epi_object *o, int l);
+
 /* Registers are numbered below this. */
 #define EPI_LOOP_REGS 1024
 /* The registers that instructions [LO, HI) of O name, read or written,

@@ -283,6 +283,44 @@ static int loop_on(const fixture *x, int line)
 	return -1;
 }
 
+static const char regloop_src[] = "unsigned long f(int n)\n"
+				  "{\n"
+				  "\tunsigned long t = 0;\n"
+				  "\tfor (int i = 1; i <= n; i++) {\n" /* 4 */
+				  "\t\tunsigned long x = i;\n"
+				  "\t\tfor (int s = 0; s < 300; s++)\n" /* 6 */
+				  "\t\t\tx = x & 1 ? 3 * x + 1 : x / 2;\n"
+				  "\t\tt += x;\n"
+				  "\t}\n"
+				  "\treturn t;\n"
+				  "}\n";
+
+/* A loop of register work only (no load, store or flop to compare): the
+ * inner loop's counter, set to 300 before it and stepped once per
+ * iteration, gives its machine trip count; clang unrolls it by 3 (counting
+ * down by 3 from 300), aarch64 gcc not. The outer loop's bound is n. */
+static void check_regloop(const char *cc, const char *flags, int64_t trip, int k)
+{
+	fixture x;
+	model(&x, "regloop", regloop_src, cc, flags, "n=1000");
+	int n, inner = loop_on(&x, 6), outer = loop_on(&x, 4);
+	assert_true(inner >= 0 && outer >= 0);
+	assert_int_equal(epi_mloop_const_trip(&x.m.obj, inner), trip);
+	assert_int_equal(epi_mloop_const_trip(&x.m.obj, outer), 0);
+	assert_int_equal((int)x.m.cnt.l[inner].k, k);
+	assert_true(fabs(on_line(&x, 6, &n, 0) - 300000.0 / k) < 1e-6);
+	model_free(&x);
+}
+
+static void test_register_unroll(void **st)
+{
+	(void)st;
+	if (have("clang-19"))
+		check_regloop("clang-19", "-O2", 100, 3);
+	if (have("aarch64-linux-gnu-gcc"))
+		check_regloop("aarch64-linux-gnu-gcc", "-O2", 300, 1);
+}
+
 /* Costs in cycles of one second: every latency 1, a double's round trip
  * through memory 9, a load 4, a double add 3. */
 static void cycles(epi_mcosts *c)
@@ -1041,6 +1079,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
