@@ -183,9 +183,11 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 	return 0;
 }
 
-/* Follows which registers hold a stack slot's value plus a constant, after
- * IN (FRAME: its memory operand is a stack slot). */
-static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp, int64_t *off)
+/* Follows which registers hold a stack slot's value plus a constant, or
+ * plus a register that holds the same value every iteration (D: the
+ * changes so far; a step known at run time, a row's length kept on the
+ * stack), after IN (FRAME: its memory operand is a stack slot). */
+static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *org, int64_t *disp, int64_t *off)
 {
 	const epi_opnd *o = in->op;
 	if (in->nop < 1 || o[0].kind != EPI_OPND_REG || o[0].reg >= NREG)
@@ -199,7 +201,7 @@ static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp
 		return;
 	}
 	if (!in->loads && !in->stores && steps_reg(in, &x, &k) && x == r) {
-		off[r] += k;
+		off[r] = d_add(off[r], k);
 		return;
 	}
 	if (in->klass == EPI_IC_MOVE && !in->loads && in->nop == 2 && o[1].kind == EPI_OPND_REG && o[1].reg < NREG) {
@@ -207,6 +209,18 @@ static void track_origin(const epi_insn *in, int frame, char *org, int64_t *disp
 		disp[r] = disp[o[1].reg];
 		off[r] = off[o[1].reg];
 		return;
+	}
+	/* add r, n (x86) or add r, s, n (aarch64), n the same every iteration */
+	if (in->aop == EPI_AOP_ADD && !in->loads && !in->stores) {
+		int two = in->nop == 2 && o[1].kind == EPI_OPND_REG;
+		int three = in->nop == 3 && o[1].kind == EPI_OPND_REG && o[2].kind == EPI_OPND_REG;
+		unsigned from = three ? o[1].reg : r, by = two ? o[1].reg : three ? o[2].reg : NREG;
+		if ((two || three) && from < NREG && by < NREG && by != from && org[from] && reg_d(d, by) == 0) {
+			org[r] = 1;
+			disp[r] = disp[from];
+			off[r] = R;
+			return;
+		}
 	}
 	if (in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ)
 		return;
@@ -551,7 +565,7 @@ static void loop_strides(epi_object *o, int l)
 			if (o->loop_of[i] != l && !child)
 				continue;
 			epi_insn *in = &o->in[i];
-			track_origin(in, o->frame[i], org, org_disp, org_off);
+			track_origin(in, o->frame[i], d, org, org_disp, org_off);
 			int64_t addr_d = 0;
 			if ((in->loads || in->stores) && !o->frame[i])
 				addr_d = d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));

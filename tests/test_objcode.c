@@ -62,6 +62,15 @@ static void build(const char *name, const char *src, const char *cc, const char 
 	assert_int_equal(system(cmd), 0);
 }
 
+/* SRC built by CC FLAGS as DIR/NAME.o and read back into *OBJ. */
+static void read_built(const char *name, const char *src, const char *cc, const char *flags, epi_object *obj)
+{
+	char c[300], o[300], err[EPI_ERRLEN];
+	build(name, src, cc, flags, c, o);
+	if (epi_object_read(obj, o, c, 0.5, err) < 0)
+		fail_msg("%s", err);
+}
+
 /* SRC built by CC FLAGS as DIR/NAME.o, its analysis (tag_loops) with BIND
  * bound, and the model of the object counted from it. */
 typedef struct fixture {
@@ -1056,15 +1065,48 @@ static const char exit_src[] = "#define N 1400\n"
 static void test_exit_value(void **st)
 {
 	(void)st;
-	char c[300], o[300], err[EPI_ERRLEN];
-	build("exitv", exit_src, "gcc", "-O2", c, o);
 	epi_object obj;
-	if (epi_object_read(&obj, o, c, 0.5, err) < 0)
-		fail_msg("%s", err);
+	read_built("exitv", exit_src, "gcc", "-O2", &obj);
 	int n = 0;
 	for (int i = 0; i < obj.nin; i++)
 		if (obj.in[i].loads && obj.line[i] == 8 && obj.stride[i] == 9600) {
 			assert_int_equal(obj.outer_stride[i], 8);
+			n++;
+		}
+	assert_int_equal(n, 1);
+	epi_object_free(&obj);
+}
+
+/* A row pointer kept on the stack and advanced by a row's length that is
+ * reloaded from the stack too (what clang -O2 does when registers run
+ * out): the pointer moves by a step known at run time. Written as the
+ * machine code itself, so that no compiler's register choice decides. */
+static const char spill_src[] = "void rows(long n, long m, double *p)\n"
+				"{\n"
+				"\t__asm__ volatile(\"mov %0, -16(%%rsp)\\n\"\n"
+				"\t\t\"shl $3, %1\\n\"\n"
+				"\t\t\"mov %1, -24(%%rsp)\\n\"\n"
+				"\t\t\"1: mov -16(%%rsp), %%rax\\n\"\n"
+				"\t\t\"mov -24(%%rsp), %%rsi\\n\"\n"
+				"\t\t\"add %%rsi, %%rax\\n\"\n"
+				"\t\t\"mov %%rax, -16(%%rsp)\\n\"\n"
+				"\t\t\"movsd %%xmm0, (%%rax)\\n\"\n"
+				"\t\t\"dec %2\\n\"\n"
+				"\t\t\"jne 1b\\n\"\n"
+				"\t\t: \"+r\"(p), \"+r\"(n), \"+r\"(m)\n"
+				"\t\t:\n"
+				"\t\t: \"rax\", \"rsi\", \"memory\");\n"
+				"}\n";
+
+static void test_spilled_step(void **st)
+{
+	(void)st;
+	epi_object obj;
+	read_built("spill", spill_src, "gcc", "-O1", &obj);
+	int n = 0;
+	for (int i = 0; i < obj.nin; i++)
+		if (obj.in[i].stores && !obj.frame[i] && obj.loop_of[i] >= 0) {
+			assert_true(obj.stride[i] == EPI_STRIDE_RUNTIME);
 			n++;
 		}
 	assert_int_equal(n, 1);
@@ -1092,6 +1134,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_ranges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spilled_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
