@@ -157,9 +157,45 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 	}
 }
 
+/* The bytes the stores of top-level nest S's machine loops write, a place
+ * written again counted once where the strides tell: a store that stays
+ * in place over its loop's iterations (x[i] -= ... in a loop over j) or
+ * over the loop around it (y[j] += ... in a loop over j inside one over
+ * i) writes its loop's trip count, or the outer one's, times fewer bytes.
+ * Stack slots are not counted. NAN when no machine loop of S is counted. */
+static double written_bytes(const epi_mcount *m, const epi_object *o, const epi_nest *loops, int s)
+{
+	double sum = NAN;
+	for (int l = 0; l < o->nloop; l++) {
+		const epi_mloop_count *c = &m->l[l];
+		if (nest_of(o, loops, l) != s || isnan(c->iters))
+			continue;
+		if (isnan(sum))
+			sum = 0;
+		if (!(c->iters > 0))
+			continue;
+		int up = o->loop[l].parent;
+		double trip = c->trip, outer = up >= 0 ? m->l[up].trip : NAN;
+		for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+			const epi_insn *in = &o->in[i];
+			if (o->loop_of[i] != l || !in->stores || o->frame[i])
+				continue;
+			double n = c->iters * o->weight[i];
+			if (o->stride[i] == 0 && trip > 1)
+				n /= trip;
+			if (o->outer_stride[i] == 0 && outer > 1)
+				n /= outer;
+			sum += n * in->mem_bytes;
+		}
+	}
+	return sum;
+}
+
 /* The memory the program allocates, and its zero-initialised static data,
  * is written first by the nests that run first: each takes the bytes its
- * stores write over the run, until the fresh memory is used up. */
+ * stores write over the run (the source's count, or fewer when the
+ * machine code shows places written again), until the fresh memory is
+ * used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
 			const epi_region *total, const sym_env *env, const by_line *b)
 {
@@ -189,7 +225,11 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].line);
-		double w = p.store_bytes < left ? p.store_bytes : left;
+		double mine = written_bytes(m, o, loops, s), w = p.store_bytes;
+		if (mine < w)
+			w = mine;
+		if (w > left)
+			w = left;
 		m->touch[s] = w;
 		left -= w;
 	}
@@ -287,8 +327,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			}
 		}
 	}
-	first_touch(m, o, loops, nloops, a, total, env, &b);
-	free(b.w);
 	for (int i = 0; i < o->nloop; i++) {
 		m->nunmatched += o->loop[i].src < 0;
 		int s = o->loop[i].src;
@@ -298,6 +336,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		double e = tag_value(a, total, env, key);
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
+	first_touch(m, o, loops, nloops, a, total, env, &b);
+	free(b.w);
 	free(has);
 	free(next);
 	free(last);

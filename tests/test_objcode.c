@@ -941,6 +941,40 @@ static void test_static_fresh(void **st)
 	model_free(&x);
 }
 
+static const char rewrite_src[] = "static double L[256 * 256], x[256];\n"
+				  "void init(int n)\n"
+				  "{\n"
+				  "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				  "\t\tfor (int j = 0; j <= i; j++)\n"
+				  "\t\t\tL[i * n + j] = i + j;\n"
+				  "}\n"
+				  "double solve(int n)\n"
+				  "{\n"
+				  "\tfor (int i = 0; i < n; i++) {\n" /* 10 */
+				  "\t\tx[i] = 1;\n"
+				  "\t\tfor (int j = 0; j < i; j++)\n"
+				  "\t\t\tx[i] -= L[i * n + j] * x[j];\n"
+				  "\t}\n"
+				  "\treturn x[7];\n"
+				  "}\n";
+
+/* fresh memory goes to the bytes a nest writes, not to its stores: the
+ * solve rewrites x[i] in every iteration over j (-O0) or once per i (-O2),
+ * 2 KB, and takes none of the half of L the init leaves untouched */
+static void test_rewrites_fresh(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int k = 0; k < 2; k++) {
+		fixture x;
+		model(&x, "rewrite", rewrite_src, "gcc", levels[k], "n=256");
+		int init = x.m.obj.loop[loop_on(&x, 4)].src, solve = x.m.obj.loop[loop_on(&x, 10)].src;
+		assert_true(x.m.cnt.touch[init] == 256 * 257 / 2 * 8);
+		assert_true(x.m.cnt.touch[solve] >= 256 * 8 && x.m.cnt.touch[solve] <= 3 * 256 * 8);
+		model_free(&x);
+	}
+}
+
 static const char copy_src[] = "void f(int n, int m, double *restrict y, const double *restrict z,\n"
 			       "       double *restrict s)\n"
 			       "{\n"
@@ -1131,6 +1165,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rewrites_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_ranges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_value, setup, teardown),
