@@ -288,6 +288,13 @@ static int setup_walk(const epi_kernel *k, epi_bench_ctx *c, char *err)
 	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)16 << 10, err);
 }
 
+/* The same pages 64 KiB apart (a row of 8,192 doubles): each walk's
+ * page-table entry on a line of its own, where at 16 KiB two share one. */
+static int setup_walkfar(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)64 << 10, err);
+}
+
 /* Pages in a row, SHARE percent of what this processor's second-level
  * TLB maps (cpuid; else 1,536 pages, the smallest of current cores'): the
  * TLB's miss curve, from pages that the first level does not hold but the
@@ -306,28 +313,34 @@ static void teardown_walk(epi_bench_ctx *c)
 	c->buf = c->buf2 = NULL;
 }
 
-const epi_kernel epi_k_load_page_walk = {
-	.name = "load.page.walk",
-	.what = "a load from each of 8,192 pages 16 KiB apart, in order (independent loads, lines cached): "
-		"a column walk longer than the TLB reaches",
-	.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"),
-	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL, .setup = setup_walk, .run = scatter,
-	.teardown = teardown_walk,
-};
+/* A page kernel: NAME, WHAT it loads, at LEVEL, set up by SETUP. */
+#define PAGE_KERNEL(id, nm, wh, lvl, su)                                                                     \
+	const epi_kernel id = {                                                                             \
+		.name = nm,                                                                                 \
+		.what = wh,                                                                                 \
+		.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"), \
+		.unit = EPI_UNIT_OP, .level = lvl, .units = EPI_UNROLL, .setup = su, .run = scatter,        \
+		.teardown = teardown_walk,                                                                  \
+	}
+
+PAGE_KERNEL(epi_k_load_page_walk, "load.page.walk",
+	    "a load from each of 8,192 pages 16 KiB apart, in order (independent loads, lines cached): "
+	    "a column walk longer than the TLB reaches",
+	    EPI_LVL_DRAM, setup_walk);
+PAGE_KERNEL(epi_k_load_page_walkfar, "load.page.walkfar",
+	    "a load from each of 8,192 pages 64 KiB apart, in order (independent loads, lines cached): "
+	    "a walk whose page-table entries share no line",
+	    EPI_LVL_DRAM, setup_walkfar);
 
 #define TLB_KERNEL(share)                                                                                   \
 	static int setup_tlb##share(const epi_kernel *k, epi_bench_ctx *c, char *err)                       \
 	{                                                                                                   \
 		return setup_tlb(k, c, share, err);                                                         \
 	}                                                                                                   \
-	const epi_kernel epi_k_load_page_tlb##share = {                                                     \
-		.name = "load.page.tlb" #share,                                                             \
-		.what = "a load from each page in a row, " #share "% of the pages the second-level TLB "    \
-			"maps (cpuid), in order (independent loads, lines cached)",                         \
-		.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"), \
-		.unit = EPI_UNIT_OP, .level = EPI_LVL_L2, .units = EPI_UNROLL, .setup = setup_tlb##share,    \
-		.run = scatter, .teardown = teardown_walk,                                                  \
-	};
+	PAGE_KERNEL(epi_k_load_page_tlb##share, "load.page.tlb" #share,                                    \
+		    "a load from each page in a row, " #share "% of the pages the second-level TLB "       \
+		    "maps (cpuid), in order (independent loads, lines cached)",                            \
+		    EPI_LVL_L2, setup_tlb##share);
 EPI_TLB_SHARES(TLB_KERNEL)
 
 const epi_kernel epi_k_load_dram_window = {

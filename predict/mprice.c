@@ -154,6 +154,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	 * the processor, else the smallest of current cores' (64 and 1,536
 	 * pages), as the kernels took it */
 	c->walk = cost(col, "load.page.walk", NULL, 0);
+	c->walk_far = cost(col, "load.page.walkfar", NULL, 0);
 	unsigned stlb = epi_tlb_pages(2), dtlb = epi_tlb_pages(1);
 	c->stlb = stlb ? stlb : 1536;
 	c->dtlb = dtlb ? dtlb : 64;
@@ -236,6 +237,8 @@ static int level_of(const epi_mcosts *c, double bytes)
 typedef struct streams {
 	double near[2], far[2], far_apart, span, outer_span;
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
+	double walks_far;    /* of those, the share whose page-table entries share fewer lines than
+				load.page.walk's (pages farther apart than its 16 KiB) */
 } streams;
 
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
@@ -276,6 +279,9 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 			double per = step >= 4096 ? 1 : step / 4096;
 			st->pages += per * trip;
 			st->walks += o->weight[i] * per;
+			/* 16 KiB apart two entries share a line, 32 KiB and
+			 * more none */
+			st->walks_far += o->weight[i] * per * fmin(1, fmax(0, (step - 16384) / 16384));
 		}
 		st->span += entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
@@ -326,7 +332,15 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	 * new page is looked up in the second level, and once the pages of
 	 * one entry outgrow that (gradually: the curve), the page tables are
 	 * walked for them when the next entry comes back */
-	out->bound_t[EPI_BOUND_TLB] = st.walks * epi_mcosts_tlb(c, st.pages);
+	double per = epi_mcosts_tlb(c, st.pages);
+	out->bound_t[EPI_BOUND_TLB] = st.walks * per;
+	/* walks whose entries are each on a line of their own take the far
+	 * kernel's time, in the share of the accesses that walk (past the
+	 * second level's reach, on the curve) */
+	double at_reach = epi_mcosts_tlb(c, c->stlb);
+	if (st.walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach)
+		out->bound_t[EPI_BOUND_TLB] +=
+			st.walks_far * (c->walk_far - c->walk) * fmin(1, (per - at_reach) / (c->walk - at_reach));
 	return apart;
 }
 

@@ -51,6 +51,8 @@ typedef struct epi_mcosts {
 	double window;           /* seconds an instruction holds the core's window while memory answers */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
 	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
+	double walk_far;         /* the same when each page-table entry is on a line of its own
+				    (load.page.walkfar; 0: unknown) */
 	double stlb;             /* pages the second-level TLB maps */
 	double dtlb;             /* pages the first-level data TLB maps */
 	/* the TLB's miss curve: seconds per access of a walk over tlb_x[i] x

@@ -720,20 +720,32 @@ static void test_column_sweep_loads(void **st)
 	model_free(&x);
 }
 
+/* The walk down b's column of nest_src built at gcc -O2 with n = N: its
+ * machine loop, and one entry of it for pricing into *SW. */
+static int column_of(fixture *x, const char *name, int n, epi_msweep *sw)
+{
+	char bind[32];
+	snprintf(bind, sizeof bind, "n=%d", n);
+	model(x, name, nest_src, "gcc", "-O2", bind);
+	int l = loop_on(x, 6);
+	*sw = (epi_msweep){.trip = n, .outer_trip = n, .round = epi_mloop_bytes(&x->m.obj, l, n)};
+	return l;
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
- * the pages mapped, or a table without the kernel, no walks */
+ * the pages mapped, or a table without the kernel, no walks; rows farther
+ * apart, at the far walk's rate */
 static void test_page_walks(void **st)
 {
 	(void)st;
 	fixture x;
-	model(&x, "walk", nest_src, "gcc", "-O2", "n=2000");
-	int l = loop_on(&x, 6);
+	epi_msweep sw;
+	int l = column_of(&x, "walk", 2000, &sw);
 	epi_mcosts k;
 	memory_cycles(&k);
 	k.walk = 15;
 	epi_mloop_price p;
-	const epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
 	k.stlb = 1024;
 	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
@@ -759,6 +771,22 @@ static void test_page_walks(void **st)
 	k.walk = 15;
 	epi_mprice_loop(&x.m.obj, r, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = NAN}, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_TLB] == 0);
+	model_free(&x);
+	/* rows 32 KB apart (n = 4096): each walk's page-table entry on a line
+	 * of its own, at the far kernel's time; without it, the walk's; 16 KB
+	 * apart, the walk's */
+	k.walk_far = 20;
+	l = column_of(&x, "farwalk", 4096, &sw);
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 20) < 1e-9);
+	k.walk_far = 0;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
+	model_free(&x);
+	k.walk_far = 20;
+	l = column_of(&x, "nearwalk", 2048, &sw);
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
 	model_free(&x);
 }
 
