@@ -239,6 +239,7 @@ typedef struct streams {
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
 	double walks_far;    /* of those, the share whose page-table entries share fewer lines than
 				load.page.walk's (pages farther apart than its 16 KiB) */
+	double load_walks, load_walks_far; /* the same for the loads alone */
 } streams;
 
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
@@ -278,10 +279,13 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		if (col && isfinite(step) && trip > 0) {
 			double per = step >= 4096 ? 1 : step / 4096;
 			st->pages += per * trip;
-			st->walks += o->weight[i] * per;
 			/* 16 KiB apart two entries share a line, 32 KiB and
 			 * more none */
-			st->walks_far += o->weight[i] * per * fmin(1, fmax(0, (step - 16384) / 16384));
+			double far = fmin(1, fmax(0, (step - 16384) / 16384)), ld = o->in[i].loads ? 1 : 0;
+			st->walks += o->weight[i] * per;
+			st->walks_far += o->weight[i] * per * far;
+			st->load_walks += ld * o->weight[i] * per;
+			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
 		st->span += entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
@@ -302,8 +306,10 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
  * ones from the level that holds what one entry of the loop around
  * touches. A line missing L1 waits in the same queue whichever level
  * serves it: every line is priced at the deepest level any comes from. */
-static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
+static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out,
+		     double *wait)
 {
+	*wait = 0;
 	streams st;
 	scan(o, l, sw, &st);
 	if (!(sw->trip > 0))
@@ -334,13 +340,20 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	 * walked for them when the next entry comes back */
 	double per = epi_mcosts_tlb(c, st.pages);
 	out->bound_t[EPI_BOUND_TLB] = st.walks * per;
+	/* of the loads' share, what is beyond a hit in the second level (the
+	 * curve's first point): their page walks, which hold up the loads
+	 * behind them (a store's walk does not) */
+	double hit = c->ntlb > 0 ? c->tlb_t[0] : 0;
+	*wait = st.load_walks * (per > hit ? per - hit : 0);
 	/* walks whose entries are each on a line of their own take the far
 	 * kernel's time, in the share of the accesses that walk (past the
 	 * second level's reach, on the curve) */
 	double at_reach = epi_mcosts_tlb(c, c->stlb);
-	if (st.walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach)
-		out->bound_t[EPI_BOUND_TLB] +=
-			st.walks_far * (c->walk_far - c->walk) * fmin(1, (per - at_reach) / (c->walk - at_reach));
+	if (st.walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach) {
+		double share = fmin(1, (per - at_reach) / (c->walk - at_reach));
+		out->bound_t[EPI_BOUND_TLB] += st.walks_far * (c->walk_far - c->walk) * share;
+		*wait += st.load_walks_far * (c->walk_far - c->walk) * share;
+	}
 	return apart;
 }
 
@@ -379,13 +392,30 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 	double ports = acc * c->access_tp + slots * c->slot_tp;
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
-	double apart = 0;
+	double apart = 0, wait = 0;
 	if (loop) {
-		apart = memory(o, l, sw, c, out);
+		apart = memory(o, l, sw, c, out, &wait);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
+		/* a chain that passes through memory (a value stored and loaded
+		 * back, as -O0 keeps every variable) waits for the page walks
+		 * of its iteration: the loads behind a walk wait with it. Whether
+		 * it does: the chain lengthens with the loads' latency */
+		if (wait > 0 && fl.latency > 0) {
+			epi_mcosts slower = *c;
+			double d = c->load_lat > 0 ? c->load_lat : 1e-9;
+			slower.load_lat += d;
+			slower.fwd_lat += d;
+			slower.fwd_lat_fp += d;
+			slower.fwd_op_lat += d;
+			slower.fwd_fail_lat += d;
+			epi_mflow fs;
+			epi_mflow_loop(o, l, &slower, &fs);
+			if (fs.latency - fl.latency > 0.5 * d)
+				out->bound_t[EPI_BOUND_LATENCY] = fl.latency + wait;
+		}
 	}
 	double core = 0;
 	for (int b = 0; b < EPI_BOUND_L2; b++)

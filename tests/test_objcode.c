@@ -790,6 +790,46 @@ static void test_page_walks(void **st)
 	model_free(&x);
 }
 
+static const char colsum_src[] = "double colsum(int n, const double *a)\n"
+				 "{\n"
+				 "\tdouble s = 0;\n"
+				 "\tfor (int j = 0; j < n; j++)\n"
+				 "\t\tfor (int i = 0; i < n; i++)\n" /* 5 */
+				 "\t\t\ts += a[i * n + j];\n"
+				 "\treturn s;\n"
+				 "}\n";
+
+/* A column sum's page walks hold up the loads behind them: at -O0 the sum
+ * goes through its stack slot, a load in every iteration's chain, which
+ * waits the walk's time beyond a hit in the second-level TLB; at -O2 the
+ * sum stays in a register and its chain does not wait */
+static void test_walks_hold_chains(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int lv = 0; lv < 2; lv++) {
+		fixture x;
+		model(&x, "colsum", colsum_src, "gcc", levels[lv], "n=2000");
+		int l = loop_on(&x, 5);
+		epi_mcosts k;
+		memory_cycles(&k);
+		k.stlb = 1024;
+		k.ntlb = 1;
+		k.tlb_x[0] = 0.5, k.tlb_t[0] = 3;
+		const epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
+		epi_mloop_price none, walk;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &none);
+		k.walk = 15;
+		k.tlb_x[1] = 1.5, k.tlb_t[1] = 15; /* past it: 2,000 pages of 1,024 */
+		k.ntlb = 2;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &walk);
+		assert_true(fabs(walk.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
+		double longer = walk.bound_t[EPI_BOUND_LATENCY] - none.bound_t[EPI_BOUND_LATENCY];
+		assert_true(fabs(longer - (lv == 0 ? 15 - 3 : 0)) < 1e-9);
+		model_free(&x);
+	}
+}
+
 /* The TLB's miss curve from a table: nothing within the first level's
  * reach, the half-reach kernel's cost up to half the second level's,
  * followed between the kernels (the walk's at its 8,192 pages), flat past
@@ -1203,6 +1243,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
+		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
