@@ -418,7 +418,7 @@ int main(int argc, char **argv)
 {
 	epi_prog = "epi-predict";
 	predict_opts o;
-	predict_run r;
+	predict_run r = {0};
 	parse_args(argc, argv, &o);
 	clang_flags(argc, argv, &o, &r);
 	load_table(&o, &r);
