@@ -214,6 +214,30 @@ static int same_stream(const epi_object *o, int l, int lo, int i)
 	return 0;
 }
 
+/* Whether access I of loop L walks the same rows as an access J before it
+ * in the loop: the same base register, the same step from one iteration
+ * to the next, an offset between them that the loop does not change (an
+ * index register it never writes: data[k][i] and data[k][j] along k). */
+static int same_rows(const epi_object *o, int l, int lo, int i)
+{
+	const epi_insn *x = &o->in[i];
+	if (!x->base)
+		return 0;
+	for (int j = lo; j < i; j++) {
+		const epi_insn *y = &o->in[j];
+		if (o->loop_of[j] != l || !(y->loads || y->stores) || o->frame[j] || y->base != x->base ||
+		    o->stride[j] != o->stride[i] || (y->index == x->index && y->scale == x->scale))
+			continue;
+		int moved = 0;
+		for (int k = o->loop[l].first; k <= o->loop[l].last && !moved; k++)
+			for (int w = 0; w < o->in[k].nwr && !moved; w++)
+				moved = (x->index && o->in[k].wr[w] == x->index) || (y->index && o->in[k].wr[w] == y->index);
+		if (!moved)
+			return 1;
+	}
+	return 0;
+}
+
 /* The smallest cache level (0: L1, 3: memory) holding BYTES. A cache
  * keeps what fills three quarters of it: it is not fully associative, and
  * it holds other data too (the stack, the code, other cores' lines in a
@@ -278,6 +302,12 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		 * apart, else one per 4 KiB of its steps */
 		if (col && isfinite(step) && trip > 0) {
 			double per = step >= 4096 ? 1 : step / 4096;
+			/* beside another walk of the same rows, an offset apart
+			 * that the code does not tell: on a page of its own in
+			 * the share of offsets within a row that cross one,
+			 * 1 - 2,048 / step for offsets spread evenly */
+			if (step >= 4096 && same_rows(o, l, lo, i))
+				per = 1 - 2048 / step;
 			st->pages += per * trip;
 			/* 16 KiB apart two entries share a line, 32 KiB and
 			 * more none */

@@ -830,6 +830,34 @@ static void test_walks_hold_chains(void **st)
 	}
 }
 
+static const char rows_src[] = "double cov(int n, const double data[][1200], int i, int j)\n"
+			       "{\n"
+			       "\tdouble s = 0;\n"
+			       "\tfor (int k = 0; k < n; k++)\n" /* 4 */
+			       "\t\ts += data[k][i] * data[k][j];\n"
+			       "\treturn s;\n"
+			       "}\n";
+
+/* Two walks down the same rows (data[k][i] and data[k][j], from one base
+ * an offset apart that the loop does not change): the second is on a page
+ * of the first's in the share of offsets that do not cross one, 2,048 of
+ * the row's 9,600 bytes on average */
+static void test_same_rows(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "rows", rows_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.walk = 15;
+	k.stlb = 1024;
+	epi_mloop_price p;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15 * (2 - 2048.0 / 9600)) < 1e-9);
+	model_free(&x);
+}
+
 /* The TLB's miss curve from a table: nothing within the first level's
  * reach, the half-reach kernel's cost up to half the second level's,
  * followed between the kernels (the walk's at its 8,192 pages), flat past
@@ -1243,6 +1271,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
+		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
