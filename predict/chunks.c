@@ -607,7 +607,8 @@ static void preformat(sym_ctx *s, epi_region *r)
 	r->formula = xcalloc(r->counts.n + 1, sizeof *r->formula);
 	r->cond = xcalloc(r->counts.n + 1, sizeof *r->cond);
 	for (int i = 0; i < r->counts.n; i++)
-		sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
+		if (r->counts.key[i][0] != '%') /* the loops' own counts: read, never reported */
+			sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
 }
 
 /* A thread done counting (LEAVING) imports mapped chunks until no thread

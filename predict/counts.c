@@ -156,6 +156,15 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
+void counts_add_except(sym_ctx *s, epi_counts *dst, const epi_counts *a, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (int i = 0; i < a->n; i++)
+		if (strncmp(a->key[i], prefix, n) != 0)
+			add_tri(s, slot(dst, a->key[i]), &a->v[i]);
+	dst->approx |= a->approx;
+}
+
 void counts_add_all_keys(sym_ctx *s, epi_counts *dst, const epi_counts *const *a, int n, counts_where *w)
 {
 	int *dk = NULL; /* the piece's keys' places in DST, piece after piece */
