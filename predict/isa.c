@@ -42,7 +42,66 @@ struct epi_isa {
 	int arm; /* aarch64; else x86-64 */
 	cs_insn *insn;
 	LLVMDisasmContextRef llvm; /* x86-64: what capstone cannot decode; NULL when LLVM cannot open */
+	const char **by_id;        /* the last mnemonic interned for each capstone id */
+	unsigned nid;
 };
+
+/* ---- mnemonics, each kept once for the process -------------------------- */
+
+static pthread_mutex_t names_mu = PTHREAD_MUTEX_INITIALIZER;
+static char **names; /* open addressing over a power of two */
+static size_t names_cap, names_n;
+
+static size_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The N bytes at S as a string that lives as long as the process. */
+static const char *intern(const char *s, size_t n)
+{
+	pthread_mutex_lock(&names_mu);
+	if (2 * (names_n + 1) > names_cap) {
+		size_t cap = names_cap ? 2 * names_cap : 1024;
+		char **t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < names_cap; i++)
+			if (names[i]) {
+				size_t j = name_hash(names[i], strlen(names[i])) & (cap - 1);
+				while (t[j])
+					j = (j + 1) & (cap - 1);
+				t[j] = names[i];
+			}
+		free(names);
+		names = t;
+		names_cap = cap;
+	}
+	size_t i = name_hash(s, n) & (names_cap - 1);
+	while (names[i] && (strncmp(names[i], s, n) != 0 || names[i][n]))
+		i = (i + 1) & (names_cap - 1);
+	if (!names[i]) {
+		names[i] = xmalloc(n + 1);
+		memcpy(names[i], s, n);
+		names[i][n] = 0;
+		names_n++;
+	}
+	const char *r = names[i];
+	pthread_mutex_unlock(&names_mu);
+	return r;
+}
+
+/* Capstone's mnemonic for instruction ID, through the decoder's cache. */
+static const char *mnemonic(epi_isa *d, unsigned id, const char *m)
+{
+	if (id < d->nid && d->by_id[id] && strcmp(d->by_id[id], m) == 0)
+		return d->by_id[id];
+	const char *r = intern(m, strlen(m));
+	if (id < d->nid)
+		d->by_id[id] = r;
+	return r;
+}
 
 static const char *const iclass_names[EPI_IC_N] = {
 	[EPI_IC_INT] = "int",
@@ -834,6 +893,8 @@ epi_isa *epi_isa_open(int machine, char *err)
 	d->insn = cs_malloc(cs);
 	if (!d->insn)
 		epi_out_of_memory(sizeof *d->insn);
+	d->nid = d->arm ? ARM64_INS_ENDING : X86_INS_ENDING;
+	d->by_id = xcalloc(d->nid, sizeof *d->by_id);
 	if (!d->arm) {
 		static pthread_once_t once = PTHREAD_ONCE_INIT;
 		pthread_once(&once, llvm_x86_init);
@@ -874,11 +935,20 @@ void epi_isa_close(epi_isa *d)
 	cs_close(&d->cs);
 	if (d->llvm)
 		LLVMDisasmDispose(d->llvm);
+	free(d->by_id);
 	free(d);
 }
 
 static unsigned x86_full(unsigned r);
 static unsigned a64_full(unsigned r);
+
+/* An immediate operand of value V: none of either kind past 32 bits. */
+static epi_opnd imm_opnd(int64_t v)
+{
+	if (v < INT32_MIN || v > INT32_MAX)
+		return (epi_opnd){0};
+	return (epi_opnd){.kind = EPI_OPND_IMM, .imm = (int32_t)v};
+}
 
 /* The explicit operands of IN, in order, for the analyses of how values
  * change from one iteration to the next. */
@@ -892,15 +962,13 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
 		for (int i = 0; i < a->op_count && out->nop < 4; i++) {
 			const cs_arm64_op *o = &a->operands[i];
 			if (o->type == ARM64_OP_REG)
-				out->op[out->nop++] = (epi_opnd){EPI_OPND_REG, (uint16_t)a64_full(o->reg), 0};
+				out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_REG, .reg = (uint16_t)a64_full(o->reg)};
 			else if (o->type == ARM64_OP_IMM) /* #1, lsl #12: 4096 */
-				out->op[out->nop++] = (epi_opnd){
-					EPI_OPND_IMM, 0,
-					o->shift.type == ARM64_SFT_LSL && o->shift.value < 64
-						? (int64_t)((uint64_t)o->imm << o->shift.value)
-						: o->imm};
+				out->op[out->nop++] = imm_opnd(o->shift.type == ARM64_SFT_LSL && o->shift.value < 64
+								       ? (int64_t)((uint64_t)o->imm << o->shift.value)
+								       : o->imm);
 			else if (o->type == ARM64_OP_MEM)
-				out->op[out->nop++] = (epi_opnd){EPI_OPND_MEM, 0, 0};
+				out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_MEM};
 		}
 		out->writeback = a->writeback;
 		/* post-indexed: [xN], #imm comes as a memory operand then an immediate */
@@ -908,18 +976,18 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
 		    out->op[out->nop - 2].kind == EPI_OPND_MEM)
 			out->post_index = out->op[out->nop - 1].imm;
 		else if (a->writeback)
-			out->post_index = out->disp;
+			out->post_index = (int32_t)out->disp;
 		return;
 	}
 	const cs_x86 *x = &in->detail->x86;
 	for (int i = 0; i < x->op_count && out->nop < 4; i++) {
 		const cs_x86_op *o = &x->operands[i];
 		if (o->type == X86_OP_REG)
-			out->op[out->nop++] = (epi_opnd){EPI_OPND_REG, (uint16_t)x86_full(o->reg), 0};
+			out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_REG, .reg = (uint16_t)x86_full(o->reg)};
 		else if (o->type == X86_OP_IMM)
-			out->op[out->nop++] = (epi_opnd){EPI_OPND_IMM, 0, o->imm};
+			out->op[out->nop++] = imm_opnd(o->imm);
 		else if (o->type == X86_OP_MEM)
-			out->op[out->nop++] = (epi_opnd){EPI_OPND_MEM, 0, 0};
+			out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_MEM};
 	}
 }
 
@@ -941,17 +1009,17 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 		if (len > 0 && len <= 15) {
 			const char *m = text + strspn(text, " \t");
 			out->size = (uint8_t)len;
-			snprintf(out->mnem, sizeof out->mnem, "%.*s", (int)strcspn(m, " \t"), m);
+			out->mnem = intern(m, strcspn(m, " \t"));
 			return len;
 		}
 		size_t step = d->arm ? 4 : 1;
 		out->size = (uint8_t)(n < step ? n : step);
-		snprintf(out->mnem, sizeof out->mnem, "(bad)");
+		out->mnem = intern("(bad)", 5);
 		return 0;
 	}
 	const cs_insn *in = d->insn;
 	out->size = (uint8_t)in->size;
-	memcpy(out->mnem, in->mnemonic, strnlen(in->mnemonic, sizeof out->mnem - 1)); /* zeroed above */
+	out->mnem = mnemonic(d, in->id, in->mnemonic);
 	out->aop = (uint8_t)epi_isa_aop(out->mnem);
 	if (d->arm)
 		a64_classify(in, out);

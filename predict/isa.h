@@ -35,16 +35,38 @@ const char *epi_iclass_name(enum epi_iclass c);
 
 #define EPI_ISA_MAXREG 12
 
-/* An explicit operand: EPI_OPND_REG, EPI_OPND_IMM or EPI_OPND_MEM. */
+/* An explicit operand: EPI_OPND_REG, EPI_OPND_IMM or EPI_OPND_MEM; an
+ * immediate that does not fit 32 bits is kept as no operand of either
+ * kind (kind 0), which the passes take for a value they do not know. */
 typedef struct epi_opnd {
-	uint8_t kind;
+	int32_t imm;
 	uint16_t reg;
-	int64_t imm;
+	uint8_t kind;
 } epi_opnd;
 
-/* One decoded instruction. */
+/* One decoded instruction (144 bytes: a program's code is decoded whole,
+ * and on a virtual machine the pages it fills cost more than the
+ * decoding). */
 typedef struct epi_insn {
 	uint64_t addr;
+	/* the memory operand's address: registers (0: none), scale, displacement;
+	 * a pc-relative address is resolved (base 0, disp the address), push and
+	 * pop address their stack slot, lea its operand (reading nothing) */
+	int64_t disp;
+	uint64_t target;   /* a direct branch's or call's target; 0 when indirect or none */
+	const char *mnem;  /* the mnemonic, for notes and reports (kept for the process) */
+	/* the explicit operands in order (the destination first): registers as
+	 * their full registers, immediates, and memory (its address above) */
+	epi_opnd op[4];
+	int32_t post_index; /* aarch64: how far the base register moves (post_index, or disp
+			       when pre-indexed) when writeback */
+	/* registers read and written, implicit ones too, the flags included; as
+	 * capstone numbers them. A zeroing idiom (xor eax, eax) reads nothing, a
+	 * nop or prefetch neither reads nor writes, rip is never read */
+	uint16_t rd[EPI_ISA_MAXREG], wr[EPI_ISA_MAXREG];
+	uint16_t base, index;
+	uint16_t mem_bytes; /* bytes read or written by the memory operand (ldp x: 16) */
+	uint16_t isa_id;   /* capstone's instruction id */
 	uint8_t size;      /* bytes */
 	uint8_t klass;     /* enum epi_iclass */
 	uint8_t lanes;     /* elements operated on: 1 scalar, 2..64 packed; 1 also for
@@ -54,29 +76,12 @@ typedef struct epi_insn {
 	uint8_t loads;     /* memory operands read (an x86 memory source, ldp counts 1,
 			      pop 1; a call's or ret's return address is not counted) */
 	uint8_t stores;    /* memory operands written (push 1) */
-	uint16_t mem_bytes; /* bytes read or written by the memory operand (ldp x: 16) */
 	uint8_t cond;      /* a conditional branch */
 	uint8_t nrd, nwr;
-	/* registers read and written, implicit ones too, the flags included; as
-	 * capstone numbers them. A zeroing idiom (xor eax, eax) reads nothing, a
-	 * nop or prefetch neither reads nor writes, rip is never read */
-	uint16_t rd[EPI_ISA_MAXREG], wr[EPI_ISA_MAXREG];
-	/* the memory operand's address: registers (0: none), scale, displacement;
-	 * a pc-relative address is resolved (base 0, disp the address), push and
-	 * pop address their stack slot, lea its operand (reading nothing) */
-	uint16_t base, index;
-	int32_t scale;
-	int64_t disp;
-	uint64_t target;   /* a direct branch's or call's target; 0 when indirect or none */
-	/* the explicit operands in order (the destination first): registers as
-	 * their full registers, immediates, and memory (its address above) */
 	uint8_t nop;
-	epi_opnd op[4];
-	uint8_t writeback; /* aarch64: the base register moves by post_index (or disp when pre-indexed) */
-	int64_t post_index;
-	uint16_t isa_id;   /* capstone's instruction id */
+	uint8_t writeback; /* aarch64: the base register moves by post_index */
 	uint8_t aop;       /* enum epi_aop: the operation, for the passes over loops */
-	char mnem[24];     /* the mnemonic, for notes and reports */
+	int8_t scale;
 } epi_insn;
 
 /* The operations the passes over loops (strides, data flow, fusion) tell
