@@ -106,6 +106,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	}
 	c->lat[EPI_IC_INT] = cyc;
 	c->load_tp = cost(col, "load.l1", "load", 0);
+	c->fp_load_tp = cost(col, "load.fp.l1", NULL, 0);
+	if (!(c->fp_load_tp > 0))
+		c->fp_load_tp = c->load_tp;
 	c->store_tp = cost(col, "store.l1", "store", 0);
 	const epi_cost *mix = epi_fcol_find(col, "load.mix.l1");
 	c->access_tp = mix && mix->t > 0 ? mix->t : 0;
@@ -407,7 +410,8 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		enum epi_bound u = unit_of(in->klass);
 		if (u != EPI_BOUND_ISSUE)
 			out->bound_t[u] += w * c->tp[in->klass];
-		out->bound_t[EPI_BOUND_LOAD] += w * in->loads * c->load_tp;
+		out->bound_t[EPI_BOUND_LOAD] +=
+			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
 		if (o->frame[i])
 			slots += w * (in->loads + in->stores);

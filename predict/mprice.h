@@ -37,6 +37,7 @@ typedef struct epi_mcosts {
 	double tp[EPI_IC_N];     /* throughput: seconds per instruction when many are independent */
 	double lat[EPI_IC_N];    /* latency: seconds from its inputs to its result */
 	double load_tp, store_tp; /* per access, data in L1 */
+	double fp_load_tp;       /* per load into a floating-point or SIMD register (load.fp.l1; else load_tp) */
 	double access_tp;        /* per access of either kind, loads and stores together (0: unknown) */
 	double slot_tp;          /* the same for a stack slot's access in -O0 code (load.mix.frame) */
 	double load_lat;         /* load to use, data in L1 */

@@ -346,6 +346,26 @@ static void cycles(epi_mcosts *c)
 	c->fwd_fail_lat = 20;
 }
 
+/* A load into a floating-point register (addsd (mem), xmm) at the table's
+ * rate for those, where it has one; else at the general loads' */
+static void test_fp_loads(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "fpload", unroll_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	cycles(&k);
+	k.load_tp = 1;
+	epi_mloop_price p;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 4000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - 1) < 1e-9);
+	k.fp_load_tp = 3;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 4000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - 3) < 1e-9);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -1250,6 +1270,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vector_x86, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
