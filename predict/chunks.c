@@ -844,7 +844,7 @@ static void *total_run(void *arg)
 	epi_counts *t = &w->r->counts;
 	for (int d; (d = atomic_fetch_add(&w->next, 1)) < t->n;) {
 		counts_add_all_key(&v, t, d, &w->where);
-		if (w->format)
+		if (w->format && t->key[d][0] != '%') /* the loops' own counts: read, never reported */
 			sym_pw_format(&v, &t->v[d].exp, &w->r->formula[d], &w->r->cond[d]);
 	}
 	sym_view_free(&v);
