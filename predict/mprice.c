@@ -11,8 +11,8 @@
 
 const char *epi_bound_name(enum epi_bound b)
 {
-	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp", "load",  "store", "latency",
-						   "tlb",   "l2",  "l3", "dram", "pages", "branch"};
+	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp",  "load", "store", "div",
+						   "latency", "tlb", "l2", "l3",  "dram",  "pages", "branch"};
 	return b < EPI_BOUND_N ? n[b] : "?";
 }
 
@@ -189,9 +189,10 @@ static enum epi_bound unit_of(enum epi_iclass k)
 	case EPI_IC_FP_ADD:
 	case EPI_IC_FP_MUL:
 	case EPI_IC_FP_FMA:
-	case EPI_IC_FP_DIV:
 	case EPI_IC_FP_CVT:
 	case EPI_IC_VEC: return EPI_BOUND_FP;
+	case EPI_IC_INT_DIV:
+	case EPI_IC_FP_DIV: return EPI_BOUND_DIV;
 	case EPI_IC_MOVE:
 	case EPI_IC_NOP: return EPI_BOUND_ISSUE; /* no execution unit of note */
 	default: return EPI_BOUND_INT;
@@ -396,7 +397,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 			epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0, acc = 0, slots = 0;
+	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l)
 			continue;
@@ -408,7 +409,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 			    (o->in[i - 1].aop == EPI_AOP_CMP || o->in[i - 1].aop == EPI_AOP_TEST);
 		n += fused ? 0 : w;
 		enum epi_bound u = unit_of(in->klass);
-		if (u != EPI_BOUND_ISSUE)
+		/* the integer and the floating-point dividers work beside
+		 * each other and beside the other units */
+		if (in->klass == EPI_IC_INT_DIV)
+			idiv += w * c->tp[in->klass];
+		else if (in->klass == EPI_IC_FP_DIV)
+			fdiv += w * c->tp[in->klass];
+		else if (u != EPI_BOUND_ISSUE)
 			out->bound_t[u] += w * c->tp[in->klass];
 		out->bound_t[EPI_BOUND_LOAD] +=
 			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
@@ -420,6 +427,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
+	out->bound_t[EPI_BOUND_DIV] = idiv > fdiv ? idiv : fdiv;
 	/* loads and stores share address units: so many accesses a cycle of
 	 * either kind (load.mix.l1); a stack slot's, in code that keeps its
 	 * variables there, at the rate such code sustains (load.mix.frame) */

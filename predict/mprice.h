@@ -20,6 +20,7 @@ enum epi_bound {
 	EPI_BOUND_FP,      /* floating-point units */
 	EPI_BOUND_LOAD,    /* load ports, or loads and stores together through the ports they share */
 	EPI_BOUND_STORE,   /* store ports */
+	EPI_BOUND_DIV,     /* the dividers (integer, floating-point: units of their own, beside the others) */
 	EPI_BOUND_LATENCY, /* a dependency chain from one iteration to the next */
 	EPI_BOUND_TLB,     /* page walks: a column walk over more pages than the TLB maps */
 	EPI_BOUND_L2,      /* lines from the L2 cache */

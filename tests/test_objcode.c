@@ -366,6 +366,40 @@ static void test_fp_loads(void **st)
 	model_free(&x);
 }
 
+static const char div_src[] = "void qd(int n, int d, const int *x, int *q, double *r)\n"
+			      "{\n"
+			      "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
+			      "\t\tq[i] = x[i] / d + i;\n"
+			      "\t\tr[i] = (double)i / d;\n"
+			      "\t}\n"
+			      "}\n";
+
+/* The dividers work beside the other units and beside each other: an
+ * integer and a floating-point division an iteration bound it at the
+ * slower of the two, not at their sum with the other integer work */
+static void test_dividers(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "div", div_src, "gcc", "-O2", "n=1000");
+	int l = loop_on(&x, 3);
+	epi_mcosts k;
+	cycles(&k);
+	k.tp[EPI_IC_INT] = 0.25;
+	k.tp[EPI_IC_INT_DIV] = 7;
+	k.tp[EPI_IC_FP_DIV] = 5;
+	epi_mloop_price p;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 1000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 7) < 1e-9);
+	assert_true(p.bound_t[EPI_BOUND_INT] < 7);
+	assert_string_equal(epi_bound_name(EPI_BOUND_DIV), "div");
+	k.tp[EPI_IC_FP_DIV] = 9;
+	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 1000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 9) < 1e-9);
+	assert_int_equal(p.bound, EPI_BOUND_DIV);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -1271,6 +1305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
