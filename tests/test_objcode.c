@@ -346,6 +346,13 @@ static void cycles(epi_mcosts *c)
 	c->fwd_fail_lat = 20;
 }
 
+/* Machine loop L of X priced at K, entered alone (no loop around) for TRIP
+ * iterations, into *P. */
+static void price_alone(const fixture *x, int l, double trip, const epi_mcosts *k, epi_mloop_price *p)
+{
+	epi_mprice_loop(&x->m.obj, l, &(epi_msweep){.trip = trip, .outer_trip = NAN, .round = NAN}, k, p);
+}
+
 /* A load into a floating-point register (addsd (mem), xmm) at the table's
  * rate for those, where it has one; else at the general loads' */
 static void test_fp_loads(void **st)
@@ -358,10 +365,10 @@ static void test_fp_loads(void **st)
 	cycles(&k);
 	k.load_tp = 1;
 	epi_mloop_price p;
-	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 4000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	price_alone(&x, l, 4000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - 1) < 1e-9);
 	k.fp_load_tp = 3;
-	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 4000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	price_alone(&x, l, 4000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - 3) < 1e-9);
 	model_free(&x);
 }
@@ -389,12 +396,12 @@ static void test_dividers(void **st)
 	k.tp[EPI_IC_INT_DIV] = 7;
 	k.tp[EPI_IC_FP_DIV] = 5;
 	epi_mloop_price p;
-	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 1000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	price_alone(&x, l, 1000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 7) < 1e-9);
 	assert_true(p.bound_t[EPI_BOUND_INT] < 7);
 	assert_string_equal(epi_bound_name(EPI_BOUND_DIV), "div");
 	k.tp[EPI_IC_FP_DIV] = 9;
-	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 1000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	price_alone(&x, l, 1000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 9) < 1e-9);
 	assert_int_equal(p.bound, EPI_BOUND_DIV);
 	model_free(&x);
@@ -907,7 +914,7 @@ static void test_same_rows(void **st)
 	k.walk = 15;
 	k.stlb = 1024;
 	epi_mloop_price p;
-	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = NAN, .round = NAN}, &k, &p);
+	price_alone(&x, l, 2000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15 * (2 - 2048.0 / 9600)) < 1e-9);
 	model_free(&x);
 }
