@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +116,8 @@ typedef struct reader {
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
 	uint64_t bytes;   /* the code of the functions read */
+	struct fjob *jobs; /* the functions to read, in the order DWARF lists them */
+	int njobs, capjobs;
 } reader;
 
 /* The name of the function (or indirect function) of E's symbol table
@@ -317,37 +321,142 @@ static void reserve(reader *r, int n)
 	}
 }
 
-/* Decodes function NAME, [LO, HI) of CU, into the object. */
-static void read_function(reader *r, Dwarf_Die *cu, const char *dir, const char *name, int decl, Dwarf_Addr lo,
-			  Dwarf_Addr hi)
+/* A function to read: where its code is, and, once decoded (on any
+ * thread), its instructions with their registers as full registers. */
+typedef struct fjob {
+	Dwarf_Die cu;
+	const char *dir;
+	char *name;
+	int decl;
+	Dwarf_Addr lo, hi;
+	const uint8_t *code;
+	epi_insn *in;
+	unsigned char *vdst, *frame;
+	int n, cap, nother;
+	atomic_int done;
+} fjob;
+
+/* Decodes J with ISA. */
+static void decode_job(epi_isa *isa, fjob *j)
 {
-	epi_object *o = r->o;
-	const uint8_t *code = code_at(r->elf, lo, hi);
-	if (!code || hi <= lo)
-		return;
-	ALLOC_GROW(o->fn, o->nfn + 1, r->capfn);
-	epi_mfn *f = &o->fn[o->nfn++];
-	*f = (epi_mfn){.name = xstrdup(name), .first = o->nin, .line = decl};
-	for (Dwarf_Addr a = lo; a < hi;) {
-		reserve(r, o->nin + 1);
-		epi_insn *in = &o->in[o->nin];
-		size_t sz = epi_isa_decode(r->isa, code + (a - lo), hi - a, a, in);
+	j->cap = (int)((j->hi - j->lo) / 3) + 8;
+	j->in = xmalloc((size_t)j->cap * sizeof *j->in);
+	j->vdst = xmalloc((size_t)j->cap);
+	j->frame = xmalloc((size_t)j->cap);
+	for (Dwarf_Addr a = j->lo; a < j->hi;) {
+		if (j->n == j->cap) {
+			j->cap *= 2;
+			j->in = xrealloc(j->in, (size_t)j->cap * sizeof *j->in);
+			j->vdst = xrealloc(j->vdst, (size_t)j->cap);
+			j->frame = xrealloc(j->frame, (size_t)j->cap);
+		}
+		epi_insn *in = &j->in[j->n];
+		size_t sz = epi_isa_decode(isa, j->code + (a - j->lo), j->hi - a, a, in);
 		if (sz == 0)
 			sz = 1;
 		for (int k = 0; k < in->nrd; k++)
-			in->rd[k] = (uint16_t)epi_isa_reg_full(r->isa, in->rd[k]);
-		o->vdst[o->nin] = 0;
+			in->rd[k] = (uint16_t)epi_isa_reg_full(isa, in->rd[k]);
+		j->vdst[j->n] = 0;
 		for (int k = 0; k < in->nwr; k++) {
-			o->vdst[o->nin] |= epi_isa_reg_vector(r->isa, in->wr[k]);
-			in->wr[k] = (uint16_t)epi_isa_reg_full(r->isa, in->wr[k]);
+			j->vdst[j->n] |= epi_isa_reg_vector(isa, in->wr[k]);
+			in->wr[k] = (uint16_t)epi_isa_reg_full(isa, in->wr[k]);
 		}
-		o->frame[o->nin] = (in->loads || in->stores) && in->base && !in->index &&
-				   epi_isa_reg_frame(r->isa, in->base);
-		o->nother += in->klass == EPI_IC_OTHER;
-		o->line[o->nin++] = line_at(r, cu, dir, a);
+		j->frame[j->n] = (in->loads || in->stores) && in->base && !in->index && epi_isa_reg_frame(isa, in->base);
+		j->nother += in->klass == EPI_IC_OTHER;
+		j->n++;
 		a += sz;
 	}
+}
+
+/* The functions decoded on several threads while this one appends them,
+ * in order, to the object. */
+typedef struct decoding {
+	reader *r;
+	atomic_int next;     /* the next function to claim */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;   /* a function decoded */
+} decoding;
+
+/* Claims the next function and decodes it with ISA: 0 when none is left. */
+static int decode_next(decoding *D, epi_isa *isa)
+{
+	int k = atomic_fetch_add(&D->next, 1);
+	if (k >= D->r->njobs)
+		return 0;
+	decode_job(isa, &D->r->jobs[k]);
+	pthread_mutex_lock(&D->mu);
+	atomic_store(&D->r->jobs[k].done, 1);
+	pthread_cond_broadcast(&D->cv);
+	pthread_mutex_unlock(&D->mu);
+	return 1;
+}
+
+static void *decode_run(void *arg)
+{
+	decoding *D = arg;
+	char err[EPI_ERRLEN];
+	epi_isa *isa = epi_isa_open(D->r->o->machine, err);
+	while (isa && decode_next(D, isa))
+		;
+	epi_isa_close(isa);
+	return NULL;
+}
+
+/* Appends function J, decoded, to the object: its instructions and their
+ * lines in the source. */
+static void append_job(reader *r, fjob *j)
+{
+	epi_object *o = r->o;
+	ALLOC_GROW(o->fn, o->nfn + 1, r->capfn);
+	epi_mfn *f = &o->fn[o->nfn++];
+	*f = (epi_mfn){.name = j->name, .first = o->nin, .line = j->decl};
+	j->name = NULL;
+	reserve(r, o->nin + j->n);
+	memcpy(o->in + o->nin, j->in, (size_t)j->n * sizeof *j->in);
+	memcpy(o->vdst + o->nin, j->vdst, (size_t)j->n);
+	memcpy(o->frame + o->nin, j->frame, (size_t)j->n);
+	for (int i = 0; i < j->n; i++)
+		o->line[o->nin + i] = line_at(r, &j->cu, j->dir, j->in[i].addr);
+	o->nin += j->n;
+	o->nother += j->nother;
 	f->n = o->nin - f->first;
+	free(j->in);
+	free(j->vdst);
+	free(j->frame);
+	j->in = NULL;
+	j->vdst = j->frame = NULL;
+}
+
+/* Decodes the functions listed in R on up to NT threads besides this
+ * one, which appends them to the object in order as they come (their
+ * buffers freed as they are: what is decoded and not yet appended stays
+ * small), and decodes too whenever the next one is not ready. */
+static void read_jobs(reader *r, int nt)
+{
+	decoding D = {.r = r};
+	atomic_init(&D.next, 0);
+	pthread_mutex_init(&D.mu, NULL);
+	pthread_cond_init(&D.cv, NULL);
+	pthread_t th[8];
+	int started = 0;
+	while (started < nt && started < 8 && pthread_create(&th[started], NULL, decode_run, &D) == 0)
+		started++;
+	for (int k = 0; k < r->njobs; k++) {
+		fjob *j = &r->jobs[k];
+		while (!atomic_load(&j->done)) {
+			if (decode_next(&D, r->isa))
+				continue;
+			pthread_mutex_lock(&D.mu);
+			while (!atomic_load(&j->done))
+				pthread_cond_wait(&D.cv, &D.mu);
+			pthread_mutex_unlock(&D.mu);
+		}
+		append_job(r, j);
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&D.mu);
+	pthread_cond_destroy(&D.cv);
 }
 
 int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
@@ -392,7 +501,20 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !epi_same_source(df, dir, r->o->source))
 		return 0;
 	dwarf_decl_line(d, &line);
-	read_function(r, cu, dir, name, line, lo, hi);
+	const uint8_t *code = code_at(r->elf, lo, hi);
+	if (!code || hi <= lo)
+		return 0;
+	ALLOC_GROW(r->jobs, r->njobs + 1, r->capjobs);
+	fjob *j = &r->jobs[r->njobs++];
+	memset(j, 0, sizeof *j);
+	j->cu = *cu;
+	j->dir = dir;
+	j->name = xstrdup(name);
+	j->decl = line;
+	j->lo = lo;
+	j->hi = hi;
+	j->code = code;
+	atomic_init(&j->done, 0);
 	return 0;
 }
 
@@ -799,6 +921,12 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		r.bytes = code;
 	reserve(&r, (int)(r.bytes / (o->machine == EM_AARCH64 ? 4 : 3)) + 1);
 	epi_dwarf_functions(mod, read_one, &r);
+	/* decoding on a thread per core besides this one, which appends and
+	 * decodes when the next function is not ready; a small program on
+	 * this thread alone */
+	int nt = epi_threads(0) - 1;
+	read_jobs(&r, r.bytes < (64 << 10) ? 0 : nt > 1 ? nt : 1);
+	free(r.jobs);
 	if (o->nfn == 0) {
 		epi_isa_close(r.isa);
 		dwfl_end(d);

@@ -1304,6 +1304,64 @@ static void test_spilled_step(void **st)
 	epi_object_free(&obj);
 }
 
+/* A program of 1,000 functions (over 64 KiB of code: decoded on several
+ * threads and appended in order): every function read once, each one's
+ * instructions back to back, as many bytes in all as the symbol table
+ * gives the functions. */
+static void test_many_functions(void **st)
+{
+	(void)st;
+	char c[300], o[300], cmd[700], err[EPI_ERRLEN];
+	snprintf(c, sizeof c, "%s/many.c", dir);
+	snprintf(o, sizeof o, "%s/many.o", dir);
+	FILE *f = fopen(c, "w");
+	assert_non_null(f);
+	for (int k = 0; k < 1000; k++)
+		fprintf(f,
+			"double f%d(int n, double *a, const double *b)\n{\n\tdouble s = 0;\n"
+			"\tfor (int i = 0; i < n; i++) {\n\t\ta[i] = a[i] * %d.5 + b[i];\n\t\ts += a[i] / (b[i] + %d);\n\t}\n"
+			"\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * s;\n\treturn s;\n}\n",
+			k, k, k + 1);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "gcc -O2 -g -c -o '%s' '%s'", o, c);
+	assert_int_equal(system(cmd), 0);
+	epi_object obj;
+	if (epi_object_read(&obj, o, c, 0.5, err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(obj.nfn, 1000);
+	int total = 0;
+	char seen[1000] = {0};
+	for (int k = 0; k < obj.nfn; k++) {
+		int id = -1;
+		assert_int_equal(sscanf(obj.fn[k].name, "f%d", &id), 1);
+		assert_true(id >= 0 && id < 1000 && !seen[id]);
+		seen[id] = 1;
+		assert_true(obj.fn[k].n > 0);
+		for (int i = obj.fn[k].first; i + 1 < obj.fn[k].first + obj.fn[k].n; i++)
+			assert_true(obj.in[i + 1].addr == obj.in[i].addr + obj.in[i].size);
+		total += obj.fn[k].n;
+	}
+	assert_int_equal(total, obj.nin);
+	/* the bytes decoded: the functions' sizes in the symbol table */
+	long bytes = 0, sized = 0;
+	for (int i = 0; i < obj.nin; i++)
+		bytes += obj.in[i].size;
+	snprintf(cmd, sizeof cmd, "nm -S --defined-only '%s'", o);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char line[256];
+	while (fgets(line, sizeof line, p)) {
+		unsigned long at, size;
+		char type;
+		if (sscanf(line, "%lx %lx %c", &at, &size, &type) == 3 && (type == 'T' || type == 't'))
+			sized += (long)size;
+	}
+	pclose(p);
+	assert_int_equal(bytes, sized);
+	assert_true(sized >= 64 << 10); /* read on several threads */
+	epi_object_free(&obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1329,6 +1387,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_ranges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_value, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spilled_step, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
