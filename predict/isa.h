@@ -44,9 +44,9 @@ typedef struct epi_opnd {
 	uint8_t kind;
 } epi_opnd;
 
-/* One decoded instruction (144 bytes: a program's code is decoded whole,
- * and on a virtual machine the pages it fills cost more than the
- * decoding). */
+/* One decoded instruction, kept small: a program's code is decoded whole,
+ * and the pages its instructions fill can cost more than the decoding
+ * (on a virtual machine). */
 typedef struct epi_insn {
 	uint64_t addr;
 	/* the memory operand's address: registers (0: none), scale, displacement;
