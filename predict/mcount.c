@@ -157,21 +157,24 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 	}
 }
 
-/* The bytes the stores of top-level nest S's machine loops write, a place
- * written again counted once where the strides tell: a store that stays
- * in place over its loop's iterations (x[i] -= ... in a loop over j) or
- * over the loop around it (y[j] += ... in a loop over j inside one over
- * i) writes its loop's trip count, or the outer one's, times fewer bytes.
- * Stack slots are not counted. NAN when no machine loop of S is counted. */
-static double written_bytes(const epi_mcount *m, const epi_object *o, const epi_nest *loops, int s)
+/* The bytes the stores of each top-level nest's machine loops write, into
+ * BYTES (per source loop; NAN for a nest none of whose machine loops is
+ * counted), a place written again counted once where the strides tell: a
+ * store that stays in place over its loop's iterations (x[i] -= ... in a
+ * loop over j) or over the loop around it (y[j] += ... in a loop over j
+ * inside one over i) writes its loop's trip count, or the outer one's,
+ * times fewer bytes. Stack slots are not counted. */
+static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, double *bytes)
 {
-	double sum = NAN;
+	for (int s = 0; s < nloops; s++)
+		bytes[s] = NAN;
 	for (int l = 0; l < o->nloop; l++) {
 		const epi_mloop_count *c = &m->l[l];
-		if (nest_of(o, loops, l) != s || isnan(c->iters))
+		int s = nest_of(o, loops, l);
+		if (s < 0 || isnan(c->iters))
 			continue;
-		if (isnan(sum))
-			sum = 0;
+		if (isnan(bytes[s]))
+			bytes[s] = 0;
 		if (!(c->iters > 0))
 			continue;
 		int up = o->loop[l].parent;
@@ -185,10 +188,9 @@ static double written_bytes(const epi_mcount *m, const epi_object *o, const epi_
 				n /= trip;
 			if (o->outer_stride[i] == 0 && outer > 1)
 				n /= outer;
-			sum += n * in->mem_bytes;
+			bytes[s] += n * in->mem_bytes;
 		}
 	}
-	return sum;
 }
 
 /* The memory the program allocates, and its zero-initialised static data,
@@ -218,6 +220,8 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		if (!fseen[f])
 			first_runs(o, loops, head, f, fseen, nseen, order, &n);
 	free(head);
+	double *mine = xmalloc(((size_t)nloops + 1) * sizeof *mine);
+	written_bytes(m, o, loops, nloops, mine);
 	for (int k = 0; k < n && left > 0; k++) {
 		int s = order[k];
 		per_iter p = {0};
@@ -225,14 +229,15 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].line);
-		double mine = written_bytes(m, o, loops, s), w = p.store_bytes;
-		if (mine < w)
-			w = mine;
+		double w = p.store_bytes;
+		if (mine[s] < w)
+			w = mine[s];
 		if (w > left)
 			w = left;
 		m->touch[s] = w;
 		left -= w;
 	}
+	free(mine);
 	free(fseen);
 	free(nseen);
 	free(order);
