@@ -331,6 +331,13 @@ int epi_loop_regs(const epi_object *o, int lo, int hi, unsigned *regs)
 	return n;
 }
 
+/* Whether BR is a branch taken while the flags say not equal (x86 jne,
+ * aarch64 b.ne): a loop's way back until what it compares is equal. */
+static int branches_unequal(const epi_insn *br)
+{
+	return br->cond && (strcmp(br->mnem, "jne") == 0 || strcmp(br->mnem, "b.ne") == 0);
+}
+
 /* Whether loop C ends when register X, which it steps by a constant,
  * reaches register Y, which it does not write (cmp X, Y; jne back): then
  * X leaves it holding Y's value. Into *X and *Y. */
@@ -340,7 +347,7 @@ static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
 	if (e < 1 || o->loop_of[e - 1] != c)
 		return 0;
 	const epi_insn *br = &o->in[e], *cmp = &o->in[e - 1];
-	if (!br->cond || (strcmp(br->mnem, "jne") && strcmp(br->mnem, "b.ne")) || cmp->aop != EPI_AOP_CMP ||
+	if (!branches_unequal(br) || cmp->aop != EPI_AOP_CMP ||
 	    cmp->nop != 2 || cmp->op[0].kind != EPI_OPND_REG || cmp->op[1].kind != EPI_OPND_REG)
 		return 0;
 	for (int side = 0; side < 2; side++) {
@@ -393,7 +400,7 @@ int64_t epi_mloop_const_trip(const epi_object *o, int l)
 	const epi_insn *br = &o->in[e], *prev = &o->in[e - 1];
 	unsigned x = 0;
 	int64_t end = 0, k = 0;
-	int ne = strcmp(br->mnem, "jne") == 0 || strcmp(br->mnem, "b.ne") == 0;
+	int ne = branches_unequal(br);
 	if ((strcmp(br->mnem, "cbnz") == 0) && br->nop >= 1 && br->op[0].kind == EPI_OPND_REG)
 		x = br->op[0].reg; /* until X is 0 */
 	else if (ne && prev->aop == EPI_AOP_CMP && prev->nop == 2 && prev->op[0].kind == EPI_OPND_REG &&
