@@ -1,6 +1,8 @@
 /* ops: names, classes and units of the counted operations. */
 #include "model/ops.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[EPI_OP_COUNT] = {
@@ -21,13 +23,31 @@ int epi_op_class(const char *key)
 	return -1;
 }
 
-int epi_op_per_loop(const char *key)
+int epi_op_elem_bytes(const char *key)
+{
+	const char *t = strrchr(key, '.');
+	if (!t || strcmp(t, ".ptr") == 0)
+		return 8;
+	while (*t && !isdigit((unsigned char)*t))
+		t++;
+	int bits = atoi(t);
+	return bits >= 8 && bits <= 1024 ? bits / 8 : 8;
+}
+
+const char *epi_op_loop_sum(const char *key, int *weight)
 {
 	int c = epi_op_class(key);
-	if (c == EPI_OP_ITER || c == EPI_OP_LOAD || c == EPI_OP_STORE)
-		return 1;
+	*weight = 1;
+	if (c == EPI_OP_ITER)
+		return "iter";
+	if (c == EPI_OP_LOAD || c == EPI_OP_STORE) {
+		*weight = epi_op_elem_bytes(key);
+		return c == EPI_OP_LOAD ? "load_bytes" : "store_bytes";
+	}
 	const char *dot = strchr(key, '.');
-	return dot && dot[1] == 'f' && (c == EPI_OP_ADD || c == EPI_OP_MUL || c == EPI_OP_DIV || c == EPI_OP_CMP);
+	if (dot && dot[1] == 'f' && (c == EPI_OP_ADD || c == EPI_OP_MUL || c == EPI_OP_DIV || c == EPI_OP_CMP))
+		return "flops";
+	return NULL;
 }
 
 int epi_op_counts_bytes(enum epi_op op)

@@ -27,10 +27,15 @@ enum epi_unit { EPI_UNIT_OP, EPI_UNIT_BYTE, EPI_UNIT_MIB };
 const char *epi_op_name(enum epi_op op);
 /* The class of a key ("add.f64" -> EPI_OP_ADD), or -1. */
 int epi_op_class(const char *key);
-/* Whether the compiled-code model reads KEY's count per loop: the
- * iterations, and what tells a machine loop's share of the source loop's
- * work (floating-point arithmetic, loads and stores). */
-int epi_op_per_loop(const char *key);
+/* The compiled-code model reads, per loop, its iterations and what tells a
+ * machine loop's share of the source loop's work: the bytes loaded, the
+ * bytes stored and the floating-point operations. The name of the sum a
+ * count of KEY adds to ("iter", "load_bytes", "store_bytes", "flops"), or
+ * NULL; *WEIGHT: what one operation adds (an element's bytes, or 1). */
+const char *epi_op_loop_sum(const char *key, int *weight);
+/* The bytes of an element of the type that ends KEY ("load.f64": 8,
+ * "store.i32": 4, "load.ptr": 8); 8 when it names none. */
+int epi_op_elem_bytes(const char *key);
 /* Whether a count of this class is in bytes (memcpy, malloc) rather than operations. */
 int epi_op_counts_bytes(enum epi_op op);
 const char *epi_unit_name(enum epi_unit u);

@@ -139,16 +139,26 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	cf_add_unique(&w->a->notes, &w->a->nnotes, xstrdup(full));
 }
 
-/* Counts AMOUNT of KEY, with tag_loops the same under its loop's tag when
- * the compiled-code model reads it, and with tag_blocks under its block's
- * tag. */
+/* Counts AMOUNT of KEY, with tag_loops into its loop's sum of that kind
+ * when the compiled-code model reads one (epi_op_loop_sum), and with
+ * tag_blocks under its block's tag. */
 static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amount)
 {
 	counts_add_poly(w->s, out, key, amount);
 	char tagged[400];
-	if (w->o->tag_loops && w->loop_line && epi_op_per_loop(key)) {
-		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, key);
-		counts_add_poly(w->s, out, tagged, amount);
+	const char *sum;
+	int weight;
+	if (w->o->tag_loops && w->loop_line && (sum = epi_op_loop_sum(key, &weight))) {
+		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, sum);
+		if (weight == 1) {
+			counts_add_poly(w->s, out, tagged, amount);
+		} else {
+			poly_t b;
+			poly_init(b, w->s->ctx);
+			poly_scalar_mul_si(b, amount, weight, w->s->ctx);
+			counts_add_poly(w->s, out, tagged, b);
+			poly_clear(b, w->s->ctx);
+		}
 	}
 	if (!w->o->tag_blocks || !w->cur)
 		return;

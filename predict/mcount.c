@@ -35,23 +35,8 @@ static double tag_value(epi_analysis *a, const epi_region *total, const sym_env 
  * those of loops inside L that no machine loop was matched to (unrolled
  * into L's body), per iteration of L. */
 typedef struct per_iter {
-	double flops, stores, loads, store_bytes, load_bytes;
+	double flops, store_bytes, load_bytes;
 } per_iter;
-
-/* The bytes of an element of the type that ends KEY ("load.f64": 8,
- * "store.i32": 4, "load.ptr": 8); 8 when it names none. */
-static double elem_bytes(const char *key)
-{
-	const char *t = strrchr(key, '.');
-	if (!t)
-		return 8;
-	if (strcmp(t, ".ptr") == 0)
-		return 8;
-	while (*t && !isdigit((unsigned char)*t))
-		t++;
-	int bits = atoi(t);
-	return bits >= 8 ? bits / 8 : 8;
-}
 
 /* Each loop's own work over the run (its %LINE/ counts), by line: one pass
  * over the total's counts. */
@@ -69,23 +54,17 @@ static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const
 			b->max = atoi(total->counts.key[i] + 1);
 	b->w = xcalloc((size_t)b->max + 1, sizeof *b->w);
 	for (int i = 0; i < total->counts.n; i++) {
-		const char *key = total->counts.key[i], *op = strchr(key, '/');
-		if (key[0] != '%' || !isdigit((unsigned char)key[1]) || !op)
+		const char *key = total->counts.key[i], *sum = strchr(key, '/');
+		if (key[0] != '%' || !isdigit((unsigned char)key[1]) || !sum)
 			continue;
 		per_iter *p = &b->w[atoi(key + 1)];
-		op++;
-		int cls = epi_op_class(op);
-		if (!epi_op_per_loop(op) || cls == EPI_OP_ITER)
-			continue;
-		double v = value_at(a, total, env, i);
-		if (isnan(v))
-			continue;
-		if (cls == EPI_OP_STORE)
-			p->stores += v, p->store_bytes += v * elem_bytes(op);
-		else if (cls == EPI_OP_LOAD)
-			p->loads += v, p->load_bytes += v * elem_bytes(op);
-		else
-			p->flops += v;
+		double *to = strcmp(sum, "/store_bytes") == 0 ? &p->store_bytes
+			     : strcmp(sum, "/load_bytes") == 0	 ? &p->load_bytes
+			     : strcmp(sum, "/flops") == 0	 ? &p->flops
+								 : NULL;
+		double v = to ? value_at(a, total, env, i) : NAN;
+		if (!isnan(v))
+			*to += v;
 	}
 }
 
@@ -96,8 +75,6 @@ static void add_own(per_iter *p, const by_line *b, int line)
 		return;
 	const per_iter *x = &b->w[line];
 	p->flops += x->flops;
-	p->stores += x->stores;
-	p->loads += x->loads;
 	p->store_bytes += x->store_bytes;
 	p->load_bytes += x->load_bytes;
 }
@@ -114,11 +91,11 @@ static void add_own(per_iter *p, const by_line *b, int line)
 static double ratio(const epi_mloop *ml, const per_iter *src, double trip, int64_t mtrip)
 {
 	double r = 0;
-	if (src->stores > 0 && ml->own.store_bytes > 0)
+	if (src->store_bytes > 0 && ml->own.store_bytes > 0)
 		r = ml->own.store_bytes / src->store_bytes;
 	else if (src->flops > 0 && ml->own.flops > 0)
 		r = ml->own.flops / src->flops;
-	else if (src->loads > 0 && ml->own.load_bytes > 0)
+	else if (src->load_bytes > 0 && ml->own.load_bytes > 0)
 		r = ml->own.load_bytes / src->load_bytes;
 	else if (mtrip > 0 && trip > 0)
 		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
@@ -288,8 +265,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 				add_own(&p, &b, loops[c].line);
 		if (iters > 0) {
 			p.flops /= iters;
-			p.stores /= iters;
-			p.loads /= iters;
 			p.store_bytes /= iters;
 			p.load_bytes /= iters;
 		}

@@ -1065,6 +1065,42 @@ static void test_remainder_loops(void **st)
 	assert_true(noted(":4: 'i' starts where the loop at line 3 left it"));
 }
 
+/* With tag_loops, each loop's own work over the run, for the compiled-code
+ * model: its iterations, the bytes it loads and stores (by element type)
+ * and its floating-point operations, not those of the loops inside it. */
+static void test_loop_sums(void **st)
+{
+	(void)st;
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.tag_loops = 1;
+	int r = analyze_opts("void k(float *a, const double *b, short *c, int n) {\n"
+			     "  for (int i = 0; i < n; i++) {\n"
+			     "    a[i] = a[i] * 2.0f + 1.0f;\n"
+			     "    for (int j = 0; j < i; j++)\n"
+			     "      c[j] = c[j] + 1;\n"
+			     "  }\n"
+			     "  for (int i = 0; i < n; i++) a[i] = (float)b[i];\n"
+			     "}\n",
+			     &o);
+	epi_front_opts_clear(&o);
+	if (r != 0)
+		fail_msg("analysis failed: %s", err);
+	const epi_region *t = region(EPI_SCOPE_TOTAL, NULL, 0);
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(t, "%2/iter", EXP, n, 0), n);
+		assert_int_equal(count(t, "%2/load_bytes", EXP, n, 0), 4 * n);
+		assert_int_equal(count(t, "%2/store_bytes", EXP, n, 0), 4 * n);
+		assert_int_equal(count(t, "%2/flops", EXP, n, 0), 2 * n);
+		assert_int_equal(count(t, "%4/iter", EXP, n, 0), n * (n - 1) / 2);
+		assert_int_equal(count(t, "%4/load_bytes", EXP, n, 0), n * (n - 1));
+		assert_int_equal(count(t, "%4/store_bytes", EXP, n, 0), n * (n - 1));
+		assert_int_equal(count(t, "%4/flops", EXP, n, 0), 0);
+		assert_int_equal(count(t, "%7/load_bytes", EXP, n, 0), 8 * n);
+		assert_int_equal(count(t, "%7/store_bytes", EXP, n, 0), 4 * n);
+	}
+}
+
 static void test_two_ends(void **st)
 {
 	(void)st;
@@ -1212,6 +1248,7 @@ int main(void)
 		cmocka_unit_test(test_values_pinned),
 		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
+		cmocka_unit_test(test_loop_sums),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
 		cmocka_unit_test(test_deep_calls),
