@@ -561,14 +561,13 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	out->latency = growth(&f, before);
 }
 
-void epi_mflow_repeats(epi_object *o)
+void epi_mflow_repeats(epi_object *o, int lo, int hi)
 {
 	static const epi_mcosts none; /* forms only: no times */
 	flow *f = xcalloc(1, sizeof *f);
 	epi_mflow out;
-	o->repeat = xcalloc((size_t)o->nin + 1, 1);
 	f->repeat = o->repeat;
-	for (int l = 0; l < o->nloop; l++) {
+	for (int l = lo; l < hi; l++) {
 		start(f, o, l, o->loop[l].first, o->loop[l].last);
 		pass(o, l, o->loop[l].first, o->loop[l].last, &none, f, &out);
 	}

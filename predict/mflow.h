@@ -36,12 +36,13 @@ typedef struct epi_mflow {
  * instructions), at the costs C. */
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out);
 
-/* Marks in O->repeat (allocated here) the accesses of each loop that are
- * within a line of an access before them in the same iteration: their
- * addresses, followed as linear forms of the values the iteration starts
- * with, differ by less than a line. -O0 code computes an element's
- * address anew for each access (the load and the store of a[i] += x), so
- * the registers alone do not show it. */
-void epi_mflow_repeats(epi_object *o);
+/* Marks in O->repeat (allocated by the caller) the accesses of machine
+ * loops LO..HI-1 that are within a line of an access before them in the
+ * same iteration: their addresses, followed as linear forms of the values
+ * the iteration starts with, differ by less than a line. -O0 code computes
+ * an element's address anew for each access (the load and the store of
+ * a[i] += x), so the registers alone do not show it. Reads the loops'
+ * strides; writes only their own instructions' marks. */
+void epi_mflow_repeats(epi_object *o, int lo, int hi);
 
 #endif

@@ -623,12 +623,8 @@ static void loop_strides(epi_object *o, int l)
 	}
 }
 
-void epi_object_strides(epi_object *o)
+void epi_object_strides(epi_object *o, int lo, int hi)
 {
-	o->stride = xcalloc((size_t)o->nin + 1, sizeof *o->stride);
-	o->outer_stride = xcalloc((size_t)o->nin + 1, sizeof *o->outer_stride);
-	for (int i = 0; i < o->nin; i++)
-		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
-	for (int l = 0; l < o->nloop; l++)
+	for (int l = lo; l < hi; l++)
 		loop_strides(o, l);
 }

@@ -752,14 +752,24 @@ static void cfg_free(cfg *g)
 	free(g->order);
 }
 
+/* A function's loops, numbered from 0 in the function (parents too, and
+ * the instructions' loop_of) until they are appended to the program's. */
+typedef struct fn_loops {
+	epi_mloop *loop;
+	int n;
+} fn_loops;
+
 /* The loops of function F: natural loops, one per block that a back edge
  * (an edge to a block dominating its source) enters, holding the blocks
  * that reach a back edge's source without passing through it; nested by
  * their blocks. */
-static void find_loops(epi_object *o, int fi, int *cap)
+static void find_loops(epi_object *o, int fi, fn_loops *out)
 {
 	epi_mfn *f = &o->fn[fi];
-	int lo = f->first, hi = f->first + f->n, first = o->nloop;
+	int lo = f->first, hi = f->first + f->n;
+	int cap = 0;
+	out->loop = NULL;
+	out->n = 0;
 	cfg g;
 	cfg_build(o, lo, hi, &g);
 	cfg_order(&g);
@@ -780,11 +790,11 @@ static void find_loops(epi_object *o, int fi, int *cap)
 					body = xrealloc(body, (size_t)nl * nb);
 					memset(body + (size_t)l * nb, 0, (size_t)nb);
 					body[(size_t)l * nb + h] = 1;
-					ALLOC_GROW(o->loop, o->nloop + 1, *cap);
-					o->loop[o->nloop++] = (epi_mloop){.fn = fi, .head = g.start[h], .end = -1, .parent = -1,
+					ALLOC_GROW(out->loop, out->n + 1, cap);
+					out->loop[out->n++] = (epi_mloop){.fn = fi, .head = g.start[h], .end = -1, .parent = -1,
 									  .src = -1};
 				}
-				epi_mloop *L = &o->loop[first + l];
+				epi_mloop *L = &out->loop[l];
 				latch = xrealloc(latch, (size_t)(nlatch + 1) * sizeof *latch);
 				latch[nlatch++] = l;
 				latch_b = xrealloc(latch_b, (size_t)nlatch * sizeof *latch_b);
@@ -817,17 +827,17 @@ static void find_loops(epi_object *o, int fi, int *cap)
 	for (int l = 0; l < nl; l++)
 		for (int b = 0; b < nb; b++)
 			size[l] += body[(size_t)l * nb + b];
-	epi_mloop *v = o->loop + first;
+	epi_mloop *v = out->loop;
 	for (int l = 0; l < nl; l++) {
 		int hb = g.block_of[v[l].head - lo], best = -1;
 		for (int m = 0; m < nl; m++)
 			if (m != l && body[(size_t)m * nb + hb] && size[m] > size[l] && (best < 0 || size[m] < size[best]))
 				best = m;
-		v[l].parent = best < 0 ? -1 : first + best;
+		v[l].parent = best;
 		v[l].branch_line = o->line[v[l].end];
 	}
 	for (int l = 0; l < nl; l++)
-		for (int p = v[l].parent; p >= 0; p = o->loop[p].parent)
+		for (int p = v[l].parent; p >= 0; p = v[p].parent)
 			v[l].depth++;
 	/* each instruction to the innermost loop holding its block, or the function */
 	for (int i = lo; i < hi; i++) {
@@ -835,7 +845,7 @@ static void find_loops(epi_object *o, int fi, int *cap)
 		for (int l = 0; l < nl; l++)
 			if (body[(size_t)l * nb + b] && (in_loop < 0 || size[l] < size[in_loop]))
 				in_loop = l;
-		o->loop_of[i] = in_loop < 0 ? -1 : first + in_loop;
+		o->loop_of[i] = in_loop;
 		/* a block some iterations skip: run with the branch probability */
 		double w = 1;
 		for (int e = 0; in_loop >= 0 && e < nlatch && w == 1; e++)
@@ -847,16 +857,114 @@ static void find_loops(epi_object *o, int fi, int *cap)
 	for (int l = 0; l < nl; l++)
 		v[l].first = hi, v[l].last = lo - 1;
 	for (int i = lo; i < hi; i++)
-		for (int x = o->loop_of[i]; x >= 0; x = o->loop[x].parent) {
-			if (i < o->loop[x].first)
-				o->loop[x].first = i;
-			o->loop[x].last = i;
+		for (int x = o->loop_of[i]; x >= 0; x = v[x].parent) {
+			if (i < v[x].first)
+				v[x].first = i;
+			v[x].last = i;
 		}
 	free(latch);
 	free(latch_b);
 	free(size);
 	free(body);
 	cfg_free(&g);
+}
+
+typedef struct finding {
+	epi_object *o;
+	fn_loops *fl;
+	atomic_int next;
+} finding;
+
+#define FIND_BLOCK 8
+
+static void *finding_run(void *arg)
+{
+	finding *F = arg;
+	for (int lo; (lo = atomic_fetch_add(&F->next, FIND_BLOCK)) < F->o->nfn;)
+		for (int f = lo; f < lo + FIND_BLOCK && f < F->o->nfn; f++)
+			find_loops(F->o, f, &F->fl[f]);
+	return NULL;
+}
+
+/* Starts up to NT threads running RUN(ARG) besides this one, runs it here,
+ * and waits for them. */
+static void on_threads(int nt, void *(*run)(void *), void *arg)
+{
+	pthread_t th[8];
+	int started = 0;
+	while (started < nt && started < 8 && pthread_create(&th[started], NULL, run, arg) == 0)
+		started++;
+	run(arg);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
+/* Every function's loops, found on a thread per core (a function writes
+ * only its own instructions' entries), then appended in the functions'
+ * order: the numbers they had in their function moved past the loops
+ * before them. */
+static void all_loops(epi_object *o)
+{
+	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
+	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
+	finding F = {.o = o, .fl = xcalloc((size_t)o->nfn + 1, sizeof *F.fl)};
+	atomic_init(&F.next, 0);
+	on_threads(o->nfn > 4 * FIND_BLOCK ? epi_threads(0) - 1 : 0, finding_run, &F);
+	int total = 0;
+	for (int f = 0; f < o->nfn; f++)
+		total += F.fl[f].n;
+	o->loop = xmalloc(((size_t)total + 1) * sizeof *o->loop);
+	o->nloop = 0;
+	for (int f = 0; f < o->nfn; f++) {
+		int base = o->nloop;
+		for (int l = 0; l < F.fl[f].n; l++) {
+			epi_mloop *L = &o->loop[o->nloop++];
+			*L = F.fl[f].loop[l];
+			if (L->parent >= 0)
+				L->parent += base;
+		}
+		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++)
+			if (o->loop_of[i] >= 0)
+				o->loop_of[i] += base;
+		free(F.fl[f].loop);
+	}
+	free(F.fl);
+}
+
+/* The passes over each machine loop after the loops are found: its
+ * strides, then its accesses that repeat an earlier one (which read its
+ * strides). A loop writes its own instructions' entries only (and its
+ * outer strides those of the loops directly inside, which have no other
+ * parent), so that blocks of loops are taken by a thread per core. */
+#define PASS_BLOCK 16
+
+typedef struct passes {
+	epi_object *o;
+	atomic_int next;
+} passes;
+
+static void *passes_run(void *arg)
+{
+	passes *P = arg;
+	for (int lo; (lo = atomic_fetch_add(&P->next, PASS_BLOCK)) < P->o->nloop;) {
+		int hi = lo + PASS_BLOCK < P->o->nloop ? lo + PASS_BLOCK : P->o->nloop;
+		epi_object_strides(P->o, lo, hi);
+		epi_mflow_repeats(P->o, lo, hi);
+	}
+	return NULL;
+}
+
+static void loop_passes(epi_object *o)
+{
+	o->stride = xcalloc((size_t)o->nin + 1, sizeof *o->stride);
+	o->outer_stride = xmalloc(((size_t)o->nin + 1) * sizeof *o->outer_stride);
+	for (int i = 0; i < o->nin; i++)
+		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
+	o->repeat = xcalloc((size_t)o->nin + 1, 1);
+	passes P = {.o = o};
+	atomic_init(&P.next, 0);
+	/* a thread per core besides this one, for more than a few blocks */
+	on_threads(o->nloop > 4 * PASS_BLOCK ? epi_threads(0) - 1 : 0, passes_run, &P);
 }
 
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
@@ -936,11 +1044,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		return -1;
 	}
 	free(r.built_from);
-	int cap = 0;
-	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
-	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
-	for (int i = 0; i < o->nfn; i++)
-		find_loops(o, i, &cap);
+	all_loops(o);
 	/* the callees the passes over loops need named: the calls in loops */
 	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
 	for (int i = 0; i < o->nin; i++)
@@ -948,8 +1052,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
 	epi_isa_close(r.isa);
 	dwfl_end(d);
-	epi_object_strides(o);
-	epi_mflow_repeats(o);
+	loop_passes(o);
 	return 0;
 }
 

@@ -114,8 +114,12 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
 
 /* Whether instruction I is in machine loop L or a loop inside it. */
 int epi_in_loop(const epi_object *o, int i, int l);
-/* Fills O->stride (mstride.c); epi_object_read calls it. */
-void epi_object_strides(epi_object *o);
+/* O->stride and O->outer_stride of machine loops LO..HI-1 (mstride.c),
+ * into arrays the caller allocated (outer strides EPI_STRIDE_UNKNOWN where
+ * no loop sets them). A loop writes the strides of its own instructions
+ * and the outer strides of those of the loops directly inside it, so that
+ * loops apart may be taken on threads of their own; epi_object_read does. */
+void epi_object_strides(epi_object *o, int lo, int hi);
 
 /* Machine loop L's iterations per entry when they are a constant of the
  * code: a counter set to a constant before the loop, stepped by a constant

@@ -1359,6 +1359,43 @@ static void test_many_functions(void **st)
 	pclose(p);
 	assert_int_equal(bytes, sized);
 	assert_true(sized >= 64 << 10); /* read on several threads */
+	/* the loops, found on several threads: in the functions' order,
+	 * each function's own, holding its instructions */
+	assert_true(obj.nloop >= 2000);
+	for (int l = 0; l < obj.nloop; l++) {
+		const epi_mloop *L = &obj.loop[l];
+		assert_true(l == 0 || obj.loop[l - 1].fn <= L->fn);
+		assert_true(L->first >= obj.fn[L->fn].first && L->last < obj.fn[L->fn].first + obj.fn[L->fn].n);
+		assert_true(L->parent < 0 || obj.loop[L->parent].fn == L->fn);
+	}
+	for (int i = 0; i < obj.nin; i++) {
+		int l = obj.loop_of[i];
+		assert_true(l < 0 || (obj.loop[l].first <= i && i <= obj.loop[l].last));
+	}
+	/* the passes over the 2,000 loops, taken in blocks by several
+	 * threads, leave what one pass over all of them in order leaves */
+	int64_t *stride = obj.stride, *outer = obj.outer_stride;
+	unsigned char *repeat = obj.repeat;
+	obj.stride = xcalloc((size_t)obj.nin + 1, sizeof *obj.stride);
+	obj.outer_stride = xmalloc(((size_t)obj.nin + 1) * sizeof *obj.outer_stride);
+	for (int i = 0; i < obj.nin; i++)
+		obj.outer_stride[i] = EPI_STRIDE_UNKNOWN;
+	obj.repeat = xcalloc((size_t)obj.nin + 1, 1);
+	epi_object_strides(&obj, 0, obj.nloop);
+	epi_mflow_repeats(&obj, 0, obj.nloop);
+	int moving = 0, repeated = 0;
+	for (int i = 0; i < obj.nin; i++) {
+		assert_true(obj.stride[i] == stride[i]);
+		assert_true(obj.outer_stride[i] == outer[i]);
+		assert_int_equal(obj.repeat[i], repeat[i]);
+		moving += stride[i] == 8;
+		repeated += repeat[i];
+	}
+	assert_true(moving >= 4000); /* a[i] and b[i] in every function */
+	assert_true(repeated >= 1000); /* a[i - 1] read, a[i] written: the same line */
+	free(stride);
+	free(outer);
+	free(repeat);
 	epi_object_free(&obj);
 }
 
