@@ -14,7 +14,8 @@
 #   CCS="gcc clang-19"        compilers (default: gcc, and clang-19 if installed)
 #   LEVELS="-O0 -O2"          optimisation levels (default: -O0 -O2)
 #   TABLE=FILE                the cost table (default: build/accuracy/table.xml,
-#                             calibrated once with epi calibrate --freqs current)
+#                             calibrated once with epi calibrate --freqs current,
+#                             and again when it lacks an operation of --list)
 #   MODEL=NAME                passed to epi validate as --model NAME; when
 #                             not set, the default model (the compiled code's)
 #                             and the source-level model (--model source) side
@@ -86,13 +87,30 @@ sizes() {
 		{ val = $3; if ($2 in v) val = v[$2]; printf "%s%s=%s", (NR > 1 ? " " : ""), $2, val }'
 }
 
+# the default operations that the table at $1 lacks, on one line
+lacking() {
+	"$E" calibrate --list 2>/dev/null | awk 'NR > 1 { print $1 }' | while read -r op; do
+		grep -q "<op name=\"$op\"" "$1" || printf '%s ' "$op"
+	done | sed 's/ $//'
+}
+
 # the cost table: TABLE, or one calibrated here once (written under another
-# name first, so that an interrupted calibration is not taken for a table)
+# name first, so that an interrupted calibration is not taken for a table);
+# one calibrated before this version's operations is calibrated again, the
+# old one kept beside it
 if [ -n "${TABLE:-}" ]; then
 	[ -r "$TABLE" ] || die "cannot read the cost table '$TABLE'"
 	table=$TABLE
+	miss=$(lacking "$table")
+	[ -z "$miss" ] || say "warning: $table lacks operations the model uses ($miss): it falls back without them"
 else
 	table="$out/table.xml"
+	miss=""
+	[ -s "$table" ] && miss=$(lacking "$table")
+	if [ -n "$miss" ]; then
+		say "$table lacks $miss: calibrating again, the old table kept as $table.old"
+		mv "$table" "$table.old" || die "cannot move $table aside"
+	fi
 	if [ ! -s "$table" ]; then
 		say "calibrating this machine once (epi calibrate --freqs current), into $table"
 		"$E" calibrate --freqs current -q -o "$out/table.part.xml" >"$out/calibrate.log" 2>&1 ||
