@@ -56,6 +56,7 @@
 #define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, EPI_FPCON, EPI_MF64, A0, B0)
 #define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_ASM_STREAMS(fn, insn, T, EPI_FPCON, EPI_MF64, A0, B0)
 #define EPI_XMM32_CHAIN(fn, insn, cop, T, A0, B0) EPI_ASM_CHAIN(fn, insn, T, EPI_FPCON, EPI_MF32, A0, B0)
+#define EPI_XMM32_STREAMS(fn, insn, cop, T, A0, B0) EPI_ASM_STREAMS(fn, insn, T, EPI_FPCON, EPI_MF32, A0, B0)
 #else
 /* C with barriers: the compiler keeps every operation, but may schedule
  * the loop differently from the assembly sequences. */
@@ -87,6 +88,7 @@
 #define EPI_XMM_CHAIN(fn, insn, cop, T, A0, B0) EPI_C_CHAIN(fn, T, cop, A0, B0, EPI_KEEPX)
 #define EPI_XMM_STREAMS(fn, insn, cop, T, A0, B0) EPI_C_STREAMS(fn, T, cop, A0, B0, EPI_KEEPX)
 #define EPI_XMM32_CHAIN EPI_XMM_CHAIN
+#define EPI_XMM32_STREAMS EPI_XMM_STREAMS
 #endif
 
 /* A kernel entry: NAME, WHAT, SEQ, latency flag, run function. */

@@ -52,6 +52,7 @@ EPI_C_CHAIN(i32_lat, int32_t, /, 1000000007, 1, EPI_KEEP)
 EPI_XMM_CHAIN(f64_lat, EPI_ISA("divsd", "fdiv"), /, double, 3.0, 1.0)
 EPI_XMM_STREAMS(f64_thr, EPI_ISA("divsd", "fdiv"), /, double, 3.0, 1.0)
 EPI_XMM32_CHAIN(f32_lat, EPI_ISA("divss", "fdiv"), /, float, 3.0f, 1.0f)
+EPI_XMM32_STREAMS(f32_thr, EPI_ISA("divss", "fdiv"), /, float, 3.0f, 1.0f)
 
 EPI_ARITH(epi_k_div_i64_lat, "div.i64.lat", "int64 divide, dependent chain",
 	  EPI_ISA("cqo; idiv %rbx", "sdiv x0, x0, x1"), 1, i64_lat);
@@ -63,5 +64,7 @@ EPI_ARITH(epi_k_div_f64_lat, "div.f64.lat", "double divide, dependent chain",
 	  EPI_ISA("divsd %xmm1, %xmm0", "fdiv d0, d0, d1"), 1, f64_lat);
 EPI_ARITH(epi_k_div_f64, "div.f64", "double divide, 8 independent streams",
 	  EPI_ISA("divsd %xmm8, %xmm0..%xmm7", "fdiv d0..d7, d0..d7, d8"), 0, f64_thr);
+EPI_ARITH(epi_k_div_f32, "div.f32", "float divide, 8 independent streams",
+	  EPI_ISA("divss %xmm8, %xmm0..%xmm7", "fdiv s0..s7, s0..s7, s8"), 0, f32_thr);
 EPI_ARITH(epi_k_div_f32_lat, "div.f32.lat", "float divide, dependent chain",
 	  EPI_ISA("divss %xmm1, %xmm0", "fdiv s0, s0, s1"), 1, f32_lat);

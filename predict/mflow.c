@@ -418,7 +418,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			if (value > start)
 				start = value;
 		}
-		double done = start + c->lat[in->klass];
+		double done = start + epi_mcosts_lat(c, in);
 		/* cltq: rax from eax, the same value */
 		int same = in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ;
 		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;

@@ -78,6 +78,27 @@ double epi_mcosts_tlb(const epi_mcosts *c, double pages)
 	return c->tlb_t[c->ntlb - 1];
 }
 
+/* Whether IN divides (or takes the root of) single-precision values. */
+static int fdiv32(const epi_mcosts *c, const epi_insn *in)
+{
+	return in->klass == EPI_IC_FP_DIV && in->elem == 4 && c->fdiv32_tp > 0;
+}
+
+double epi_mcosts_tp(const epi_mcosts *c, const epi_insn *in)
+{
+	return fdiv32(c, in) ? c->fdiv32_tp : c->tp[in->klass];
+}
+
+double epi_mcosts_lat(const epi_mcosts *c, const epi_insn *in)
+{
+	return fdiv32(c, in) && c->fdiv32_lat > 0 ? c->fdiv32_lat : c->lat[in->klass];
+}
+
+double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
+{
+	return fdiv32(c, in) ? c->e_fdiv32 : c->e_dyn[in->klass];
+}
+
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3])
 {
 	memset(c, 0, sizeof *c);
@@ -105,6 +126,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		c->e_dyn[map[i].k] = cost(col, map[i].tp, "add.i64", 1);
 	}
 	c->lat[EPI_IC_INT] = cyc;
+	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
+	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
+	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);
 	c->load_tp = cost(col, "load.l1", "load", 0);
 	c->fp_load_tp = cost(col, "load.fp.l1", NULL, 0);
 	if (!(c->fp_load_tp > 0))
@@ -414,7 +438,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		if (in->klass == EPI_IC_INT_DIV)
 			idiv += w * c->tp[in->klass];
 		else if (in->klass == EPI_IC_FP_DIV)
-			fdiv += w * c->tp[in->klass];
+			fdiv += w * epi_mcosts_tp(c, in);
 		else if (u != EPI_BOUND_ISSUE)
 			out->bound_t[u] += w * c->tp[in->klass];
 		out->bound_t[EPI_BOUND_LOAD] +=
@@ -424,7 +448,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 			slots += w * (in->loads + in->stores);
 		else
 			acc += w * (in->loads + in->stores);
-		out->e_dyn += w * (c->e_dyn[in->klass] + in->loads * c->e_load + in->stores * c->e_store);
+		out->e_dyn += w * (epi_mcosts_e(c, in) + in->loads * c->e_load + in->stores * c->e_store);
 	}
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	out->bound_t[EPI_BOUND_DIV] = idiv > fdiv ? idiv : fdiv;

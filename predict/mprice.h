@@ -64,6 +64,9 @@ typedef struct epi_mcosts {
 	int ntlb;
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
+	/* a single-precision division's (div.f32, div.f32.lat; without them,
+	 * a double's): the divider takes fewer cycles for fewer bits */
+	double fdiv32_tp, fdiv32_lat, e_fdiv32;
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */
@@ -78,6 +81,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
  * first-level TLB's reach or without the kernels, else the miss curve
  * (epi_mcosts.tlb_x) followed between its points, flat beyond them. */
 double epi_mcosts_tlb(const epi_mcosts *c, double pages);
+/* Seconds instruction IN holds its unit, its latency and its dynamic
+ * joules at C: its class's, a single-precision division's its own. */
+double epi_mcosts_tp(const epi_mcosts *c, const epi_insn *in);
+double epi_mcosts_lat(const epi_mcosts *c, const epi_insn *in);
+double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in);
 
 /* Whether COL has the microbenchmarks the compiled-code model rests on
  * (integer and floating-point throughput and latency, L1 loads and stores,

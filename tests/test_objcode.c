@@ -407,6 +407,45 @@ static void test_dividers(void **st)
 	model_free(&x);
 }
 
+static const char fdiv_src[] = "float qf(int n, float d, float e, float *r)\n"
+			       "{\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+			       "\t\tr[i] = (float)i / d;\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 5 */
+			       "\t\te = e / d;\n"
+			       "\treturn e;\n"
+			       "}\n";
+
+/* A single-precision division takes the divider for its own time (and a
+ * chain of them its own latency), a double's without the kernels */
+static void test_float_divides(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "fdiv", fdiv_src, "gcc", "-O2", "n=1000");
+	int l = loop_on(&x, 3), c = loop_on(&x, 5);
+	epi_mcosts k;
+	cycles(&k);
+	k.tp[EPI_IC_INT] = 0.25;
+	k.tp[EPI_IC_FP_DIV] = 5;
+	k.lat[EPI_IC_FP_DIV] = 13;
+	k.fdiv32_tp = 3;
+	k.fdiv32_lat = 10;
+	epi_mloop_price p;
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 3) < 1e-9);
+	epi_mflow f;
+	epi_mflow_loop(&x.m.obj, c, &k, &f);
+	assert_true(fabs(f.latency - 10) < 1e-9);
+	/* a table without them */
+	k.fdiv32_tp = k.fdiv32_lat = 0;
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 5) < 1e-9);
+	epi_mflow_loop(&x.m.obj, c, &k, &f);
+	assert_true(fabs(f.latency - 13) < 1e-9);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -1425,6 +1464,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_value, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spilled_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_functions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
