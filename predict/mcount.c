@@ -79,27 +79,51 @@ static void add_own(per_iter *p, const by_line *b, int line)
 	p->load_bytes += x->load_bytes;
 }
 
-/* Source iterations per machine iteration of machine loop ML of source
- * loop L: the ratio of the work one machine iteration does to the work of
- * one source iteration, for the first kind of work both have (the bytes
+/* Source iterations per machine iteration of a machine loop of source
+ * loop L whose own work an iteration is OWN: the ratio of that work to the
+ * work of one source iteration, for the first kind of work both have (the bytes
  * stored, which a compiler neither adds nor hoists out of the loop unless
  * it moves the store out altogether; then floating point operations,
  * which compilers keep without -ffast-math but may hoist when invariant;
  * then loads); with none of these (work in registers only), the source
  * loop's trip count TRIP per entry over the machine loop's MTRIP, when
  * both are constants; else 1. */
-static double ratio(const epi_mloop *ml, const per_iter *src, double trip, int64_t mtrip)
+static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_t mtrip)
 {
 	double r = 0;
-	if (src->store_bytes > 0 && ml->own.store_bytes > 0)
-		r = ml->own.store_bytes / src->store_bytes;
-	else if (src->flops > 0 && ml->own.flops > 0)
-		r = ml->own.flops / src->flops;
-	else if (src->load_bytes > 0 && ml->own.load_bytes > 0)
-		r = ml->own.load_bytes / src->load_bytes;
+	if (src->store_bytes > 0 && own->store_bytes > 0)
+		r = own->store_bytes / src->store_bytes;
+	else if (src->flops > 0 && own->flops > 0)
+		r = own->flops / src->flops;
+	else if (src->load_bytes > 0 && own->load_bytes > 0)
+		r = own->load_bytes / src->load_bytes;
 	else if (mtrip > 0 && trip > 0)
 		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
 	return r < 1.5 ? 1 : floor(r + 0.5);
+}
+
+/* The work of machine loop L's own instructions that is source loop S's
+ * own: less what is on the lines of a loop inside S that has machine
+ * loops of its own (HAS), which a compiler leaves in L's body when it
+ * peels that loop's first or last iterations (a vector loop's remainder
+ * as straight code): their work is the inner loop's. */
+static epi_mix own_work_of(const epi_object *o, int l, const epi_nest *loops, int nloops, int s, const int *has)
+{
+	epi_mix m = {0};
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		if (o->loop_of[i] != l)
+			continue;
+		int inner = 0;
+		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line && !inner; c++) {
+			if (!has[c] || o->line[i] < loops[c].line || o->line[i] > loops[c].end_line)
+				continue;
+			for (int p = loops[c].parent; p >= 0 && !inner; p = loops[p].parent)
+				inner = p == s;
+		}
+		if (!inner)
+			epi_mix_insn(&m, &o->in[i], o->weight[i], o->frame[i]);
+	}
+	return m;
 }
 
 /* The top-level source loop of machine loop L, or -1. */
@@ -276,7 +300,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		if (fabs(per - floor(per + 0.5)) > 1e-9)
 			per = 0;
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {
-			m->l[i].k = ratio(&o->loop[i], &p, per, epi_mloop_const_trip(o, i));
+			epi_mix own = own_work_of(o, i, loops, nloops, s, has);
+			m->l[i].k = ratio(&own, &p, per, epi_mloop_const_trip(o, i));
 			if (main < 0 || m->l[i].k > m->l[main].k)
 				main = i;
 		}

@@ -546,7 +546,7 @@ static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 
 /* Adds IN, run W times per run of the stretch, to M; FRAME: its memory
  * operand is a stack slot, which the bytes of data moved leave out. */
-static void mix_add(epi_mix *m, const epi_insn *in, double w, int frame)
+void epi_mix_insn(epi_mix *m, const epi_insn *in, double w, int frame)
 {
 	m->n += w;
 	m->cls[in->klass] += w;
@@ -852,7 +852,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
 				w = o->branch_prob;
 		o->weight[i] = (float)w;
-		mix_add(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
+		epi_mix_insn(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
 	}
 	for (int l = 0; l < nl; l++)
 		v[l].first = hi, v[l].last = lo - 1;

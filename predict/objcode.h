@@ -23,6 +23,8 @@ typedef struct epi_mix {
 
 /* DST += TIMES x SRC. */
 void epi_mix_add(epi_mix *dst, const epi_mix *src, double times);
+/* M += instruction IN run W times (FRAME: its memory operand is a stack slot). */
+void epi_mix_insn(epi_mix *m, const epi_insn *in, double w, int frame);
 
 /* A function compiled from the source: instructions [first, first + n). */
 typedef struct epi_mfn {

@@ -407,6 +407,39 @@ static void test_dividers(void **st)
 	model_free(&x);
 }
 
+static const char peel_src[] = "void sy(int n, double alpha, double *c, const double *a, const double *b)\n"
+			       "{\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+			       "\t\tfor (int k = 0; k <= i; k++) {\n" /* 4 */
+			       "\t\t\tdouble s = alpha * a[i * n + k];\n"
+			       "\t\t\tfor (int j = 0; j < n; j++)\n" /* 6 */
+			       "\t\t\t\tc[i * n + j] += s * b[k * n + j];\n"
+			       "\t\t}\n"
+			       "}\n";
+
+/* clang -O2 vectorises the loop on j and leaves its last iteration as
+ * straight code in the loop on k: that iteration's multiply, add and
+ * store are the loop on j's work, so the loop on k runs once a source
+ * iteration (its own work one multiply), not twice */
+static void test_peeled_iteration(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "peel", peel_src, "clang-19", "-O2", "n=101");
+	int n;
+	double k_iters = on_line(&x, 4, &n, 1);
+	assert_true(n >= 1);
+	assert_true(fabs(k_iters - 101 * 102 / 2) < 1e-6);
+	for (int i = 0; i < x.m.obj.nloop; i++) {
+		int s = x.m.obj.loop[i].src;
+		if (s >= 0 && x.m.loops[s].line == 4)
+			assert_true(x.m.cnt.l[i].k == 1);
+	}
+	/* the loop on j: every source iteration covered once */
+	assert_true(fabs(on_line(&x, 6, &n, 1) - 101.0 * 101 * 102 / 2) < 1e-6);
+	model_free(&x);
+}
+
 static const char fdiv_src[] = "float qf(int n, float d, float e, float *r)\n"
 			       "{\n"
 			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
@@ -1465,6 +1498,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_spilled_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
