@@ -431,6 +431,16 @@ static void append_job(reader *r, fjob *j)
  * one, which appends them to the object in order as they come (their
  * buffers freed as they are: what is decoded and not yet appended stays
  * small), and decodes too whenever the next one is not ready. */
+/* Starts up to NT (at most 8) threads running RUN(ARG) into TH: how many
+ * started (the work is shared among those that did). */
+static int start_threads(pthread_t th[8], int nt, void *(*run)(void *), void *arg)
+{
+	int started = 0;
+	while (started < nt && started < 8 && pthread_create(&th[started], NULL, run, arg) == 0)
+		started++;
+	return started;
+}
+
 static void read_jobs(reader *r, int nt)
 {
 	decoding D = {.r = r};
@@ -438,9 +448,7 @@ static void read_jobs(reader *r, int nt)
 	pthread_mutex_init(&D.mu, NULL);
 	pthread_cond_init(&D.cv, NULL);
 	pthread_t th[8];
-	int started = 0;
-	while (started < nt && started < 8 && pthread_create(&th[started], NULL, decode_run, &D) == 0)
-		started++;
+	int started = start_threads(th, nt, decode_run, &D);
 	for (int k = 0; k < r->njobs; k++) {
 		fjob *j = &r->jobs[k];
 		while (!atomic_load(&j->done)) {
@@ -869,34 +877,41 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 	cfg_free(&g);
 }
 
-typedef struct finding {
+/* Work over items [0, N) taken in blocks of BLOCK by every thread that
+ * runs blocks_run: FN(O, LO, HI, CTX) for each block. */
+typedef struct blocks {
 	epi_object *o;
-	fn_loops *fl;
+	int n, block;
+	void (*fn)(epi_object *o, int lo, int hi, void *ctx);
+	void *ctx;
 	atomic_int next;
-} finding;
+} blocks;
 
-#define FIND_BLOCK 8
-
-static void *finding_run(void *arg)
+static void *blocks_run(void *arg)
 {
-	finding *F = arg;
-	for (int lo; (lo = atomic_fetch_add(&F->next, FIND_BLOCK)) < F->o->nfn;)
-		for (int f = lo; f < lo + FIND_BLOCK && f < F->o->nfn; f++)
-			find_loops(F->o, f, &F->fl[f]);
+	blocks *B = arg;
+	for (int lo; (lo = atomic_fetch_add(&B->next, B->block)) < B->n;)
+		B->fn(B->o, lo, lo + B->block < B->n ? lo + B->block : B->n, B->ctx);
 	return NULL;
 }
 
-/* Starts up to NT threads running RUN(ARG) besides this one, runs it here,
- * and waits for them. */
-static void on_threads(int nt, void *(*run)(void *), void *arg)
+/* FN over [0, N) in blocks of BLOCK, on a thread per core besides this one
+ * when there are more than a few blocks, this one taking blocks too. */
+static void in_blocks(epi_object *o, int n, int block, void (*fn)(epi_object *, int, int, void *), void *ctx)
 {
+	blocks B = {.o = o, .n = n, .block = block, .fn = fn, .ctx = ctx};
+	atomic_init(&B.next, 0);
 	pthread_t th[8];
-	int started = 0;
-	while (started < nt && started < 8 && pthread_create(&th[started], NULL, run, arg) == 0)
-		started++;
-	run(arg);
+	int started = start_threads(th, n > 4 * block ? epi_threads(0) - 1 : 0, blocks_run, &B);
+	blocks_run(&B);
 	for (int t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
+}
+
+static void find_range(epi_object *o, int lo, int hi, void *fl)
+{
+	for (int f = lo; f < hi; f++)
+		find_loops(o, f, &((fn_loops *)fl)[f]);
 }
 
 /* Every function's loops, found on a thread per core (a function writes
@@ -907,28 +922,27 @@ static void all_loops(epi_object *o)
 {
 	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
-	finding F = {.o = o, .fl = xcalloc((size_t)o->nfn + 1, sizeof *F.fl)};
-	atomic_init(&F.next, 0);
-	on_threads(o->nfn > 4 * FIND_BLOCK ? epi_threads(0) - 1 : 0, finding_run, &F);
+	fn_loops *fl = xcalloc((size_t)o->nfn + 1, sizeof *fl);
+	in_blocks(o, o->nfn, 8, find_range, fl);
 	int total = 0;
 	for (int f = 0; f < o->nfn; f++)
-		total += F.fl[f].n;
+		total += fl[f].n;
 	o->loop = xmalloc(((size_t)total + 1) * sizeof *o->loop);
 	o->nloop = 0;
 	for (int f = 0; f < o->nfn; f++) {
 		int base = o->nloop;
-		for (int l = 0; l < F.fl[f].n; l++) {
+		for (int l = 0; l < fl[f].n; l++) {
 			epi_mloop *L = &o->loop[o->nloop++];
-			*L = F.fl[f].loop[l];
+			*L = fl[f].loop[l];
 			if (L->parent >= 0)
 				L->parent += base;
 		}
 		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++)
 			if (o->loop_of[i] >= 0)
 				o->loop_of[i] += base;
-		free(F.fl[f].loop);
+		free(fl[f].loop);
 	}
-	free(F.fl);
+	free(fl);
 }
 
 /* The passes over each machine loop after the loops are found: its
@@ -936,22 +950,11 @@ static void all_loops(epi_object *o)
  * strides). A loop writes its own instructions' entries only (and its
  * outer strides those of the loops directly inside, which have no other
  * parent), so that blocks of loops are taken by a thread per core. */
-#define PASS_BLOCK 16
-
-typedef struct passes {
-	epi_object *o;
-	atomic_int next;
-} passes;
-
-static void *passes_run(void *arg)
+static void pass_range(epi_object *o, int lo, int hi, void *ctx)
 {
-	passes *P = arg;
-	for (int lo; (lo = atomic_fetch_add(&P->next, PASS_BLOCK)) < P->o->nloop;) {
-		int hi = lo + PASS_BLOCK < P->o->nloop ? lo + PASS_BLOCK : P->o->nloop;
-		epi_object_strides(P->o, lo, hi);
-		epi_mflow_repeats(P->o, lo, hi);
-	}
-	return NULL;
+	(void)ctx;
+	epi_object_strides(o, lo, hi);
+	epi_mflow_repeats(o, lo, hi);
 }
 
 static void loop_passes(epi_object *o)
@@ -961,10 +964,7 @@ static void loop_passes(epi_object *o)
 	for (int i = 0; i < o->nin; i++)
 		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
 	o->repeat = xcalloc((size_t)o->nin + 1, 1);
-	passes P = {.o = o};
-	atomic_init(&P.next, 0);
-	/* a thread per core besides this one, for more than a few blocks */
-	on_threads(o->nloop > 4 * PASS_BLOCK ? epi_threads(0) - 1 : 0, passes_run, &P);
+	in_blocks(o, o->nloop, 16, pass_range, NULL);
 }
 
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
