@@ -435,12 +435,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const epi_ms
 		enum epi_bound u = unit_of(in->klass);
 		/* the integer and the floating-point dividers work beside
 		 * each other and beside the other units */
+		double tp = w * epi_mcosts_tp(c, in);
 		if (in->klass == EPI_IC_INT_DIV)
-			idiv += w * c->tp[in->klass];
+			idiv += tp;
 		else if (in->klass == EPI_IC_FP_DIV)
-			fdiv += w * epi_mcosts_tp(c, in);
+			fdiv += tp;
 		else if (u != EPI_BOUND_ISSUE)
-			out->bound_t[u] += w * c->tp[in->klass];
+			out->bound_t[u] += tp;
 		out->bound_t[EPI_BOUND_LOAD] +=
 			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
