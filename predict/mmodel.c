@@ -192,6 +192,7 @@ void epi_mmodel_free(epi_mmodel *m)
 	epi_mcount_free(&m->cnt);
 	free(m->nest_line);
 	free(m->by_nest);
+	free(m->touch_by);
 	memset(m, 0, sizeof *m);
 }
 
@@ -199,6 +200,13 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env)
 {
 	epi_mcount_free(&m->cnt);
 	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env);
+	free(m->touch_by);
+	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
+	m->ntouch_by = 0;
+	for (int s = 0; s < m->nloops && m->cnt.touch; s++)
+		if (m->loops[s].parent < 0 && m->cnt.touch[s] > 0)
+			m->touch_by[m->ntouch_by++] = (epi_mnest_loop){m->loops[s].line, s};
+	qsort(m->touch_by, (size_t)m->ntouch_by, sizeof *m->touch_by, by_line);
 	for (int i = 0; i < a->nregions; i++)
 		epi_region_drop(&a->sym, &a->regions[i], "%");
 }
@@ -274,22 +282,27 @@ static void cost_init(epi_mcost *out, const epi_mprices *p)
 	out->p.interpolated = p->interpolated;
 }
 
+/* The first entry of V (N of them, by line) at LINE or after it. */
+static int first_at(const epi_mnest_loop *v, int n, int line)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Adds the machine loops of the nest on LINE (0: all) over their runs;
  * NAN when a run count needs an unbound parameter. */
 static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
 {
 	if (!m->cnt.l)
 		return;
-	/* the first of the nest's loops in the index */
-	int lo = 0, hi = m->nby_nest;
-	while (line && lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (m->by_nest[mid].line < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int k = lo; k < m->nby_nest && (!line || m->by_nest[k].line == line); k++) {
+	for (int k = line ? first_at(m->by_nest, m->nby_nest, line) : 0; k < m->nby_nest && (!line || m->by_nest[k].line == line); k++) {
 		int l = m->by_nest[k].loop;
 		double it = m->cnt.l[l].iters;
 		if (isnan(it)) {
@@ -301,18 +314,28 @@ static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_m
 	}
 }
 
-/* The first writes of fresh memory by the nest on LINE (0: every nest). */
+/* Adds the first writes of fresh memory by source nest S to OUT. */
+static void add_touch_of(const epi_mmodel *m, int s, const epi_mcosts *c, epi_mcost *out)
+{
+	double t = m->cnt.touch[s] * c->touch;
+	out->p.t += t;
+	if (!isnan(c->idle_w) && c->energy)
+		out->p.e += c->idle_w * t;
+	out->bound_t[EPI_BOUND_PAGES] += t;
+}
+
+/* The first writes of fresh memory by the nest on LINE (0: every nest,
+ * in the loops' order). */
 static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
-	for (int s = 0; s < m->nloops && m->cnt.touch; s++) {
-		if (m->loops[s].parent >= 0 || (line && m->loops[s].line != line) || !(m->cnt.touch[s] > 0))
-			continue;
-		double t = m->cnt.touch[s] * c->touch;
-		out->p.t += t;
-		if (!isnan(c->idle_w) && c->energy)
-			out->p.e += c->idle_w * t;
-		out->bound_t[EPI_BOUND_PAGES] += t;
+	if (!line) {
+		for (int s = 0; s < m->nloops && m->cnt.touch; s++)
+			if (m->loops[s].parent < 0 && m->cnt.touch[s] > 0)
+				add_touch_of(m, s, c, out);
+		return;
 	}
+	for (int k = first_at(m->touch_by, m->ntouch_by, line); k < m->ntouch_by && m->touch_by[k].line == line; k++)
+		add_touch_of(m, m->touch_by[k].loop, c, out);
 }
 
 void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)

@@ -26,6 +26,9 @@ typedef struct epi_mmodel {
 	epi_mnest_loop *by_nest; /* the machine loops of nests, by line */
 	int nby_nest;
 	epi_mcount cnt;   /* after epi_mmodel_count */
+	epi_mnest_loop *touch_by; /* after it: the source nests (.loop: in LOOPS) that
+				     touch fresh memory, by line */
+	int ntouch_by;
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 } epi_mmodel;
 
