@@ -30,11 +30,26 @@ void LLVMInitializeX86TargetInfo(void);
 void LLVMInitializeX86TargetMC(void);
 void LLVMInitializeX86Disassembler(void);
 
-static void llvm_x86_init(void)
+/* The process's one-time set-up for x86-64: LLVM's disassembler, and
+ * capstone's table of the registers that Intel syntax leaves implicit,
+ * which capstone 4 sorts in place at its first detailed decoding (a race
+ * when two threads decode first at once): one instruction decoded here
+ * sorts it before any thread of ours decodes. */
+static void x86_init(void)
 {
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86TargetMC();
 	LLVMInitializeX86Disassembler();
+	csh cs;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return;
+	static const uint8_t add_eax[] = {0x05, 0x01, 0x00, 0x00, 0x00}; /* add eax, 1 */
+	cs_insn *insn = NULL;
+	if (cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK) {
+		size_t n = cs_disasm(cs, add_eax, sizeof add_eax, 0, 1, &insn);
+		cs_free(insn, n);
+	}
+	cs_close(&cs);
 }
 
 struct epi_isa {
@@ -897,7 +912,7 @@ epi_isa *epi_isa_open(int machine, char *err)
 	d->by_id = xcalloc(d->nid, sizeof *d->by_id);
 	if (!d->arm) {
 		static pthread_once_t once = PTHREAD_ONCE_INIT;
-		pthread_once(&once, llvm_x86_init);
+		pthread_once(&once, x86_init);
 		d->llvm = LLVMCreateDisasm("x86_64-unknown-linux-gnu", NULL, 0, NULL, NULL);
 	}
 	return d;
