@@ -1,9 +1,11 @@
-/* util: error buffers, atomic writes, whole-file reads, round-trip doubles. */
+/* util: error buffers, atomic writes, whole-file reads, round-trip doubles,
+ * work in blocks on every core. */
 #include "model/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +177,40 @@ int epi_threads(int jobs)
 		return jobs;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+int epi_start_threads(pthread_t th[8], int nt, void *(*run)(void *), void *arg)
+{
+	int started = 0;
+	while (started < nt && started < 8 && pthread_create(&th[started], NULL, run, arg) == 0)
+		started++;
+	return started;
+}
+
+typedef struct blocks {
+	int n, block;
+	void (*fn)(int lo, int hi, void *ctx);
+	void *ctx;
+	atomic_int next;
+} blocks;
+
+static void *blocks_run(void *arg)
+{
+	blocks *B = arg;
+	for (int lo; (lo = atomic_fetch_add(&B->next, B->block)) < B->n;)
+		B->fn(lo, lo + B->block < B->n ? lo + B->block : B->n, B->ctx);
+	return NULL;
+}
+
+void epi_in_blocks(int n, int block, void (*fn)(int lo, int hi, void *ctx), void *ctx)
+{
+	blocks B = {.n = n, .block = block, .fn = fn, .ctx = ctx};
+	atomic_init(&B.next, 0);
+	pthread_t th[8];
+	int started = epi_start_threads(th, n > 4 * block ? epi_threads(0) - 1 : 0, blocks_run, &B);
+	blocks_run(&B);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
 }
 
 void epi_out_of_memory(size_t n)

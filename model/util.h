@@ -2,6 +2,7 @@
 #ifndef EPI_UTIL_H
 #define EPI_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,16 @@ int epi_parse_long(const char *v, long lo, long hi, long *out);
 
 /* Threads for JOBS (a --jobs value): JOBS itself, or with 0 one per online CPU. */
 int epi_threads(int jobs);
+
+/* Starts up to NT (at most 8) threads running RUN(ARG) into TH: how many
+ * started (the work is shared among those that did). */
+int epi_start_threads(pthread_t th[8], int nt, void *(*run)(void *), void *arg);
+
+/* FN(LO, HI, CTX) over the items [0, N) in blocks of BLOCK, taken by a
+ * thread per core besides this one when there are more than a few blocks,
+ * this one taking blocks too; returns when all are done. FN runs on any
+ * of the threads, several at once on blocks of their own. */
+void epi_in_blocks(int n, int block, void (*fn)(int lo, int hi, void *ctx), void *ctx);
 
 /* Shortest "%g" text that reads back as the same double. */
 void epi_fmt_double(char *buf, size_t n, double v);

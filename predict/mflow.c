@@ -533,32 +533,44 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 	}
 }
 
+/* epi_mflow_loop's flow, one per thread, reused from loop to loop */
+static __thread flow loop_flow;
+
+void epi_mflow_release(void)
+{
+	free(loop_flow.acc);
+	free(loop_flow.st);
+	loop_flow.acc = NULL;
+	loop_flow.st = NULL;
+	loop_flow.acap = loop_flow.cap = 0;
+}
+
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
 {
-	static __thread flow f;
+	flow *f = &loop_flow;
 	int lo = o->loop[l].first, hi = o->loop[l].last;
 	memset(out, 0, sizeof *out);
-	start(&f, o, l, lo, hi);
+	start(f, o, l, lo, hi);
 	/* how much later each value is ready after the last iteration than
 	 * after the one before: the largest is what each iteration waits for
 	 * the one before */
 	static __thread double before[NREG + NSLOT];
 	int nbefore = 0;
-	for (f.pass = 0; f.pass < PASSES; f.pass++) {
-		if (f.pass == PASSES - 1) {
-			for (int k = 0; k < f.nregs; k++)
-				before[f.regs[k]] = f.t[f.regs[k]];
-			nbefore = f.nslot;
+	for (f->pass = 0; f->pass < PASSES; f->pass++) {
+		if (f->pass == PASSES - 1) {
+			for (int k = 0; k < f->nregs; k++)
+				before[f->regs[k]] = f->t[f->regs[k]];
+			nbefore = f->nslot;
 			for (int i = 0; i < nbefore; i++)
-				before[NREG + i] = f.slot[i].t;
+				before[NREG + i] = f->slot[i].t;
 		}
-		pass(o, l, lo, hi, c, &f, out);
+		pass(o, l, lo, hi, c, f, out);
 	}
 	/* a slot first stored by the last iteration, or not before it */
-	for (int i = 0; i < f.nslot; i++)
+	for (int i = 0; i < f->nslot; i++)
 		if (i >= nbefore || before[NREG + i] < 0)
-			before[NREG + i] = f.slot[i].t;
-	out->latency = growth(&f, before);
+			before[NREG + i] = f->slot[i].t;
+	out->latency = growth(f, before);
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

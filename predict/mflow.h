@@ -36,6 +36,10 @@ typedef struct epi_mflow {
  * instructions), at the costs C. */
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out);
 
+/* Frees what epi_mflow_loop keeps on the calling thread between calls
+ * (a thread that ends without it leaks that). */
+void epi_mflow_release(void);
+
 /* Marks in O->repeat (allocated by the caller) the accesses of machine
  * loops LO..HI-1 that are within a line of an access before them in the
  * same iteration: their addresses, followed as linear forms of the values

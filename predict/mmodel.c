@@ -13,6 +13,7 @@
 
 #include "model/util.h"
 #include "predict/counts.h"
+#include "predict/mflow.h"
 
 #ifndef EPI_CLANG
 #define EPI_CLANG "clang"
@@ -232,6 +233,30 @@ struct epi_mprices {
 	epi_mloop_price *fn;   /* per function: its instructions in no loop */
 };
 
+typedef struct price_work {
+	const epi_mmodel *m;
+	epi_mprices *p;
+	const double *round;
+} price_work;
+
+/* Prices machine loops LO..HI-1 (each writes only its own price). */
+static void price_range(int lo, int hi, void *ctx)
+{
+	const price_work *w = ctx;
+	const epi_mmodel *m = w->m;
+	const epi_object *o = &m->obj;
+	for (int l = lo; l < hi; l++) {
+		if (!m->nest_line[l] || isnan(m->cnt.l[l].iters))
+			continue;
+		int up = o->loop[l].parent;
+		epi_msweep sw = {.trip = m->cnt.l[l].trip,
+				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
+				 .round = up >= 0 ? w->round[up] : NAN};
+		epi_mprice_loop(o, l, &sw, &w->p->c, &w->p->loop[l]);
+	}
+	epi_mflow_release();
+}
+
 epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 {
 	const epi_object *o = &m->obj;
@@ -252,15 +277,7 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 		if (up >= 0 && m->nest_line[l] && m->cnt.l[l].trip > 0)
 			round[up] += epi_mloop_bytes(o, l, m->cnt.l[l].trip);
 	}
-	for (int l = 0; l < o->nloop; l++) {
-		if (!m->nest_line[l] || isnan(m->cnt.l[l].iters))
-			continue;
-		int up = o->loop[l].parent;
-		epi_msweep sw = {.trip = m->cnt.l[l].trip,
-				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
-				 .round = up >= 0 ? round[up] : NAN};
-		epi_mprice_loop(o, l, &sw, &p->c, &p->loop[l]);
-	}
+	epi_in_blocks(o->nloop, 16, price_range, &(price_work){m, p, round});
 	free(round);
 	return p;
 }

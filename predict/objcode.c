@@ -431,16 +431,6 @@ static void append_job(reader *r, fjob *j)
  * one, which appends them to the object in order as they come (their
  * buffers freed as they are: what is decoded and not yet appended stays
  * small), and decodes too whenever the next one is not ready. */
-/* Starts up to NT (at most 8) threads running RUN(ARG) into TH: how many
- * started (the work is shared among those that did). */
-static int start_threads(pthread_t th[8], int nt, void *(*run)(void *), void *arg)
-{
-	int started = 0;
-	while (started < nt && started < 8 && pthread_create(&th[started], NULL, run, arg) == 0)
-		started++;
-	return started;
-}
-
 static void read_jobs(reader *r, int nt)
 {
 	decoding D = {.r = r};
@@ -448,7 +438,7 @@ static void read_jobs(reader *r, int nt)
 	pthread_mutex_init(&D.mu, NULL);
 	pthread_cond_init(&D.cv, NULL);
 	pthread_t th[8];
-	int started = start_threads(th, nt, decode_run, &D);
+	int started = epi_start_threads(th, nt, decode_run, &D);
 	for (int k = 0; k < r->njobs; k++) {
 		fjob *j = &r->jobs[k];
 		while (!atomic_load(&j->done)) {
@@ -877,41 +867,16 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 	cfg_free(&g);
 }
 
-/* Work over items [0, N) taken in blocks of BLOCK by every thread that
- * runs blocks_run: FN(O, LO, HI, CTX) for each block. */
-typedef struct blocks {
+typedef struct find_work {
 	epi_object *o;
-	int n, block;
-	void (*fn)(epi_object *o, int lo, int hi, void *ctx);
-	void *ctx;
-	atomic_int next;
-} blocks;
+	fn_loops *fl;
+} find_work;
 
-static void *blocks_run(void *arg)
+static void find_range(int lo, int hi, void *ctx)
 {
-	blocks *B = arg;
-	for (int lo; (lo = atomic_fetch_add(&B->next, B->block)) < B->n;)
-		B->fn(B->o, lo, lo + B->block < B->n ? lo + B->block : B->n, B->ctx);
-	return NULL;
-}
-
-/* FN over [0, N) in blocks of BLOCK, on a thread per core besides this one
- * when there are more than a few blocks, this one taking blocks too. */
-static void in_blocks(epi_object *o, int n, int block, void (*fn)(epi_object *, int, int, void *), void *ctx)
-{
-	blocks B = {.o = o, .n = n, .block = block, .fn = fn, .ctx = ctx};
-	atomic_init(&B.next, 0);
-	pthread_t th[8];
-	int started = start_threads(th, n > 4 * block ? epi_threads(0) - 1 : 0, blocks_run, &B);
-	blocks_run(&B);
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-}
-
-static void find_range(epi_object *o, int lo, int hi, void *fl)
-{
+	find_work *w = ctx;
 	for (int f = lo; f < hi; f++)
-		find_loops(o, f, &((fn_loops *)fl)[f]);
+		find_loops(w->o, f, &w->fl[f]);
 }
 
 /* Every function's loops, found on a thread per core (a function writes
@@ -923,7 +888,7 @@ static void all_loops(epi_object *o)
 	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
 	fn_loops *fl = xcalloc((size_t)o->nfn + 1, sizeof *fl);
-	in_blocks(o, o->nfn, 8, find_range, fl);
+	epi_in_blocks(o->nfn, 8, find_range, &(find_work){o, fl});
 	int total = 0;
 	for (int f = 0; f < o->nfn; f++)
 		total += fl[f].n;
@@ -950,9 +915,9 @@ static void all_loops(epi_object *o)
  * strides). A loop writes its own instructions' entries only (and its
  * outer strides those of the loops directly inside, which have no other
  * parent), so that blocks of loops are taken by a thread per core. */
-static void pass_range(epi_object *o, int lo, int hi, void *ctx)
+static void pass_range(int lo, int hi, void *ctx)
 {
-	(void)ctx;
+	epi_object *o = ctx;
 	epi_object_strides(o, lo, hi);
 	epi_mflow_repeats(o, lo, hi);
 }
@@ -964,7 +929,7 @@ static void loop_passes(epi_object *o)
 	for (int i = 0; i < o->nin; i++)
 		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
 	o->repeat = xcalloc((size_t)o->nin + 1, 1);
-	in_blocks(o, o->nloop, 16, pass_range, NULL);
+	epi_in_blocks(o->nloop, 16, pass_range, o);
 }
 
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
