@@ -349,6 +349,9 @@ static void analyze(const predict_opts *o, predict_run *r)
 		epi_mmodel_start(&job);
 	char err[EPI_ERRLEN];
 	int code = epi_analyze_bind(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env, err);
+	/* what the report would format, formatted while the object is built or read */
+	if (r->compiled && !code)
+		epi_analysis_format(&r->a, o->jobs);
 	/* before any exit: the built object removed */
 	int ret = r->compiled ? epi_mmodel_finish(&job, &r->a) : 0;
 	if (code)

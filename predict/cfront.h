@@ -105,6 +105,12 @@ int epi_trip_parse(epi_trip *t, const char *spec, char *err);
  * When loops could not be counted, A->errors lists them all (one line each)
  * and A must still be freed. */
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err);
+
+/* Formats, on JOBS threads (0: one per online CPU), the formulas of A's
+ * regions that the analysis left to the report (epi_region's formula):
+ * for a caller with time to spare before the report, such as while the
+ * compiled-code model's object is built. */
+void epi_analysis_format(epi_analysis *a, int jobs);
 void epi_analysis_free(epi_analysis *a);
 /* Removes R's counts whose key starts with PREFIX, and their formulas. */
 void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix);

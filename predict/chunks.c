@@ -611,6 +611,35 @@ static void preformat(sym_ctx *s, epi_region *r)
 			sym_pw_format(s, &r->counts.v[i].exp, &r->formula[i], &r->cond[i]);
 }
 
+typedef struct format_work {
+	epi_analysis *a;
+	atomic_int next;
+} format_work;
+
+static void *format_run(void *arg)
+{
+	format_work *w = arg;
+	sym_ctx view;
+	sym_view(&view, &w->a->sym);
+	for (int i; (i = atomic_fetch_add(&w->next, 1)) < w->a->nregions;)
+		if (!w->a->regions[i].formula)
+			preformat(&view, &w->a->regions[i]);
+	sym_view_free(&view);
+	flint_cleanup(); /* this thread's cache of GMP integers, which a thread's end would leak */
+	return NULL;
+}
+
+void epi_analysis_format(epi_analysis *a, int jobs)
+{
+	format_work w = {.a = a};
+	atomic_init(&w.next, 0);
+	pthread_t th[8];
+	int started = epi_start_threads(th, epi_threads(jobs) - 1, format_run, &w);
+	format_run(&w);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
 /* A thread done counting (LEAVING) imports mapped chunks until no thread
  * is counting and none is left to import; in between, with
  * epi_front_opts' preformat, it formats the regions imported, through a
