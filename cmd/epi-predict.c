@@ -349,9 +349,13 @@ static void analyze(const predict_opts *o, predict_run *r)
 		epi_mmodel_start(&job);
 	char err[EPI_ERRLEN];
 	int code = epi_analyze_bind(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env, err);
-	/* what the report would format, formatted while the object is built or read */
-	if (r->compiled && !code)
+	/* what the report would format, and the counts that the machine
+	 * loops' runs are made of, made while the object is built or read */
+	double *vals = NULL;
+	if (r->compiled && !code) {
 		epi_analysis_format(&r->a, o->jobs);
+		vals = epi_mcount_values(&r->a, &r->env);
+	}
 	/* before any exit: the built object removed */
 	int ret = r->compiled ? epi_mmodel_finish(&job, &r->a) : 0;
 	if (code)
@@ -369,7 +373,8 @@ static void analyze(const predict_opts *o, predict_run *r)
 		free(r->mm.obj.path);
 		r->mm.obj.path = xstrdup(what);
 	}
-	epi_mmodel_count(&r->mm, &r->a, &r->env);
+	epi_mmodel_count(&r->mm, &r->a, &r->env, vals);
+	free(vals);
 	if (r->have_table)
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	for (int i = 0; r->have_table && i < r->nkhz; i++) {

@@ -576,7 +576,7 @@ static void run(const validate_opts *o, validate_run *r)
 	if (r->compiled) {
 		if (ret < 0)
 			epi_die(1, "%s (--model source prices the source alone)", job.err);
-		epi_mmodel_count(&r->mm, &r->a, &r->env);
+		epi_mmodel_count(&r->mm, &r->a, &r->env, NULL);
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	}
 	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)

@@ -11,23 +11,34 @@
 #include "model/util.h"
 #include "predict/counts.h"
 
-/* The expected count I of A's total, evaluated in ENV: NAN when it needs
- * an unbound parameter. */
-static double value_at(epi_analysis *a, const epi_region *total, const sym_env *env, int i)
+/* The total's counts that the machine counts read, at their index in it:
+ * the loops' own counts (keys starting with '%') and the bytes allocated. */
+static int read_key(const char *key)
 {
+	return key[0] == '%' || strcmp(key, "malloc") == 0;
+}
+
+double *epi_mcount_values(epi_analysis *a, const sym_env *env)
+{
+	const epi_region *total = &a->regions[a->nregions - 1];
+	double *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
 	fmpq_t q;
 	fmpq_init(q);
-	int missing;
-	double v = sym_pw_eval(&a->sym, &total->counts.v[i].exp, env, q, &missing) < 0 ? NAN : fmpq_get_d(q);
+	for (int i = 0; i < total->counts.n; i++) {
+		int missing;
+		v[i] = !read_key(total->counts.key[i])				       ? NAN
+		       : sym_pw_eval(&a->sym, &total->counts.v[i].exp, env, q, &missing) < 0 ? NAN
+											   : fmpq_get_d(q);
+	}
 	fmpq_clear(q);
 	return v;
 }
 
-/* The same for the count KEY: 0 when A's total has none. */
-static double tag_value(epi_analysis *a, const epi_region *total, const sym_env *env, const char *key)
+/* The total's count KEY in VALS (epi_mcount_values): 0 when it has none. */
+static double tag_value(const epi_region *total, const double *vals, const char *key)
 {
 	int i = counts_find(&total->counts, key);
-	return i < 0 ? 0 : value_at(a, total, env, i);
+	return i < 0 ? 0 : vals[i];
 }
 
 /* Source work per iteration of loop L that the machine code of L's own
@@ -45,7 +56,7 @@ typedef struct by_line {
 	int max;
 } by_line;
 
-static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const sym_env *env)
+static void own_work(by_line *b, const epi_region *total, const double *vals)
 {
 	b->max = 0;
 	for (int i = 0; i < total->counts.n; i++)
@@ -62,7 +73,7 @@ static void own_work(by_line *b, epi_analysis *a, const epi_region *total, const
 			     : strcmp(sum, "/load_bytes") == 0	 ? &p->load_bytes
 			     : strcmp(sum, "/flops") == 0	 ? &p->flops
 								 : NULL;
-		double v = to ? value_at(a, total, env, i) : NAN;
+		double v = to ? vals[i] : NAN;
 		if (!isnan(v))
 			*to += v;
 	}
@@ -199,11 +210,11 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
  * stores write over the run (the source's count, or fewer when the
  * machine code shows places written again), until the fresh memory is
  * used up. */
-static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-			const epi_region *total, const sym_env *env, const by_line *b)
+static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops,
+			const epi_region *total, const double *vals, const by_line *b)
 {
 	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
-	double left = tag_value(a, total, env, "malloc");
+	double left = tag_value(total, vals, "malloc");
 	left = (left > 0 ? left : 0) + o->bss;
 	if (!(left > 0))
 		return;
@@ -245,18 +256,20 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 }
 
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-		    const sym_env *env)
+		    const sym_env *env, const double *vals_in)
 {
+	double *own_vals = vals_in ? NULL : epi_mcount_values(a, env);
+	const double *vals = vals_in ? vals_in : own_vals;
 	m->l = xcalloc((size_t)o->nloop + 1, sizeof *m->l);
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
 	const epi_region *total = &a->regions[a->nregions - 1];
 	by_line b;
-	own_work(&b, a, total, env);
+	own_work(&b, total, vals);
 	char key[300];
 	for (int i = 0; i < o->nfn; i++) {
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
-		m->calls[i] = tag_value(a, total, env, key);
+		m->calls[i] = tag_value(total, vals, key);
 	}
 	/* which source loops have machine loops, and which they are: a list
 	 * per source loop, in the machine loops' order */
@@ -277,9 +290,9 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		if (!has[s])
 			continue;
 		snprintf(key, sizeof key, "%%%d/iter", loops[s].line);
-		double iters = tag_value(a, total, env, key);
+		double iters = tag_value(total, vals, key);
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
-		double entries = tag_value(a, total, env, key);
+		double entries = tag_value(total, vals, key);
 		per_iter p = {0};
 		add_own(&p, &b, loops[s].line);
 		/* loops inside with no machine loop of their own: those listed
@@ -338,11 +351,12 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		if (s < 0 || m->l[i].role == EPI_MR_VERSION)
 			continue;
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
-		double e = tag_value(a, total, env, key);
+		double e = tag_value(total, vals, key);
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
-	first_touch(m, o, loops, nloops, a, total, env, &b);
+	first_touch(m, o, loops, nloops, total, vals, &b);
 	free(b.w);
+	free(own_vals);
 	free(has);
 	free(next);
 	free(last);

@@ -31,10 +31,17 @@ typedef struct epi_mcount {
 	int nunmatched;     /* machine loops matched to no source loop */
 } epi_mcount;
 
+/* The counts of A's total (analysed with tag_loops) that epi_mcount_run
+ * reads, evaluated in ENV, by their index in the total (NAN for the others,
+ * and where a parameter is unbound; free()). They need no object: a caller
+ * can evaluate them while the object is built or read. */
+double *epi_mcount_values(epi_analysis *a, const sym_env *env);
+
 /* Counts the runs of O's machine loops (matched to LOOPS) from A's total
- * counts (analysed with tag_loops), parameters bound in ENV. */
+ * counts (analysed with tag_loops), parameters bound in ENV: the values of
+ * epi_mcount_values(A, ENV) in VALS, or with NULL evaluated here. */
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-		    const sym_env *env);
+		    const sym_env *env, const double *vals);
 void epi_mcount_free(epi_mcount *m);
 
 #endif

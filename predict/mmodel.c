@@ -197,10 +197,10 @@ void epi_mmodel_free(epi_mmodel *m)
 	memset(m, 0, sizeof *m);
 }
 
-void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env)
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, const double *vals)
 {
 	epi_mcount_free(&m->cnt);
-	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env);
+	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env, vals);
 	free(m->touch_by);
 	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
 	m->ntouch_by = 0;

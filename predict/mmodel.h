@@ -71,9 +71,10 @@ void epi_mmodel_start(epi_mmodel_job *j);
  * of the source (A NULL). Returns 0, or -1 with J->err. */
 int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a);
 
-/* Counts the machine loops' runs from A (analysed with tag_loops) and ENV;
+/* Counts the machine loops' runs from A (analysed with tag_loops) and ENV
+ * (VALS: epi_mcount_values(A, ENV) when evaluated already, else NULL);
  * then removes A's per-loop counts, which no report shows. */
-void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env);
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, const double *vals);
 
 /* What a region of the program costs under the model, summed over the run. */
 typedef struct epi_mcost {

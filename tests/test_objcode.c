@@ -96,7 +96,7 @@ static void model(fixture *x, const char *name, const char *src, const char *cc,
 		fail_msg("%s", err);
 	assert_int_equal(epi_find_loops(c, &x->fo, &x->m.loops, &x->m.nloops, err), 0);
 	x->m.nmatched = epi_object_match(&x->m.obj, x->m.loops, x->m.nloops);
-	epi_mmodel_count(&x->m, &x->a, &x->env);
+	epi_mmodel_count(&x->m, &x->a, &x->env, NULL);
 }
 
 static void model_free(fixture *x)
