@@ -532,6 +532,7 @@ static int size_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 /* The index of the instruction at ADDR in [lo, hi), or -1. */
 static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 {
+	int end = hi; /* a jump to the next function (a tail call) is none of these */
 	while (lo < hi) {
 		int m = lo + (hi - lo) / 2;
 		if (o->in[m].addr < addr)
@@ -539,7 +540,7 @@ static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 		else
 			hi = m;
 	}
-	return lo < o->nin && o->in[lo].addr == addr ? lo : -1;
+	return lo < end && o->in[lo].addr == addr ? lo : -1;
 }
 
 /* Adds IN, run W times per run of the stretch, to M; FRAME: its memory

@@ -154,6 +154,22 @@ expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code
 expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
 	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
 
+# a function that ends in a jump to the next one (a tail call): that jump
+# leaves the function's code, whatever the bytes after its instructions'
+# blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)
+cat >"$M/tail.c" <<'EOF'
+static void body(double *a, int n);
+void entry(double *a, int n) { body(a, n); }
+static void __attribute__((noinline)) body(double *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		a[i] = a[i] * a[i] + 1;
+}
+EOF
+clang-19 -O2 -g -c -o "$M/tail.o" "$M/tail.c"
+ASAN_OPTIONS=$ASAN_OPTIONS:malloc_fill_byte=2 expect "compiled model: a tail call to the next function" 0 \
+	"^  all .*[0-9] ns" -- "$M/tail.c" --binary "$M/tail.o" --table "$M/t.xml" --param n=100
+
 # bad input
 gcc -O2 -o "$M/nodebug" "$K/gemm.c"
 expect "compiled model: a program without debug information" 1 "no debug information: build it with -g" -- \
