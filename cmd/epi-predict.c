@@ -351,10 +351,10 @@ static void analyze(const predict_opts *o, predict_run *r)
 	int code = epi_analyze_bind(&r->a, o->file, &o->fo, o->params, o->nparams, &r->env, err);
 	/* what the report would format, and the counts that the machine
 	 * loops' runs are made of, made while the object is built or read */
-	double *vals = NULL;
+	double **vals = NULL;
 	if (r->compiled && !code) {
 		epi_analysis_format(&r->a, o->jobs);
-		vals = epi_mcount_values(&r->a, &r->env);
+		vals = epi_mcount_all_values(&r->a, &r->env);
 	}
 	/* before any exit: the built object removed */
 	int ret = r->compiled ? epi_mmodel_finish(&job, &r->a) : 0;
@@ -374,7 +374,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 		r->mm.obj.path = xstrdup(what);
 	}
 	epi_mmodel_count(&r->mm, &r->a, &r->env, vals);
-	free(vals);
+	epi_mcount_values_free(vals, r->a.nregions);
 	if (r->have_table)
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	for (int i = 0; r->have_table && i < r->nkhz; i++) {

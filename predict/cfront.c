@@ -2705,12 +2705,7 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	r->function = xstrdup(func);
 	r->formula = r->cond = NULL;
 	counts_init(&r->counts);
-	/* the loops' own counts (tag_loops) are read from the total alone: a
-	 * nest's region goes without them */
-	if (sc == EPI_SCOPE_LOOP)
-		counts_add_except(w->s, &r->counts, c, "%");
-	else
-		counts_set(w->s, &r->counts, c);
+	counts_set(w->s, &r->counts, c);
 }
 
 void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix)

@@ -18,23 +18,42 @@ static int read_key(const char *key)
 	return key[0] == '%' || strcmp(key, "malloc") == 0;
 }
 
-double *epi_mcount_values(epi_analysis *a, const sym_env *env)
+double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env)
 {
-	const epi_region *total = &a->regions[a->nregions - 1];
-	double *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
+	double *v = xmalloc(((size_t)r->counts.n + 1) * sizeof *v);
 	fmpq_t q;
 	fmpq_init(q);
-	for (int i = 0; i < total->counts.n; i++) {
+	for (int i = 0; i < r->counts.n; i++) {
 		int missing;
-		v[i] = !read_key(total->counts.key[i])				       ? NAN
-		       : sym_pw_eval(&a->sym, &total->counts.v[i].exp, env, q, &missing) < 0 ? NAN
-											   : fmpq_get_d(q);
+		v[i] = !read_key(r->counts.key[i])				   ? NAN
+		       : sym_pw_eval(&a->sym, &r->counts.v[i].exp, env, q, &missing) < 0 ? NAN
+										   : fmpq_get_d(q);
 	}
 	fmpq_clear(q);
 	return v;
 }
 
-/* The total's count KEY in VALS (epi_mcount_values): 0 when it has none. */
+double *epi_mcount_values(epi_analysis *a, const sym_env *env)
+{
+	return epi_mcount_values_of(a, &a->regions[a->nregions - 1], env);
+}
+
+double **epi_mcount_all_values(epi_analysis *a, const sym_env *env)
+{
+	double **v = xcalloc((size_t)a->nregions + 1, sizeof *v);
+	for (int i = 0; i < a->nregions; i++)
+		v[i] = epi_mcount_values_of(a, &a->regions[i], env);
+	return v;
+}
+
+void epi_mcount_values_free(double **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The count KEY of region R in VALS (epi_mcount_values_of): 0 when it has none. */
 static double tag_value(const epi_region *total, const double *vals, const char *key)
 {
 	int i = counts_find(&total->counts, key);
@@ -255,6 +274,23 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	free(order);
 }
 
+double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries)
+{
+	const epi_mloop_count *c = &m->l[l];
+	if (c->role == EPI_MR_NONE || c->role == EPI_MR_VERSION)
+		return 0;
+	/* per entry, the remainder loop runs what the main loop leaves: when
+	 * every entry runs the same trip count, exactly; else on average */
+	double k = m->l[c->main].k, left = 0;
+	if (k > 1 && entries > 0) { /* left to a remainder loop, or to straight code */
+		double per = iters / entries;
+		left = fabs(per - floor(per + 0.5)) < 1e-9 ? entries * fmod(floor(per + 0.5), k) : entries * (k - 1) / 2;
+	}
+	if (left > iters)
+		left = iters;
+	return c->role == EPI_MR_MAIN ? (iters - left) / k : left / c->k;
+}
+
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
 		    const sym_env *env, const double *vals_in)
 {
@@ -321,28 +357,12 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		for (int i = has[s] - 1; i >= 0; i = next[i])
 			if (i != main && m->l[i].k < m->l[main].k && rem < 0)
 				rem = i;
-		/* per entry, the remainder loop runs what the main loop leaves: when
-		 * every entry runs the same trip count, exactly; else on average */
-		double k = m->l[main].k, left = 0;
-		if (k > 1 && entries > 0) { /* left to a remainder loop, or to straight code */
-			double per = iters / entries;
-			left = fabs(per - floor(per + 0.5)) < 1e-9 ? entries * fmod(floor(per + 0.5), k) : entries * (k - 1) / 2;
-		}
-		if (left > iters)
-			left = iters;
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {
 			epi_mloop_count *c = &m->l[i];
 			c->trip = NAN;
-			if (i == main) {
-				c->role = EPI_MR_MAIN;
-				c->iters = (iters - left) / k;
-			} else if (i == rem) {
-				c->role = EPI_MR_REMAINDER;
-				c->iters = left / c->k;
-			} else {
-				c->role = EPI_MR_VERSION;
-				c->iters = 0;
-			}
+			c->main = main;
+			c->role = i == main ? EPI_MR_MAIN : i == rem ? EPI_MR_REMAINDER : EPI_MR_VERSION;
+			c->iters = epi_mcount_iters(m, i, iters, entries);
 		}
 	}
 	for (int i = 0; i < o->nloop; i++) {

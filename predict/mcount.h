@@ -21,6 +21,7 @@ typedef struct epi_mloop_count {
 	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
 	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
 	enum epi_mrole role;
+	int main;          /* the main machine loop of its source loop (with a role) */
 } epi_mloop_count;
 
 typedef struct epi_mcount {
@@ -36,12 +37,22 @@ typedef struct epi_mcount {
  * and where a parameter is unbound; free()). They need no object: a caller
  * can evaluate them while the object is built or read. */
 double *epi_mcount_values(epi_analysis *a, const sym_env *env);
+/* The same for region R of A (its keys of the same kinds). */
+double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env);
+/* The same for each of A's regions, by region (the total last); freed by
+ * epi_mcount_values_free(V, A->nregions). */
+double **epi_mcount_all_values(epi_analysis *a, const sym_env *env);
+void epi_mcount_values_free(double **v, int n);
 
 /* Counts the runs of O's machine loops (matched to LOOPS) from A's total
  * counts (analysed with tag_loops), parameters bound in ENV: the values of
  * epi_mcount_values(A, ENV) in VALS, or with NULL evaluated here. */
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
 		    const sym_env *env, const double *vals);
+/* The machine iterations of machine loop L (its role counted in M) when
+ * its source loop runs ITERS iterations over ENTRIES entries: the main
+ * loop's share k at a time, the remainder's what is left per entry. */
+double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries);
 void epi_mcount_free(epi_mcount *m);
 
 #endif

@@ -1,6 +1,7 @@
 /* mmodel: the compiled-code model (see mmodel.h). */
 #include "predict/mmodel.h"
 
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <math.h>
@@ -186,8 +187,21 @@ int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 	return 0;
 }
 
+static void runs_free(epi_mmodel *m)
+{
+	for (int i = 0; i < m->nruns; i++) {
+		free(m->runs[i].loop);
+		free(m->runs[i].fn);
+		free(m->runs[i].touch);
+	}
+	free(m->runs);
+	m->runs = NULL;
+	m->nruns = 0;
+}
+
 void epi_mmodel_free(epi_mmodel *m)
 {
+	runs_free(m);
 	epi_object_free(&m->obj);
 	epi_nests_free(m->loops, m->nloops);
 	epi_mcount_free(&m->cnt);
@@ -197,10 +211,111 @@ void epi_mmodel_free(epi_mmodel *m)
 	memset(m, 0, sizeof *m);
 }
 
-void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, const double *vals)
+/* The first entry of V (N of them, by line) at LINE or after it. */
+static int first_at(const epi_mnest_loop *v, int n, int line)
 {
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A function of the object in the index by name. */
+typedef struct named_fn {
+	const char *name;
+	int f;
+} named_fn;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const named_fn *)a)->name, ((const named_fn *)b)->name);
+}
+
+/* Indexes for runs_of: the source loops by line, the machine loops by
+ * source loop (FIRST[s], then NEXT), the object's functions by name. */
+typedef struct run_index {
+	epi_mnest_loop *src_by_line;
+	int *first, *next;
+	named_fn *fn_by_name;
+	const double *total; /* the total's values (epi_mcount_values) */
+	const epi_region *tr;
+} run_index;
+
+/* The function named NAME (LEN bytes) in V (N of them, by name), -1 none. */
+static int fn_named(const named_fn *v, int n, const char *name, size_t len)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid].name, name, len);
+		if (c == 0 && v[mid].name[len])
+			c = 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strncmp(v[lo].name, name, len) == 0 && !v[lo].name[len] ? v[lo].f : -1;
+}
+
+static void add_run(epi_mrun **v, int *n, int at, double runs)
+{
+	*v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+	(*v)[(*n)++] = (epi_mrun){at, runs};
+}
+
+/* The runs of M's machine code in one run of region R (its loops' own
+ * counts evaluated in VALS). */
+static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r, const double *vals, epi_mruns *out)
+{
+	const epi_object *o = &m->obj;
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < r->counts.n; k++) {
+		const char *key = r->counts.key[k], *slash = strchr(key, '/');
+		if (key[0] != '%' || !slash || strcmp(slash, "/entry") != 0)
+			continue;
+		if (slash > key + 2 && slash[-1] == ')' && slash[-2] == '(') { /* a function's calls */
+			int f = fn_named(x->fn_by_name, o->nfn, key + 1, (size_t)(slash - 2 - (key + 1)));
+			if (f >= 0 && vals[k] != 0)
+				add_run(&out->fn, &out->nfn, f, vals[k]);
+			continue;
+		}
+		if (!isdigit((unsigned char)key[1]))
+			continue;
+		int line = atoi(key + 1);
+		char ik[32];
+		snprintf(ik, sizeof ik, "%%%d/iter", line);
+		int ii = counts_find(&r->counts, ik), ti = counts_find(&x->tr->counts, key);
+		double iters = ii < 0 ? 0 : vals[ii], entries = vals[k];
+		for (int j = first_at(x->src_by_line, m->nloops, line); j < m->nloops && x->src_by_line[j].line == line;
+		     j++) {
+			int s = x->src_by_line[j].loop;
+			for (int l = x->first[s]; l >= 0; l = x->next[l]) {
+				double n = epi_mcount_iters(&m->cnt, l, iters, entries);
+				if (n == 0)
+					continue;
+				add_run(&out->loop, &out->nloop, l, n);
+				out->unpriced |= isnan(m->cnt.l[l].iters);
+			}
+			/* a nest's first writes of fresh memory, by its share of the entries */
+			double all = ti < 0 ? 0 : x->total[ti];
+			if (m->loops[s].parent < 0 && m->cnt.touch && m->cnt.touch[s] > 0 && all > 0)
+				add_run(&out->touch, &out->ntouch, s, m->cnt.touch[s] * entries / all);
+		}
+	}
+}
+
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals_in)
+{
+	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
+	double *const *vals = vals_in ? vals_in : own;
 	epi_mcount_free(&m->cnt);
-	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env, vals);
+	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env, vals[a->nregions - 1]);
 	free(m->touch_by);
 	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
 	m->ntouch_by = 0;
@@ -208,6 +323,44 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, const 
 		if (m->loops[s].parent < 0 && m->cnt.touch[s] > 0)
 			m->touch_by[m->ntouch_by++] = (epi_mnest_loop){m->loops[s].line, s};
 	qsort(m->touch_by, (size_t)m->ntouch_by, sizeof *m->touch_by, by_line);
+	/* each nest's and function's runs of the machine code, from its own
+	 * counts of the loops' runs, before those are dropped */
+	const epi_object *o = &m->obj;
+	run_index x = {.src_by_line = xcalloc((size_t)m->nloops + 1, sizeof *x.src_by_line),
+		       .first = xmalloc(((size_t)m->nloops + 1) * sizeof *x.first),
+		       .next = xmalloc(((size_t)o->nloop + 1) * sizeof *x.next),
+		       .fn_by_name = xmalloc(((size_t)o->nfn + 1) * sizeof *x.fn_by_name),
+		       .total = vals[a->nregions - 1],
+		       .tr = &a->regions[a->nregions - 1]};
+	for (int s = 0; s < m->nloops; s++) {
+		x.src_by_line[s] = (epi_mnest_loop){m->loops[s].line, s};
+		x.first[s] = -1;
+	}
+	qsort(x.src_by_line, (size_t)m->nloops, sizeof *x.src_by_line, by_line);
+	for (int l = o->nloop - 1; l >= 0; l--) {
+		int s = o->loop[l].src;
+		x.next[l] = s >= 0 ? x.first[s] : -1;
+		if (s >= 0)
+			x.first[s] = l;
+	}
+	for (int f = 0; f < o->nfn; f++)
+		x.fn_by_name[f] = (named_fn){o->fn[f].name, f};
+	qsort(x.fn_by_name, (size_t)o->nfn, sizeof *x.fn_by_name, by_name);
+	runs_free(m);
+	m->regions = a->regions;
+	m->nruns = a->nregions;
+	m->runs = xcalloc((size_t)a->nregions + 1, sizeof *m->runs);
+	for (int i = 0; i < a->nregions; i++) {
+		const epi_region *r = &a->regions[i];
+		if (r->scope != EPI_SCOPE_LOOP && r->scope != EPI_SCOPE_FUNCTION)
+			continue;
+		runs_of(m, &x, r, vals[i], &m->runs[i]);
+	}
+	free(x.src_by_line);
+	free(x.first);
+	free(x.next);
+	free(x.fn_by_name);
+	epi_mcount_values_free(own, a->nregions);
 	for (int i = 0; i < a->nregions; i++)
 		epi_region_drop(&a->sym, &a->regions[i], "%");
 }
@@ -299,20 +452,6 @@ static void cost_init(epi_mcost *out, const epi_mprices *p)
 	out->p.interpolated = p->interpolated;
 }
 
-/* The first entry of V (N of them, by line) at LINE or after it. */
-static int first_at(const epi_mnest_loop *v, int n, int line)
-{
-	int lo = 0, hi = n;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (v[mid].line < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Adds the machine loops of the nest on LINE (0: all) over their runs;
  * NAN when a run count needs an unbound parameter. */
 static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
@@ -331,10 +470,10 @@ static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_m
 	}
 }
 
-/* Adds the first writes of fresh memory by source nest S to OUT. */
-static void add_touch_of(const epi_mmodel *m, int s, const epi_mcosts *c, epi_mcost *out)
+/* Adds the first writes of BYTES of fresh memory to OUT. */
+static void add_touch_of(double bytes, const epi_mcosts *c, epi_mcost *out)
 {
-	double t = m->cnt.touch[s] * c->touch;
+	double t = bytes * c->touch;
 	out->p.t += t;
 	if (!isnan(c->idle_w) && c->energy)
 		out->p.e += c->idle_w * t;
@@ -348,11 +487,11 @@ static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mc
 	if (!line) {
 		for (int s = 0; s < m->nloops && m->cnt.touch; s++)
 			if (m->loops[s].parent < 0 && m->cnt.touch[s] > 0)
-				add_touch_of(m, s, c, out);
+				add_touch_of(m->cnt.touch[s], c, out);
 		return;
 	}
 	for (int k = first_at(m->touch_by, m->ntouch_by, line); k < m->ntouch_by && m->touch_by[k].line == line; k++)
-		add_touch_of(m, m->touch_by[k].loop, c, out);
+		add_touch_of(m->cnt.touch[m->touch_by[k].loop], c, out);
 }
 
 void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
@@ -360,6 +499,37 @@ void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mc
 	cost_init(out, p);
 	add_loops(m, p, line, out);
 	add_touch(m, line, &p->c, out);
+}
+
+void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_region *r, epi_mcost *out)
+{
+	long i = r - m->regions;
+	if (!m->regions || i < 0 || i >= m->nruns || (r->scope != EPI_SCOPE_LOOP && r->scope != EPI_SCOPE_FUNCTION)) {
+		epi_mmodel_total(m, p, out);
+		return;
+	}
+	const epi_mruns *x = &m->runs[i];
+	cost_init(out, p);
+	for (int k = 0; k < x->nloop; k++) {
+		int l = x->loop[k].at;
+		double n = x->loop[k].n;
+		if (isnan(n)) {
+			out->p.t = out->p.e = NAN;
+			continue;
+		}
+		add_runs(out, &p->loop[l], &m->obj.loop[l].own, n, &p->c);
+		out->nloops++;
+	}
+	for (int k = 0; k < x->nfn; k++) {
+		if (isnan(x->fn[k].n))
+			out->p.t = out->p.e = NAN;
+		else
+			add_runs(out, &p->fn[x->fn[k].at], &m->obj.fn[x->fn[k].at].own, x->fn[k].n, &p->c);
+	}
+	for (int k = 0; k < x->ntouch; k++)
+		add_touch_of(x->touch[k].n, &p->c, out);
+	if (x->unpriced)
+		out->p.t = out->p.e = NAN;
 }
 
 void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out)
@@ -375,8 +545,12 @@ void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)
 	cost_init(out, p);
 	add_loops(m, p, 0, out);
 	add_touch(m, 0, &p->c, out);
-	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++)
-		add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
+	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
+		if (isnan(m->cnt.calls[f])) /* called a number of times that needs a parameter */
+			out->p.t = out->p.e = NAN;
+		else
+			add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
+	}
 }
 
 void epi_mcost_add(epi_mcost *dst, const epi_mcost *src)

@@ -12,6 +12,23 @@
 
 #include <pthread.h>
 
+/* A machine loop or function (AT) and its runs (N; NAN unknown). */
+typedef struct epi_mrun {
+	int at;
+	double n;
+} epi_mrun;
+
+/* What one run of a region of the source runs of the machine code (a
+ * function's region: one call, callees included; a nest's: one run of it,
+ * with what it calls): its machine loops' iterations, its functions'
+ * calls (their code in no loop), and the nests' first writes of fresh
+ * memory, in bytes. */
+typedef struct epi_mruns {
+	epi_mrun *loop, *fn, *touch;
+	int nloop, nfn, ntouch;
+	int unpriced; /* a loop in it that the run's counts could not price */
+} epi_mruns;
+
 /* A machine loop of a source nest, in the index by nest. */
 typedef struct epi_mnest_loop {
 	int line, loop;
@@ -29,6 +46,10 @@ typedef struct epi_mmodel {
 	epi_mnest_loop *touch_by; /* after it: the source nests (.loop: in LOOPS) that
 				     touch fresh memory, by line */
 	int ntouch_by;
+	const epi_region *regions; /* after it: the analysis's regions (nests and
+				      functions) that RUNS describe, one each */
+	epi_mruns *runs;
+	int nruns;
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 } epi_mmodel;
 
@@ -71,10 +92,11 @@ void epi_mmodel_start(epi_mmodel_job *j);
  * of the source (A NULL). Returns 0, or -1 with J->err. */
 int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a);
 
-/* Counts the machine loops' runs from A (analysed with tag_loops) and ENV
- * (VALS: epi_mcount_values(A, ENV) when evaluated already, else NULL);
- * then removes A's per-loop counts, which no report shows. */
-void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, const double *vals);
+/* Counts the machine loops' runs from A (analysed with tag_loops) and ENV,
+ * over the run and in one run of each nest and function (VALS:
+ * epi_mcount_all_values(A, ENV) when evaluated already, else NULL); then
+ * removes A's per-loop counts, which no report shows. */
+void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals);
 
 /* What a region of the program costs under the model, summed over the run. */
 typedef struct epi_mcost {
@@ -91,9 +113,15 @@ typedef struct epi_mprices epi_mprices;
 epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col);
 void epi_mprices_free(epi_mprices *p);
 
-/* The top-level loop nest whose keyword is on LINE, at P's column. */
+/* One run of region R of the analysis counted (a nest: one run of it, a
+ * function: one call, callees included), at P's column; R's runs in the
+ * whole program for the total. */
+void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_region *r, epi_mcost *out);
+/* The machine loops of the top-level loop nest whose keyword is on LINE,
+ * over the run (what a profile samples in them), at P's column. */
 void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out);
-/* FUNCTION's instructions outside its machine loops, over its calls. */
+/* FUNCTION's instructions outside its machine loops, over its calls in
+ * the run. */
 void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out);
 /* The whole program's code compiled from the source. */
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out);

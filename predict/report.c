@@ -589,8 +589,8 @@ static void region_json(const priced *P, json_t *jregions)
 		json_array_append_new(jall, x);
 	}
 	json_object_set_new(jr, "all", jall);
-	if (P->mc && c->nf)
-		json_object_set_new(jr, "machine", json_mix(&P->mc[0].mix));
+	if (P->mc && c->nf) /* null when how often it runs needs unbound parameters */
+		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : json_mix(&P->mc[0].mix));
 	json_object_set_new(jr, "least_energy_freq_ghz", P->best >= 0 ? json_real(c->o->khz[P->best] / 1e6) : json_null());
 	json_array_append_new(jregions, jr);
 }
@@ -656,6 +656,10 @@ static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
  * largest classes, and what bounds its time. */
 static void table_machine(FILE *out, const epi_mcost *mc)
 {
+	if (isnan(mc->p.t)) {
+		fprintf(out, "  (machine code: how often it runs needs the unbound parameters)\n");
+		return;
+	}
 	fprintf(out, "  (machine code: %.4g instructions", mc->mix.n);
 	for (int shown = 0, used[EPI_IC_N] = {0}; shown < 4 && mc->mix.n > 0; shown++) {
 		int best = -1;
@@ -751,20 +755,10 @@ static void region_table(FILE *out, const priced *P)
  * included), or the whole program's. */
 static void model_price(const epi_mmodel *mm, const epi_mprices *mp, const epi_region *r, epi_mcost *out)
 {
-	if (r->scope == EPI_SCOPE_LOOP) {
-		epi_mmodel_nest(mm, mp, r->line, out);
-	} else if (r->scope == EPI_SCOPE_FUNCTION) {
-		epi_mmodel_function(mm, mp, r->function, out);
-		for (int i = 0; i < mm->nloops; i++) {
-			if (mm->loops[i].parent >= 0 || strcmp(mm->loops[i].function, r->function) != 0)
-				continue;
-			epi_mcost n;
-			epi_mmodel_nest(mm, mp, mm->loops[i].line, &n);
-			epi_mcost_add(out, &n);
-		}
-	} else {
+	if (r->scope == EPI_SCOPE_LOOP || r->scope == EPI_SCOPE_FUNCTION)
+		epi_mmodel_region(mm, mp, r, out); /* as the counts: one run, callees included */
+	else
 		epi_mmodel_total(mm, mp, out);
-	}
 }
 
 /* Writes region R, its ROWS priced at the columns of C: CSV lines, a JSON

@@ -154,6 +154,46 @@ expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code
 expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
 	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
 
+# a function's region, callees included, is one call of it: main's is the
+# program's total; sum's holds its loop and the ten calls of get (each
+# priced as one call in get's region), whose instructions the nest holds
+# too; with n unbound, how often the loop runs is not known: '-'
+cat >"$M/calls.c" <<'EOF'
+int a[64];
+int get(int i)
+{
+	return a[i] * 3;
+}
+int sum(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += get(i);
+	return s;
+}
+int main(void)
+{
+	return sum(10) > 0;
+}
+EOF
+gcc -O0 -g -o "$M/calls" "$M/calls.c"
+expect "compiled model: a region is one run, callees included" 0 '"scope": "total"' -- \
+	"$M/calls.c" --binary "$M/calls" --table "$M/t.xml" --param n=10 -F json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {(x["scope"], x["function"]): x for x in d["regions"]}
+t = lambda k: r[k]["all"][0]["time_s"]
+n = lambda k: r[k]["machine"]["instructions"]
+get, summ, nest = ("function", "get"), ("function", "sum"), ("loop", "sum")
+total = [x for x in d["regions"] if x["scope"] == "total"][0]["all"][0]["time_s"]
+ok = (abs(t(("function", "main")) / total - 1) < 1e-9 and t(summ) > t(nest) > 10 * t(get)
+      and n(nest) > 10 * n(get) and n(summ) > n(nest))
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: main is the total, sum holds ten calls of get" ||
+	bad "compiled model: main is the total, sum holds ten calls of get" "$tmp/out"
+expect "compiled model: a region whose runs need a parameter" 0 "how often it runs needs the unbound parameters" -- \
+	"$M/calls.c" --binary "$M/calls" --table "$M/t.xml"
+
 # a function that ends in a jump to the next one (a tail call): that jump
 # leaves the function's code, whatever the bytes after its instructions'
 # blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)
