@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/util.h"
@@ -933,6 +934,47 @@ static void loop_passes(epi_object *o)
 	epi_in_blocks(o->nloop, 16, pass_range, o);
 }
 
+/* Why E (BYTES long) holds no machine code to read, or NULL: its headers
+ * reach past its end (a truncated file), or it holds link-time
+ * optimisation bytecode (-flto) instead of code. */
+static const char *no_code(Elf *e, const GElf_Ehdr *eh, off_t bytes)
+{
+	if (eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize > (uint64_t)bytes)
+		return "is truncated (its section headers lie past its end)";
+	size_t shstr;
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		return "is damaged (no section names)";
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			return "is damaged (a section header cannot be read)";
+		if (sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > (uint64_t)bytes)
+			return "is truncated (a section lies past its end)";
+		const char *name = elf_strptr(e, shstr, sh.sh_name);
+		if (name && strncmp(name, ".gnu.lto_", 9) == 0)
+			return "holds link-time optimisation bytecode (-flto), not machine code: build it without "
+			       "-flto, or give the linked program";
+	}
+	return NULL;
+}
+
+/* Whether MOD's debug information is split into .dwo files (a skeleton
+ * unit naming one: -gsplit-dwarf). */
+static int split_dwarf(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t type;
+	Dwarf_Die cudie;
+	while (dw && dwarf_get_units(dw, cu, &cu, &version, &type, &cudie, NULL) == 0)
+		if (type == DW_UT_skeleton || dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name))
+			return 1;
+	return 0;
+}
+
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
 {
 	*o = (epi_object){.path = xstrdup(path), .source = xstrdup(source), .branch_prob = branch_prob};
@@ -949,8 +991,12 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		return epi_error(err, "'%s' is not an ELF program", path);
 	}
 	o->machine = eh.e_machine;
+	struct stat st;
+	const char *why = fstat(fd, &st) == 0 ? no_code(e, &eh, st.st_size) : NULL;
 	elf_end(e);
 	close(fd);
+	if (why)
+		return epi_error(err, "'%s' %s", path, why);
 	if (o->machine != EM_X86_64 && o->machine != EM_AARCH64)
 		return epi_error(err, "'%s' is %s machine code: only x86-64 and aarch64 programs can be priced", path,
 				 epi_machine_name(o->machine));
@@ -1003,9 +1049,13 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	free(r.jobs);
 	if (o->nfn == 0) {
 		epi_isa_close(r.isa);
+		if (split_dwarf(mod))
+			epi_error(err, "'%s' keeps its debug information in .dwo files (-gsplit-dwarf): build it with -g "
+				       "alone", path);
+		else
+			epi_error(err, "'%s' has no function compiled from '%s' (it was built from %s)", path, source,
+				  r.built_from ? r.built_from : "no file with debug information");
 		dwfl_end(d);
-		epi_error(err, "'%s' has no function compiled from '%s' (it was built from %s)", path, source,
-			  r.built_from ? r.built_from : "no file with debug information");
 		free(r.built_from);
 		return -1;
 	}

@@ -6,7 +6,8 @@
 # within 2% over the functions of the kernel's file; the loops matched to
 # the source's; the bound and the instruction mix in the report; and the
 # bad input: no debug information, another program's source, a stripped
-# program, a foreign architecture, a table without the model's kernels.
+# program, a foreign architecture, LTO bytecode, split DWARF, a truncated
+# file, a table without the model's kernels.
 . "$(dirname "$0")/lib.sh"
 
 K="$top/evals/kernels"
@@ -219,6 +220,15 @@ expect "compiled model: a program built from another source" 1 "has no function 
 cp "$M/gemm" "$M/stripped" && strip "$M/stripped"
 expect "compiled model: a stripped program" 1 "no debug information: build it with -g" -- \
 	"$K/gemm.c" --binary "$M/stripped" --table "$M/t.xml" --param n=60
+gcc -O2 -g -flto -c -o "$M/lto.o" "$K/gemm.c"
+expect "compiled model: an object of LTO bytecode" 1 "'.*lto.o' holds link-time optimisation bytecode (-flto)" -- \
+	"$K/gemm.c" --binary "$M/lto.o" --table "$M/t.xml" --param n=60
+(cd "$M" && gcc -O2 -g -gsplit-dwarf -c -o split.o "$K/gemm.c")
+expect "compiled model: debug information in .dwo files" 1 "keeps its debug information in .dwo files (-gsplit-dwarf)" -- \
+	"$K/gemm.c" --binary "$M/split.o" --table "$M/t.xml" --param n=60
+head -c 1000 "$M/gemm" >"$M/truncated"
+expect "compiled model: a truncated program" 1 "'.*truncated' is truncated" -- \
+	"$K/gemm.c" --binary "$M/truncated" --table "$M/t.xml" --param n=60
 expect "compiled model: not a program" 1 "is not an ELF program" -- \
 	"$K/gemm.c" --binary "$K/gemm.c" --table "$M/t.xml" --param n=60
 expect "compiled model: no such program" 1 "cannot open the program" -- \
