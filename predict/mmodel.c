@@ -202,6 +202,8 @@ static void runs_free(epi_mmodel *m)
 void epi_mmodel_free(epi_mmodel *m)
 {
 	runs_free(m);
+	free(m->straight_fn);
+	free(m->straight_mix);
 	epi_object_free(&m->obj);
 	epi_nests_free(m->loops, m->nloops);
 	epi_mcount_free(&m->cnt);
@@ -275,6 +277,20 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 {
 	const epi_object *o = &m->obj;
 	memset(out, 0, sizeof *out);
+	out->straight.at = -1;
+	if (r->scope == EPI_SCOPE_LOOP) { /* the nest's code in no machine loop, once per entry */
+		char ek[32];
+		snprintf(ek, sizeof ek, "%%%d/entry", r->line);
+		int ei = counts_find(&r->counts, ek);
+		for (int j = first_at(x->src_by_line, m->nloops, r->line); ei >= 0 && j < m->nloops &&
+									       x->src_by_line[j].line == r->line;
+		     j++) {
+			int s = x->src_by_line[j].loop;
+			if (m->loops[s].parent < 0 && m->straight_fn[s] >= 0 &&
+			    strcmp(m->loops[s].function, r->function) == 0)
+				out->straight = (epi_mrun){s, vals[ei]};
+		}
+	}
 	for (int k = 0; k < r->counts.n; k++) {
 		const char *key = r->counts.key[k], *slash = strchr(key, '/');
 		if (key[0] != '%' || !slash || strcmp(slash, "/entry") != 0)
@@ -346,6 +362,19 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	for (int f = 0; f < o->nfn; f++)
 		x.fn_by_name[f] = (named_fn){o->fn[f].name, f};
 	qsort(x.fn_by_name, (size_t)o->nfn, sizeof *x.fn_by_name, by_name);
+	free(m->straight_fn);
+	free(m->straight_mix);
+	m->straight_fn = xmalloc(((size_t)m->nloops + 1) * sizeof *m->straight_fn);
+	m->straight_mix = xcalloc((size_t)m->nloops + 1, sizeof *m->straight_mix);
+	for (int s = 0; s < m->nloops; s++) {
+		int f = m->loops[s].parent < 0 ? fn_named(x.fn_by_name, o->nfn, m->loops[s].function,
+							   strlen(m->loops[s].function))
+						: -1;
+		for (int i = f >= 0 ? o->fn[f].first : 0; f >= 0 && i < o->fn[f].first + o->fn[f].n; i++)
+			if (o->loop_of[i] < 0 && o->line[i] >= m->loops[s].line && o->line[i] <= m->loops[s].end_line)
+				epi_mix_insn(&m->straight_mix[s], &o->in[i], o->weight[i], o->frame[i]);
+		m->straight_fn[s] = m->straight_mix[s].n > 0 ? f : -1;
+	}
 	runs_free(m);
 	m->regions = a->regions;
 	m->nruns = a->nregions;
@@ -384,6 +413,7 @@ struct epi_mprices {
 	int interpolated;
 	epi_mloop_price *loop; /* per machine loop of a nest whose runs are counted */
 	epi_mloop_price *fn;   /* per function: its instructions in no loop */
+	epi_mloop_price *straight; /* per top-level source loop: its code in no machine loop */
 };
 
 typedef struct price_work {
@@ -420,6 +450,11 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 	p->fn = xcalloc((size_t)o->nfn + 1, sizeof *p->fn);
 	for (int f = 0; f < o->nfn; f++)
 		epi_mprice_fn(o, f, &p->c, &p->fn[f]);
+	p->straight = xcalloc((size_t)m->nloops + 1, sizeof *p->straight);
+	for (int s = 0; m->straight_fn && s < m->nloops; s++)
+		if (m->straight_fn[s] >= 0)
+			epi_mprice_lines(o, m->straight_fn[s], m->loops[s].line, m->loops[s].end_line, &p->c,
+					 &p->straight[s]);
 	if (!m->cnt.l)
 		return p;
 	/* per loop: the bytes one of its iterations touches through the
@@ -441,6 +476,7 @@ void epi_mprices_free(epi_mprices *p)
 		return;
 	free(p->loop);
 	free(p->fn);
+	free(p->straight);
 	free(p);
 }
 
@@ -528,6 +564,10 @@ void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_regi
 	}
 	for (int k = 0; k < x->ntouch; k++)
 		add_touch_of(x->touch[k].n, &p->c, out);
+	if (x->straight.at >= 0 && isnan(x->straight.n))
+		out->p.t = out->p.e = NAN;
+	else if (x->straight.at >= 0)
+		add_runs(out, &p->straight[x->straight.at], &m->straight_mix[x->straight.at], x->straight.n, &p->c);
 	if (x->unpriced)
 		out->p.t = out->p.e = NAN;
 }

@@ -26,6 +26,8 @@ typedef struct epi_mrun {
 typedef struct epi_mruns {
 	epi_mrun *loop, *fn, *touch;
 	int nloop, nfn, ntouch;
+	epi_mrun straight; /* a nest's: its code in no machine loop (.at: the source
+			      loop, -1 none) and its entries */
 	int unpriced; /* a loop in it that the run's counts could not price */
 } epi_mruns;
 
@@ -46,6 +48,9 @@ typedef struct epi_mmodel {
 	epi_mnest_loop *touch_by; /* after it: the source nests (.loop: in LOOPS) that
 				     touch fresh memory, by line */
 	int ntouch_by;
+	int *straight_fn;  /* after it, per top-level source loop: the function whose
+			      code on its lines is in no machine loop, -1 none */
+	epi_mix *straight_mix; /* that code's instructions */
 	const epi_region *regions; /* after it: the analysis's regions (nests and
 				      functions) that RUNS describe, one each */
 	epi_mruns *runs;

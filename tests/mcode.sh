@@ -195,6 +195,26 @@ sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: main is the total, s
 expect "compiled model: a region whose runs need a parameter" 0 "how often it runs needs the unbound parameters" -- \
 	"$M/calls.c" --binary "$M/calls" --table "$M/t.xml"
 
+# a nest the compiler unrolls whole into straight code keeps that code:
+# its region is priced with it, not at 0 s
+cat >"$M/unrolled.c" <<'EOF'
+int a[16];
+void init(void)
+{
+	for (int i = 0; i < 16; i++)
+		a[i] = 3 * i + 1;
+}
+EOF
+clang-19 -O2 -g -c -o "$M/unrolled.o" "$M/unrolled.c"
+"$P" "$M/unrolled.c" --binary "$M/unrolled.o" --table "$M/t.xml" -F json >"$tmp/out" 2>"$tmp/err"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+nest = [r for r in d["regions"] if r["scope"] == "loop"][0]
+ok = nest["machine"]["instructions"] >= 4 and nest["all"][0]["time_s"] > 0
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: a nest unrolled into straight code" ||
+	bad "compiled model: a nest unrolled into straight code" "$tmp/out"
+
 # a function that ends in a jump to the next one (a tail call): that jump
 # leaves the function's code, whatever the bytes after its instructions'
 # blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)
