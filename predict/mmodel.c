@@ -278,6 +278,7 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	const epi_object *o = &m->obj;
 	memset(out, 0, sizeof *out);
 	out->straight.at = -1;
+	out->inlined = r->scope == EPI_SCOPE_FUNCTION && fn_named(x->fn_by_name, o->nfn, r->function, strlen(r->function)) < 0;
 	if (r->scope == EPI_SCOPE_LOOP) { /* the nest's code in no machine loop, once per entry */
 		char ek[32];
 		snprintf(ek, sizeof ek, "%%%d/entry", r->line);
@@ -568,8 +569,9 @@ void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_regi
 		out->p.t = out->p.e = NAN;
 	else if (x->straight.at >= 0)
 		add_runs(out, &p->straight[x->straight.at], &m->straight_mix[x->straight.at], x->straight.n, &p->c);
-	if (x->unpriced)
+	if (x->unpriced || x->inlined)
 		out->p.t = out->p.e = NAN;
+	out->inlined = x->inlined;
 }
 
 void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out)

@@ -29,6 +29,7 @@ typedef struct epi_mruns {
 	epi_mrun straight; /* a nest's: its code in no machine loop (.at: the source
 			      loop, -1 none) and its entries */
 	int unpriced; /* a loop in it that the run's counts could not price */
+	int inlined;  /* a function's region whose function has no code of its own */
 } epi_mruns;
 
 /* A machine loop of a source nest, in the index by nest. */
@@ -109,6 +110,7 @@ typedef struct epi_mcost {
 	epi_mix mix;          /* the instructions executed */
 	double bound_t[EPI_BOUND_N]; /* seconds spent in iterations under each bound */
 	int nloops;           /* machine loops in it */
+	int inlined;          /* a function with no code of its own: inlined into every caller */
 } epi_mcost;
 
 /* Every machine loop and function priced per iteration at the cost-table

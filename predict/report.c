@@ -589,8 +589,11 @@ static void region_json(const priced *P, json_t *jregions)
 		json_array_append_new(jall, x);
 	}
 	json_object_set_new(jr, "all", jall);
-	if (P->mc && c->nf) /* null when how often it runs needs unbound parameters */
+	if (P->mc && c->nf) { /* null when how often it runs needs unbound parameters */
 		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : json_mix(&P->mc[0].mix));
+		if (P->mc[0].inlined) /* a function with no code of its own */
+			json_object_set_new(jr, "inlined", json_true());
+	}
 	json_object_set_new(jr, "least_energy_freq_ghz", P->best >= 0 ? json_real(c->o->khz[P->best] / 1e6) : json_null());
 	json_array_append_new(jregions, jr);
 }
@@ -656,6 +659,10 @@ static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
  * largest classes, and what bounds its time. */
 static void table_machine(FILE *out, const epi_mcost *mc)
 {
+	if (mc->inlined) {
+		fprintf(out, "  (machine code: none of its own, inlined into its callers and priced there)\n");
+		return;
+	}
 	if (isnan(mc->p.t)) {
 		fprintf(out, "  (machine code: how often it runs needs the unbound parameters)\n");
 		return;

@@ -215,6 +215,25 @@ ok = nest["machine"]["instructions"] >= 4 and nest["all"][0]["time_s"] > 0
 sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: a nest unrolled into straight code" ||
 	bad "compiled model: a nest unrolled into straight code" "$tmp/out"
 
+# a function inlined into every caller has no code of its own: its region
+# says so, priced '-', not 0 s
+cat >"$M/inl.c" <<'EOF'
+static inline int twice(int x)
+{
+	return 2 * x;
+}
+int sum(int *a, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += twice(a[i]);
+	return s;
+}
+EOF
+gcc -O2 -g -c -o "$M/inl.o" "$M/inl.c"
+expect "compiled model: a function inlined into its callers" 0 "machine code: none of its own, inlined into its callers" -- \
+	"$M/inl.c" --binary "$M/inl.o" --table "$M/t.xml" --param n=10
+
 # a function that ends in a jump to the next one (a tail call): that jump
 # leaves the function's code, whatever the bytes after its instructions'
 # blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)
