@@ -667,6 +667,10 @@ static void table_machine(FILE *out, const epi_mcost *mc)
 		fprintf(out, "  (machine code: how often it runs needs the unbound parameters)\n");
 		return;
 	}
+	if (!(mc->mix.n > 0)) {
+		fprintf(out, "  (machine code: none on its lines: the compiler removed it, or merged it into other code)\n");
+		return;
+	}
 	fprintf(out, "  (machine code: %.4g instructions", mc->mix.n);
 	for (int shown = 0, used[EPI_IC_N] = {0}; shown < 4 && mc->mix.n > 0; shown++) {
 		int best = -1;

@@ -234,6 +234,19 @@ gcc -O2 -g -c -o "$M/inl.o" "$M/inl.c"
 expect "compiled model: a function inlined into its callers" 0 "machine code: none of its own, inlined into its callers" -- \
 	"$M/inl.c" --binary "$M/inl.o" --table "$M/t.xml" --param n=10
 
+# a loop the compiler removes (it does nothing) has no machine code: said so
+cat >"$M/empty.c" <<'EOF'
+int main(void)
+{
+	for (int i = 0; i < 32; i++) {
+	}
+	return 0;
+}
+EOF
+gcc -O2 -g -o "$M/empty" "$M/empty.c"
+expect "compiled model: a loop the compiler removed" 0 "machine code: none on its lines: the compiler removed it" -- \
+	"$M/empty.c" --binary "$M/empty" --table "$M/t.xml"
+
 # a function that ends in a jump to the next one (a tail call): that jump
 # leaves the function's code, whatever the bytes after its instructions'
 # blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)
