@@ -11,26 +11,36 @@
 #include "model/util.h"
 #include "predict/counts.h"
 
-/* The total's counts that the machine counts read, at their index in it:
- * the loops' own counts (keys starting with '%') and the bytes allocated. */
-static int read_key(const char *key)
+/* The counts of a region that the machine counts read: the loops' and
+ * functions' entries and the loops' iterations; the total's also its
+ * loops' work sums and the bytes allocated. */
+static int read_key(const char *key, int total)
 {
-	return key[0] == '%' || strcmp(key, "malloc") == 0;
+	if (key[0] != '%')
+		return total && strcmp(key, "malloc") == 0;
+	const char *sum = strrchr(key, '/');
+	return total || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
 }
 
-double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env)
+/* epi_mcount_values_of, for the total when TOTAL. */
+static double *values_of(epi_analysis *a, const epi_region *r, const sym_env *env, int total)
 {
 	double *v = xmalloc(((size_t)r->counts.n + 1) * sizeof *v);
 	fmpq_t q;
 	fmpq_init(q);
 	for (int i = 0; i < r->counts.n; i++) {
 		int missing;
-		v[i] = !read_key(r->counts.key[i])				   ? NAN
+		v[i] = !read_key(r->counts.key[i], total)				 ? NAN
 		       : sym_pw_eval(&a->sym, &r->counts.v[i].exp, env, q, &missing) < 0 ? NAN
 										   : fmpq_get_d(q);
 	}
 	fmpq_clear(q);
 	return v;
+}
+
+double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env)
+{
+	return values_of(a, r, env, r == &a->regions[a->nregions - 1]);
 }
 
 double *epi_mcount_values(epi_analysis *a, const sym_env *env)

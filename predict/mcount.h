@@ -37,7 +37,8 @@ typedef struct epi_mcount {
  * and where a parameter is unbound; free()). They need no object: a caller
  * can evaluate them while the object is built or read. */
 double *epi_mcount_values(epi_analysis *a, const sym_env *env);
-/* The same for region R of A (its keys of the same kinds). */
+/* The same for region R of A: of a nest's or a function's, the loops' and
+ * functions' entries and the loops' iterations (what its runs need). */
 double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env);
 /* The same for each of A's regions, by region (the total last); freed by
  * epi_mcount_values_free(V, A->nregions). */
