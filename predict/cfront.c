@@ -2690,6 +2690,13 @@ out:
 	return ret;
 }
 
+/* The counts a nest's region keeps: all but the loops' work sums. */
+static int nest_key(const char *key)
+{
+	const char *sum = key[0] == '%' ? strrchr(key, '/') : NULL;
+	return !sum || strcmp(sum, "/iter") == 0 || strcmp(sum, "/entry") == 0;
+}
+
 /* Records a top-level loop nest of the current function as a region. */
 static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, const epi_counts *c)
 {
@@ -2705,7 +2712,12 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 	r->function = xstrdup(func);
 	r->formula = r->cond = NULL;
 	counts_init(&r->counts);
-	counts_set(w->s, &r->counts, c);
+	/* of the loops' own counts (tag_loops) a nest's runs need the entries
+	 * and iterations; their work sums are read from the total alone */
+	if (sc == EPI_SCOPE_LOOP)
+		counts_add_if(w->s, &r->counts, c, nest_key);
+	else
+		counts_set(w->s, &r->counts, c);
 }
 
 void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix)

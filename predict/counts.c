@@ -156,11 +156,10 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
-void counts_add_except(sym_ctx *s, epi_counts *dst, const epi_counts *a, const char *prefix)
+void counts_add_if(sym_ctx *s, epi_counts *dst, const epi_counts *a, int (*keep)(const char *key))
 {
-	size_t n = strlen(prefix);
 	for (int i = 0; i < a->n; i++)
-		if (strncmp(a->key[i], prefix, n) != 0)
+		if (keep(a->key[i]))
 			add_tri(s, slot(dst, a->key[i]), &a->v[i]);
 	dst->approx |= a->approx;
 }

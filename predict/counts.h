@@ -31,8 +31,8 @@ typedef struct epi_counts {
 void counts_init(epi_counts *c);
 void counts_clear(sym_ctx *s, epi_counts *c);
 void counts_set(sym_ctx *s, epi_counts *dst, const epi_counts *src);
-/* DST += A but the keys that start with PREFIX (not empty). */
-void counts_add_except(sym_ctx *s, epi_counts *dst, const epi_counts *a, const char *prefix);
+/* DST += A's counts whose keys KEEP says to keep. */
+void counts_add_if(sym_ctx *s, epi_counts *dst, const epi_counts *a, int (*keep)(const char *key));
 /* Adds AMOUNT (exact) of KEY. */
 void counts_add_poly(sym_ctx *s, epi_counts *c, const char *key, const poly_t amount);
 void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount);
