@@ -87,9 +87,9 @@ static const char usage[] =
 	"  -F, --format table|csv|json\n"
 	"                          output format (default table)\n"
 	"  -o, --output FILE       write the report to FILE (atomically)\n"
-	"  -j, --jobs N            threads that analyse the file and format the report\n"
-	"                          (default: one per online CPU); the output is the\n"
-	"                          same for any N\n"
+	"  -j, --jobs N            threads that analyse the file, read the program and\n"
+	"                          format the report (default: one per online CPU);\n"
+	"                          the output is the same for any N\n"
 	"  -h, --help              this help\n"
 	"      --version           version\n"
 	"\n"
@@ -259,6 +259,7 @@ static void clang_flags(int argc, char **argv, predict_opts *o, predict_run *r)
 	o->fo.clang_args = r->flags;
 	o->fo.nclang_args = nflags;
 	o->fo.jobs = o->jobs;
+	epi_threads_default(o->jobs); /* the object's reading and pricing too */
 	o->fo.preformat = 1; /* every format prints the formulas */
 	/* the compiled-code model: asked for, or implied by a program or an
 	 * optimisation level to build at */

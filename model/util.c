@@ -171,10 +171,19 @@ void epi_opt_error(char *err, int c, int optopt, char **argv, int optind)
 		epi_error(err, "unknown option '%s'", argv[optind - 1]);
 }
 
+static atomic_int default_jobs;
+
+void epi_threads_default(int jobs)
+{
+	atomic_store(&default_jobs, jobs > 0 ? jobs : 0);
+}
+
 int epi_threads(int jobs)
 {
 	if (jobs > 0)
 		return jobs;
+	if (atomic_load(&default_jobs) > 0)
+		return atomic_load(&default_jobs);
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
 }

@@ -92,8 +92,12 @@ char *epi_read_file(const char *path, size_t *len, char *err);
  * is empty, has anything after the digits or lies outside the range. */
 int epi_parse_long(const char *v, long lo, long hi, long *out);
 
-/* Threads for JOBS (a --jobs value): JOBS itself, or with 0 one per online CPU. */
+/* Threads for JOBS (a --jobs value): JOBS itself, or with 0 the process's
+ * default: what epi_threads_default set, else one per online CPU. */
 int epi_threads(int jobs);
+/* Sets the process's default number of threads (a command's --jobs; 0:
+ * one per online CPU), which the work not told otherwise takes. */
+void epi_threads_default(int jobs);
 
 /* Starts up to NT (at most 8) threads running RUN(ARG) into TH: how many
  * started (the work is shared among those that did). */

@@ -247,6 +247,12 @@ gcc -O2 -g -o "$M/empty" "$M/empty.c"
 expect "compiled model: a loop the compiler removed" 0 "machine code: none on its lines: the compiler removed it" -- \
 	"$M/empty.c" --binary "$M/empty" --table "$M/t.xml"
 
+# the object read and priced on one thread or three: the same report
+"$P" "$K/gemm.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60 -F csv -j 1 >"$tmp/j1" 2>"$tmp/err" &&
+	"$P" "$K/gemm.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60 -F csv -j 3 >"$tmp/j3" 2>>"$tmp/err" &&
+	cmp -s "$tmp/j1" "$tmp/j3" && ok "compiled model: --jobs 3, the same report as --jobs 1" ||
+	bad "compiled model: --jobs 3, the same report as --jobs 1" "$tmp/err"
+
 # a function that ends in a jump to the next one (a tail call): that jump
 # leaves the function's code, whatever the bytes after its instructions'
 # blocks hold (malloc_fill_byte: fresh memory not ASan's default filling)

@@ -1471,6 +1471,19 @@ static void test_many_functions(void **st)
 	epi_object_free(&obj);
 }
 
+/* --jobs reaches the object's reading and pricing through the process's
+ * default number of threads */
+static void test_jobs_default(void **st)
+{
+	(void)st;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	epi_threads_default(3);
+	assert_int_equal(epi_threads(0), 3);
+	assert_int_equal(epi_threads(2), 2);
+	epi_threads_default(0);
+	assert_int_equal(epi_threads(0), cpus > 0 ? cpus : 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1508,6 +1521,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
+		cmocka_unit_test(test_jobs_default),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
