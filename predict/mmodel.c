@@ -204,6 +204,9 @@ void epi_mmodel_free(epi_mmodel *m)
 	runs_free(m);
 	free(m->straight_fn);
 	free(m->straight_mix);
+	free(m->nest_entries);
+	free(m->insn_nest);
+	free(m->straight_by);
 	epi_object_free(&m->obj);
 	epi_nests_free(m->loops, m->nloops);
 	epi_mcount_free(&m->cnt);
@@ -363,19 +366,41 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	for (int f = 0; f < o->nfn; f++)
 		x.fn_by_name[f] = (named_fn){o->fn[f].name, f};
 	qsort(x.fn_by_name, (size_t)o->nfn, sizeof *x.fn_by_name, by_name);
+	/* each top-level nest's code in no machine loop: its set-up, or all of
+	 * it when the compiler unrolled it into straight code */
 	free(m->straight_fn);
 	free(m->straight_mix);
+	free(m->nest_entries);
+	free(m->insn_nest);
 	m->straight_fn = xmalloc(((size_t)m->nloops + 1) * sizeof *m->straight_fn);
 	m->straight_mix = xcalloc((size_t)m->nloops + 1, sizeof *m->straight_mix);
+	m->nest_entries = xmalloc(((size_t)m->nloops + 1) * sizeof *m->nest_entries);
+	m->insn_nest = xmalloc(((size_t)o->nin + 1) * sizeof *m->insn_nest);
+	for (int i = 0; i < o->nin; i++)
+		m->insn_nest[i] = -1;
+	const epi_region *tr = &a->regions[a->nregions - 1];
 	for (int s = 0; s < m->nloops; s++) {
 		int f = m->loops[s].parent < 0 ? fn_named(x.fn_by_name, o->nfn, m->loops[s].function,
 							   strlen(m->loops[s].function))
 						: -1;
 		for (int i = f >= 0 ? o->fn[f].first : 0; f >= 0 && i < o->fn[f].first + o->fn[f].n; i++)
-			if (o->loop_of[i] < 0 && o->line[i] >= m->loops[s].line && o->line[i] <= m->loops[s].end_line)
+			if (o->loop_of[i] < 0 && o->line[i] >= m->loops[s].line && o->line[i] <= m->loops[s].end_line) {
 				epi_mix_insn(&m->straight_mix[s], &o->in[i], o->weight[i], o->frame[i]);
+				m->insn_nest[i] = s;
+			}
 		m->straight_fn[s] = m->straight_mix[s].n > 0 ? f : -1;
+		char ek[32];
+		snprintf(ek, sizeof ek, "%%%d/entry", m->loops[s].line);
+		int ei = counts_find(&tr->counts, ek);
+		m->nest_entries[s] = ei < 0 ? 0 : x.total[ei];
 	}
+	free(m->straight_by);
+	m->straight_by = xcalloc((size_t)m->nloops + 1, sizeof *m->straight_by);
+	m->nstraight_by = 0;
+	for (int s = 0; s < m->nloops; s++)
+		if (m->straight_fn[s] >= 0)
+			m->straight_by[m->nstraight_by++] = (epi_mnest_loop){m->loops[s].line, s};
+	qsort(m->straight_by, (size_t)m->nstraight_by, sizeof *m->straight_by, by_line);
 	runs_free(m);
 	m->regions = a->regions;
 	m->nruns = a->nregions;
@@ -415,6 +440,7 @@ struct epi_mprices {
 	epi_mloop_price *loop; /* per machine loop of a nest whose runs are counted */
 	epi_mloop_price *fn;   /* per function: its instructions in no loop */
 	epi_mloop_price *straight; /* per top-level source loop: its code in no machine loop */
+	epi_mloop_price *fn_out;   /* per function: its instructions in no loop nor nest */
 };
 
 typedef struct price_work {
@@ -452,10 +478,15 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 	for (int f = 0; f < o->nfn; f++)
 		epi_mprice_fn(o, f, &p->c, &p->fn[f]);
 	p->straight = xcalloc((size_t)m->nloops + 1, sizeof *p->straight);
+	p->fn_out = xcalloc((size_t)o->nfn + 1, sizeof *p->fn_out);
 	for (int s = 0; m->straight_fn && s < m->nloops; s++)
 		if (m->straight_fn[s] >= 0)
-			epi_mprice_lines(o, m->straight_fn[s], m->loops[s].line, m->loops[s].end_line, &p->c,
-					 &p->straight[s]);
+			epi_mprice_sel(o, m->straight_fn[s], m->insn_nest, s, &p->c, &p->straight[s]);
+	for (int f = 0; f < o->nfn; f++)
+		if (m->insn_nest)
+			epi_mprice_sel(o, f, m->insn_nest, -1, &p->c, &p->fn_out[f]);
+		else
+			p->fn_out[f] = p->fn[f];
 	if (!m->cnt.l)
 		return p;
 	/* per loop: the bytes one of its iterations touches through the
@@ -478,6 +509,7 @@ void epi_mprices_free(epi_mprices *p)
 	free(p->loop);
 	free(p->fn);
 	free(p->straight);
+	free(p->fn_out);
 	free(p);
 }
 
@@ -536,6 +568,14 @@ void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mc
 	cost_init(out, p);
 	add_loops(m, p, line, out);
 	add_touch(m, line, &p->c, out);
+	for (int k = first_at(m->straight_by, m->nstraight_by, line); k < m->nstraight_by && m->straight_by[k].line == line;
+	     k++) {
+		int s = m->straight_by[k].loop;
+		if (isnan(m->nest_entries[s]))
+			out->p.t = out->p.e = NAN;
+		else
+			add_runs(out, &p->straight[s], &m->straight_mix[s], m->nest_entries[s], &p->c);
+	}
 }
 
 void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_region *r, epi_mcost *out)
@@ -579,7 +619,7 @@ void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *
 	cost_init(out, p);
 	for (int f = 0; f < m->obj.nfn; f++)
 		if (m->cnt.calls && strcmp(m->obj.fn[f].name, function) == 0)
-			add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
+			add_runs(out, &p->fn_out[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
 }
 
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)

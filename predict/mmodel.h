@@ -52,6 +52,11 @@ typedef struct epi_mmodel {
 	int *straight_fn;  /* after it, per top-level source loop: the function whose
 			      code on its lines is in no machine loop, -1 none */
 	epi_mix *straight_mix; /* that code's instructions */
+	double *nest_entries; /* per top-level source loop: its entries over the run (NAN unknown) */
+	epi_mnest_loop *straight_by; /* the top-level source loops with such code, by line */
+	int nstraight_by;
+	int *insn_nest;    /* per instruction in no machine loop: the top-level source loop on
+			      whose lines it is, in that loop's function; -1 none */
 	const epi_region *regions; /* after it: the analysis's regions (nests and
 				      functions) that RUNS describe, one each */
 	epi_mruns *runs;
@@ -124,11 +129,12 @@ void epi_mprices_free(epi_mprices *p);
  * function: one call, callees included), at P's column; R's runs in the
  * whole program for the total. */
 void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_region *r, epi_mcost *out);
-/* The machine loops of the top-level loop nest whose keyword is on LINE,
- * over the run (what a profile samples in them), at P's column. */
+/* The top-level loop nest whose keyword is on LINE over the run, what a
+ * profile samples on its lines: its machine loops and its code in no
+ * machine loop, at P's column. */
 void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out);
-/* FUNCTION's instructions outside its machine loops, over its calls in
- * the run. */
+/* FUNCTION's instructions outside its machine loops and off its nests'
+ * lines, over its calls in the run. */
 void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out);
 /* The whole program's code compiled from the source. */
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out);

@@ -417,13 +417,13 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT. */
-static void price_range(const epi_object *o, int l, int lo, int hi, const int *lines, const epi_msweep *sw,
+static void price_range(const epi_object *o, int l, int lo, int hi, const int *sel, int want, const epi_msweep *sw,
 			const epi_mcosts *c, int loop, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
 	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0;
 	for (int i = lo; i <= hi; i++) {
-		if (o->loop_of[i] != l || (lines && (o->line[i] < lines[0] || o->line[i] > lines[1])))
+		if (o->loop_of[i] != l || (sel && sel[i] != want))
 			continue;
 		const epi_insn *in = &o->in[i];
 		double w = o->weight[i];
@@ -521,17 +521,15 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *l
 
 void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, sw, c, 1, out);
+	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
 }
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NULL, NULL, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NULL, 0, NULL, c, 0, out);
 }
 
-void epi_mprice_lines(const epi_object *o, int f, int first_line, int last_line, const epi_mcosts *c,
-		      epi_mloop_price *out)
+void epi_mprice_sel(const epi_object *o, int f, const int *sel, int want, const epi_mcosts *c, epi_mloop_price *out)
 {
-	const int lines[2] = {first_line, last_line};
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, lines, NULL, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, sel, want, NULL, c, 0, out);
 }

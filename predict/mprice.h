@@ -120,10 +120,10 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 double epi_mloop_bytes(const epi_object *o, int l, double trip);
 /* The same for a function's instructions outside its loops, per call. */
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out);
-/* The same for those of its instructions on source lines FIRST_LINE to
- * LAST_LINE: a loop nest's code that is in no machine loop (its set-up,
- * or the whole nest when the compiler unrolled it into straight code). */
-void epi_mprice_lines(const epi_object *o, int f, int first_line, int last_line, const epi_mcosts *c,
-		      epi_mloop_price *out);
+/* The same for those of its instructions whose entry in SEL (one per
+ * instruction of the object) is WANT: a loop nest's code that is in no
+ * machine loop (its set-up, or the whole nest when the compiler unrolled
+ * it into straight code), or the function's outside its nests. */
+void epi_mprice_sel(const epi_object *o, int f, const int *sel, int want, const epi_mcosts *c, epi_mloop_price *out);
 
 #endif

@@ -94,8 +94,10 @@ static void model(fixture *x, const char *name, const char *src, const char *cc,
 	/* what object reading alone sees, whatever the host */
 	if (epi_object_read(&x->m.obj, o, c, 0.5, err) < 0)
 		fail_msg("%s", err);
-	assert_int_equal(epi_find_loops(c, &x->fo, &x->m.loops, &x->m.nloops, err), 0);
-	x->m.nmatched = epi_object_match(&x->m.obj, x->m.loops, x->m.nloops);
+	epi_nest *loops;
+	int n;
+	assert_int_equal(epi_find_loops(c, &x->fo, &loops, &n, err), 0);
+	epi_mmodel_link(&x->m, loops, n);
 	epi_mmodel_count(&x->m, &x->a, &x->env, NULL);
 }
 
@@ -1484,6 +1486,42 @@ static void test_jobs_default(void **st)
 	assert_int_equal(epi_threads(0), cpus > 0 ? cpus : 1);
 }
 
+static const char unrolled_src[] = "int a[16];\n"
+				   "__attribute__((noinline)) void init(int k)\n"
+				   "{\n"
+				   "\tfor (int i = 0; i < 16; i++)\n" /* 4: unrolled whole at -O2 */
+				   "\t\ta[i] = 3 * i + k;\n"
+				   "}\n"
+				   "void run(int reps)\n"
+				   "{\n"
+				   "\tfor (int r = 0; r < reps; r++)\n" /* 9 */
+				   "\t\tinit(r);\n"
+				   "}\n";
+
+/* A nest the compiler unrolled into straight code has no machine loop:
+ * over the run (what a profile samples on its lines) it is that code at
+ * each of its 1,000 entries, which its function's code outside its nests
+ * no longer holds */
+static void test_straight_nest(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "unrolled", unrolled_src, "clang-19", "-O2", "reps=1000");
+	epi_cost op[] = {{.key = "add.i64", .t = 1e-9, .e = NAN, .e_dyn = NAN},
+			 {.key = "store.l1", .t = 1e-9, .e = NAN, .e_dyn = NAN}};
+	epi_fcol col = {.khz = 1000000, .n = 2, .op = op, .effective_ghz = 1, .idle_w = NAN};
+	epi_mprices *p = epi_mmodel_prices(&x.m, &col);
+	epi_mcost nest, fn, total;
+	epi_mmodel_nest(&x.m, p, 4, &nest);
+	epi_mmodel_function(&x.m, p, "init", &fn);
+	epi_mmodel_total(&x.m, p, &total);
+	assert_true(nest.mix.n >= 1000 * 4); /* the unrolled stores, 1,000 times */
+	assert_true(nest.p.t > 0 && fn.p.t >= 0);
+	assert_true(nest.p.t + fn.p.t <= total.p.t * (1 + 1e-9));
+	epi_mprices_free(p);
+	model_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1522,6 +1560,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test(test_jobs_default),
+		cmocka_unit_test_setup_teardown(test_straight_nest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_job, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
