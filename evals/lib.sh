@@ -56,12 +56,7 @@ build_kernel() {
 		return 1
 	fi
 	say "[$step/$total] $tag ($params): build, $what"
-	# epi profile maps addresses to lines through .debug_aranges, which
-	# clang leaves out unless asked: without it every sample falls on a
-	# function, none on a loop nest
-	dbg=-g
-	case $(basename "$cc") in clang*) dbg="-g -gdwarf-aranges" ;; esac
-	if ! "$cc" -std=c11 $lv $dbg "$@" -o "$w/$k" "$src" -lm >"$w/build.log" 2>&1; then
+	if ! "$cc" -std=c11 $lv -g "$@" -o "$w/$k" "$src" -lm >"$w/build.log" 2>&1; then
 		fail "build failed: $(grep -m1 -i 'error' "$w/build.log" || reason "$w/build.log")"
 		return 1
 	fi

@@ -22,11 +22,23 @@ typedef struct seg {
 	uint64_t vaddr, offset, filesz;
 } seg;
 
+/* A compile unit's addresses (DWARF addresses, [lo, hi)) and its DIE. */
+typedef struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off die;
+} cu_range;
+
 typedef struct object {
 	char *path;
 	Dwfl *d;
 	Dwfl_Module *mod;
 	GElf_Addr bias;       /* dwfl address = file vaddr + bias */
+	/* its compile units by address, read when libdwfl finds no line for an
+	 * address (a program without .debug_aranges, as clang builds them) */
+	cu_range *cus;
+	int ncus, cus_read;
+	Dwarf *dw;
+	Dwarf_Addr dwbias;    /* DWARF address = dwfl address - dwbias */
 	seg *segs;
 	int nsegs;
 	int usable;           /* readable, and the same build as in the trace */
@@ -100,6 +112,7 @@ void epi_attrib_free(epi_attrib *a)
 			dwfl_end(a->o[i].d);
 		free(a->o[i].path);
 		free(a->o[i].segs);
+		free(a->o[i].cus);
 	}
 	for (int i = 0; i < a->nsrc; i++) {
 		free(a->src[i].path);
@@ -272,6 +285,54 @@ static source *source_of(epi_attrib *a, const char *path)
 	return s;
 }
 
+static int by_lo(const void *x, const void *y)
+{
+	const cu_range *a = x, *b = y;
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+static void read_cus(object *o)
+{
+	o->cus_read = 1;
+	o->dw = dwfl_module_getdwarf(o->mod, &o->dwbias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int cap = 0;
+	while (o->dw && dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(o->dw, off + hsize, &cu)) {
+			Dwarf_Addr base, lo, hi;
+			for (ptrdiff_t p = 0; (p = dwarf_ranges(&cu, p, &base, &lo, &hi)) > 0;) {
+				ALLOC_GROW(o->cus, o->ncus + 1, cap);
+				o->cus[o->ncus++] = (cu_range){lo, hi, off + hsize};
+			}
+		}
+		off = next;
+	}
+	if (o->ncus > 1)
+		qsort(o->cus, (size_t)o->ncus, sizeof *o->cus, by_lo);
+}
+
+/* The line of ADDR (a dwfl address) of O found through the compile unit
+ * whose ranges hold it, with that unit into *CU; NULL when none does. */
+static Dwarf_Line *line_by_cu(object *o, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	if (!o->cus_read)
+		read_cus(o);
+	Dwarf_Addr x = addr - o->dwbias;
+	int lo = 0, hi = o->ncus; /* the last range starting at or before X */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (o->cus[mid].lo <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || x >= o->cus[lo - 1].hi || !dwarf_offdie(o->dw, o->cus[lo - 1].die, cu))
+		return NULL;
+	return dwarf_getsrc_die(cu, x);
+}
+
 static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 {
 	object *o = &a->o[k];
@@ -284,14 +345,20 @@ static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 	int line = 0;
 	Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
 	char full[4096];
-	if (l)
+	const char *cd = NULL;
+	if (l) {
 		src = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-	if (src && src[0] != '/') { /* relative to where it was compiled */
-		const char *cd = dwfl_line_comp_dir(l);
-		if (cd) {
-			snprintf(full, sizeof full, "%s/%s", cd, src);
-			src = full;
-		}
+		cd = src && src[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+	} else {
+		Dwarf_Die cu;
+		Dwarf_Attribute at;
+		Dwarf_Line *dl = line_by_cu(o, addr, &cu);
+		if (dl && (src = dwarf_linesrc(dl, NULL, NULL)) && dwarf_lineno(dl, &line) == 0 && src[0] != '/')
+			cd = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+	}
+	if (src && src[0] != '/' && cd) { /* relative to where it was compiled */
+		snprintf(full, sizeof full, "%s/%s", cd, src);
+		src = full;
 	}
 	if (!fn && !src)
 		return add_block(a, EPI_BLOCK_OBJECT, NULL, NULL, o->path, 0, prog);
