@@ -121,6 +121,9 @@ void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix);
 int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err);
 /* The same for every loop, each after the loop it is in (source order). */
 int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err);
+/* (Both list the loops of a file with errors, a missing header say, as far
+ * as they parse, and then leave clang's first error in ERR; else ERR is
+ * empty.) */
 void epi_nests_free(epi_nest *v, int n);
 
 /* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a

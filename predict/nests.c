@@ -66,6 +66,8 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 {
 	*out = NULL;
 	*nout = 0;
+	if (err)
+		err[0] = 0;
 	FILE *probe = fopen(file, "r");
 	if (!probe)
 		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
@@ -82,6 +84,17 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 	if (ec != CXError_Success || !tu) {
 		clang_disposeIndex(idx);
 		return epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);
+	}
+	/* the first error, for the caller to tell (the loops it hid are missing) */
+	unsigned nd = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < nd && err && !err[0]; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			CXString msg = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+			epi_error(err, "%s", clang_getCString(msg));
+			clang_disposeString(msg);
+		}
+		clang_disposeDiagnostic(d);
 	}
 	nest_walk nw = {.file = file, .all = all, .parent = -1};
 	kids top = {0};

@@ -24,6 +24,16 @@ top2=$(grep "loop in main" "$tmp/out" | sort -k5,5nr | head -2 | sed 's/^phases.
 clang-19 -std=c11 -O1 -g -I"$top" -o "$tmp/phases-clang" "$top/tests/phases.c"
 run_epi "profile a clang program (no .debug_aranges)" 0 "phases.c:[0-9]* loop in main" -- \
 	profile -n 1 -m none -q -o "$tmp/phc.trace" -- "$tmp/phases-clang" "$tmp/page" 20000
+# a source that needs -I: the loops that do not parse are reported by
+# function, and the report says so; with the flags after --, by nest
+mkdir -p "$tmp/inc/h"
+printf '#define N 30000000L\n' >"$tmp/inc/h/n.h"
+printf '#include "n.h"\nint main(void)\n{\n\tlong s = 0;\n\tfor (long i = 0; i < N; i++)\n\t\ts += i * i %% 7;\n\tvolatile long sink = s;\n\t(void)sink;\n\treturn 0;\n}\n' >"$tmp/inc/p.c"
+gcc -O1 -g -I"$tmp/inc/h" -o "$tmp/inc/p" "$tmp/inc/p.c"
+run_epi "profile: a source that needs -I, said so" 0 "'n.h' file not found: the nests this error hides are reported by function" -- \
+	profile -n 1 -m none -q -o "$tmp/inc.trace" -- "$tmp/inc/p"
+run_epi "profile --report with the flags after --" 0 "p.c:5 loop in main" -- \
+	profile --report "$tmp/inc.trace" -- -I"$tmp/inc/h"
 run_epi "profile --report --format csv" 0 '^"phases.c:[0-9]* loop in main",loop,.*phases.c,[0-9]*,main,.*/phases,[0-9]*,0\.' -- \
 	profile --report "$tmp/ph.trace" --format csv
 head -1 "$tmp/out" | grep -qx "block,kind,file,line,function,object,samples,share,share_lo,share_hi,time_s,time_lo,time_hi,energy_j,energy_lo,energy_hi,power_w,power_lo,power_hi" &&

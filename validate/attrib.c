@@ -281,6 +281,9 @@ static source *source_of(epi_attrib *a, const char *path)
 	fo.nclang_args = a->nclang_args;
 	if (epi_find_nests(path, &fo, &s->nests, &s->n, err) < 0)
 		note(a, "%s: its lines are reported by function", err);
+	else if (err[0]) /* what did not parse is reported by function */
+		note(a, "%s: the nests this error hides are reported by function; give the compiler's flags after -- "
+			"(-I, -D)", err);
 	epi_front_opts_clear(&fo);
 	return s;
 }
