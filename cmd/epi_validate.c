@@ -16,6 +16,7 @@
 #include "model/json.h"
 #include "model/util.h"
 #include "predict/cfront.h"
+#include "predict/counts.h"
 #include "predict/report.h"
 #include "predict/trips.h"
 #include "predict/mmodel.h"
@@ -552,6 +553,32 @@ static void load_inputs(validate_opts *o, validate_run *r)
 	o->fo.tag_loops = r->compiled; /* each loop's own work, for its machine code */
 }
 
+/* Dies saying which parameters the program's prediction needs that are
+ * unbound (those its total's counts name, not every function's), and
+ * what the trip-count ones (T<line>) stand for. */
+static _Noreturn void die_unbound(validate_run *r, const char *source)
+{
+	const epi_region *total = &r->a.regions[r->a.nregions - 1];
+	int used[SYM_MAXVARS] = {0};
+	counts_params(&r->a.sym, &total->counts, used);
+	char names[512];
+	size_t l = 0;
+	int trips = 0;
+	names[0] = 0;
+	for (int k = -1; (k = sym_next_param(&r->a.sym, k)) >= 0;) {
+		if (!used[k] || r->env.bound[k] || l + 40 >= sizeof names)
+			continue;
+		const char *nm = sym_name(&r->a.sym, k);
+		trips |= nm[0] == 'T' && nm[1] >= '0' && nm[1] <= '9';
+		l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", nm);
+	}
+	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s", source,
+		names[0] ? names : "each",
+		trips ? " (T<line>: the trip count of the loop on that line, which the analysis cannot count: "
+			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips)"
+		      : "");
+}
+
 /* The prediction, compared row by row. */
 static void run(const validate_opts *o, validate_run *r)
 {
@@ -582,12 +609,8 @@ static void run(const validate_opts *o, validate_run *r)
 	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)
 		epi_die(1, "%s", err);
 	for (int i = 0; i < r->v.n; i++)
-		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME])) {
-			char names[256];
-			int nu = epi_param_names(&r->a, &r->env, names, sizeof names, NULL);
-			epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s",
-				o->source, nu ? names : "each");
-		}
+		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))
+			die_unbound(r, o->source);
 }
 
 /* The table's first line: what was compared with what. */

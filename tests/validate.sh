@@ -77,6 +77,38 @@ grep -q "<svg" "$tmp/val.svg" && grep -q "sel.c:11 loop in selection_sort" "$tmp
 	ok "validate --plot: an SVG naming the nests" || bad "validate --plot: an SVG naming the nests" "$tmp/val.svg"
 # bad input
 run_epi "validate without the parameters" 1 "give --param for n" -- validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz
+# a program whose total needs one trip count: the error names it alone
+# (not body's rpt, which main binds) and says what T<line> stands for
+cat >"$tmp/par.c" <<'EOF'
+int body(int rpt)
+{
+	int s = 0;
+	for (int i = 0; i < rpt; i++)
+		s += i;
+	return s;
+}
+int collatz(unsigned x)
+{
+	int k = 0;
+	while (x != 1) {
+		x = x % 2 ? 3 * x + 1 : x / 2;
+		k++;
+	}
+	return k;
+}
+int main(void)
+{
+	volatile int r = 0;
+	for (int j = 0; j < 2000000; j++)
+		r += collatz(27) + body(10);
+	return 0;
+}
+EOF
+gcc -O0 -g -o "$tmp/par" "$tmp/par.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/par.trace" -- "$tmp/par" >/dev/null 2>&1
+run_epi "validate: only the parameters the program needs, trip counts explained" 1 \
+	"give --param for T11 (T<line>: the trip count of the loop on that line" -- \
+	validate "$tmp/par.c" -a "$tmp/par.trace" -t "$Q6600" -f 2.4GHz --model source
 run_epi "validate a trace without a pinned frequency" 1 "records no pinned frequency and '$Q6600' has 4: give --freq" -- \
 	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=$SEL_N
 run_epi "validate another program's source" 1 "is not a source of '$tmp/sel'" -- \
