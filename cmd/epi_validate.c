@@ -362,16 +362,28 @@ static void plot(const epi_validation *v, int q, const char *svg, const char *ti
 	free(script);
 }
 
-/* Whether PATH starts as a trace does. */
+/* Whether PATH starts as a trace does (else it is taken for a CSV of
+ * measurements); dies on what is neither: empty, a trace cut short, or
+ * not text. */
 static int is_trace(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		epi_die(1, "cannot read '%s': %s", path, strerror(errno));
-	char m[8] = {0};
+	unsigned char m[8] = {0};
 	size_t n = fread(m, 1, sizeof m, f);
 	fclose(f);
-	return n == 8 && memcmp(m, "EPITRACE", 8) == 0;
+	if (n == 8 && memcmp(m, "EPITRACE", 8) == 0)
+		return 1;
+	const char *what = "an epi trace (epi-profile -o) or a CSV of measurements (param,freq_ghz,measured_j)";
+	if (n == 0)
+		epi_die(1, "'%s' is empty: --against takes %s", path, what);
+	if (memcmp(m, "EPITRACE", n) == 0)
+		epi_die(1, "'%s' is an epi trace cut short (%zu bytes)", path, n);
+	for (size_t i = 0; i < n; i++)
+		if (m[i] < 0x20 && m[i] != '\t' && m[i] != '\n' && m[i] != '\r')
+			epi_die(1, "'%s' is not text nor an epi trace: --against takes %s", path, what);
+	return 0;
 }
 
 typedef struct validate_opts {

@@ -109,6 +109,12 @@ gcc -O0 -g -o "$tmp/par" "$tmp/par.c"
 run_epi "validate: only the parameters the program needs, trip counts explained" 1 \
 	"give --param for T11 (T<line>: the trip count of the loop on that line" -- \
 	validate "$tmp/par.c" -a "$tmp/par.trace" -t "$Q6600" -f 2.4GHz --model source
+: >"$tmp/empty.trace"
+run_epi "validate against an empty file" 1 "'.*empty.trace' is empty: --against takes an epi trace" -- \
+	validate "$tmp/sel.c" -a "$tmp/empty.trace" -t "$Q6600" -f 2.4GHz
+head -c 5 "$tmp/sel.trace" >"$tmp/cut.trace"
+run_epi "validate against a trace cut short" 1 "'.*cut.trace' is an epi trace cut short (5 bytes)" -- \
+	validate "$tmp/sel.c" -a "$tmp/cut.trace" -t "$Q6600" -f 2.4GHz
 run_epi "validate a trace without a pinned frequency" 1 "records no pinned frequency and '$Q6600' has 4: give --freq" -- \
 	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=$SEL_N
 run_epi "validate another program's source" 1 "is not a source of '$tmp/sel'" -- \
