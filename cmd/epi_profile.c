@@ -284,7 +284,8 @@ typedef struct profile_run {
 	epi_profile_opts po;
 	epi_trace_writer w;
 	epi_profile_sum sum;
-	int failed; /* a run of the command failed */
+	int failed;  /* a run of the command failed or exited non-zero */
+	int status0; /* the first run's exit status */
 } profile_run;
 
 static void parse_args(int argc, char **argv, profile_opts *o)
@@ -406,6 +407,7 @@ static void start_trace(profile_opts *o, profile_run *r, long khz)
 	r->sum.time_is_cpu = strcmp(o->ops->name, "perf") == 0;
 	r->sum.attrib = epi_attrib_new(EPI_BY_LOOP, NULL, 0);
 	r->failed = 0;
+	r->status0 = 0;
 }
 
 /* Runs the command until --runs, convergence, a failed run or a signal,
@@ -432,14 +434,23 @@ static void run_all(const profile_opts *o, profile_run *r)
 			epi_trace_abort(&r->w);
 			epi_die(1, "%s", err);
 		}
-		int st = run.end.status;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		/* a crash, or an exit status other than the first run's, stops the
+		 * runs; a program that exits non-zero by design (the same status
+		 * every run) is run as often as asked, said once */
+		int st = run.end.status, stop = 0;
+		if (WIFSIGNALED(st) || !WIFEXITED(st)) {
+			stop = r->failed = 1;
+			epi_warn("run %d: '%s' was killed by signal %d (%s); runs stop here", i + 1, cmd[0],
+				 WIFSIGNALED(st) ? WTERMSIG(st) : 0, WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "?");
+		} else if (i == 0 && WEXITSTATUS(st) != 0) {
 			r->failed = 1;
-			if (WIFSIGNALED(st))
-				epi_warn("run %d: '%s' was killed by signal %d (%s); runs stop here", i + 1, cmd[0],
-					 WTERMSIG(st), strsignal(WTERMSIG(st)));
-			else
-				epi_warn("run %d: '%s' exited with status %d; runs stop here", i + 1, cmd[0], WEXITSTATUS(st));
+			r->status0 = WEXITSTATUS(st);
+			epi_warn("run 1: '%s' exited with status %d; the runs go on while it exits so", cmd[0],
+				 WEXITSTATUS(st));
+		} else if (WEXITSTATUS(st) != r->status0) {
+			stop = r->failed = 1;
+			epi_warn("run %d: '%s' exited with status %d, run 1 with %d; runs stop here", i + 1, cmd[0],
+				 WEXITSTATUS(st), r->status0);
 		}
 		if (run.kernel_excluded && i == 0)
 			epi_warn("perf_event_paranoid allows user-space samples only: time in system calls is not sampled");
@@ -447,7 +458,7 @@ static void run_all(const profile_opts *o, profile_run *r)
 			fprintf(stderr, "\r%s: run %d: %.3f s, %zu samples, profiler %.2f%% cpu   ", epi_prog, i + 1,
 				run.end.wall_s, run.ns, 100 * run.end.prof_cpu_s / (run.end.wall_s > 0 ? run.end.wall_s : 1));
 		epi_run_data_free(&run);
-		if (r->failed)
+		if (stop)
 			break;
 		if (!o->runs && i + 1 >= 3 && epi_profile_converged(&r->sum, 0.05))
 			break;

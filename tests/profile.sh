@@ -49,6 +49,14 @@ run_epi "profile --report --by function" 0 "^main " -- profile --report "$tmp/ph
 # bad input
 run_epi "profile a program that does not exist" 1 "cannot run 'no-such-program'" -- profile -m none -o "$tmp/none.trace" -- no-such-program
 [ ! -e "$tmp/none.trace" ] && ok "profile: no trace when no run finished" || bad "profile: no trace when no run finished"
+# a program that exits non-zero by design runs as often as asked; a
+# changed status stops the runs (exit 1 either way)
+run_epi "profile: the same non-zero status every run" 1 "run 1: 'sh' exited with status 7; the runs go on while it exits so" -- \
+	profile -n 3 -m none -q -o "$tmp/st.trace" -- sh -c 'exit 7'
+run_epi "profile --report: its three runs" 0 "3 runs, " -- profile --report "$tmp/st.trace"
+rm -f "$tmp/count"
+run_epi "profile: another status stops the runs" 1 "run 2: 'sh' exited with status 4, run 1 with 3; runs stop here" -- \
+	profile -n 3 -m none -q -o "$tmp/st2.trace" -- sh -c "n=\$(cat '$tmp/count' 2>/dev/null || echo 0); echo \$((n + 1)) >'$tmp/count'; exit \$((n + 3))"
 run_epi "profile a program that crashes" 1 "killed by signal 11" -- profile -n 3 -m none -q -o "$tmp/crash.trace" -- sh -c 'kill -SEGV $$'
 run_epi "profile: the crashed run's trace is kept" 0 "1 run," -- profile --report "$tmp/crash.trace"
 size=$(wc -c <"$tmp/ph.trace")
