@@ -22,7 +22,9 @@ static int read_key(const char *key, int total)
 	return total || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
 }
 
-/* epi_mcount_values_of, for the total when TOTAL. */
+/* The values of R's counts that the machine counts read, by their index
+ * in R (NAN for the others, and where a parameter is unbound); TOTAL: R is
+ * the program's total. */
 static double *values_of(epi_analysis *a, const epi_region *r, const sym_env *env, int total)
 {
 	double *v = xmalloc(((size_t)r->counts.n + 1) * sizeof *v);
@@ -38,21 +40,11 @@ static double *values_of(epi_analysis *a, const epi_region *r, const sym_env *en
 	return v;
 }
 
-double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env)
-{
-	return values_of(a, r, env, r == &a->regions[a->nregions - 1]);
-}
-
-double *epi_mcount_values(epi_analysis *a, const sym_env *env)
-{
-	return epi_mcount_values_of(a, &a->regions[a->nregions - 1], env);
-}
-
 double **epi_mcount_all_values(epi_analysis *a, const sym_env *env)
 {
 	double **v = xcalloc((size_t)a->nregions + 1, sizeof *v);
 	for (int i = 0; i < a->nregions; i++)
-		v[i] = epi_mcount_values_of(a, &a->regions[i], env);
+		v[i] = values_of(a, &a->regions[i], env, i == a->nregions - 1);
 	return v;
 }
 
@@ -63,7 +55,7 @@ void epi_mcount_values_free(double **v, int n)
 	free(v);
 }
 
-/* The count KEY of region R in VALS (epi_mcount_values_of): 0 when it has none. */
+/* The count KEY of region R in VALS (its values_of): 0 when it has none. */
 static double tag_value(const epi_region *total, const double *vals, const char *key)
 {
 	int i = counts_find(&total->counts, key);
@@ -301,11 +293,9 @@ double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries
 	return c->role == EPI_MR_MAIN ? (iters - left) / k : left / c->k;
 }
 
-void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-		    const sym_env *env, const double *vals_in)
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
+		    const double *vals)
 {
-	double *own_vals = vals_in ? NULL : epi_mcount_values(a, env);
-	const double *vals = vals_in ? vals_in : own_vals;
 	m->l = xcalloc((size_t)o->nloop + 1, sizeof *m->l);
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
@@ -386,7 +376,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	}
 	first_touch(m, o, loops, nloops, total, vals, &b);
 	free(b.w);
-	free(own_vals);
 	free(has);
 	free(next);
 	free(last);

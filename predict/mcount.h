@@ -32,24 +32,22 @@ typedef struct epi_mcount {
 	int nunmatched;     /* machine loops matched to no source loop */
 } epi_mcount;
 
-/* The counts of A's total (analysed with tag_loops) that epi_mcount_run
- * reads, evaluated in ENV, by their index in the total (NAN for the others,
- * and where a parameter is unbound; free()). They need no object: a caller
- * can evaluate them while the object is built or read. */
-double *epi_mcount_values(epi_analysis *a, const sym_env *env);
-/* The same for region R of A: of a nest's or a function's, the loops' and
- * functions' entries and the loops' iterations (what its runs need). */
-double *epi_mcount_values_of(epi_analysis *a, const epi_region *r, const sym_env *env);
-/* The same for each of A's regions, by region (the total last); freed by
- * epi_mcount_values_free(V, A->nregions). */
+/* The counts of each of A's regions (analysed with tag_loops) that the
+ * machine counts read, evaluated in ENV, by region (the total last) and by
+ * their index in it (NAN for the others, and where a parameter is
+ * unbound): of the total, its loops' entries, iterations and work sums and
+ * the bytes allocated (what epi_mcount_run reads); of a nest or a
+ * function, its loops' and functions' entries and its loops' iterations.
+ * They need no object: a caller can evaluate them while the object is
+ * built or read. Freed by epi_mcount_values_free(V, A->nregions). */
 double **epi_mcount_all_values(epi_analysis *a, const sym_env *env);
 void epi_mcount_values_free(double **v, int n);
 
 /* Counts the runs of O's machine loops (matched to LOOPS) from A's total
- * counts (analysed with tag_loops), parameters bound in ENV: the values of
- * epi_mcount_values(A, ENV) in VALS, or with NULL evaluated here. */
-void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
-		    const sym_env *env, const double *vals);
+ * counts (analysed with tag_loops), their values (epi_mcount_all_values's
+ * for the total) in VALS. */
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
+		    const double *vals);
 /* The machine iterations of machine loop L (its role counted in M) when
  * its source loop runs ITERS iterations over ENTRIES entries: the main
  * loop's share k at a time, the remainder's what is left per entry. */

@@ -247,8 +247,6 @@ typedef struct run_index {
 	epi_mnest_loop *src_by_line;
 	int *first, *next;
 	named_fn *fn_by_name;
-	const double *total; /* the total's values (epi_mcount_values) */
-	const epi_region *tr;
 } run_index;
 
 /* The function named NAME (LEN bytes) in V (N of them, by name), -1 none. */
@@ -310,7 +308,7 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 		int line = atoi(key + 1);
 		char ik[32];
 		snprintf(ik, sizeof ik, "%%%d/iter", line);
-		int ii = counts_find(&r->counts, ik), ti = counts_find(&x->tr->counts, key);
+		int ii = counts_find(&r->counts, ik);
 		double iters = ii < 0 ? 0 : vals[ii], entries = vals[k];
 		for (int j = first_at(x->src_by_line, m->nloops, line); j < m->nloops && x->src_by_line[j].line == line;
 		     j++) {
@@ -323,7 +321,7 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 				out->unpriced |= isnan(m->cnt.l[l].iters);
 			}
 			/* a nest's first writes of fresh memory, by its share of the entries */
-			double all = ti < 0 ? 0 : x->total[ti];
+			double all = m->nest_entries[s];
 			if (m->loops[s].parent < 0 && m->cnt.touch && m->cnt.touch[s] > 0 && all > 0)
 				add_run(&out->touch, &out->ntouch, s, m->cnt.touch[s] * entries / all);
 		}
@@ -335,7 +333,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
 	double *const *vals = vals_in ? vals_in : own;
 	epi_mcount_free(&m->cnt);
-	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, env, vals[a->nregions - 1]);
+	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, vals[a->nregions - 1]);
 	free(m->touch_by);
 	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
 	m->ntouch_by = 0;
@@ -349,9 +347,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	run_index x = {.src_by_line = xcalloc((size_t)m->nloops + 1, sizeof *x.src_by_line),
 		       .first = xmalloc(((size_t)m->nloops + 1) * sizeof *x.first),
 		       .next = xmalloc(((size_t)o->nloop + 1) * sizeof *x.next),
-		       .fn_by_name = xmalloc(((size_t)o->nfn + 1) * sizeof *x.fn_by_name),
-		       .total = vals[a->nregions - 1],
-		       .tr = &a->regions[a->nregions - 1]};
+		       .fn_by_name = xmalloc(((size_t)o->nfn + 1) * sizeof *x.fn_by_name)};
 	for (int s = 0; s < m->nloops; s++) {
 		x.src_by_line[s] = (epi_mnest_loop){m->loops[s].line, s};
 		x.first[s] = -1;
@@ -392,7 +388,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 		char ek[32];
 		snprintf(ek, sizeof ek, "%%%d/entry", m->loops[s].line);
 		int ei = counts_find(&tr->counts, ek);
-		m->nest_entries[s] = ei < 0 ? 0 : x.total[ei];
+		m->nest_entries[s] = ei < 0 ? 0 : vals[a->nregions - 1][ei];
 	}
 	free(m->straight_by);
 	m->straight_by = xcalloc((size_t)m->nloops + 1, sizeof *m->straight_by);
@@ -450,7 +446,7 @@ typedef struct price_work {
 } price_work;
 
 /* Prices machine loops LO..HI-1 (each writes only its own price). */
-static void price_range(int lo, int hi, void *ctx)
+static void price_loops(int lo, int hi, void *ctx)
 {
 	const price_work *w = ctx;
 	const epi_mmodel *m = w->m;
@@ -497,7 +493,7 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 		if (up >= 0 && m->nest_line[l] && m->cnt.l[l].trip > 0)
 			round[up] += epi_mloop_bytes(o, l, m->cnt.l[l].trip);
 	}
-	epi_in_blocks(o->nloop, 16, price_range, &(price_work){m, p, round});
+	epi_in_blocks(o->nloop, 16, price_loops, &(price_work){m, p, round});
 	free(round);
 	return p;
 }
