@@ -574,18 +574,12 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 	int used[SYM_MAXVARS] = {0};
 	counts_params(&r->a.sym, &total->counts, used);
 	char names[512];
-	size_t l = 0;
-	int trips = 0;
-	names[0] = 0;
-	for (int k = -1; (k = sym_next_param(&r->a.sym, k)) >= 0;) {
-		if (!used[k] || r->env.bound[k] || l + 40 >= sizeof names)
-			continue;
-		const char *nm = sym_name(&r->a.sym, k);
-		trips |= nm[0] == 'T' && nm[1] >= '0' && nm[1] <= '9';
-		l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", nm);
-	}
+	int nu = epi_param_names(&r->a, &r->env, used, names, sizeof names, NULL);
+	int trips = 0; /* a name T<digit>..., first or after ", " */
+	for (const char *t = names; *t && !trips; t++)
+		trips = (t == names || t[-1] == ' ') && t[0] == 'T' && t[1] >= '0' && t[1] <= '9';
 	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s", source,
-		names[0] ? names : "each",
+		nu ? names : "each",
 		trips ? " (T<line>: the trip count of the loop on that line, which the analysis cannot count: "
 			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips)"
 		      : "");

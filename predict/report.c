@@ -289,13 +289,13 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 	rows_free(rows, r->counts.n);
 }
 
-int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t n, int *last)
+int epi_param_names(const epi_analysis *a, const sym_env *env, const int *only, char *out, size_t n, int *last)
 {
 	size_t l = 0;
 	int count = 0;
 	out[0] = 0;
 	for (int i = -1; (i = sym_next_param(&a->sym, i)) >= 0;)
-		if (!env || !env->bound[i]) {
+		if ((!env || !env->bound[i]) && (!only || only[i])) {
 			count++;
 			if (last)
 				*last = i;
@@ -355,7 +355,7 @@ int epi_bind_param(const epi_analysis *a, sym_env *env, const char *spec, char *
 	if (k < 0) {
 		fmpz_clear(v);
 		char known[256];
-		int nk = epi_param_names(a, NULL, known, sizeof known, NULL);
+		int nk = epi_param_names(a, NULL, NULL, known, sizeof known, NULL);
 		return epi_error(err, "--param '%s': '%s' is not a parameter of '%s' (its parameters: %s)", spec, name,
 				 a->file, nk ? known : "none");
 	}

@@ -55,9 +55,10 @@ int epi_analyze_bind(epi_analysis *a, const char *file, const epi_front_opts *o,
 		     int nparams, sym_env *env, char *err);
 
 /* A's parameters as "n, m" into OUT (N bytes; "" when none), only those
- * ENV leaves unbound when ENV is not NULL. Returns how many; *LAST (may be
- * NULL) is the index of the last one listed. */
-int epi_param_names(const epi_analysis *a, const sym_env *env, char *out, size_t n, int *last);
+ * ENV leaves unbound when ENV is not NULL, and those ONLY marks when ONLY
+ * (by symbol) is not NULL. Returns how many; *LAST (may be NULL) is the
+ * index of the last one listed. */
+int epi_param_names(const epi_analysis *a, const sym_env *env, const int *only, char *out, size_t n, int *last);
 
 /* Writes the report; returns 0, or -1 with ERR set. */
 int epi_report(FILE *out, epi_analysis *a, const epi_report_opts *o, char *err);

@@ -213,7 +213,7 @@ int epi_validate_measured(epi_analysis *a, const epi_table *t, const sym_env *en
 	/* a bare value binds the one parameter --param left unbound */
 	int free_var = -1;
 	char names[256];
-	int nfree = epi_param_names(a, env, names, sizeof names, &free_var);
+	int nfree = epi_param_names(a, env, NULL, names, sizeof names, &free_var);
 	sym_env e;
 	sym_env_init(&e);
 	int ret = 0;
