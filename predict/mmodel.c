@@ -430,6 +430,19 @@ static void add_runs(epi_mcost *out, const epi_mloop_price *p, const epi_mix *mi
 	epi_mix_add(&out->mix, mix, times);
 }
 
+/* add_runs, a run count not known (NAN: it needs an unbound parameter)
+ * making OUT's time and energy unknown: whether TIMES was known. */
+static int add_counted_runs(epi_mcost *out, const epi_mloop_price *p, const epi_mix *mix, double times,
+			    const epi_mcosts *c)
+{
+	if (isnan(times)) {
+		out->p.t = out->p.e = NAN;
+		return 0;
+	}
+	add_runs(out, p, mix, times, c);
+	return 1;
+}
+
 struct epi_mprices {
 	epi_mcosts c;
 	int interpolated;
@@ -567,10 +580,7 @@ void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mc
 	for (int k = first_at(m->straight_by, m->nstraight_by, line); k < m->nstraight_by && m->straight_by[k].line == line;
 	     k++) {
 		int s = m->straight_by[k].loop;
-		if (isnan(m->nest_entries[s]))
-			out->p.t = out->p.e = NAN;
-		else
-			add_runs(out, &p->straight[s], &m->straight_mix[s], m->nest_entries[s], &p->c);
+		add_counted_runs(out, &p->straight[s], &m->straight_mix[s], m->nest_entries[s], &p->c);
 	}
 }
 
@@ -585,26 +595,15 @@ void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_regi
 	cost_init(out, p);
 	for (int k = 0; k < x->nloop; k++) {
 		int l = x->loop[k].at;
-		double n = x->loop[k].n;
-		if (isnan(n)) {
-			out->p.t = out->p.e = NAN;
-			continue;
-		}
-		add_runs(out, &p->loop[l], &m->obj.loop[l].own, n, &p->c);
-		out->nloops++;
+		out->nloops += add_counted_runs(out, &p->loop[l], &m->obj.loop[l].own, x->loop[k].n, &p->c);
 	}
-	for (int k = 0; k < x->nfn; k++) {
-		if (isnan(x->fn[k].n))
-			out->p.t = out->p.e = NAN;
-		else
-			add_runs(out, &p->fn[x->fn[k].at], &m->obj.fn[x->fn[k].at].own, x->fn[k].n, &p->c);
-	}
+	for (int k = 0; k < x->nfn; k++)
+		add_counted_runs(out, &p->fn[x->fn[k].at], &m->obj.fn[x->fn[k].at].own, x->fn[k].n, &p->c);
 	for (int k = 0; k < x->ntouch; k++)
 		add_touch_of(x->touch[k].n, &p->c, out);
-	if (x->straight.at >= 0 && isnan(x->straight.n))
-		out->p.t = out->p.e = NAN;
-	else if (x->straight.at >= 0)
-		add_runs(out, &p->straight[x->straight.at], &m->straight_mix[x->straight.at], x->straight.n, &p->c);
+	if (x->straight.at >= 0)
+		add_counted_runs(out, &p->straight[x->straight.at], &m->straight_mix[x->straight.at], x->straight.n,
+				 &p->c);
 	if (x->unpriced || x->inlined)
 		out->p.t = out->p.e = NAN;
 	out->inlined = x->inlined;
@@ -623,12 +622,8 @@ void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)
 	cost_init(out, p);
 	add_loops(m, p, 0, out);
 	add_touch(m, 0, &p->c, out);
-	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++) {
-		if (isnan(m->cnt.calls[f])) /* called a number of times that needs a parameter */
-			out->p.t = out->p.e = NAN;
-		else
-			add_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
-	}
+	for (int f = 0; f < m->obj.nfn && m->cnt.calls; f++)
+		add_counted_runs(out, &p->fn[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
 }
 
 void epi_mcost_add(epi_mcost *dst, const epi_mcost *src)
