@@ -596,8 +596,10 @@ static void x86_classify(epi_isa *d, const cs_insn *in, epi_insn *o)
 	}
 
 	if ((klass == EPI_IC_BRANCH || klass == EPI_IC_CALL) && x->op_count == 1 &&
-	    x->operands[0].type == X86_OP_IMM)
+	    x->operands[0].type == X86_OP_IMM) {
 		o->target = (uint64_t)x->operands[0].imm;
+		o->direct = 1;
+	}
 }
 
 /* ---- aarch64 ----------------------------------------------------------- */
@@ -870,8 +872,10 @@ static void a64_classify(const cs_insn *in, epi_insn *o)
 			   a->cc != ARM64_CC_NV);
 		if (in->id != ARM64_INS_BR && in->id != ARM64_INS_BLR)
 			for (int i = 0; i < a->op_count; i++)
-				if (a->operands[i].type == ARM64_OP_IMM)
+				if (a->operands[i].type == ARM64_OP_IMM) {
 					o->target = (uint64_t)a->operands[i].imm;
+					o->direct = 1;
+				}
 	}
 }
 

@@ -53,7 +53,7 @@ typedef struct epi_insn {
 	 * a pc-relative address is resolved (base 0, disp the address), push and
 	 * pop address their stack slot, lea its operand (reading nothing) */
 	int64_t disp;
-	uint64_t target;   /* a direct branch's or call's target; 0 when indirect or none */
+	uint64_t target;   /* a direct branch's or call's target (direct set); else 0 */
 	const char *mnem;  /* the mnemonic, for notes and reports (kept for the process) */
 	/* the explicit operands in order (the destination first): registers as
 	 * their full registers, immediates, and memory (its address above) */
@@ -77,6 +77,7 @@ typedef struct epi_insn {
 			      pop 1; a call's or ret's return address is not counted) */
 	uint8_t stores;    /* memory operands written (push 1) */
 	uint8_t cond;      /* a conditional branch */
+	uint8_t direct;    /* a branch or call to TARGET (an object file's code starts at 0) */
 	uint8_t nrd, nwr;
 	uint8_t nop;
 	uint8_t writeback; /* aarch64: the base register moves by post_index */

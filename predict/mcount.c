@@ -182,7 +182,7 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 			order[(*n)++] = s;
 		}
 		const epi_insn *in = &o->in[i];
-		if (in->klass != EPI_IC_CALL || !in->target)
+		if (in->klass != EPI_IC_CALL || !in->direct)
 			continue;
 		for (int g = 0; g < o->nfn; g++)
 			if (!fseen[g] && o->in[o->fn[g].first].addr == in->target)

@@ -268,7 +268,7 @@ static form value_of(const flow *f, const epi_insn *in, const form *mem)
 static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 {
 	const epi_insn *in = &o->in[i];
-	if (!in->target || i + 1 > hi || !epi_in_loop(o, i + 1, l))
+	if (!in->direct || i + 1 > hi || !epi_in_loop(o, i + 1, l))
 		return 0;
 	int a = lo, b = hi;
 	while (a < b) {

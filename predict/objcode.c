@@ -234,7 +234,7 @@ static const char *callee_name(reader *r, const epi_insn *in)
 		GElf_Addr off = in->addr - sh.sh_addr;
 		return reloc_name(r->elf, elf_ndxscn(text), off, off + in->size);
 	}
-	if (!in->target)
+	if (!in->direct)
 		return in->loads && !in->base && !in->index ? got_slot(r->elf, (GElf_Addr)in->disp) : NULL;
 	size_t n;
 	const uint8_t *code = plt_at(r->elf, in->target, &n);
@@ -599,7 +599,7 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 			continue;
 		if (i + 1 < hi)
 			leader[i + 1 - lo] = 1;
-		int t = in->target ? insn_at(o, lo, hi, in->target) : -1;
+		int t = in->direct ? insn_at(o, lo, hi, in->target) : -1;
 		if (t >= 0)
 			leader[t - lo] = 1;
 	}
@@ -620,7 +620,7 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 		const epi_insn *last = &o->in[g->start[b] + g->len[b] - 1];
 		int *sc = &g->succ[2 * b];
 		sc[0] = sc[1] = -1;
-		int t = last->klass == EPI_IC_BRANCH && last->target ? insn_at(o, lo, hi, last->target) : -1;
+		int t = last->klass == EPI_IC_BRANCH && last->direct ? insn_at(o, lo, hi, last->target) : -1;
 		int falls = last->klass != EPI_IC_RET && !(last->klass == EPI_IC_BRANCH && !last->cond);
 		if (falls && b + 1 < g->nb)
 			sc[0] = b + 1;

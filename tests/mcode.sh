@@ -269,6 +269,20 @@ clang-19 -O2 -g -c -o "$M/tail.o" "$M/tail.c"
 ASAN_OPTIONS=$ASAN_OPTIONS:malloc_fill_byte=2 expect "compiled model: a tail call to the next function" 0 \
 	"^  all .*[0-9] ns" -- "$M/tail.c" --binary "$M/tail.o" --table "$M/t.xml" --param n=100
 
+# a loop at the start of an object file's code: its branch back goes to
+# address 0, a direct target all the same
+cat >"$M/l0.c" <<'EOF'
+void scale(double *a, double *end)
+{
+	do
+		*a *= 2;
+	while (++a < end);
+}
+EOF
+gcc -O2 -g -c -o "$M/l0.o" "$M/l0.c"
+expect "compiled model: a loop at address 0 of an object file" 0 "(x86-64, 1 machine loop, 1 matched to the source)" -- \
+	"$M/l0.c" --binary "$M/l0.o" --table "$M/t.xml"
+
 # bad input
 gcc -O2 -o "$M/nodebug" "$K/gemm.c"
 expect "compiled model: a program without debug information" 1 "no debug information: build it with -g" -- \

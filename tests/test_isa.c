@@ -285,9 +285,13 @@ static void test_x86_snippet(void **st)
 	assert_int_equal(v[29].disp, (int64_t)(v[30].addr + 0x10));
 	assert_false(v[31].cond);
 	assert_int_equal(v[31].target, 0);
+	/* a jump to f, the snippet's first address (0 in its object file), is
+	 * direct; a call through memory is not */
+	assert_true(v[15].direct && v[16].direct && v[31].direct);
 	assert_true(epi_isa_reg_frame(d, v[32].base));
 	assert_int_equal(v[35].index, X86_REG_R8);
 	assert_int_equal(v[36].target, 0);
+	assert_false(v[36].direct);
 	/* the operations the passes tell apart, from the decoded mnemonic */
 	assert_int_equal(v[11].aop, EPI_AOP_IMUL);
 	assert_int_equal(v[13].aop, EPI_AOP_LEA);
@@ -495,12 +499,14 @@ static void test_a64_snippet(void **st)
 	for (int i = 22; i <= 26; i++) {
 		assert_true(v[i].cond);
 		assert_int_equal(v[i].target, 0);
+		assert_true(v[i].direct);
 	}
 	assert_true(reads(&v[22], ARM64_REG_NZCV));
 	assert_true(reads(&v[23], ARM64_REG_X0));
 	assert_int_equal(v[27].target, v[37].addr);
 	assert_true(writes(&v[27], ARM64_REG_X30));
 	assert_int_equal(v[28].target, 0);
+	assert_false(v[28].direct); /* blr */
 	assert_true(reads(&v[28], ARM64_REG_X8));
 	assert_false(v[29].cond);
 	assert_true(epi_isa_reg_frame(d, v[32].base));
