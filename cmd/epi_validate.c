@@ -590,7 +590,10 @@ static void run(const validate_opts *o, validate_run *r)
 {
 	char err[EPI_ERRLEN];
 	/* the program the trace recorded read beside the analysis */
-	epi_mmodel_job job = {.m = &r->mm, .binary = o->binary ? o->binary : r->prof.info.exe, .source = o->source,
+	/* the program as the runs mapped it: the command's name may be relative
+	 * to where it was profiled, or found through PATH */
+	const char *prog = r->trace ? epi_attrib_program(r->prof.attrib) : NULL;
+	epi_mmodel_job job = {.m = &r->mm, .binary = o->binary ? o->binary : prog ? prog : r->prof.info.exe, .source = o->source,
 			      .fo = &o->fo};
 	int model = r->trace && r->compiled;
 	if (model)

@@ -283,6 +283,14 @@ gcc -O2 -g -c -o "$M/l0.o" "$M/l0.c"
 expect "compiled model: a loop at address 0 of an object file" 0 "(x86-64, 1 machine loop, 1 matched to the source)" -- \
 	"$M/l0.c" --binary "$M/l0.o" --table "$M/t.xml"
 
+# validate prices the program as the runs mapped it, when the command
+# named it relative to the directory it was profiled in
+cp "$K/gemm.c" "$M/vg.c"
+gcc -O2 -g -o "$M/vg" "$M/vg.c"
+(cd "$M" && "$top/build/san/bin/epi" profile -n 1 -m none -q -o rel.trace -- ./vg 200 >/dev/null 2>&1)
+run_epi "compiled model: validate a program named relative to where it ran" 0 "^model: compiled code of $M/vg " -- \
+	validate "$M/vg.c" -a "$M/rel.trace" -t "$M/t.xml" -P n=200
+
 # bad input
 gcc -O2 -o "$M/nodebug" "$K/gemm.c"
 expect "compiled model: a program without debug information" 1 "no debug information: build it with -g" -- \

@@ -119,6 +119,13 @@ run_epi "validate a trace without a pinned frequency" 1 "records no pinned frequ
 	validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -P n=$SEL_N
 run_epi "validate another program's source" 1 "is not a source of '$tmp/sel'" -- \
 	validate "$ex/weighted_means.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -P n=$SEL_N
+# a trace whose program is gone: said so
+cp "$tmp/sel" "$tmp/gone"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/gone.trace" -- "$tmp/gone" 2000 >/dev/null 2>&1
+rm "$tmp/gone"
+run_epi "validate a trace whose program was deleted" 1 \
+	"cannot read '$tmp/gone', the program the trace recorded: No such file or directory" -- \
+	validate "$tmp/sel.c" -a "$tmp/gone.trace" -t "$Q6600" -f 2.4GHz -P n=2000
 sed -i '1i /* a line added after the build */' "$tmp/sel.c"
 run_epi "validate a source edited since the build" 1 "'$tmp/sel.c' does not match the binary '$tmp/sel': selection_sort is on line 9 in the source, line 8 in the binary" -- $VAL
 run_epi "validate against a missing file" 1 "cannot read '$tmp/none.trace'" -- validate "$ex/selection_sort.c" -a "$tmp/none.trace" -t "$Q6600"

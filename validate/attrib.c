@@ -4,10 +4,12 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
+#include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +135,14 @@ void epi_attrib_free(epi_attrib *a)
 	free(a);
 }
 
-static void note(epi_attrib *a, const char *fmt, const char *what)
+static void note(epi_attrib *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(epi_attrib *a, const char *fmt, ...)
 {
 	char line[4400];
-	snprintf(line, sizeof line, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
 	size_t l = strlen(a->notes);
 	a->notes = xrealloc(a->notes, l + strlen(line) + 2);
 	sprintf(a->notes + l, "%s\n", line);
@@ -180,7 +186,9 @@ static int object_of(epi_attrib *a, const epi_map *m)
 			o->usable = o->nsegs > 0;
 		}
 	}
-	if (!same)
+	if (!same && access(m->path, R_OK) != 0)
+		note(a, "cannot read '%s' (%s): its samples are left unresolved", m->path, strerror(errno));
+	else if (!same)
 		note(a, "'%s' has changed since it was profiled (another build-id): its samples are left unresolved", m->path);
 	else if (!o->usable)
 		note(a, "cannot read '%s': its samples are left unresolved", m->path);
@@ -197,6 +205,9 @@ int epi_attrib_run(epi_attrib *a, const epi_map *maps, int nmaps, char *err)
 		const object *o = &a->o[k];
 		if (i == 0) {
 			a->prog = k;
+			if (m->buildid_len && access(m->path, R_OK) != 0)
+				return epi_error(err, "cannot read '%s', the program the trace recorded: %s", m->path,
+						 strerror(errno));
 			if (m->buildid_len && (o->idlen != m->buildid_len || memcmp(o->id, m->buildid, (size_t)o->idlen) != 0)) {
 				char was[2 * EPI_BUILDID_MAX + 1], now[2 * EPI_BUILDID_MAX + 1];
 				epi_buildid_hex(m->buildid, m->buildid_len, was);
@@ -429,6 +440,8 @@ epi_block *epi_attrib_blocks(epi_attrib *a, int *n)
 }
 
 const char *epi_attrib_notes(epi_attrib *a) { return a->notes; }
+
+const char *epi_attrib_program(const epi_attrib *a) { return a->prog >= 0 ? a->o[a->prog].path : NULL; }
 
 typedef struct decl_find {
 	const char *file, *function;

@@ -62,6 +62,10 @@ epi_block *epi_attrib_blocks(epi_attrib *a, int *n);
  * is not loaded or has no debug information. */
 int epi_attrib_decl_line(epi_attrib *a, const char *file, const char *function);
 
+/* The path the program was mapped from in the runs read (absolute, as
+ * the kernel gave it), NULL before any. */
+const char *epi_attrib_program(const epi_attrib *a);
+
 /* Notes about sources that could not be read or parsed, one per line ("" when none). */
 const char *epi_attrib_notes(epi_attrib *a);
 
