@@ -132,7 +132,7 @@ static json_t *json_q(const epi_cmp *c, int q)
 /* CLOCK: the table's and the trace's effective clocks (GHz) and the ratio
  * that scaled the core's times, for a trace; NULL otherwise. */
 static void write_json(FILE *out, const epi_validation *v, int trace, const char *source, const char *against,
-		       const char *table, const double *clock)
+		       const char *table, const double *clock, const epi_analysis *a)
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "source", json_string(source));
@@ -171,6 +171,10 @@ static void write_json(FILE *out, const epi_validation *v, int trace, const char
 		json_object_set_new(s, q_name[q], x);
 	}
 	json_object_set_new(root, "summary", s);
+	json_t *notes = json_array();
+	for (int i = 0; i < a->nnotes; i++)
+		json_array_append_new(notes, json_string(a->notes[i]));
+	json_object_set_new(root, "notes", notes);
 	json_dumpf(root, out, JSON_INDENT(2));
 	fputc('\n', out);
 	json_decref(root);
@@ -200,7 +204,7 @@ static void write_summary(FILE *out, const epi_validation *v, int trace, const i
 	}
 }
 
-static void write_table(FILE *out, const epi_validation *v, int trace, const char *head)
+static void write_table(FILE *out, const epi_validation *v, int trace, const char *head, const epi_analysis *a)
 {
 	fprintf(out, "%s\n", head);
 	int wn = 5;
@@ -262,6 +266,8 @@ static void write_table(FILE *out, const epi_validation *v, int trace, const cha
 		fputc('\n', out);
 	}
 	write_summary(out, v, trace, show);
+	for (int i = 0; i < a->nnotes; i++)
+		fprintf(out, "%snote: %s\n", i ? "" : "\n", a->notes[i]);
 }
 
 /* The axes' range of quantity Q from LO to HI, error bars included; returns
@@ -656,13 +662,16 @@ static void report(const validate_opts *o, const validate_run *r)
 	head_text(head, sizeof head, o, r);
 	epi_out eo;
 	FILE *out = epi_out_open(&eo, o->output);
-	if (o->fmt == EPI_FMT_CSV)
+	if (o->fmt == EPI_FMT_CSV) {
 		write_csv(out, &r->v, r->trace);
-	else if (o->fmt == EPI_FMT_JSON)
+		for (int i = 0; i < r->a.nnotes; i++) /* the columns stay the rows' */
+			fprintf(stderr, "%s: note: %s\n", epi_prog, r->a.notes[i]);
+	} else if (o->fmt == EPI_FMT_JSON) {
 		write_json(out, &r->v, r->trace, o->source, o->against, o->table_path,
-			   r->trace ? (const double[]){r->table_ghz, r->prof.info.effective_ghz, r->clock} : NULL);
-	else
-		write_table(out, &r->v, r->trace, head);
+			   r->trace ? (const double[]){r->table_ghz, r->prof.info.effective_ghz, r->clock} : NULL, &r->a);
+	} else {
+		write_table(out, &r->v, r->trace, head, &r->a);
+	}
 	epi_out_close(&eo);
 }
 

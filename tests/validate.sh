@@ -131,6 +131,31 @@ run_epi "validate a source edited since the build" 1 "'$tmp/sel.c' does not matc
 run_epi "validate against a missing file" 1 "cannot read '$tmp/none.trace'" -- validate "$ex/selection_sort.c" -a "$tmp/none.trace" -t "$Q6600"
 run_epi "validate: a bad --param" 2 "invalid --param 'n=many'" -- validate "$ex/selection_sort.c" -a "$tmp/sel.trace" -P n=many
 
+# what the analysis notes comes with the comparison: a recursive call that
+# the prediction lists but does not count
+cat >"$tmp/fib.c" <<'EOF'
+int fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+int main(void)
+{
+	volatile int s = 0;
+	for (int i = 0; i < 300; i++)
+		s += fib(20);
+	return 0;
+}
+EOF
+cc -O0 -g -o "$tmp/fib" "$tmp/fib.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/fib.trace" -- "$tmp/fib" >/dev/null 2>&1
+FIB="validate $tmp/fib.c -a $tmp/fib.trace -t $Q6600 -f 2.4GHz"
+run_epi "validate: the analysis's notes" 0 "^note: .*fib.c:3: recursive call to fib() is listed, not counted" -- $FIB
+run_epi "validate: the analysis's notes in JSON" 0 '"notes": \[' -- $FIB -F json
+grep -q '"[^"]*fib.c:3: recursive call to fib() is listed, not counted"' "$tmp/out" && ok "validate: a note in JSON" ||
+	bad "validate: a note in JSON" "$tmp/out"
+run_epi "validate: the analysis's notes on stderr beside CSV" 0 "^epi validate: note: .*recursive call to fib()" -- $FIB -F csv
+grep -q "recursive" "$tmp/out" && bad "validate: CSV rows alone on stdout" "$tmp/out" || ok "validate: CSV rows alone on stdout"
+
 # whole-program measurements: RR-8416's Table VI
 MEAS="$top/data/rr8416-measured/selection_sort.csv"
 run_epi "validate against RR-8416's measurements" 0 "^n=100000 *1.6 *3015 *2600 *+16.0%" -- \
