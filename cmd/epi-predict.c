@@ -365,6 +365,16 @@ static void analyze(const predict_opts *o, predict_run *r)
 		return;
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", job.err);
+	/* calls the compiler removed: the source counted without them */
+	int ndead;
+	code = epi_mmodel_reanalyze(&r->mm, &r->a, o->file, &o->fo, o->params, o->nparams, &r->env, &ndead, err);
+	if (code)
+		epi_analysis_die(&r->a, code, err);
+	if (ndead) {
+		epi_mcount_values_free(vals, r->a.nregions);
+		epi_analysis_format(&r->a, o->jobs);
+		vals = epi_mcount_all_values(&r->a, &r->env);
+	}
 	if (job.built[0]) { /* the report names the build, not a removed file */
 		const char *cc = getenv("EPI_CC");
 		char what[600];

@@ -618,6 +618,12 @@ static void run(const validate_opts *o, validate_run *r)
 	if (r->compiled) {
 		if (ret < 0)
 			epi_die(1, "%s (--model source prices the source alone)", job.err);
+		/* calls the compiler removed: the source counted without them */
+		int ndead;
+		code = epi_mmodel_reanalyze(&r->mm, &r->a, o->source, &o->fo, o->params, o->nparams, &r->env, &ndead,
+					    err);
+		if (code)
+			epi_analysis_die(&r->a, code, err);
 		epi_mmodel_count(&r->mm, &r->a, &r->env, NULL);
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 	}

@@ -820,6 +820,29 @@ static char *member_rename(CXCursor arg, const char *rest)
 	return r;
 }
 
+/* Whether call C of F is one the compiled code does not make (then
+ * noted); else, with tag_loops, C counted as a call site of the file. */
+static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
+{
+	if ((!w->o->tag_loops && !w->o->ndead_calls) || f->state == 1)
+		return 0; /* a recursive call is listed, not counted, either way */
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return 0;
+	int line = line_of(c);
+	for (int i = 0; i < w->o->ndead_calls; i++)
+		if (w->o->dead_calls[i].line == line && strcmp(w->o->dead_calls[i].callee, f->name) == 0) {
+			note(w, c, "the compiled code makes no call to %s() here, nor has its code inlined "
+				   "(the compiler removed the call or folded it away): its work is not counted", f->name);
+			return 1;
+		}
+	if (w->o->tag_loops) {
+		char key[200];
+		snprintf(key, sizeof key, "%%call:%d:%s/site", line, f->name);
+		counts_add_si(w->s, out, key, 1);
+	}
+	return 0;
+}
+
 static int call(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -884,6 +907,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			count_si(w, out, "print", 1);
 			goto out;
 		}
+	if (f && dead_call(w, c, f, out))
+		goto out;
 	if (f) {
 		if (f->state == 1) {
 			note(w, c, "recursive call to %s() is listed, not counted", raw);

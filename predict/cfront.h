@@ -28,12 +28,26 @@ typedef struct epi_trip {
 	char *origin;
 } epi_trip;
 
+/* A call of a function of the file, by the line of the file it is made on. */
+typedef struct epi_call_site {
+	int line;
+	char *callee;
+	int inlined; /* in compiled code: the callee's code inlined there, not called */
+} epi_call_site;
+
 typedef struct epi_front_opts {
 	const char *const *clang_args; /* compiler flags */
 	int nclang_args;
 	fmpq_t branch_prob;            /* probability of a then-branch */
 	epi_trip *trips;               /* --trip FILE:LINE=EXPR */
 	int ntrips;
+	/* Calls that the compiled code does not make (the compiler removed
+	 * them: a result never used, a value known at compile time): counted
+	 * as absent, each noted. With tag_loops, every other call of a
+	 * function of the file made on a line of the file is counted as
+	 * "%call:LINE:CALLEE/site", so that its caller can find them. */
+	const epi_call_site *dead_calls;
+	int ndead_calls;
 	/* Also count every op under the block its code lies in: "@LINE/KEY" in
 	 * the top-level loop nest whose keyword is on LINE, "@FUNCTION()/KEY"
 	 * in FUNCTION outside its nests. Through calls these add up where the

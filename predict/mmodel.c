@@ -657,3 +657,77 @@ void epi_mmodel_describe(const epi_mmodel *m, char *out, size_t n)
 	if (k > 0 && (size_t)k < n)
 		snprintf(out + k, n - (size_t)k, ")");
 }
+
+static int site_cmp(const void *a, const void *b)
+{
+	const epi_call_site *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : strcmp(x->callee, y->callee);
+}
+
+/* The call sites that A's counts list ("%call:LINE:CALLEE/site", in its
+ * functions and its total), each once, into *N. */
+static epi_call_site *call_sites(const epi_analysis *a, int *n)
+{
+	epi_call_site *v = NULL;
+	int cap = 0;
+	*n = 0;
+	for (int r = 0; r < a->nregions; r++) {
+		const epi_counts *c = &a->regions[r].counts;
+		if (a->regions[r].scope == EPI_SCOPE_LOOP)
+			continue;
+		for (int k = 0; k < c->n; k++) {
+			const char *key = c->key[k];
+			int line, at = 0;
+			if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", &line, &at) != 1 || !at)
+				continue;
+			const char *name = key + 6 + at, *end = strrchr(name, '/');
+			if (!end || strcmp(end, "/site") != 0)
+				continue;
+			ALLOC_GROW(v, *n + 1, cap);
+			v[(*n)++] = (epi_call_site){line, xstrndup(name, (size_t)(end - name)), 0};
+		}
+	}
+	if (*n > 1)
+		qsort(v, (size_t)*n, sizeof *v, site_cmp);
+	int k = 0;
+	for (int i = 0; i < *n; i++)
+		if (k && site_cmp(&v[k - 1], &v[i]) == 0)
+			free(v[i].callee);
+		else
+			v[k++] = v[i];
+	*n = k;
+	return v;
+}
+
+int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
+			 const char *const *params, int nparams, sym_env *env, int *ndead, char *err)
+{
+	int n;
+	epi_call_site *sites = call_sites(a, &n);
+	char *dead = xmalloc((size_t)n + 1);
+	*ndead = epi_object_dead_calls(&m->obj, sites, n, dead);
+	int code = 0;
+	if (*ndead) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (dead[i])
+				sites[k++] = sites[i];
+			else
+				free(sites[i].callee);
+		n = k;
+		epi_front_opts again = *fo;
+		again.dead_calls = sites;
+		again.ndead_calls = n;
+		epi_analysis_free(a);
+		sym_env_clear(env);
+		code = epi_analyze_bind(a, source, &again, params, nparams, env, err);
+		epi_nests_free(a->loops, a->nloops);
+		a->loops = NULL;
+		a->nloops = 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(sites[i].callee);
+	free(sites);
+	free(dead);
+	return code;
+}

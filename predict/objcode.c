@@ -114,6 +114,7 @@ typedef struct reader {
 	/* the last DWARF file name seen and whether it is the source */
 	const char *last_name;
 	int last_same;
+	int capcalls;
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
 	uint64_t bytes;   /* the code of the functions read */
@@ -260,6 +261,144 @@ static const char *callee_name(reader *r, const epi_insn *in)
 	return NULL;
 }
 
+static void add_call(epi_object *o, int line, const char *callee, int inlined, int *cap)
+{
+	ALLOC_GROW(o->calls, o->ncalls + 1, *cap);
+	o->calls[o->ncalls++] = (epi_call_site){line, callee ? xstrdup(callee) : NULL, inlined};
+}
+
+/* A relocation of an object file's code: the address it patches and the
+ * symbol it names ("" for a section's). */
+typedef struct code_rel {
+	GElf_Addr at;
+	const char *name;
+} code_rel;
+
+static int rel_cmp(const void *a, const void *b)
+{
+	const code_rel *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* E's relocations of executable sections, by address, into *N. */
+static code_rel *code_relocs(Elf *e, int *n)
+{
+	code_rel *v = NULL;
+	int cap = 0;
+	*n = 0;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh, th, ssh;
+		Elf_Scn *to, *symscn;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(to = elf_getscn(e, sh.sh_info)) || !gelf_getshdr(to, &th) || !(th.sh_flags & SHF_EXECINSTR) ||
+		    !(symscn = elf_getscn(e, sh.sh_link)) || !gelf_getshdr(symscn, &ssh))
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL), *sd = elf_getdata(symscn, NULL);
+		for (size_t i = 0; d && sd && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela ra;
+			GElf_Sym sym;
+			if (!gelf_getrela(d, (int)i, &ra) || !gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym))
+				continue;
+			const char *name = elf_strptr(e, ssh.sh_link, sym.st_name);
+			ALLOC_GROW(v, *n + 1, cap);
+			v[(*n)++] = (code_rel){th.sh_addr + ra.r_offset, name ? name : ""};
+		}
+	}
+	if (*n > 1)
+		qsort(v, (size_t)*n, sizeof *v, rel_cmp);
+	return v;
+}
+
+typedef struct fn_start {
+	uint64_t addr;
+	int fn;
+} fn_start;
+
+static int start_addr_cmp(const void *a, const void *b)
+{
+	const fn_start *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The function whose first instruction is at ADDR in S (N of them), -1. */
+static int fn_at(const fn_start *s, int n, uint64_t addr)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int m = lo + (hi - lo) / 2;
+		if (s[m].addr < addr)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && s[lo].addr == addr ? s[lo].fn : -1;
+}
+
+/* The calls that O's code makes to the source's functions, into its calls
+ * (an object file's callees from their relocations, when they have one;
+ * a call whose callee is not known with none), R reading it. */
+static void code_calls(reader *r)
+{
+	epi_object *o = r->o;
+	fn_start *st = xmalloc(((size_t)o->nfn + 1) * sizeof *st);
+	for (int f = 0; f < o->nfn; f++)
+		st[f] = (fn_start){o->fn[f].n ? o->in[o->fn[f].first].addr : 0, f};
+	qsort(st, (size_t)o->nfn, sizeof *st, start_addr_cmp);
+	int nrel = 0;
+	code_rel *rel = r->rel ? code_relocs(r->elf, &nrel) : NULL;
+	for (int f = 0; f < o->nfn; f++) {
+		const epi_mfn *fn = &o->fn[f];
+		if (!fn->n)
+			continue;
+		uint64_t lo = o->in[fn->first].addr, hi = o->in[fn->first + fn->n - 1].addr + o->in[fn->first + fn->n - 1].size;
+		for (int i = fn->first; i < fn->first + fn->n; i++) {
+			const epi_insn *in = &o->in[i];
+			int call = in->klass == EPI_IC_CALL;
+			/* a jump out of the function (a tail call), or, unrelocated
+			 * in an object file, to the next instruction */
+			int jump = in->klass == EPI_IC_BRANCH && in->direct &&
+				   (in->target < lo || in->target >= hi || (rel && in->target == in->addr + in->size));
+			if (!call && !jump)
+				continue;
+			const char *name = NULL;
+			int known = 0;
+			if (rel) {
+				int a = 0, b = nrel;
+				while (a < b) {
+					int m = a + (b - a) / 2;
+					if (rel[m].at < in->addr)
+						a = m + 1;
+					else
+						b = m;
+				}
+				if (a < nrel && rel[a].at < in->addr + in->size) {
+					name = rel[a].name[0] ? rel[a].name : NULL; /* a section's: not known */
+					known = name != NULL;
+					if (!name && !call)
+						continue; /* a jump within the section: no call */
+				}
+			}
+			if (!known && in->direct) {
+				int g = fn_at(st, o->nfn, in->target);
+				if (g < 0 && (jump || !rel))
+					continue; /* a jump elsewhere, or a call of another file's function */
+				name = g >= 0 ? o->fn[g].name : NULL;
+			}
+			/* a compiler's copy of a function is named after it:
+			 * f.constprop.0, f.isra.0, f.part.0, f.llvm.123 */
+			char base[256];
+			if (name && strchr(name, '.') && name[0] != '.') {
+				snprintf(base, sizeof base, "%.*s", (int)(strchr(name, '.') - name), name);
+				name = base;
+			}
+			add_call(o, o->line[i], name, 0, &r->capcalls);
+		}
+	}
+	free(rel);
+	free(st);
+}
+
 /* Whether NAME returns its first argument (the destination it writes):
  * code may go on addressing that memory through the call's result. */
 static int returns_arg0(const char *name)
@@ -292,6 +431,16 @@ static void note_built_from(reader *r, const char *name)
 			r->built_from[i] = '?';
 }
 
+/* Whether the DWARF file NAME (relative to DIR) is the source. */
+static int is_source(reader *r, const char *name, const char *dir)
+{
+	if (name != r->last_name) {
+		r->last_name = name;
+		r->last_same = epi_same_source(name, dir, r->o->source);
+	}
+	return r->last_same;
+}
+
 /* The line in the source of the instruction at ADDR of CU, 0 elsewhere. */
 static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
 {
@@ -300,13 +449,37 @@ static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
 	if (!l || dwarf_lineno(l, &line) != 0)
 		return 0;
 	const char *name = dwarf_linesrc(l, NULL, NULL);
-	if (!name)
-		return 0;
-	if (name != r->last_name) {
-		r->last_name = name;
-		r->last_same = epi_same_source(name, dir, r->o->source);
-	}
-	return r->last_same ? line : 0;
+	return name && is_source(r, name, dir) ? line : 0;
+}
+
+/* The functions inlined into D (of CU, in directory DIR), at any depth,
+ * into the object's calls, on the line of the source they were called on
+ * (0 elsewhere). */
+static void inlined_calls(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Die *d)
+{
+	Dwarf_Die c;
+	if (dwarf_child(d, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Attribute at;
+			Dwarf_Word fi, line = 0;
+			Dwarf_Files *files;
+			size_t nf;
+			const char *name = dwarf_diename(&c), *file = NULL;
+			if (dwarf_formudata(dwarf_attr(&c, DW_AT_call_file, &at), &fi) == 0 &&
+			    dwarf_getsrcfiles(cu, &files, &nf) == 0 && fi < nf)
+				file = dwarf_filesrc(files, fi, NULL, NULL);
+			if (dwarf_formudata(dwarf_attr(&c, DW_AT_call_line, &at), &line) != 0 || !file ||
+			    !is_source(r, file, dir) || line > INT_MAX)
+				line = 0;
+			if (name)
+				add_call(r->o, (int)line, name, 1, &r->capcalls);
+		}
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
+			inlined_calls(r, cu, dir, &c);
+	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
 /* Room for N instructions in the object's per-instruction arrays. */
@@ -514,6 +687,7 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	j->hi = hi;
 	j->code = code;
 	atomic_init(&j->done, 0);
+	inlined_calls(r, cu, dir, d);
 	return 0;
 }
 
@@ -1060,6 +1234,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		return -1;
 	}
 	free(r.built_from);
+	code_calls(&r);
 	all_loops(o);
 	/* the callees the passes over loops need named: the calls in loops */
 	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
@@ -1077,6 +1252,9 @@ void epi_object_free(epi_object *o)
 	for (int i = 0; i < o->nfn; i++)
 		free(o->fn[i].name);
 	free(o->fn);
+	for (int i = 0; i < o->ncalls; i++)
+		free(o->calls[i].callee);
+	free(o->calls);
 	free(o->in);
 	free(o->line);
 	free(o->loop_of);
@@ -1245,4 +1423,29 @@ int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 	free(bs.ord);
 	free(bs.reach);
 	return n;
+}
+
+int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead)
+{
+	/* per call: whether it is on the line of one of its callee's sites */
+	char *placed = xmalloc((size_t)o->ncalls + 1);
+	for (int c = 0; c < o->ncalls; c++) {
+		const epi_call_site *k = &o->calls[c];
+		placed[c] = !k->callee;
+		for (int t = 0; t < n && !placed[c]; t++)
+			placed[c] = sites[t].line == k->line && strcmp(sites[t].callee, k->callee) == 0;
+	}
+	int ndead = 0;
+	for (int s = 0; s < n; s++) {
+		dead[s] = 1;
+		for (int c = 0; c < o->ncalls && dead[s]; c++) {
+			const epi_call_site *k = &o->calls[c];
+			int same = k->callee && strcmp(k->callee, sites[s].callee) == 0;
+			if ((k->line == sites[s].line && (!k->callee || same)) || (same && !placed[c]))
+				dead[s] = 0;
+		}
+		ndead += dead[s];
+	}
+	free(placed);
+	return ndead;
 }

@@ -80,6 +80,13 @@ typedef struct epi_object {
 	epi_mloop *loop;     /* per function, in the order of their headers' blocks */
 	int nloop;
 	int nother;          /* instructions the classifier did not know */
+	/* the calls its code makes, by the line of the source they are made on
+	 * (0: elsewhere): a call (or a jump out of a function) that reaches a
+	 * function of the source, and a function of the source inlined
+	 * (DWARF's inlined subroutines); callee NULL: a call whose callee is
+	 * not known */
+	epi_call_site *calls;
+	int ncalls;
 	double bss;          /* bytes of zero-initialised data (static arrays), fresh on first touch */
 } epi_object;
 
@@ -93,6 +100,15 @@ typedef struct epi_object {
  * if's branches. */
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err);
 void epi_object_free(epi_object *o);
+
+/* Of the N call sites SITES of the source (their callees the source's
+ * functions), marks in DEAD those that O's code does not make: no call
+ * nor inlined copy of the callee on the site's line, nor a call of
+ * unknown callee there. A callee called or inlined on a line that none of
+ * its sites is on (after a compiler merged two calls, say) has none of
+ * its sites marked: which site that call stands for cannot be told.
+ * Returns how many are marked. */
+int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead);
 
 /* Matches each machine loop to one of LOOPS (epi_find_loops of the
  * source): the loop whose keyword (or, for a do-while, whose closing

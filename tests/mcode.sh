@@ -3,8 +3,9 @@
 # evals/kernels built by gcc and clang at -O0 and -O2 (vectorised,
 # unrolled, with remainder loops at -O2), their machine instructions
 # counted by the model and by valgrind's callgrind, which must agree
-# within 2% over the functions of the kernel's file; the loops matched to
-# the source's; the bound and the instruction mix in the report; and the
+# within 2% over the functions of the kernel's file, and over a whole
+# program whose compiler removed a call; the loops matched to the
+# source's; the bound and the instruction mix in the report; and the
 # bad input: no debug information, another program's source, a stripped
 # program, a foreign architecture, LTO bytecode, split DWARF, a truncated
 # file, a table without the model's kernels.
@@ -282,6 +283,83 @@ EOF
 gcc -O2 -g -c -o "$M/l0.o" "$M/l0.c"
 expect "compiled model: a loop at address 0 of an object file" 0 "(x86-64, 1 machine loop, 1 matched to the source)" -- \
 	"$M/l0.c" --binary "$M/l0.o" --table "$M/t.xml"
+
+# the program's instructions, the model's total against callgrind's over
+# the functions of the source, within 2%
+whole() { # NAME PROG SOURCE
+	name=$1 prog=$2 src=$3
+	valgrind --tool=callgrind --callgrind-out-file="$M/cg.out" "$prog" >/dev/null 2>&1
+	want=$(callgrind_annotate "$M/cg.out" 2>/dev/null |
+		awk -v s="$(basename "$src"):" '!/=>/ && index($0, s) { gsub(",", "", $1); n += $1 } END { print n + 0 }')
+	"$P" "$src" --binary "$prog" --table "$M/t.xml" -F json >"$M/pred.json" 2>"$M/pred.err"
+	got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(round([r for r in d["regions"] if r["scope"] == "total"][0]["machine"]["instructions"]))' "$M/pred.json")
+	if [ -n "$got" ] && [ -n "$want" ] && [ "$want" -gt 0 ] &&
+		awk -v a="$got" -v b="$want" 'BEGIN { e = a / b - 1; exit (e * e < 0.0004) ? 0 : 1 }'; then
+		ok "$name"
+	else
+		bad "$name (model '$got', callgrind '$want')" "$M/pred.err"
+	fi
+}
+
+# a call whose result is never used, which the compiler removes: the
+# callee's loop never runs, and is not priced
+cat >"$M/dead.c" <<'EOF'
+double a[100];
+double energy(const double *x, int n)
+{
+	double e = 0;
+	for (int i = 0; i < n; i++)
+		e += x[i] * x[i] / (i + 1.0);
+	return e;
+}
+int main(void)
+{
+	for (long r = 0; r < 20000; r++) {
+		energy(a, 100);
+		a[r % 100] += 1.0;
+	}
+	return 0;
+}
+EOF
+for cc in gcc clang-19; do
+	$cc -O2 -g -o "$M/dead-$cc" "$M/dead.c"
+	whole "compiled model: a call $cc removed is not priced" "$M/dead-$cc" "$M/dead.c"
+	grep -q "dead.c:12: the compiled code makes no call to energy() here" "$M/pred.json" &&
+		ok "compiled model: a call $cc removed is noted" || bad "compiled model: a call $cc removed is noted" "$M/pred.json"
+done
+# a tail call to the first function of an object file, at address 0
+cat >"$M/at0.c" <<'EOF'
+__attribute__((noinline)) double body(double *a, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += a[i] * a[i];
+	return s;
+}
+double bench(double *a)
+{
+	return body(a, 1000);
+}
+EOF
+gcc -O2 -g -c -o "$M/at0.o" "$M/at0.c"
+"$P" "$M/at0.c" --binary "$M/at0.o" --table "$M/t.xml" -F json >"$tmp/out" 2>&1
+! grep -q "makes no call" "$tmp/out" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [r for r in d["regions"] if r["scope"] == "function" and r["function"] == "bench"][0]
+sys.exit(0 if r["all"][0]["time_s"] > 1000e-9 else 1)' "$tmp/out" &&
+	ok "compiled model: a tail call to address 0 of an object file is a call" ||
+	bad "compiled model: a tail call to address 0 of an object file is a call" "$tmp/out"
+
+# validate prices the program without the call removed, and says so
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/dead.trace" -- "$M/dead-gcc" >/dev/null 2>&1
+DEAD="validate $M/dead.c -a $M/dead.trace -t $M/t.xml"
+run_epi "compiled model: validate notes a call removed" 0 "^note: .*dead.c:12: the compiled code makes no call to energy() here" -- $DEAD
+grep -q '^dead.c:5 loop in energy  *0  0 ' "$tmp/out" && ok "compiled model: validate, a loop of a removed call predicted 0 s" ||
+	bad "compiled model: validate, a loop of a removed call predicted 0 s" "$tmp/out"
 
 # validate prices the program as the runs mapped it, when the command
 # named it relative to the directory it was profiled in
