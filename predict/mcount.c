@@ -2,6 +2,7 @@
 #include "predict/mcount.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,81 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	free(order);
 }
 
+/* A call site of the source and its calls over the run. */
+typedef struct site_n {
+	const char *name; /* the callee, up to the '/' of its key */
+	size_t len;
+	int line;
+	double n;
+} site_n;
+
+static int site_n_cmp(const void *a, const void *b)
+{
+	const site_n *x = a, *y = b;
+	size_t l = x->len < y->len ? x->len : y->len;
+	int c = strncmp(x->name, y->name, l);
+	return c ? c : x->len != y->len ? (x->len > y->len) - (x->len < y->len) : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Per function of O, into SHARE: the share of its calls over the run that
+ * reach its own code rather than a copy of it inlined into a caller. Of
+ * the calls made by its sites in the source (their "%call:LINE:F/site"
+ * counts in the total), those of the sites that O's code calls it from
+ * (a call, or a call of unknown callee, on the site's line). 1 when it
+ * has no site counted, a count is unknown, or a call of it is on a line
+ * that none of its sites is on (which site it stands for is not known). */
+static void own_share(const epi_object *o, const epi_region *total, const double *vals, double *share)
+{
+	site_n *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
+	int n = 0;
+	for (int k = 0; k < total->counts.n; k++) {
+		const char *key = total->counts.key[k];
+		int line, at = 0;
+		if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", &line, &at) != 1 || !at)
+			continue;
+		const char *name = key + 6 + at, *end = strrchr(name, '/');
+		if (end)
+			v[n++] = (site_n){name, (size_t)(end - name), line, vals[k]};
+	}
+	qsort(v, (size_t)n, sizeof *v, site_n_cmp);
+	for (int f = 0; f < o->nfn; f++) {
+		share[f] = 1;
+		site_n key = {o->fn[f].name, strlen(o->fn[f].name), INT_MIN, 0};
+		int lo = 0, hi = n;
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (site_n_cmp(&v[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		double all = 0, called = 0;
+		int sure = 1, s;
+		for (s = lo; s < n && v[s].len == key.len && strncmp(v[s].name, key.name, key.len) == 0; s++) {
+			int made = 0;
+			for (int c = 0; c < o->ncalls && !made; c++) {
+				const epi_call_site *k = &o->calls[c];
+				made = !k->inlined && k->line == v[s].line && (!k->callee || strcmp(k->callee, key.name) == 0);
+			}
+			sure &= !isnan(v[s].n);
+			all += v[s].n;
+			called += made ? v[s].n : 0;
+		}
+		for (int c = 0; c < o->ncalls && sure; c++) {
+			const epi_call_site *k = &o->calls[c];
+			if (k->inlined || !k->callee || strcmp(k->callee, key.name) != 0)
+				continue;
+			int placed = 0;
+			for (int t = lo; t < s && !placed; t++)
+				placed = v[t].line == k->line;
+			sure = placed;
+		}
+		if (sure && all > 0)
+			share[f] = called / all;
+	}
+	free(v);
+}
+
 double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries)
 {
 	const epi_mloop_count *c = &m->l[l];
@@ -303,9 +379,12 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	by_line b;
 	own_work(&b, total, vals);
 	char key[300];
+	/* a function's own code runs for the calls not inlined */
+	double *share = xmalloc(((size_t)o->nfn + 1) * sizeof *share);
+	own_share(o, total, vals, share);
 	for (int i = 0; i < o->nfn; i++) {
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
-		m->calls[i] = tag_value(total, vals, key);
+		m->calls[i] = tag_value(total, vals, key) * share[i];
 	}
 	/* which source loops have machine loops, and which they are: a list
 	 * per source loop, in the machine loops' order */
@@ -329,6 +408,14 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		double iters = tag_value(total, vals, key);
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
 		double entries = tag_value(total, vals, key);
+		/* machine loops all in their function's own code: they run for
+		 * its calls that are not inlined */
+		int own = -1;
+		for (int i = has[s] - 1; i >= 0 && own != -2; i = next[i])
+			own = strcmp(o->fn[o->loop[i].fn].name, loops[s].function) != 0 ? -2
+			      : own == -1 || own == o->loop[i].fn	     ? o->loop[i].fn
+									     : -2;
+		double part = own >= 0 ? share[own] : 1;
 		per_iter p = {0};
 		add_own(&p, &b, loops[s].line);
 		/* loops inside with no machine loop of their own: those listed
@@ -362,7 +449,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			c->trip = NAN;
 			c->main = main;
 			c->role = i == main ? EPI_MR_MAIN : i == rem ? EPI_MR_REMAINDER : EPI_MR_VERSION;
-			c->iters = epi_mcount_iters(m, i, iters, entries);
+			c->iters = epi_mcount_iters(m, i, iters * part, entries * part);
+			c->part = part;
 		}
 	}
 	for (int i = 0; i < o->nloop; i++) {
@@ -371,10 +459,11 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		if (s < 0 || m->l[i].role == EPI_MR_VERSION)
 			continue;
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
-		double e = tag_value(total, vals, key);
+		double e = tag_value(total, vals, key) * m->l[i].part;
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
 	first_touch(m, o, loops, nloops, total, vals, &b);
+	free(share);
 	free(b.w);
 	free(has);
 	free(next);

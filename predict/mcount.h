@@ -22,6 +22,9 @@ typedef struct epi_mloop_count {
 	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
 	enum epi_mrole role;
 	int main;          /* the main machine loop of its source loop (with a role) */
+	double part;       /* the share of its source loop's entries that reach it: those of its
+			      function's calls that are not inlined, when all the source loop's
+			      machine loops are in that function's own code; else 1 */
 } epi_mloop_count;
 
 typedef struct epi_mcount {

@@ -330,6 +330,28 @@ for cc in gcc clang-19; do
 	grep -q "dead.c:12: the compiled code makes no call to energy() here" "$M/pred.json" &&
 		ok "compiled model: a call $cc removed is noted" || bad "compiled model: a call $cc removed is noted" "$M/pred.json"
 done
+# a function inlined into its caller's loop, and unrolled there, and also
+# compiled on its own with a loop that nothing calls: priced once
+cat >"$M/unroll.c" <<'EOF'
+struct body {
+	double v[3], mass;
+};
+struct body b[5] = {{{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}};
+void offset(struct body *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; ++i)
+		for (int k = 0; k < 3; ++k)
+			p[0].v[k] -= p[i].v[k] * p[i].mass / 40.0;
+}
+int main(void)
+{
+	for (int r = 0; r < 20000; r++)
+		offset(b, 5);
+	return b[0].v[0] > 0;
+}
+EOF
+gcc -O2 -g -o "$M/unroll" "$M/unroll.c"
+whole "compiled model: a function's own loop runs for its calls that are not inlined" "$M/unroll" "$M/unroll.c"
 # a tail call to the first function of an object file, at address 0
 cat >"$M/at0.c" <<'EOF'
 __attribute__((noinline)) double body(double *a, int n)
