@@ -297,7 +297,7 @@ static int site_n_cmp(const void *a, const void *b)
  * reach its own code rather than a copy of it inlined into a caller. Of
  * the calls made by its sites in the source (their "%call:LINE:F/site"
  * counts in the total), those of the sites that O's code calls it from
- * (a call, or a call of unknown callee, on the site's line). 1 when it
+ * (a call, or a call of unknown callee, on the site's line). NAN when it
  * has no site counted, a count is unknown, or a call of it is on a line
  * that none of its sites is on (which site it stands for is not known). */
 static void own_share(const epi_object *o, const epi_region *total, const double *vals, double *share)
@@ -315,7 +315,7 @@ static void own_share(const epi_object *o, const epi_region *total, const double
 	}
 	qsort(v, (size_t)n, sizeof *v, site_n_cmp);
 	for (int f = 0; f < o->nfn; f++) {
-		share[f] = 1;
+		share[f] = NAN;
 		site_n key = {o->fn[f].name, strlen(o->fn[f].name), INT_MIN, 0};
 		int lo = 0, hi = n;
 		while (lo < hi) {
@@ -352,6 +352,60 @@ static void own_share(const epi_object *o, const epi_region *total, const double
 	free(v);
 }
 
+/* What a copy of a function inlined into function G weighs among the
+ * copies: the share of G's own calls that run G's own code (1 when not
+ * known), a copy inside a G inlined everywhere running none. */
+static double inlined_weight(const double *share, int g)
+{
+	return isnan(share[g]) ? 1 : share[g];
+}
+
+/* The copies of a source loop of FUNCTION in O's code, its machine loops
+ * from FIRST on (NEXT links them): a copy is the function's machine loops
+ * of it, and runs a part of the source loop's entries, into each machine
+ * loop's part (and, for now, its main: the copy's first machine loop). A
+ * copy in the function's own code runs for its calls not inlined (SHARE,
+ * per function, when known), those inlined into other functions for the
+ * rest, each as much as its function's own code runs (inlined_weight);
+ * with the share not known, one copy, the first, runs all. */
+static void copy_parts(const epi_object *o, const char *function, int first, const int *next, const double *share,
+		       epi_mloop_count *l)
+{
+	double sh = NAN;
+	int known = 1;
+	for (int f = 0; f < o->nfn && known; f++)
+		if (strcmp(o->fn[f].name, function) == 0) {
+			known = !isnan(share[f]);
+			sh = isnan(sh) ? share[f] : sh;
+		}
+	if (isnan(sh))
+		sh = 0; /* no code of its own: every call inlined */
+	int nown = 0;
+	double inl = 0; /* the inlined copies' weights */
+	for (int i = first; i >= 0; i = next[i]) {
+		int g = -1; /* the copy's first machine loop */
+		for (int j = first; j != i && g < 0; j = next[j])
+			if (o->loop[j].fn == o->loop[i].fn)
+				g = j;
+		l[i].main = g < 0 ? i : g;
+		if (g < 0 && strcmp(o->fn[o->loop[i].fn].name, function) == 0)
+			nown++;
+		else if (g < 0)
+			inl += inlined_weight(share, o->loop[i].fn);
+	}
+	for (int i = first; i >= 0; i = next[i]) {
+		int own = strcmp(o->fn[o->loop[i].fn].name, function) == 0;
+		if (!known)
+			l[i].part = 1; /* the copies pooled: one main among them all */
+		else if (own)
+			l[i].part = sh / nown;
+		else
+			l[i].part = inl > 0 ? (1 - sh) * inlined_weight(share, o->loop[i].fn) / inl : 0;
+		if (!known)
+			l[i].main = first;
+	}
+}
+
 double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries)
 {
 	const epi_mloop_count *c = &m->l[l];
@@ -384,7 +438,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	own_share(o, total, vals, share);
 	for (int i = 0; i < o->nfn; i++) {
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
-		m->calls[i] = tag_value(total, vals, key) * share[i];
+		m->calls[i] = tag_value(total, vals, key) * (isnan(share[i]) ? 1 : share[i]);
 	}
 	/* which source loops have machine loops, and which they are: a list
 	 * per source loop, in the machine loops' order */
@@ -408,14 +462,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		double iters = tag_value(total, vals, key);
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
 		double entries = tag_value(total, vals, key);
-		/* machine loops all in their function's own code: they run for
-		 * its calls that are not inlined */
-		int own = -1;
-		for (int i = has[s] - 1; i >= 0 && own != -2; i = next[i])
-			own = strcmp(o->fn[o->loop[i].fn].name, loops[s].function) != 0 ? -2
-			      : own == -1 || own == o->loop[i].fn	     ? o->loop[i].fn
-									     : -2;
-		double part = own >= 0 ? share[own] : 1;
+		copy_parts(o, loops[s].function, has[s] - 1, next, share, m->l);
 		per_iter p = {0};
 		add_own(&p, &b, loops[s].line);
 		/* loops inside with no machine loop of their own: those listed
@@ -428,9 +475,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			p.store_bytes /= iters;
 			p.load_bytes /= iters;
 		}
-		/* the machine loops of S: the widest is the main one, the first
-		 * narrower one its remainder, the others versions */
-		int main = -1, rem = -1;
 		/* the source loop's trip count per entry, when the same for all */
 		double per = entries > 0 ? iters / entries : 0;
 		if (fabs(per - floor(per + 0.5)) > 1e-9)
@@ -438,20 +482,33 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {
 			epi_mix own = own_work_of(o, i, loops, nloops, s, has);
 			m->l[i].k = ratio(&own, &p, per, epi_mloop_const_trip(o, i));
-			if (main < 0 || m->l[i].k > m->l[main].k)
-				main = i;
+		}
+		/* in each copy of S's code (a function's machine loops of it):
+		 * the widest machine loop is the main one, the first narrower
+		 * one its remainder, the others versions */
+		for (int g = has[s] - 1; g >= 0; g = next[g]) {
+			int main = -1, rem = -1, grp = m->l[g].main;
+			if (grp != g)
+				continue; /* a copy is counted from its first machine loop */
+			for (int i = g; i >= 0; i = next[i])
+				if (m->l[i].main == grp && (main < 0 || m->l[i].k > m->l[main].k))
+					main = i;
+			for (int i = g; i >= 0; i = next[i])
+				if (m->l[i].main == grp && i != main && m->l[i].k < m->l[main].k && rem < 0)
+					rem = i;
+			for (int i = g; i >= 0; i = next[i]) {
+				if (m->l[i].main != grp)
+					continue;
+				epi_mloop_count *c = &m->l[i];
+				c->trip = NAN;
+				c->role = i == main ? EPI_MR_MAIN : i == rem ? EPI_MR_REMAINDER : EPI_MR_VERSION;
+			}
+			for (int i = g; i >= 0; i = next[i])
+				if (m->l[i].main == grp)
+					m->l[i].main = main;
 		}
 		for (int i = has[s] - 1; i >= 0; i = next[i])
-			if (i != main && m->l[i].k < m->l[main].k && rem < 0)
-				rem = i;
-		for (int i = has[s] - 1; i >= 0; i = next[i]) {
-			epi_mloop_count *c = &m->l[i];
-			c->trip = NAN;
-			c->main = main;
-			c->role = i == main ? EPI_MR_MAIN : i == rem ? EPI_MR_REMAINDER : EPI_MR_VERSION;
-			c->iters = epi_mcount_iters(m, i, iters * part, entries * part);
-			c->part = part;
-		}
+			m->l[i].iters = epi_mcount_iters(m, i, iters * m->l[i].part, entries * m->l[i].part);
 	}
 	for (int i = 0; i < o->nloop; i++) {
 		m->nunmatched += o->loop[i].src < 0;

@@ -21,10 +21,11 @@ typedef struct epi_mloop_count {
 	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
 	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
 	enum epi_mrole role;
-	int main;          /* the main machine loop of its source loop (with a role) */
-	double part;       /* the share of its source loop's entries that reach it: those of its
-			      function's calls that are not inlined, when all the source loop's
-			      machine loops are in that function's own code; else 1 */
+	int main;          /* the main machine loop of its copy of the source loop (with a role) */
+	double part;       /* the share of its source loop's entries that reach its copy: a copy
+			      in the function's own code runs for the function's calls not
+			      inlined, the copies inlined into other functions for the rest,
+			      alike; 1 (one copy runs all) when the calls cannot be told apart */
 } epi_mloop_count;
 
 typedef struct epi_mcount {

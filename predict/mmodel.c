@@ -314,7 +314,9 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 		     j++) {
 			int s = x->src_by_line[j].loop;
 			for (int l = x->first[s]; l >= 0; l = x->next[l]) {
-				double n = epi_mcount_iters(&m->cnt, l, iters, entries);
+				/* each copy of the loop's code for its part of the runs */
+				double part = m->cnt.l[l].part;
+				double n = epi_mcount_iters(&m->cnt, l, iters * part, entries * part);
 				if (n == 0)
 					continue;
 				add_run(&out->loop, &out->nloop, l, n);

@@ -352,6 +352,33 @@ int main(void)
 EOF
 gcc -O2 -g -o "$M/unroll" "$M/unroll.c"
 whole "compiled model: a function's own loop runs for its calls that are not inlined" "$M/unroll" "$M/unroll.c"
+# a function inlined into a caller that is itself inlined everywhere: the
+# copy of its loop in the caller's own code never runs (here the call is
+# removed where the caller was inlined, its result unused)
+cat >"$M/copy.c" <<'EOF'
+float D[64];
+int check(void)
+{
+	float s = 0;
+	for (int i = 0; i < 64; i++)
+		s += D[i];
+	return s != 144.0f;
+}
+int run(void)
+{
+	D[0] += 1;
+	return check();
+}
+int main(void)
+{
+	int r = 0;
+	for (int k = 0; k < 20000; k++)
+		r += run();
+	return r & 0;
+}
+EOF
+gcc -O2 -g -o "$M/copy" "$M/copy.c"
+whole "compiled model: a loop's copy inside a caller inlined everywhere does not run" "$M/copy" "$M/copy.c"
 # a tail call to the first function of an object file, at address 0
 cat >"$M/at0.c" <<'EOF'
 __attribute__((noinline)) double body(double *a, int n)
