@@ -106,6 +106,113 @@ int epi_mmodel_read(epi_mmodel *m, const char *binary, const char *source, const
 	return 0;
 }
 
+/* M's machine loops' instructions on the lines of other top-level nests
+ * than their own, or of none: M's cross and insn_cross. */
+/* Per line of the source up to *MAXL: the top-level nest spanning it
+ * (an index into M's loops), -1. */
+static int *nest_lines(const epi_mmodel *m, int *maxl)
+{
+	*maxl = 0;
+	for (int s = 0; s < m->nloops; s++)
+		*maxl = m->loops[s].end_line > *maxl ? m->loops[s].end_line : *maxl;
+	int *at = xmalloc(((size_t)*maxl + 2) * sizeof *at);
+	for (int k = 0; k <= *maxl + 1; k++)
+		at[k] = -1;
+	for (int s = 0; s < m->nloops; s++)
+		for (int k = m->loops[s].line; m->loops[s].parent < 0 && k <= m->loops[s].end_line; k++)
+			at[k] = s;
+	return at;
+}
+
+static void cross_nests(epi_mmodel *m)
+{
+	const epi_object *o = &m->obj;
+	int maxl, *at = nest_lines(m, &maxl);
+	int cap = 0;
+	for (int l = 0; l < o->nloop; l++) {
+		int own = m->nest_line[l] ? at[m->nest_line[l]] : -1;
+		for (int i = o->loop[l].first; own >= 0 && i <= o->loop[l].last; i++) {
+			if (o->loop_of[i] != l)
+				continue;
+			/* line 0: compiler-made code (clang's), or another file's:
+			 * kept with the loop */
+			int t = o->line[i] <= 0 ? own : o->line[i] <= maxl ? at[o->line[i]] : -1;
+			if (t == own)
+				continue;
+			if (!m->insn_cross) {
+				m->insn_cross = xmalloc(((size_t)o->nin + 1) * sizeof *m->insn_cross);
+				for (int k = 0; k < o->nin; k++)
+					m->insn_cross[k] = -1;
+			}
+			m->insn_cross[i] = t < 0 ? -2 : t; /* -2: on no nest's lines */
+			if (t < 0)
+				continue;
+			int seen = 0;
+			for (int k = m->ncross - 1; k >= 0 && m->cross[k].loop == l && !seen; k--)
+				seen = m->cross[k].line == m->loops[t].line;
+			if (!seen) {
+				ALLOC_GROW(m->cross, m->ncross + 1, cap);
+				m->cross[m->ncross++] = (epi_mnest_loop){m->loops[t].line, l};
+			}
+		}
+	}
+	free(at);
+	if (m->ncross > 1)
+		qsort(m->cross, (size_t)m->ncross, sizeof *m->cross, by_line);
+}
+
+static int by_xline(const void *a, const void *b)
+{
+	const epi_mxstraight *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+/* The first of M's xstraight at LINE or after it. */
+static int first_x(const epi_mmodel *m, int line)
+{
+	int lo = 0, hi = m->nxstraight;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (m->xstraight[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The code of M's nests inlined into other functions and in no machine
+ * loop (M's insn_nest marks its own nests' already): M's xstraight. */
+static void inlined_straight(epi_mmodel *m)
+{
+	const epi_object *o = &m->obj;
+	int maxl, *at = nest_lines(m, &maxl), cap = 0;
+	free(m->xstraight);
+	m->xstraight = NULL;
+	m->nxstraight = 0;
+	for (int f = 0; f < o->nfn; f++)
+		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++) {
+			int t = o->loop_of[i] < 0 && m->insn_nest[i] < 0 && o->line[i] > 0 && o->line[i] <= maxl
+					? at[o->line[i]]
+					: -1;
+			if (t < 0)
+				continue;
+			m->insn_nest[i] = t;
+			int k = m->nxstraight - 1;
+			while (k >= 0 && m->xstraight[k].fn == f && m->xstraight[k].nest != t)
+				k--;
+			if (k < 0 || m->xstraight[k].fn != f) {
+				ALLOC_GROW(m->xstraight, m->nxstraight + 1, cap);
+				k = m->nxstraight++;
+				m->xstraight[k] = (epi_mxstraight){.line = m->loops[t].line, .fn = f, .nest = t};
+			}
+			epi_mix_insn(&m->xstraight[k].mix, &o->in[i], o->weight[i], o->frame[i]);
+		}
+	free(at);
+	if (m->nxstraight > 1)
+		qsort(m->xstraight, (size_t)m->nxstraight, sizeof *m->xstraight, by_xline);
+}
+
 void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
 {
 	m->loops = loops;
@@ -123,6 +230,7 @@ void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
 		if (m->nest_line[l])
 			m->by_nest[m->nby_nest++] = (epi_mnest_loop){m->nest_line[l], l};
 	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
+	cross_nests(m);
 }
 
 /* M's machine loops matched to the loops of a parse of SOURCE: 0, or -1
@@ -212,6 +320,9 @@ void epi_mmodel_free(epi_mmodel *m)
 	epi_mcount_free(&m->cnt);
 	free(m->nest_line);
 	free(m->by_nest);
+	free(m->cross);
+	free(m->insn_cross);
+	free(m->xstraight);
 	free(m->touch_by);
 	memset(m, 0, sizeof *m);
 }
@@ -399,6 +510,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 		if (m->straight_fn[s] >= 0)
 			m->straight_by[m->nstraight_by++] = (epi_mnest_loop){m->loops[s].line, s};
 	qsort(m->straight_by, (size_t)m->nstraight_by, sizeof *m->straight_by, by_line);
+	inlined_straight(m);
 	runs_free(m);
 	m->regions = a->regions;
 	m->nruns = a->nregions;
@@ -452,7 +564,57 @@ struct epi_mprices {
 	epi_mloop_price *fn;   /* per function: its instructions in no loop */
 	epi_mloop_price *straight; /* per top-level source loop: its code in no machine loop */
 	epi_mloop_price *fn_out;   /* per function: its instructions in no loop nor nest */
+	/* of a machine loop's time, the share of its own nest (per machine
+	 * loop) and of each other nest on whose lines it has instructions (per
+	 * entry of the model's cross), by those instructions' costs */
+	double *own_share, *cross_share;
+	double *fn_share; /* per machine loop: the share on the lines of no nest, its function's */
+	epi_mloop_price *xstraight; /* per entry of the model's xstraight */
 };
+
+/* What instruction I (run W times an iteration) weighs in its loop's time,
+ * for dividing the time among the nests whose lines it holds: the longer
+ * of its throughput and its latency. */
+static double insn_weight(const epi_object *o, int i, const epi_mcosts *c)
+{
+	double tp = epi_mcosts_tp(c, &o->in[i]), lat = epi_mcosts_lat(c, &o->in[i]);
+	return o->weight[i] * (tp > lat ? tp : lat);
+}
+
+/* The share of machine loop L's time, by its instructions' costs at C,
+ * on the lines of the nest on LINE (0: on no nest's lines). */
+static double lines_share(const epi_mmodel *m, int l, int line, const epi_mcosts *c)
+{
+	const epi_object *o = &m->obj;
+	double all = 0, mine = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		if (o->loop_of[i] != l)
+			continue;
+		double w = insn_weight(o, i, c);
+		int x = m->insn_cross[i];
+		all += w;
+		if (line ? x >= 0 && m->loops[x].line == line : x == -2)
+			mine += w;
+	}
+	return all > 0 ? mine / all : 0;
+}
+
+/* P's own_share, cross_share and fn_share for M's cross. */
+static void cross_shares(const epi_mmodel *m, epi_mprices *p)
+{
+	const epi_object *o = &m->obj;
+	p->own_share = xmalloc(((size_t)o->nloop + 1) * sizeof *p->own_share);
+	p->cross_share = xcalloc((size_t)m->ncross + 1, sizeof *p->cross_share);
+	p->fn_share = xcalloc((size_t)o->nloop + 1, sizeof *p->fn_share);
+	for (int l = 0; l < o->nloop; l++) {
+		p->fn_share[l] = m->insn_cross && m->nest_line[l] ? lines_share(m, l, 0, &p->c) : 0;
+		p->own_share[l] = 1 - p->fn_share[l];
+	}
+	for (int k = 0; k < m->ncross; k++) {
+		p->cross_share[k] = lines_share(m, m->cross[k].loop, m->cross[k].line, &p->c);
+		p->own_share[m->cross[k].loop] -= p->cross_share[k];
+	}
+}
 
 typedef struct price_work {
 	const epi_mmodel *m;
@@ -488,11 +650,15 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 	p->fn = xcalloc((size_t)o->nfn + 1, sizeof *p->fn);
 	for (int f = 0; f < o->nfn; f++)
 		epi_mprice_fn(o, f, &p->c, &p->fn[f]);
+	cross_shares(m, p);
 	p->straight = xcalloc((size_t)m->nloops + 1, sizeof *p->straight);
 	p->fn_out = xcalloc((size_t)o->nfn + 1, sizeof *p->fn_out);
 	for (int s = 0; m->straight_fn && s < m->nloops; s++)
 		if (m->straight_fn[s] >= 0)
 			epi_mprice_sel(o, m->straight_fn[s], m->insn_nest, s, &p->c, &p->straight[s]);
+	p->xstraight = xcalloc((size_t)m->nxstraight + 1, sizeof *p->xstraight);
+	for (int k = 0; k < m->nxstraight; k++)
+		epi_mprice_sel(o, m->xstraight[k].fn, m->insn_nest, m->xstraight[k].nest, &p->c, &p->xstraight[k]);
 	for (int f = 0; f < o->nfn; f++)
 		if (m->insn_nest)
 			epi_mprice_sel(o, f, m->insn_nest, -1, &p->c, &p->fn_out[f]);
@@ -521,6 +687,10 @@ void epi_mprices_free(epi_mprices *p)
 	free(p->fn);
 	free(p->straight);
 	free(p->fn_out);
+	free(p->own_share);
+	free(p->cross_share);
+	free(p->fn_share);
+	free(p->xstraight);
 	free(p);
 }
 
@@ -533,7 +703,9 @@ static void cost_init(epi_mcost *out, const epi_mprices *p)
 }
 
 /* Adds the machine loops of the nest on LINE (0: all) over their runs;
- * NAN when a run count needs an unbound parameter. */
+ * NAN when a run count needs an unbound parameter. A nest's share of a
+ * machine loop is what its lines hold of it: the loop's own nest's less
+ * what is on another nest's lines, which that nest takes. */
 static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_mcost *out)
 {
 	if (!m->cnt.l)
@@ -545,8 +717,13 @@ static void add_loops(const epi_mmodel *m, const epi_mprices *p, int line, epi_m
 			out->p.t = out->p.e = NAN;
 			continue;
 		}
-		add_runs(out, &p->loop[l], &m->obj.loop[l].own, it, &p->c);
+		add_runs(out, &p->loop[l], &m->obj.loop[l].own, line ? it * p->own_share[l] : it, &p->c);
 		out->nloops += it > 0;
+	}
+	for (int k = line ? first_at(m->cross, m->ncross, line) : m->ncross; k < m->ncross && m->cross[k].line == line; k++) {
+		int l = m->cross[k].loop;
+		if (!add_counted_runs(out, &p->loop[l], &m->obj.loop[l].own, m->cnt.l[l].iters * p->cross_share[k], &p->c))
+			continue;
 	}
 }
 
@@ -584,6 +761,8 @@ void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mc
 		int s = m->straight_by[k].loop;
 		add_counted_runs(out, &p->straight[s], &m->straight_mix[s], m->nest_entries[s], &p->c);
 	}
+	for (int k = first_x(m, line); k < m->nxstraight && m->xstraight[k].line == line && m->cnt.calls; k++)
+		add_counted_runs(out, &p->xstraight[k], &m->xstraight[k].mix, m->cnt.calls[m->xstraight[k].fn], &p->c);
 }
 
 void epi_mmodel_region(const epi_mmodel *m, const epi_mprices *p, const epi_region *r, epi_mcost *out)
@@ -617,6 +796,10 @@ void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *
 	for (int f = 0; f < m->obj.nfn; f++)
 		if (m->cnt.calls && strcmp(m->obj.fn[f].name, function) == 0)
 			add_runs(out, &p->fn_out[f], &m->obj.fn[f].own, m->cnt.calls[f], &p->c);
+	/* what its machine loops hold on the lines of no nest */
+	for (int l = 0; l < m->obj.nloop && m->cnt.l; l++)
+		if (p->fn_share[l] > 0 && strcmp(m->obj.fn[m->obj.loop[l].fn].name, function) == 0)
+			add_counted_runs(out, &p->loop[l], &m->obj.loop[l].own, m->cnt.l[l].iters * p->fn_share[l], &p->c);
 }
 
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)

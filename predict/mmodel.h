@@ -37,6 +37,13 @@ typedef struct epi_mnest_loop {
 	int line, loop;
 } epi_mnest_loop;
 
+/* A function's code in no machine loop on the lines of a top-level nest
+ * of another function (inlined into it): run once per call of FN. */
+typedef struct epi_mxstraight {
+	int line, fn, nest; /* the nest's line, the function, the nest (in the model's loops) */
+	epi_mix mix;
+} epi_mxstraight;
+
 typedef struct epi_mmodel {
 	epi_object obj;
 	epi_nest *loops;  /* every loop of the source */
@@ -45,6 +52,13 @@ typedef struct epi_mmodel {
 	int *nest_line;   /* per machine loop: the line of the source nest it is in, 0 none */
 	epi_mnest_loop *by_nest; /* the machine loops of nests, by line */
 	int nby_nest;
+	/* the machine loops with instructions on the lines of another
+	 * top-level nest than their own (a callee's loop inlined and unrolled
+	 * into them, nests the compiler fused), by that nest's line, as a
+	 * profile samples them: each pair once */
+	epi_mnest_loop *cross;
+	int ncross;
+	int *insn_cross; /* per instruction of such a loop: that nest (index into LOOPS), -1 */
 	epi_mcount cnt;   /* after epi_mmodel_count */
 	epi_mnest_loop *touch_by; /* after it: the source nests (.loop: in LOOPS) that
 				     touch fresh memory, by line */
@@ -56,7 +70,11 @@ typedef struct epi_mmodel {
 	epi_mnest_loop *straight_by; /* the top-level source loops with such code, by line */
 	int nstraight_by;
 	int *insn_nest;    /* per instruction in no machine loop: the top-level source loop on
-			      whose lines it is, in that loop's function; -1 none */
+			      whose lines it is (in that loop's function, or inlined in
+			      another); -1 none */
+	epi_mxstraight *xstraight; /* after it: code of nests inlined into other functions, in no
+				      machine loop, by the nest's line */
+	int nxstraight;
 	const epi_region *regions; /* after it: the analysis's regions (nests and
 				      functions) that RUNS describe, one each */
 	epi_mruns *runs;

@@ -410,6 +410,56 @@ run_epi "compiled model: validate notes a call removed" 0 "^note: .*dead.c:12: t
 grep -q '^dead.c:5 loop in energy  *0  0 ' "$tmp/out" && ok "compiled model: validate, a loop of a removed call predicted 0 s" ||
 	bad "compiled model: validate, a loop of a removed call predicted 0 s" "$tmp/out"
 
+# validate's rows hold what the profile samples on their lines: a callee's
+# nest inlined and unrolled into its caller's loop (the caller's machine
+# loop mostly on the callee's lines), and one unrolled into the straight
+# code of a function called in a loop
+cat >"$M/rows.c" <<'EOF'
+struct body {
+	double v[3], mass;
+};
+struct body b[5] = {{{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}, {{1, 2, 3}, 4}};
+double a[4];
+void offset(struct body *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; ++i)
+		for (int k = 0; k < 3; ++k)
+			p[0].v[k] -= p[i].v[k] * p[i].mass / 40.0;
+}
+static void scale(double *x)
+{
+	for (int k = 0; k < 4; k++)
+		x[k] = x[k] / 3.0 + 1;
+}
+__attribute__((noinline)) void step(void)
+{
+	scale(a);
+}
+int main(void)
+{
+	for (int r = 0; r < 2000000; r++)
+		offset(b, 5);
+	for (int r = 0; r < 8000000; r++)
+		step();
+	return b[0].v[0] > a[0];
+}
+EOF
+gcc -O2 -g -o "$M/rows" "$M/rows.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/rows.trace" -- "$M/rows" >/dev/null 2>&1
+run_epi "compiled model: validate a program with nests inlined into others" 0 '^"rows.c:8 loop in offset",loop,' -- \
+	validate "$M/rows.c" -a "$M/rows.trace" -t "$M/t.xml" -F csv
+python3 -c '
+import csv, sys
+rows = {r["block"]: r for r in csv.DictReader(open(sys.argv[1]))}
+p = lambda b: float(rows[b]["pred_time_s"])
+s = lambda b: int(rows[b]["samples"])
+# the profile samples offset()s unrolled code on its nest, scale()s on its:
+# the model prices them there, not in the loop or function they are in
+ok = s("rows.c:8 loop in offset") > s("rows.c:23 loop in main") and p("rows.c:8 loop in offset") > 2 * p("rows.c:23 loop in main")
+ok = ok and s("rows.c:14 loop in scale") > s("step() outside its loops") and p("rows.c:14 loop in scale") > 2 * p("step() outside its loops")
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: validate prices inlined code on the nest whose lines it is on" ||
+	bad "compiled model: validate prices inlined code on the nest whose lines it is on" "$tmp/out"
+
 # validate prices the program as the runs mapped it, when the command
 # named it relative to the directory it was profiled in
 cp "$K/gemm.c" "$M/vg.c"
