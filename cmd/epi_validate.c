@@ -591,6 +591,26 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 		      : "");
 }
 
+/* A note when much of the program's time is outside the source's code
+ * (its start-up and the C library in a short run, other files): the
+ * program row's measured side includes it, the rows do not. */
+static void note_outside(validate_run *r)
+{
+	uint64_t in = 0, all = r->prof.n;
+	for (int i = 0; i < r->v.n; i++)
+		if (r->v.rows[i].kind == EPI_CMP_LOOP || r->v.rows[i].kind == EPI_CMP_FUNCTION)
+			in += r->v.rows[i].samples;
+	if (all < 20 || in >= 0.9 * (double)all)
+		return;
+	char line[400];
+	snprintf(line, sizeof line,
+		 "%.0f%% of the program's %" PRIu64 " samples are outside the code of '%s' (its start-up, "
+		 "libraries, other files): the program row's measured time includes them, its prediction does not",
+		 100.0 * (double)(all - in) / (double)all, all, r->a.file);
+	r->a.notes = xrealloc(r->a.notes, ((size_t)r->a.nnotes + 1) * sizeof *r->a.notes);
+	r->a.notes[r->a.nnotes++] = xstrdup(line);
+}
+
 /* The prediction, compared row by row. */
 static void run(const validate_opts *o, validate_run *r)
 {
@@ -629,6 +649,7 @@ static void run(const validate_opts *o, validate_run *r)
 	}
 	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)
 		epi_die(1, "%s", err);
+	note_outside(r);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))
 			die_unbound(r, o->source);

@@ -18,6 +18,8 @@ run_epi "validate a trace: loop nests and the program" 0 "^sel.c:11 loop in sele
 grep -q "^program " "$tmp/out" && grep -q "^time: mean absolute error [0-9.]*% over [12] loop nests*; [012] of 2 predictions inside" "$tmp/out" &&
 	grep -q "^energy: mean absolute error" "$tmp/out" && ok "validate: time and energy summaries" ||
 	bad "validate: time and energy summaries" "$tmp/out"
+grep -q "samples are outside the code" "$tmp/out" && bad "validate: no note for a run in the source" "$tmp/out" ||
+	ok "validate: no note for a run in the source"
 run_epi "validate --format csv" 0 '^"program",program,,,2.4,' -- $VAL --format csv
 head -1 "$tmp/out" | grep -qx "block,kind,function,line,freq_ghz,samples,pred_time_s,pred_time_sd,time_s,time_lo,time_hi,time_error,time_inside,pred_energy_j,pred_energy_sd,energy_j,energy_lo,energy_hi,energy_error,energy_inside" &&
 	ok "validate CSV columns" || bad "validate CSV columns" "$tmp/out"
@@ -155,6 +157,23 @@ grep -q '"[^"]*fib.c:3: recursive call to fib() is listed, not counted"' "$tmp/o
 	bad "validate: a note in JSON" "$tmp/out"
 run_epi "validate: the analysis's notes on stderr beside CSV" 0 "^epi validate: note: .*recursive call to fib()" -- $FIB -F csv
 grep -q "recursive" "$tmp/out" && bad "validate: CSV rows alone on stdout" "$tmp/out" || ok "validate: CSV rows alone on stdout"
+
+# a run so short that its start-up and the C library take most samples:
+# said so, as the program row compares the whole process with main's work
+cat >"$tmp/short.c" <<'EOF'
+int main(void)
+{
+	volatile double s = 0;
+	for (int i = 0; i < 20000; i++)
+		s += i;
+	return 0;
+}
+EOF
+cc -O0 -g -o "$tmp/short" "$tmp/short.c"
+"$top/build/san/bin/epi" profile -n 20 -i 50us -m none -q -o "$tmp/short.trace" -- "$tmp/short" >/dev/null 2>&1
+run_epi "validate: a run mostly outside the source noted" 0 \
+	"^note: [0-9]*% of the program's [0-9]* samples are outside the code of '.*short.c'" -- \
+	validate "$tmp/short.c" -a "$tmp/short.trace" -t "$Q6600" -f 2.4GHz
 
 # whole-program measurements: RR-8416's Table VI
 MEAS="$top/data/rr8416-measured/selection_sort.csv"
