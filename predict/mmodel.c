@@ -488,16 +488,31 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	for (int i = 0; i < o->nin; i++)
 		m->insn_nest[i] = -1;
 	const epi_region *tr = &a->regions[a->nregions - 1];
+	/* one pass over each function with top-level nests: an instruction
+	 * goes to the nest whose lines it is on, if that nest is the function's */
+	int maxl, *at = nest_lines(m, &maxl);
+	char *walk = xcalloc((size_t)o->nfn + 1, 1);
 	for (int s = 0; s < m->nloops; s++) {
 		int f = m->loops[s].parent < 0 ? fn_named(x.fn_by_name, o->nfn, m->loops[s].function,
 							   strlen(m->loops[s].function))
 						: -1;
-		for (int i = f >= 0 ? o->fn[f].first : 0; f >= 0 && i < o->fn[f].first + o->fn[f].n; i++)
-			if (o->loop_of[i] < 0 && o->line[i] >= m->loops[s].line && o->line[i] <= m->loops[s].end_line) {
+		m->straight_fn[s] = f; /* until its code is found */
+		if (f >= 0)
+			walk[f] = 1;
+	}
+	for (int f = 0; f < o->nfn; f++)
+		for (int i = o->fn[f].first; walk[f] && i < o->fn[f].first + o->fn[f].n; i++) {
+			int s = o->loop_of[i] < 0 && o->line[i] > 0 && o->line[i] <= maxl ? at[o->line[i]] : -1;
+			if (s >= 0 && m->straight_fn[s] == f) {
 				epi_mix_insn(&m->straight_mix[s], &o->in[i], o->weight[i], o->frame[i]);
 				m->insn_nest[i] = s;
 			}
-		m->straight_fn[s] = m->straight_mix[s].n > 0 ? f : -1;
+		}
+	free(walk);
+	free(at);
+	for (int s = 0; s < m->nloops; s++) {
+		if (!(m->straight_mix[s].n > 0))
+			m->straight_fn[s] = -1;
 		char ek[32];
 		snprintf(ek, sizeof ek, "%%%d/entry", m->loops[s].line);
 		int ei = counts_find(&tr->counts, ek);
