@@ -381,9 +381,12 @@ static void code_calls(reader *r)
 			}
 			if (!known && in->direct) {
 				int g = fn_at(st, o->nfn, in->target);
-				if (g < 0 && (jump || !rel))
-					continue; /* a jump elsewhere, or a call of another file's function */
-				name = g >= 0 ? o->fn[g].name : NULL;
+				/* else a program's call through its procedure linkage
+				 * table (a shared object's calls of its own global
+				 * functions): the function the table's slot names */
+				name = g >= 0 ? o->fn[g].name : rel ? NULL : callee_name(r, in);
+				if (!name && jump)
+					continue; /* a jump elsewhere: its function's other part */
 			}
 			/* a compiler's copy of a function is named after it:
 			 * f.constprop.0, f.isra.0, f.part.0, f.llvm.123 */

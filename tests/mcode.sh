@@ -403,6 +403,34 @@ sys.exit(0 if r["all"][0]["time_s"] > 1000e-9 else 1)' "$tmp/out" &&
 	ok "compiled model: a tail call to address 0 of an object file is a call" ||
 	bad "compiled model: a tail call to address 0 of an object file is a call" "$tmp/out"
 
+# a shared object calls its own global functions through its procedure
+# linkage table: such a call is made, not removed
+cat >"$M/pic.c" <<'EOF'
+double energy(const double *x, int n)
+{
+	double e = 0;
+	for (int i = 0; i < n; i++)
+		e += x[i] * x[i] / (i + 1.0);
+	return e;
+}
+double use(const double *x)
+{
+	double s = 0;
+	for (int r = 0; r < 1000; r++)
+		s += energy(x, 100);
+	return s;
+}
+EOF
+gcc -O2 -g -fPIC -shared -o "$M/pic.so" "$M/pic.c"
+"$P" "$M/pic.c" --binary "$M/pic.so" --table "$M/t.xml" -F json >"$tmp/out" 2>&1
+! grep -q "makes no call" "$tmp/out" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [r for r in d["regions"] if r["scope"] == "total"][0]
+sys.exit(0 if t["machine"]["instructions"] > 1000 * 100 * 3 else 1)' "$tmp/out" &&
+	ok "compiled model: a call through a shared object's linkage table is a call" ||
+	bad "compiled model: a call through a shared object's linkage table is a call" "$tmp/out"
+
 # validate prices the program without the call removed, and says so
 "$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/dead.trace" -- "$M/dead-gcc" >/dev/null 2>&1
 DEAD="validate $M/dead.c -a $M/dead.trace -t $M/t.xml"
