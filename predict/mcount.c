@@ -297,9 +297,11 @@ static int site_n_cmp(const void *a, const void *b)
  * reach its own code rather than a copy of it inlined into a caller. Of
  * the calls made by its sites in the source (their "%call:LINE:F/site"
  * counts in the total), those of the sites that O's code calls it from
- * (a call, or a call of unknown callee, on the site's line). NAN when it
- * has no site counted, a count is unknown, or a call of it is on a line
- * that none of its sites is on (which site it stands for is not known). */
+ * (a call, or a call of unknown callee, on the site's line), the others
+ * having a copy inlined there. NAN when it has no site counted, a count
+ * is unknown, a site has neither on its line, or a call of it is on a
+ * line that none of its sites is on (which site a call stands for is
+ * then not known). */
 static void own_share(const epi_object *o, const epi_region *total, const double *vals, double *share)
 {
 	site_n *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
@@ -314,6 +316,7 @@ static void own_share(const epi_object *o, const epi_region *total, const double
 			v[n++] = (site_n){name, (size_t)(end - name), line, vals[k]};
 	}
 	qsort(v, (size_t)n, sizeof *v, site_n_cmp);
+	int *lines = xmalloc(((size_t)n + 1) * sizeof *lines);
 	for (int f = 0; f < o->nfn; f++) {
 		share[f] = NAN;
 		site_n key = {o->fn[f].name, strlen(o->fn[f].name), INT_MIN, 0};
@@ -328,27 +331,18 @@ static void own_share(const epi_object *o, const epi_region *total, const double
 		double all = 0, called = 0;
 		int sure = 1, s;
 		for (s = lo; s < n && v[s].len == key.len && strncmp(v[s].name, key.name, key.len) == 0; s++) {
-			int made = 0;
-			for (int c = 0; c < o->ncalls && !made; c++) {
-				const epi_call_site *k = &o->calls[c];
-				made = !k->inlined && k->line == v[s].line && (!k->callee || strcmp(k->callee, key.name) == 0);
-			}
-			sure &= !isnan(v[s].n);
+			lines[s - lo] = v[s].line;
+			int made = epi_object_calls_on(o, key.name, v[s].line, 0);
+			/* a site neither called nor inlined on its line calls it
+			 * where it cannot be seen (identical functions merged) */
+			sure &= !isnan(v[s].n) && (made || epi_object_calls_on(o, key.name, v[s].line, 1));
 			all += v[s].n;
 			called += made ? v[s].n : 0;
 		}
-		for (int c = 0; c < o->ncalls && sure; c++) {
-			const epi_call_site *k = &o->calls[c];
-			if (k->inlined || !k->callee || strcmp(k->callee, key.name) != 0)
-				continue;
-			int placed = 0;
-			for (int t = lo; t < s && !placed; t++)
-				placed = v[t].line == k->line;
-			sure = placed;
-		}
-		if (sure && all > 0)
+		if (s > lo && sure && all > 0 && !epi_object_calls_off(o, key.name, lines, s - lo, 0))
 			share[f] = called / all;
 	}
+	free(lines);
 	free(v);
 }
 

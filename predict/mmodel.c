@@ -864,6 +864,21 @@ static int site_cmp(const void *a, const void *b)
 	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : strcmp(x->callee, y->callee);
 }
 
+/* Whether KEY is a call site's count, "%call:LINE:CALLEE/site": its line,
+ * and its callee (LEN bytes at NAME). */
+static int site_key(const char *key, int *line, const char **name, size_t *len)
+{
+	int at = 0;
+	if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", line, &at) != 1 || !at)
+		return 0;
+	const char *end = strrchr(key + 6 + at, '/');
+	if (!end || strcmp(end, "/site") != 0)
+		return 0;
+	*name = key + 6 + at;
+	*len = (size_t)(end - *name);
+	return 1;
+}
+
 /* The call sites that A's counts list ("%call:LINE:CALLEE/site", in its
  * functions and its total), each once, into *N. */
 static epi_call_site *call_sites(const epi_analysis *a, int *n)
@@ -876,15 +891,13 @@ static epi_call_site *call_sites(const epi_analysis *a, int *n)
 		if (a->regions[r].scope == EPI_SCOPE_LOOP)
 			continue;
 		for (int k = 0; k < c->n; k++) {
-			const char *key = c->key[k];
-			int line, at = 0;
-			if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", &line, &at) != 1 || !at)
-				continue;
-			const char *name = key + 6 + at, *end = strrchr(name, '/');
-			if (!end || strcmp(end, "/site") != 0)
+			int line;
+			const char *name;
+			size_t len;
+			if (!site_key(c->key[k], &line, &name, &len))
 				continue;
 			ALLOC_GROW(v, *n + 1, cap);
-			v[(*n)++] = (epi_call_site){line, xstrndup(name, (size_t)(end - name)), 0};
+			v[(*n)++] = (epi_call_site){line, xstrndup(name, len), 0};
 		}
 	}
 	if (*n > 1)
@@ -899,6 +912,62 @@ static epi_call_site *call_sites(const epi_analysis *a, int *n)
 	return v;
 }
 
+/* Whether FUNCTION's calls are made in code the object does not show as
+ * its: it was merged with an identical function (at one address), or has
+ * neither code of its own nor a copy inlined anywhere (its code compiled
+ * as another's, or never run). */
+static int merged(const epi_mmodel *m, const char *function)
+{
+	const epi_object *o = &m->obj;
+	int seen = 0;
+	for (int f = 0; f < o->nfn; f++)
+		if (strcmp(o->fn[f].name, function) == 0) {
+			if (o->fn[f].alias >= 0)
+				return 1;
+			seen = 1;
+		}
+	return !seen && !epi_object_inlined(o, function);
+}
+
+/* The call sites in G's own code (not in the functions it calls) that
+ * DEAD marks among SITES (N, by site_cmp): unmarked, *NDEAD less. */
+static void keep_own_sites(const epi_analysis *a, const epi_region *g, const epi_call_site *sites, int n, char *dead,
+			   int *ndead)
+{
+	for (int k = 0; k < g->counts.n; k++) {
+		epi_call_site key;
+		const char *callee;
+		size_t len;
+		char name[256];
+		if (!site_key(g->counts.key[k], &key.line, &callee, &len))
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)len, callee);
+		key.callee = name;
+		const epi_call_site *at = bsearch(&key, sites, (size_t)n, sizeof *sites, site_cmp);
+		if (!at || !dead[at - sites])
+			continue;
+		/* a site of a function G calls is in that function's region too */
+		int own = 1;
+		for (int j = 0; j < g->counts.n && own; j++) {
+			int line;
+			const char *c2;
+			size_t l2;
+			if (!site_key(g->counts.key[j], &line, &c2, &l2) || (l2 == strlen(g->function) &&
+									   !strncmp(c2, g->function, l2)))
+				continue;
+			for (int r = 0; r < a->nregions && own; r++) {
+				const epi_region *h = &a->regions[r];
+				own = !(h->scope == EPI_SCOPE_FUNCTION && strlen(h->function) == l2 &&
+					!strncmp(h->function, c2, l2) && counts_find(&h->counts, g->counts.key[k]) >= 0);
+			}
+		}
+		if (own) {
+			dead[at - sites] = 0;
+			--*ndead;
+		}
+	}
+}
+
 int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
 			 const char *const *params, int nparams, sym_env *env, int *ndead, char *err)
 {
@@ -906,6 +975,16 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 	epi_call_site *sites = call_sites(a, &n);
 	char *dead = xmalloc((size_t)n + 1);
 	*ndead = epi_object_dead_calls(&m->obj, sites, n, dead);
+	/* a function merged into an identical one makes its calls in that
+	 * one's code, on its lines, and one with no code to show (merged
+	 * where the debug information does not say, or never run) makes
+	 * them where it cannot be seen: none of its own calls is taken for
+	 * removed */
+	for (int r = 0; r < a->nregions && *ndead; r++) {
+		const epi_region *g = &a->regions[r];
+		if (g->scope == EPI_SCOPE_FUNCTION && merged(m, g->function))
+			keep_own_sites(a, g, sites, n, dead, ndead);
+	}
 	int code = 0;
 	if (*ndead) {
 		int k = 0;

@@ -335,6 +335,29 @@ static int fn_at(const fn_start *s, int n, uint64_t addr)
 	return lo < n && s[lo].addr == addr ? s[lo].fn : -1;
 }
 
+/* O's calls' order: by callee (an unknown one first), then line. */
+static int call_cmp(const void *a, const void *b)
+{
+	const epi_call_site *x = a, *y = b;
+	int c = strcmp(x->callee ? x->callee : "", y->callee ? y->callee : "");
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* O's functions whose code is another's: identical functions merged at
+ * one address (by a linker's identical code folding). ST: the functions
+ * by address. */
+static void merged_functions(epi_object *o, const fn_start *st)
+{
+	for (int f = 0; f < o->nfn; f++)
+		o->fn[f].alias = -1;
+	for (int k = 1; k < o->nfn; k++)
+		if (o->fn[st[k].fn].n && st[k].addr == st[k - 1].addr) {
+			o->fn[st[k].fn].alias = st[k - 1].fn;
+			if (o->fn[st[k - 1].fn].alias < 0)
+				o->fn[st[k - 1].fn].alias = st[k].fn;
+		}
+}
+
 /* The calls that O's code makes to the source's functions, into its calls
  * (an object file's callees from their relocations, when they have one;
  * a call whose callee is not known with none), R reading it. */
@@ -345,6 +368,7 @@ static void code_calls(reader *r)
 	for (int f = 0; f < o->nfn; f++)
 		st[f] = (fn_start){o->fn[f].n ? o->in[o->fn[f].first].addr : 0, f};
 	qsort(st, (size_t)o->nfn, sizeof *st, start_addr_cmp);
+	merged_functions(o, st);
 	int nrel = 0;
 	code_rel *rel = r->rel ? code_relocs(r->elf, &nrel) : NULL;
 	for (int f = 0; f < o->nfn; f++) {
@@ -400,6 +424,8 @@ static void code_calls(reader *r)
 	}
 	free(rel);
 	free(st);
+	if (o->ncalls > 1)
+		qsort(o->calls, (size_t)o->ncalls, sizeof *o->calls, call_cmp);
 }
 
 /* Whether NAME returns its first argument (the destination it writes):
@@ -1428,27 +1454,96 @@ int epi_object_match(epi_object *o, const epi_nest *loops, int nloops)
 	return n;
 }
 
+/* The first of O's calls at or after (CALLEE, LINE) in their order. */
+static int first_call(const epi_object *o, const char *callee, int line)
+{
+	int lo = 0, hi = o->ncalls;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const epi_call_site *k = &o->calls[mid];
+		int c = strcmp(k->callee ? k->callee : "", callee);
+		if (c < 0 || (c == 0 && k->line < line))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int epi_object_calls_on(const epi_object *o, const char *callee, int line, int inlined)
+{
+	for (int k = first_call(o, callee, line);
+	     k < o->ncalls && o->calls[k].callee && !strcmp(o->calls[k].callee, callee) && o->calls[k].line == line; k++)
+		if (inlined || !o->calls[k].inlined)
+			return 1;
+	int k = first_call(o, "", line);
+	return k < o->ncalls && !o->calls[k].callee && o->calls[k].line == line;
+}
+
+int epi_object_inlined(const epi_object *o, const char *function)
+{
+	for (int k = first_call(o, function, INT_MIN);
+	     k < o->ncalls && o->calls[k].callee && !strcmp(o->calls[k].callee, function); k++)
+		if (o->calls[k].inlined)
+			return 1;
+	return 0;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int epi_object_calls_off(const epi_object *o, const char *callee, const int *lines, int n, int inlined)
+{
+	for (int k = first_call(o, callee, INT_MIN); k < o->ncalls && o->calls[k].callee &&
+						       !strcmp(o->calls[k].callee, callee);
+	     k++)
+		if ((inlined || !o->calls[k].inlined) && !bsearch(&o->calls[k].line, lines, (size_t)n, sizeof *lines, int_cmp))
+			return 1;
+	return 0;
+}
+
+/* A site and its index, in the order of call_cmp. */
+typedef struct site_at {
+	epi_call_site site;
+	int at;
+} site_at;
+
+static int site_at_cmp(const void *a, const void *b)
+{
+	return call_cmp(&((const site_at *)a)->site, &((const site_at *)b)->site);
+}
+
 int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead)
 {
-	/* per call: whether it is on the line of one of its callee's sites */
-	char *placed = xmalloc((size_t)o->ncalls + 1);
-	for (int c = 0; c < o->ncalls; c++) {
-		const epi_call_site *k = &o->calls[c];
-		placed[c] = !k->callee;
-		for (int t = 0; t < n && !placed[c]; t++)
-			placed[c] = sites[t].line == k->line && strcmp(sites[t].callee, k->callee) == 0;
-	}
+	/* the sites by callee, then line: each callee's lines in order */
+	site_at *v = xmalloc(((size_t)n + 1) * sizeof *v);
+	int *lines = xmalloc(((size_t)n + 1) * sizeof *lines);
+	/* the lines with any call or inlined copy: a call there may stand for
+	 * the site's (identical functions merged, calls redirected) */
+	int *used = xmalloc(((size_t)o->ncalls + 1) * sizeof *used), nused = 0;
+	for (int c = 0; c < o->ncalls; c++)
+		used[nused++] = o->calls[c].line;
+	qsort(used, (size_t)nused, sizeof *used, int_cmp);
+	for (int s = 0; s < n; s++)
+		v[s] = (site_at){sites[s], s};
+	qsort(v, (size_t)n, sizeof *v, site_at_cmp);
 	int ndead = 0;
-	for (int s = 0; s < n; s++) {
-		dead[s] = 1;
-		for (int c = 0; c < o->ncalls && dead[s]; c++) {
-			const epi_call_site *k = &o->calls[c];
-			int same = k->callee && strcmp(k->callee, sites[s].callee) == 0;
-			if ((k->line == sites[s].line && (!k->callee || same)) || (same && !placed[c]))
-				dead[s] = 0;
+	for (int a = 0, b; a < n; a = b) {
+		const char *callee = v[a].site.callee;
+		for (b = a; b < n && !strcmp(v[b].site.callee, callee); b++)
+			lines[b - a] = v[b].site.line;
+		int off = epi_object_calls_off(o, callee, lines, b - a, 1);
+		for (int k = a; k < b; k++) {
+			dead[v[k].at] = !off && !epi_object_calls_on(o, callee, v[k].site.line, 1) &&
+					!bsearch(&v[k].site.line, used, (size_t)nused, sizeof *used, int_cmp);
+			ndead += dead[v[k].at];
 		}
-		ndead += dead[s];
 	}
-	free(placed);
+	free(v);
+	free(lines);
+	free(used);
 	return ndead;
 }

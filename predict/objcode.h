@@ -32,6 +32,7 @@ typedef struct epi_mfn {
 	int first, n;
 	int line;            /* its declaration's line */
 	epi_mix own;         /* per call: its instructions in no machine loop */
+	int alias;           /* a function at the same address (identical functions merged), -1 */
 } epi_mfn;
 
 /* A machine loop: a natural loop of the function's control flow graph,
@@ -84,7 +85,7 @@ typedef struct epi_object {
 	 * (0: elsewhere): a call (or a jump out of a function) that reaches a
 	 * function of the source, and a function of the source inlined
 	 * (DWARF's inlined subroutines); callee NULL: a call whose callee is
-	 * not known */
+	 * not known. By callee (unknown first), then line */
 	epi_call_site *calls;
 	int ncalls;
 	double bss;          /* bytes of zero-initialised data (static arrays), fresh on first touch */
@@ -103,12 +104,20 @@ void epi_object_free(epi_object *o);
 
 /* Of the N call sites SITES of the source (their callees the source's
  * functions), marks in DEAD those that O's code does not make: no call
- * nor inlined copy of the callee on the site's line, nor a call of
- * unknown callee there. A callee called or inlined on a line that none of
- * its sites is on (after a compiler merged two calls, say) has none of
- * its sites marked: which site that call stands for cannot be told.
- * Returns how many are marked. */
+ * nor inlined copy of any function on the site's line (a call of another
+ * may stand for it: identical functions merged, calls redirected). A
+ * callee called or inlined on a line that none of its sites is on (after
+ * a compiler merged two calls, say) has none of its sites marked: which
+ * site that call stands for cannot be told. Returns how many are marked. */
 int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead);
+/* Whether O's code has a copy of FUNCTION inlined somewhere. */
+int epi_object_inlined(const epi_object *o, const char *function);
+/* Whether O's code calls CALLEE on LINE, or makes a call of unknown
+ * callee there, or (INLINED) has a copy of it inlined there. */
+int epi_object_calls_on(const epi_object *o, const char *callee, int line, int inlined);
+/* Whether O's code calls CALLEE (INLINED: or has a copy of it inlined) on
+ * a line that none of LINES (N, in increasing order) is. */
+int epi_object_calls_off(const epi_object *o, const char *callee, const int *lines, int n, int inlined);
 
 /* Matches each machine loop to one of LOOPS (epi_find_loops of the
  * source): the loop whose keyword (or, for a do-while, whose closing

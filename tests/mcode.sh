@@ -379,6 +379,54 @@ int main(void)
 EOF
 gcc -O2 -g -o "$M/copy" "$M/copy.c"
 whole "compiled model: a loop's copy inside a caller inlined everywhere does not run" "$M/copy" "$M/copy.c"
+# identical functions merged: by gcc (g's body compiled as f's, its
+# inlined copies named f) and by the linker (gold --icf=all: f and g at
+# one address); g's calls are made in f's code, on f's lines
+cat >"$M/icf.c" <<'EOF'
+int calls;
+__attribute__((noinline)) double h(double x)
+{
+	double s = 0;
+	for (int i = 0; i < 50; i++)
+		s += x / (i + 1);
+	return s;
+}
+double f(double *a, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += h(a[i]);
+	calls++;
+	return s;
+}
+double g(double *a, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += h(a[i]);
+	calls++;
+	return s;
+}
+int main(void)
+{
+	double a[100];
+	for (int i = 0; i < 100; i++)
+		a[i] = i;
+	double s = 0;
+	for (int r = 0; r < 200; r++)
+		s += f(a, 100) + g(a + 1, 99);
+	return s < 0;
+}
+EOF
+gcc -O2 -g -o "$M/icf" "$M/icf.c"
+whole "compiled model: identical functions merged by gcc" "$M/icf" "$M/icf.c"
+if command -v ld.gold >/dev/null; then
+	sed 's/^double \([fg]\)(/__attribute__((noinline)) double \1(/' "$M/icf.c" >"$M/icfl.c"
+	gcc -O2 -g -ffunction-sections -fuse-ld=gold -Wl,--icf=all -o "$M/icfl" "$M/icfl.c"
+	whole "compiled model: identical functions merged by the linker" "$M/icfl" "$M/icfl.c"
+else
+	bad "ld.gold (binutils) is needed to merge identical functions at link time"
+fi
 # a tail call to the first function of an object file, at address 0
 cat >"$M/at0.c" <<'EOF'
 __attribute__((noinline)) double body(double *a, int n)
