@@ -365,12 +365,13 @@ static void analyze(const predict_opts *o, predict_run *r)
 		return;
 	if (ret < 0)
 		epi_die(1, "%s (--model source prices the source alone)", job.err);
-	/* calls the compiler removed: the source counted without them */
-	int ndead;
-	code = epi_mmodel_reanalyze(&r->mm, &r->a, o->file, &o->fo, o->params, o->nparams, &r->env, &ndead, err);
+	/* calls the compiler removed, or moved out of loops: the source
+	 * counted as the code makes them */
+	int redone;
+	code = epi_mmodel_reanalyze(&r->mm, &r->a, o->file, &o->fo, o->params, o->nparams, &r->env, &redone, err);
 	if (code)
 		epi_analysis_die(&r->a, code, err);
-	if (ndead) {
+	if (redone) {
 		epi_mcount_values_free(vals, r->a.nregions);
 		epi_analysis_format(&r->a, o->jobs);
 		vals = epi_mcount_all_values(&r->a, &r->env);

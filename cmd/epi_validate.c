@@ -638,9 +638,10 @@ static void run(const validate_opts *o, validate_run *r)
 	if (r->compiled) {
 		if (ret < 0)
 			epi_die(1, "%s (--model source prices the source alone)", job.err);
-		/* calls the compiler removed: the source counted without them */
-		int ndead;
-		code = epi_mmodel_reanalyze(&r->mm, &r->a, o->source, &o->fo, o->params, o->nparams, &r->env, &ndead,
+		/* calls the compiler removed, or moved out of loops: the source
+	 * counted as the code makes them */
+		int redone;
+		code = epi_mmodel_reanalyze(&r->mm, &r->a, o->source, &o->fo, o->params, o->nparams, &r->env, &redone,
 					    err);
 		if (code)
 			epi_analysis_die(&r->a, code, err);

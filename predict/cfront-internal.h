@@ -83,6 +83,12 @@ typedef struct W {
 	/* the statements around the one being counted, for while loops */
 	CXCursor *sib;
 	int nsib, isib;
+	/* the loops being counted that the compiled code moved calls out of
+	 * (epi_front_opts' hoisted_calls): their lines, and those calls'
+	 * counts, added once per entry of the loop */
+	int nhoist;
+	int hoist_line[MAXDEPTH];
+	epi_counts *hoist[MAXDEPTH];
 	char *err;
 } W;
 

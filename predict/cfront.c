@@ -820,6 +820,28 @@ static char *member_rename(CXCursor arg, const char *rest)
 	return r;
 }
 
+/* Where call C of F counts: OUT, or, when the compiled code moved it out
+ * of the loops around it, what is added once per entry of the outermost
+ * loop it left. */
+static epi_counts *hoisted_to(W *w, CXCursor c, const fn *f, epi_counts *out)
+{
+	if (!w->o->nhoisted_calls || !w->nhoist || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return out;
+	int line = line_of(c);
+	for (int i = 0; i < w->o->nhoisted_calls; i++) {
+		const epi_call_site *h = &w->o->hoisted_calls[i];
+		if (h->line != line || strcmp(h->callee, f->name) != 0)
+			continue;
+		for (int k = w->nhoist - 1; k >= 0; k--)
+			if (w->hoist_line[k] == h->out_of) {
+				note(w, c, "the compiled code calls %s() once per run of the loop on line %d, before it "
+					   "(the compiler moved the call out): counted so", f->name, h->out_of);
+				return w->hoist[k];
+			}
+	}
+	return out;
+}
+
 /* Whether call C of F is one the compiled code does not make (then
  * noted); else, with tag_loops, C counted as a call site of the file. */
 static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
@@ -838,7 +860,7 @@ static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
 	if (w->o->tag_loops) {
 		char key[200];
 		snprintf(key, sizeof key, "%%call:%d:%s/site", line, f->name);
-		counts_add_si(w->s, out, key, 1);
+		counts_add_si(w->s, hoisted_to(w, c, f, out), key, 1);
 	}
 	return 0;
 }
@@ -977,7 +999,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			if (counts_compose(s, &cc, sub) < 0)
 				ret = fail(w, c, "%s", s->err);
 			else
-				counts_add(s, out, &cc);
+				counts_add(s, hoisted_to(w, c, f, out), &cc);
 			for (int i = 0; i < nown; i++)
 				poly_clear(&argp[i], s->ctx);
 			counts_clear(s, &cc);
@@ -2914,6 +2936,14 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			w->tag_line = line_of(c);
 		if (w->o->tag_loops)
 			w->loop_line = line_of(c);
+		/* the calls the compiled code moved out of this loop, once per entry */
+		epi_counts hc;
+		counts_init(&hc);
+		int hoisting = w->o->nhoisted_calls && w->nhoist < MAXDEPTH;
+		if (hoisting) {
+			w->hoist_line[w->nhoist] = line_of(c);
+			w->hoist[w->nhoist++] = &hc;
+		}
 		if (k == CXCursor_ForStmt)
 			ret = for_loop(w, c, &lc);
 		else
@@ -2925,10 +2955,18 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			 * header counted so far (a for's init) */
 			if (top)
 				w->tag_line = line_of(c);
+			counts_clear(w->s, &hc);
+			counts_init(&hc);
 			ret = trip_fallback(w, c, &lc);
 			if (top)
 				w->tag_line = 0;
 		}
+		if (hoisting) {
+			w->nhoist--;
+			if (ret == 0)
+				counts_add(w->s, &lc, &hc);
+		}
+		counts_clear(w->s, &hc);
 		w->loop_line = outer_loop;
 		if (ret == 0 && w->o->tag_loops) {
 			char ek[32];
@@ -3058,10 +3096,11 @@ int cf_analyze_fn(W *w, fn *f)
 	w->analyzed++;
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary, npin = w->npin;
-	int loop_line = w->loop_line;
+	int loop_line = w->loop_line, nhoist = w->nhoist;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
+	w->nhoist = 0;
 	w->nlv = 0;
 	w->nvary = 0;
 	w->npin = 0;
@@ -3107,6 +3146,7 @@ int cf_analyze_fn(W *w, fn *f)
 	w->loopdepth = depth;
 	w->tag_line = tag;
 	w->loop_line = loop_line;
+	w->nhoist = nhoist;
 	w->sib = sib;
 	w->nsib = nsib;
 	w->isib = isib;

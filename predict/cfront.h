@@ -33,6 +33,8 @@ typedef struct epi_call_site {
 	int line;
 	char *callee;
 	int inlined; /* in compiled code: the callee's code inlined there, not called */
+	int at;      /* in compiled code: the call's instruction, -1 none */
+	int out_of;  /* moved out of loops by the compiler: the line of the outermost loop it left */
 } epi_call_site;
 
 typedef struct epi_front_opts {
@@ -48,6 +50,11 @@ typedef struct epi_front_opts {
 	 * "%call:LINE:CALLEE/site", so that its caller can find them. */
 	const epi_call_site *dead_calls;
 	int ndead_calls;
+	/* Calls that the compiled code makes outside the loops around them
+	 * (a pure function's, its arguments the same at every iteration):
+	 * counted once per entry of the outermost loop they left (out_of). */
+	const epi_call_site *hoisted_calls;
+	int nhoisted_calls;
 	/* Also count every op under the block its code lies in: "@LINE/KEY" in
 	 * the top-level loop nest whose keyword is on LINE, "@FUNCTION()/KEY"
 	 * in FUNCTION outside its nests. Through calls these add up where the

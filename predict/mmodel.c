@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -897,7 +898,7 @@ static epi_call_site *call_sites(const epi_analysis *a, int *n)
 			if (!site_key(c->key[k], &line, &name, &len))
 				continue;
 			ALLOC_GROW(v, *n + 1, cap);
-			v[(*n)++] = (epi_call_site){line, xstrndup(name, len), 0};
+			v[(*n)++] = (epi_call_site){line, xstrndup(name, len), 0, -1, 0};
 		}
 	}
 	if (*n > 1)
@@ -968,13 +969,70 @@ static void keep_own_sites(const epi_analysis *a, const epi_region *g, const epi
 	}
 }
 
-int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
-			 const char *const *params, int nparams, sym_env *env, int *ndead, char *err)
+/* Whether source loop A of M is B or inside it. */
+static int loop_within(const epi_mmodel *m, int a, int b)
 {
-	int n;
+	for (; a >= 0; a = m->loops[a].parent)
+		if (a == b)
+			return 1;
+	return 0;
+}
+
+/* For call site SITE of the source (ONLY: its callee's only site): the
+ * line of the outermost loop around it that the compiled code moved the
+ * call out of (every call of its callee on its line outside that loop's
+ * machine loops, which exist), or 0 when it was not (or an inlined copy
+ * or a call in an unmatched loop leaves it unknown). */
+static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int only)
+{
+	const epi_object *o = &m->obj;
+	int s = -1; /* the innermost source loop around the site */
+	for (int k = 0; k < m->nloops; k++)
+		if (m->loops[k].line <= site->line && site->line <= m->loops[k].end_line &&
+		    (s < 0 || m->loops[k].depth > m->loops[s].depth))
+			s = k;
+	int machine = 0;
+	for (int l = 0; l < o->nloop && s >= 0 && !machine; l++)
+		machine = o->loop[l].src >= 0 && loop_within(m, o->loop[l].src, s);
+	if (!machine)
+		return 0; /* no machine loop of it: unrolled, its calls repeated in straight code */
+	/* its callee's calls on its line; when there are none and it is the
+	 * callee's only site, all the callee's calls (a compiler may give a
+	 * call it moved the line of the code it moved it to) */
+	int line = site->line;
+	if (only && !epi_object_calls_on(o, site->callee, line, 1))
+		line = INT_MIN;
+	int calls = 0, around = -1, first = 1; /* the innermost source loop holding a call */
+	for (int k = epi_object_first_call(o, site->callee, line);
+	     k < o->ncalls && o->calls[k].callee && !strcmp(o->calls[k].callee, site->callee) &&
+	     (line == INT_MIN || o->calls[k].line == line);
+	     k++) {
+		if (o->calls[k].inlined)
+			return 0;
+		int l = o->loop_of[o->calls[k].at], t = l >= 0 ? o->loop[l].src : -1;
+		if ((l >= 0 && t < 0) || (t >= 0 && loop_within(m, t, s)) || (t >= 0 && !loop_within(m, s, t)))
+			return 0; /* in no matched loop, in the site's loop, or beside it */
+		if (first || (t >= 0 && (around < 0 || m->loops[t].depth > m->loops[around].depth)))
+			around = t;
+		first = 0;
+		calls++;
+	}
+	if (!calls)
+		return 0;
+	int h = s;
+	while (m->loops[h].parent != around)
+		h = m->loops[h].parent;
+	return m->loops[h].line;
+}
+
+int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
+			 const char *const *params, int nparams, sym_env *env, int *redone, char *err)
+{
+	int n, nd;
 	epi_call_site *sites = call_sites(a, &n);
 	char *dead = xmalloc((size_t)n + 1);
-	*ndead = epi_object_dead_calls(&m->obj, sites, n, dead);
+	int *ndead = &nd;
+	nd = epi_object_dead_calls(&m->obj, sites, n, dead);
 	/* a function merged into an identical one makes its calls in that
 	 * one's code, on its lines, and one with no code to show (merged
 	 * where the debug information does not say, or never run) makes
@@ -985,18 +1043,28 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 		if (g->scope == EPI_SCOPE_FUNCTION && merged(m, g->function))
 			keep_own_sites(a, g, sites, n, dead, ndead);
 	}
+	/* the removed calls, and the calls moved out of loops (copies that
+	 * share SITES' names) */
+	epi_call_site *removed = xmalloc(((size_t)n + 1) * sizeof *removed),
+		      *hoisted = xmalloc(((size_t)n + 1) * sizeof *hoisted);
+	int nr = 0, nh = 0;
+	for (int i = 0; i < n; i++) {
+		int others = 0;
+		for (int j = 0; j < n && !others; j++)
+			others = j != i && !strcmp(sites[j].callee, sites[i].callee);
+		if (dead[i])
+			removed[nr++] = sites[i];
+		else if ((sites[i].out_of = hoisted_out_of(m, &sites[i], !others)) > 0)
+			hoisted[nh++] = sites[i];
+	}
 	int code = 0;
-	if (*ndead) {
-		int k = 0;
-		for (int i = 0; i < n; i++)
-			if (dead[i])
-				sites[k++] = sites[i];
-			else
-				free(sites[i].callee);
-		n = k;
+	*redone = nr || nh;
+	if (*redone) {
 		epi_front_opts again = *fo;
-		again.dead_calls = sites;
-		again.ndead_calls = n;
+		again.dead_calls = removed;
+		again.ndead_calls = nr;
+		again.hoisted_calls = hoisted;
+		again.nhoisted_calls = nh;
 		epi_analysis_free(a);
 		sym_env_clear(env);
 		code = epi_analyze_bind(a, source, &again, params, nparams, env, err);
@@ -1007,6 +1075,8 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 	for (int i = 0; i < n; i++)
 		free(sites[i].callee);
 	free(sites);
+	free(removed);
+	free(hoisted);
 	free(dead);
 	return code;
 }

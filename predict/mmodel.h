@@ -122,12 +122,14 @@ void epi_mmodel_start(epi_mmodel_job *j);
 int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a);
 
 /* When M's code does not make some of the calls of the source that A
- * (analysed with tag_loops and FO) counts, analyses SOURCE again with
- * those calls counted as absent (epi_analyze_bind with PARAMS into A and
- * ENV; A's loops, which M has already, freed), and gives how many into
- * *NDEAD. Returns epi_analyze_bind's code: 0 when done or not needed. */
+ * (analysed with tag_loops and FO) counts, or makes some outside the
+ * loops around them, analyses SOURCE again with those calls counted as
+ * absent, or once per entry of the outermost loop they left
+ * (epi_analyze_bind with PARAMS into A and ENV; A's loops, which M has
+ * already, freed); *REDONE says whether it did. Returns epi_analyze_bind's
+ * code: 0 when done or not needed. */
 int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
-			 const char *const *params, int nparams, sym_env *env, int *ndead, char *err);
+			 const char *const *params, int nparams, sym_env *env, int *redone, char *err);
 
 /* Counts the machine loops' runs from A (analysed with tag_loops) and ENV,
  * over the run and in one run of each nest and function (VALS:

@@ -261,10 +261,12 @@ static const char *callee_name(reader *r, const epi_insn *in)
 	return NULL;
 }
 
-static void add_call(epi_object *o, int line, const char *callee, int inlined, int *cap)
+/* Adds a call of CALLEE on LINE to O's: instruction AT's, or (-1) an
+ * inlined copy. */
+static void add_call(epi_object *o, int line, const char *callee, int at, int *cap)
 {
 	ALLOC_GROW(o->calls, o->ncalls + 1, *cap);
-	o->calls[o->ncalls++] = (epi_call_site){line, callee ? xstrdup(callee) : NULL, inlined};
+	o->calls[o->ncalls++] = (epi_call_site){line, callee ? xstrdup(callee) : NULL, at < 0, at, 0};
 }
 
 /* A relocation of an object file's code: the address it patches and the
@@ -419,7 +421,7 @@ static void code_calls(reader *r)
 				snprintf(base, sizeof base, "%.*s", (int)(strchr(name, '.') - name), name);
 				name = base;
 			}
-			add_call(o, o->line[i], name, 0, &r->capcalls);
+			add_call(o, o->line[i], name, i, &r->capcalls);
 		}
 	}
 	free(rel);
@@ -504,7 +506,7 @@ static void inlined_calls(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Die *
 			    !is_source(r, file, dir) || line > INT_MAX)
 				line = 0;
 			if (name)
-				add_call(r->o, (int)line, name, 1, &r->capcalls);
+				add_call(r->o, (int)line, name, -1, &r->capcalls);
 		}
 		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
 			inlined_calls(r, cu, dir, &c);
@@ -1468,6 +1470,11 @@ static int first_call(const epi_object *o, const char *callee, int line)
 			hi = mid;
 	}
 	return lo;
+}
+
+int epi_object_first_call(const epi_object *o, const char *callee, int line)
+{
+	return first_call(o, callee, line);
 }
 
 int epi_object_calls_on(const epi_object *o, const char *callee, int line, int inlined)

@@ -110,6 +110,9 @@ void epi_object_free(epi_object *o);
  * a compiler merged two calls, say) has none of its sites marked: which
  * site that call stands for cannot be told. Returns how many are marked. */
 int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead);
+/* The first of O's calls (in their order: by callee, then line) of
+ * CALLEE on LINE or after. */
+int epi_object_first_call(const epi_object *o, const char *callee, int line);
 /* Whether O's code has a copy of FUNCTION inlined somewhere. */
 int epi_object_inlined(const epi_object *o, const char *function);
 /* Whether O's code calls CALLEE on LINE, or makes a call of unknown

@@ -427,6 +427,34 @@ if command -v ld.gold >/dev/null; then
 else
 	bad "ld.gold (binutils) is needed to merge identical functions at link time"
 fi
+# a pure function's call whose arguments do not change in the loop: the
+# compiler calls it once, before the loop (gcc keeps the call's line, clang
+# gives it the line of the code before the loop)
+cat >"$M/hoist.c" <<'EOF'
+__attribute__((noinline)) double norm(const double *v, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += v[i] * v[i];
+	return s;
+}
+int main(void)
+{
+	double v[100];
+	for (int i = 0; i < 100; i++)
+		v[i] = i;
+	double t = 0;
+	for (int r = 0; r < 100000; r++)
+		t += norm(v, 100) * r;
+	return t > 0;
+}
+EOF
+gcc -O2 -g -o "$M/hoist" "$M/hoist.c"
+whole "compiled model: a call moved out of its loop is counted once per run of the loop" "$M/hoist" "$M/hoist.c"
+clang-19 -O2 -g -o "$M/hoist-clang" "$M/hoist.c"
+expect "compiled model: a call clang moved out of its loop, noted" 0 \
+	"hoist.c:15: the compiled code calls norm() once per run of the loop on line 14, before it" -- \
+	"$M/hoist.c" --binary "$M/hoist-clang" --table "$M/t.xml"
 # a tail call to the first function of an object file, at address 0
 cat >"$M/at0.c" <<'EOF'
 __attribute__((noinline)) double body(double *a, int n)
