@@ -120,7 +120,8 @@ static void add_own(per_iter *p, const by_line *b, int line)
  * which compilers keep without -ffast-math but may hoist when invariant;
  * then loads); with none of these (work in registers only), the source
  * loop's trip count TRIP per entry over the machine loop's MTRIP, when
- * both are constants; else 1. */
+ * both are constants; else 1. When both are constants and one divides
+ * the other within 1 of the work's ratio, the quotient. */
 static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_t mtrip)
 {
 	double r = 0;
@@ -132,6 +133,12 @@ static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_
 		r = own->load_bytes / src->load_bytes;
 	else if (mtrip > 0 && trip > 0)
 		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
+	/* both trip counts constants that divide exactly, near the work's
+	 * ratio: theirs is exact (the work's can count a float induction
+	 * variable's adds, which the source does not have) */
+	double exact = mtrip > 0 && trip > 0 ? trip / (double)mtrip : 0;
+	if (exact >= 1 && fabs(exact - floor(exact + 0.5)) < 1e-9 && fabs(exact - r) <= 1)
+		return floor(exact + 0.5);
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }
 

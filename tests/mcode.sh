@@ -455,6 +455,21 @@ clang-19 -O2 -g -o "$M/hoist-clang" "$M/hoist.c"
 expect "compiled model: a call clang moved out of its loop, noted" 0 \
 	"hoist.c:15: the compiled code calls norm() once per run of the loop on line 14, before it" -- \
 	"$M/hoist.c" --binary "$M/hoist-clang" --table "$M/t.xml"
+# clang unrolls a loop of a constant trip count by 5 and keeps its
+# counter in a double too (five multiply-adds and one more add an
+# iteration): the trip counts, not the floating-point work, give the 5
+cat >"$M/unroll5.c" <<'EOF'
+double w = 0.5;
+int main(void)
+{
+	double t = 0;
+	for (int r = 0; r < 100000; r++)
+		t += w * r;
+	return t > 0;
+}
+EOF
+clang-19 -O2 -g -o "$M/unroll5" "$M/unroll5.c"
+whole "compiled model: clang's loop unrolled by 5, counted by its constant trips" "$M/unroll5" "$M/unroll5.c"
 # a tail call to the first function of an object file, at address 0
 cat >"$M/at0.c" <<'EOF'
 __attribute__((noinline)) double body(double *a, int n)
