@@ -142,8 +142,10 @@ if sys.argv[1] == "ops":
     sys.exit(0)
 cg, prog, src, j, j0, j1 = sys.argv[2:8]
 f = functions(j)
-model = sum(r["machine"]["instructions"] for r in f.values())
-ends = [sum(r["machine"]["instructions"] for r in functions(x).values()) for x in (j0, j1)]
+# the own instructions of each function over the run (its region is one
+# call, its callees included)
+model = sum(r["self_instructions"] for r in f.values())
+ends = [sum(r["self_instructions"] for r in functions(x).values()) for x in (j0, j1)]
 cost = callgrind(cg, prog)
 # a function and its clones: FN, FN.constprop.0, FN.cold, ...
 got = sum(c for name, c in cost.items() if name.split(".")[0] in f)

@@ -818,6 +818,19 @@ void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *
 			add_counted_runs(out, &p->loop[l], &m->obj.loop[l].own, m->cnt.l[l].iters * p->fn_share[l], &p->c);
 }
 
+double epi_mmodel_self_instructions(const epi_mmodel *m, const char *function)
+{
+	const epi_object *o = &m->obj;
+	double n = 0;
+	for (int f = 0; f < o->nfn && m->cnt.calls; f++)
+		if (strcmp(o->fn[f].name, function) == 0)
+			n += m->cnt.calls[f] * o->fn[f].own.n;
+	for (int l = 0; l < o->nloop && m->cnt.l; l++)
+		if (m->nest_line[l] && strcmp(o->fn[o->loop[l].fn].name, function) == 0)
+			n += m->cnt.l[l].iters * o->loop[l].own.n;
+	return n;
+}
+
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out)
 {
 	cost_init(out, p);

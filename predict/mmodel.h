@@ -164,6 +164,10 @@ void epi_mmodel_nest(const epi_mmodel *m, const epi_mprices *p, int line, epi_mc
 /* FUNCTION's instructions outside its machine loops and off its nests'
  * lines, over its calls in the run. */
 void epi_mmodel_function(const epi_mmodel *m, const epi_mprices *p, const char *function, epi_mcost *out);
+/* FUNCTION's own instructions over the run (its code, and its machine
+ * loops', not its callees': what a profiler's self cost counts); NAN when
+ * how often some runs needs an unbound parameter. */
+double epi_mmodel_self_instructions(const epi_mmodel *m, const char *function);
 /* The whole program's code compiled from the source. */
 void epi_mmodel_total(const epi_mmodel *m, const epi_mprices *p, epi_mcost *out);
 

@@ -593,6 +593,9 @@ static void region_json(const priced *P, json_t *jregions)
 		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : json_mix(&P->mc[0].mix));
 		if (P->mc[0].inlined) /* a function with no code of its own */
 			json_object_set_new(jr, "inlined", json_true());
+		if (r->scope == EPI_SCOPE_FUNCTION) /* its own instructions over the run */
+			json_object_set_new(jr, "self_instructions",
+					    epi_json_num(epi_mmodel_self_instructions(c->o->mm, r->function)));
 	}
 	json_object_set_new(jr, "least_energy_freq_ghz", P->best >= 0 ? json_real(c->o->khz[P->best] / 1e6) : json_null());
 	json_array_append_new(jregions, jr);
