@@ -284,6 +284,19 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	free(order);
 }
 
+int epi_call_site_key(const char *key, int *line, const char **name, size_t *len)
+{
+	int at = 0;
+	if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", line, &at) != 1 || !at)
+		return 0;
+	const char *end = strrchr(key + 6 + at, '/');
+	if (!end || strcmp(end, "/site") != 0)
+		return 0;
+	*name = key + 6 + at;
+	*len = (size_t)(end - *name);
+	return 1;
+}
+
 /* A call site of the source and its calls over the run. */
 typedef struct site_n {
 	const char *name; /* the callee, up to the '/' of its key */
@@ -314,13 +327,11 @@ static void own_share(const epi_object *o, const epi_region *total, const double
 	site_n *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
 	int n = 0;
 	for (int k = 0; k < total->counts.n; k++) {
-		const char *key = total->counts.key[k];
-		int line, at = 0;
-		if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", &line, &at) != 1 || !at)
-			continue;
-		const char *name = key + 6 + at, *end = strrchr(name, '/');
-		if (end)
-			v[n++] = (site_n){name, (size_t)(end - name), line, vals[k]};
+		int line;
+		const char *name;
+		size_t len;
+		if (epi_call_site_key(total->counts.key[k], &line, &name, &len))
+			v[n++] = (site_n){name, len, line, vals[k]};
 	}
 	qsort(v, (size_t)n, sizeof *v, site_n_cmp);
 	int *lines = xmalloc(((size_t)n + 1) * sizeof *lines);

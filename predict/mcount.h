@@ -36,6 +36,11 @@ typedef struct epi_mcount {
 	int nunmatched;     /* machine loops matched to no source loop */
 } epi_mcount;
 
+/* Whether KEY is a call site's count, "%call:LINE:CALLEE/site" (the
+ * analysis's with tag_loops): its line, and its callee (LEN bytes at
+ * NAME, not terminated). */
+int epi_call_site_key(const char *key, int *line, const char **name, size_t *len);
+
 /* The counts of each of A's regions (analysed with tag_loops) that the
  * machine counts read, evaluated in ENV, by region (the total last) and by
  * their index in it (NAN for the others, and where a parameter is

@@ -878,20 +878,6 @@ static int site_cmp(const void *a, const void *b)
 	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : strcmp(x->callee, y->callee);
 }
 
-/* Whether KEY is a call site's count, "%call:LINE:CALLEE/site": its line,
- * and its callee (LEN bytes at NAME). */
-static int site_key(const char *key, int *line, const char **name, size_t *len)
-{
-	int at = 0;
-	if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", line, &at) != 1 || !at)
-		return 0;
-	const char *end = strrchr(key + 6 + at, '/');
-	if (!end || strcmp(end, "/site") != 0)
-		return 0;
-	*name = key + 6 + at;
-	*len = (size_t)(end - *name);
-	return 1;
-}
 
 /* The call sites that A's counts list ("%call:LINE:CALLEE/site", in its
  * functions and its total), each once, into *N. */
@@ -908,7 +894,7 @@ static epi_call_site *call_sites(const epi_analysis *a, int *n)
 			int line;
 			const char *name;
 			size_t len;
-			if (!site_key(c->key[k], &line, &name, &len))
+			if (!epi_call_site_key(c->key[k], &line, &name, &len))
 				continue;
 			ALLOC_GROW(v, *n + 1, cap);
 			v[(*n)++] = (epi_call_site){line, xstrndup(name, len), 0, -1, 0};
@@ -953,7 +939,7 @@ static void keep_own_sites(const epi_analysis *a, const epi_region *g, const epi
 		const char *callee;
 		size_t len;
 		char name[256];
-		if (!site_key(g->counts.key[k], &key.line, &callee, &len))
+		if (!epi_call_site_key(g->counts.key[k], &key.line, &callee, &len))
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)len, callee);
 		key.callee = name;
@@ -966,7 +952,7 @@ static void keep_own_sites(const epi_analysis *a, const epi_region *g, const epi
 			int line;
 			const char *c2;
 			size_t l2;
-			if (!site_key(g->counts.key[j], &line, &c2, &l2) || (l2 == strlen(g->function) &&
+			if (!epi_call_site_key(g->counts.key[j], &line, &c2, &l2) || (l2 == strlen(g->function) &&
 									   !strncmp(c2, g->function, l2)))
 				continue;
 			for (int r = 0; r < a->nregions && own; r++) {
