@@ -107,37 +107,43 @@ int epi_mmodel_read(epi_mmodel *m, const char *binary, const char *source, const
 	return 0;
 }
 
-/* M's machine loops' instructions on the lines of other top-level nests
- * than their own, or of none: M's cross and insn_cross. */
-/* Per line of the source up to *MAXL: the top-level nest spanning it
- * (an index into M's loops), -1. */
-static int *nest_lines(const epi_mmodel *m, int *maxl)
+/* M's nest_at: per line of the source up to nest_maxl, the top-level
+ * nest spanning it (an index into M's loops), -1. */
+static void nest_lines(epi_mmodel *m)
 {
-	*maxl = 0;
+	int maxl = 0;
 	for (int s = 0; s < m->nloops; s++)
-		*maxl = m->loops[s].end_line > *maxl ? m->loops[s].end_line : *maxl;
-	int *at = xmalloc(((size_t)*maxl + 2) * sizeof *at);
-	for (int k = 0; k <= *maxl + 1; k++)
+		maxl = m->loops[s].end_line > maxl ? m->loops[s].end_line : maxl;
+	int *at = xmalloc(((size_t)maxl + 2) * sizeof *at);
+	for (int k = 0; k <= maxl + 1; k++)
 		at[k] = -1;
 	for (int s = 0; s < m->nloops; s++)
 		for (int k = m->loops[s].line; m->loops[s].parent < 0 && k <= m->loops[s].end_line; k++)
 			at[k] = s;
-	return at;
+	m->nest_at = at;
+	m->nest_maxl = maxl;
 }
 
+/* The top-level nest of M whose lines hold LINE, -1. */
+static int nest_at(const epi_mmodel *m, int line)
+{
+	return line > 0 && line <= m->nest_maxl ? m->nest_at[line] : -1;
+}
+
+/* M's machine loops' instructions on the lines of other top-level nests
+ * than their own, or of none: M's cross and insn_cross. */
 static void cross_nests(epi_mmodel *m)
 {
 	const epi_object *o = &m->obj;
-	int maxl, *at = nest_lines(m, &maxl);
 	int cap = 0;
 	for (int l = 0; l < o->nloop; l++) {
-		int own = m->nest_line[l] ? at[m->nest_line[l]] : -1;
+		int own = m->nest_line[l] ? nest_at(m, m->nest_line[l]) : -1;
 		for (int i = o->loop[l].first; own >= 0 && i <= o->loop[l].last; i++) {
 			if (o->loop_of[i] != l)
 				continue;
 			/* line 0: compiler-made code (clang's), or another file's:
 			 * kept with the loop */
-			int t = o->line[i] <= 0 ? own : o->line[i] <= maxl ? at[o->line[i]] : -1;
+			int t = o->line[i] <= 0 ? own : nest_at(m, o->line[i]);
 			if (t == own)
 				continue;
 			if (!m->insn_cross) {
@@ -157,7 +163,6 @@ static void cross_nests(epi_mmodel *m)
 			}
 		}
 	}
-	free(at);
 	if (m->ncross > 1)
 		qsort(m->cross, (size_t)m->ncross, sizeof *m->cross, by_line);
 }
@@ -187,15 +192,13 @@ static int first_x(const epi_mmodel *m, int line)
 static void inlined_straight(epi_mmodel *m)
 {
 	const epi_object *o = &m->obj;
-	int maxl, *at = nest_lines(m, &maxl), cap = 0;
+	int cap = 0;
 	free(m->xstraight);
 	m->xstraight = NULL;
 	m->nxstraight = 0;
 	for (int f = 0; f < o->nfn; f++)
 		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++) {
-			int t = o->loop_of[i] < 0 && m->insn_nest[i] < 0 && o->line[i] > 0 && o->line[i] <= maxl
-					? at[o->line[i]]
-					: -1;
+			int t = o->loop_of[i] < 0 && m->insn_nest[i] < 0 ? nest_at(m, o->line[i]) : -1;
 			if (t < 0)
 				continue;
 			m->insn_nest[i] = t;
@@ -209,7 +212,6 @@ static void inlined_straight(epi_mmodel *m)
 			}
 			epi_mix_insn(&m->xstraight[k].mix, &o->in[i], o->weight[i], o->frame[i]);
 		}
-	free(at);
 	if (m->nxstraight > 1)
 		qsort(m->xstraight, (size_t)m->nxstraight, sizeof *m->xstraight, by_xline);
 }
@@ -231,6 +233,7 @@ void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
 		if (m->nest_line[l])
 			m->by_nest[m->nby_nest++] = (epi_mnest_loop){m->nest_line[l], l};
 	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
+	nest_lines(m);
 	cross_nests(m);
 }
 
@@ -323,6 +326,7 @@ void epi_mmodel_free(epi_mmodel *m)
 	free(m->by_nest);
 	free(m->cross);
 	free(m->insn_cross);
+	free(m->nest_at);
 	free(m->xstraight);
 	free(m->touch_by);
 	memset(m, 0, sizeof *m);
@@ -491,7 +495,6 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	const epi_region *tr = &a->regions[a->nregions - 1];
 	/* one pass over each function with top-level nests: an instruction
 	 * goes to the nest whose lines it is on, if that nest is the function's */
-	int maxl, *at = nest_lines(m, &maxl);
 	char *walk = xcalloc((size_t)o->nfn + 1, 1);
 	for (int s = 0; s < m->nloops; s++) {
 		int f = m->loops[s].parent < 0 ? fn_named(x.fn_by_name, o->nfn, m->loops[s].function,
@@ -503,14 +506,13 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	}
 	for (int f = 0; f < o->nfn; f++)
 		for (int i = o->fn[f].first; walk[f] && i < o->fn[f].first + o->fn[f].n; i++) {
-			int s = o->loop_of[i] < 0 && o->line[i] > 0 && o->line[i] <= maxl ? at[o->line[i]] : -1;
+			int s = o->loop_of[i] < 0 ? nest_at(m, o->line[i]) : -1;
 			if (s >= 0 && m->straight_fn[s] == f) {
 				epi_mix_insn(&m->straight_mix[s], &o->in[i], o->weight[i], o->frame[i]);
 				m->insn_nest[i] = s;
 			}
 		}
 	free(walk);
-	free(at);
 	for (int s = 0; s < m->nloops; s++) {
 		if (!(m->straight_mix[s].n > 0))
 			m->straight_fn[s] = -1;

@@ -52,6 +52,9 @@ typedef struct epi_mmodel {
 	int *nest_line;   /* per machine loop: the line of the source nest it is in, 0 none */
 	epi_mnest_loop *by_nest; /* the machine loops of nests, by line */
 	int nby_nest;
+	int *nest_at;     /* per line of the source up to nest_maxl: the top-level loop
+			     spanning it (in LOOPS), -1 */
+	int nest_maxl;
 	/* the machine loops with instructions on the lines of another
 	 * top-level nest than their own (a callee's loop inlined and unrolled
 	 * into them, nests the compiler fused), by that nest's line, as a
