@@ -1026,6 +1026,25 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 	return m->loops[h].line;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether NAME is once among NAMES (N, in order). */
+static int only_one(const char **names, int n, const char *name)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(names[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(names[lo], name) && (lo + 1 == n || strcmp(names[lo + 1], name) != 0);
+}
+
 int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *source, const epi_front_opts *fo,
 			 const char *const *params, int nparams, sym_env *env, int *redone, char *err)
 {
@@ -1049,13 +1068,15 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 	epi_call_site *removed = xmalloc(((size_t)n + 1) * sizeof *removed),
 		      *hoisted = xmalloc(((size_t)n + 1) * sizeof *hoisted);
 	int nr = 0, nh = 0;
+	/* the callees by name: whether a site is its callee's only one */
+	const char **names = xmalloc(((size_t)n + 1) * sizeof *names);
+	for (int i = 0; i < n; i++)
+		names[i] = sites[i].callee;
+	qsort(names, (size_t)n, sizeof *names, name_cmp);
 	for (int i = 0; i < n; i++) {
-		int others = 0;
-		for (int j = 0; j < n && !others; j++)
-			others = j != i && !strcmp(sites[j].callee, sites[i].callee);
 		if (dead[i])
 			removed[nr++] = sites[i];
-		else if ((sites[i].out_of = hoisted_out_of(m, &sites[i], !others)) > 0)
+		else if ((sites[i].out_of = hoisted_out_of(m, &sites[i], only_one(names, n, sites[i].callee))) > 0)
 			hoisted[nh++] = sites[i];
 	}
 	int code = 0;
@@ -1076,6 +1097,7 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 	for (int i = 0; i < n; i++)
 		free(sites[i].callee);
 	free(sites);
+	free(names);
 	free(removed);
 	free(hoisted);
 	free(dead);
