@@ -157,11 +157,12 @@ for k in $KERNELS; do
 				say "[$step/$total] $tag: the source-level model failed: $(reason "$w/source.err")"
 			fi
 			# the loop rows: block is quoted, the other columns plain
-			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" '
-				FNR == 1 { file++; next }
+			# (by name: with MODEL set the source-level file is empty)
+			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" -v src="$w/source.csv" '
+				FNR == 1 { next }
 				{ split($2, f, ",") }
 				f[1] != "loop" { next }
-				file == 1 { sp[f[3]] = f[6]; se[f[3]] = f[11]; next }
+				FILENAME == src { sp[f[3]] = f[6]; se[f[3]] = f[11]; next }
 				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11], sp[f[3]], se[f[3]] }' \
 				"$w/source.csv" "$w/validate.csv" >"$w/rows.csv"
 			if [ ! -s "$w/rows.csv" ]; then
