@@ -61,7 +61,17 @@ size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned lo
 	case EPI_LVL_NONE: return 0;
 	case EPI_LVL_L1: b = (l1 ? l1 : 32 << 10) / 2; break;
 	case EPI_LVL_L2: b = (l2 ? l2 : 512 << 10) / 2; break;
-	case EPI_LVL_L3: b = (l3 ? l3 : 8 << 20) / 2; break;
+	case EPI_LVL_L3: {
+		/* half of L3, but no more than 4 x L2 or 8 MiB, whichever is
+		 * larger: the L3 a system reports can be a socket's, shared by
+		 * scores of cores (and other machines' in a VM), which serves a
+		 * working set of a few tens of MiB at its own rate */
+		unsigned long long all = (l3 ? l3 : 8 << 20) / 2, cap = 4 * (l2 ? l2 : 512 << 10);
+		if (cap < 8 << 20)
+			cap = 8 << 20;
+		b = all < cap ? all : cap;
+		break;
+	}
 	case EPI_LVL_DRAM:
 		b = 4 * (l3 ? l3 : 8 << 20);
 		if (b < 64ull << 20)

@@ -59,7 +59,8 @@ const epi_kernel *epi_kernel_find(const char *name);
 
 /* The buffer size that exercises LEVEL, from the data cache sizes in bytes
  * (0: unknown, then typical sizes are assumed): half of L1, half of L2,
- * half of L3, and 4 x L3 but at least 64 MiB for DRAM. A multiple of 4 KiB. */
+ * half of L3 but no more than the larger of 4 x L2 and 8 MiB, and 4 x L3
+ * but at least 64 MiB for DRAM. A multiple of 4 KiB. */
 size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned long long l3, enum epi_level level);
 const char *epi_level_name(enum epi_level level);
 

@@ -231,7 +231,11 @@ static void test_levels_from_sysfs(void **st)
 	assert_true(cs.l1 == 48 << 10 && cs.l2 == 2 << 20 && cs.l3 == 96ull << 20);
 	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L1), 24 << 10);
 	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L2), 1 << 20);
-	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L3), 48 << 20);
+	/* L3: half of it, but no more than 4 x L2 (here 8 MiB) */
+	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_L3), 8 << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, 256 << 10, 8 << 20, EPI_LVL_L3), 4 << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, 4 << 20, 128ull << 20, EPI_LVL_L3), 16 << 20);
+	assert_int_equal(epi_level_bytes(cs.l1, 512 << 10, 480ull << 20, EPI_LVL_L3), 8 << 20);
 	assert_int_equal(epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_DRAM), 384ull << 20);
 	/* a CPU without cache information: typical sizes, DRAM at least 64 MiB */
 	epi_caches_read(5, &cs);
