@@ -62,6 +62,17 @@ const epi_kernel *epi_kernel_find(const char *name);
  * half of L3 but no more than the larger of 4 x L2 and 8 MiB, and 4 x L3
  * but at least 64 MiB for DRAM. A multiple of 4 KiB. */
 size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned long long l3, enum epi_level level);
+
+/* How much slower than at the L3 kernels' size a line may come for a
+ * working set to count as served by L3. */
+#define EPI_L3_SLOWER 1.25
+
+/* The working set L3 serves at its own rate, from the time per line T of
+ * lines read in address order over buffers of BYTES (N sizes, growing,
+ * the first the L3 kernels' size): the largest size up to which no line
+ * comes EPI_L3_SLOWER times slower than at the first; L3 (its reported
+ * size) when none does; 0 when nothing was measured. */
+unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n, unsigned long long l3);
 const char *epi_level_name(enum epi_level level);
 
 /* Shared helpers for kernels (bench.c). */

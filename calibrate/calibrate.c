@@ -695,6 +695,16 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 		free(cf);
 		return -1;
 	}
+	/* the working set L3 serves, once, with the line kernels (the model
+	 * prices what is larger at memory's rate) */
+	for (int i = 0; i < nsel && !t->l3_serves; i++)
+		if (strcmp(sel[i]->name, "load.l3.line") == 0) {
+			char merr[EPI_ERRLEN];
+			if (epi_measure_l3_serves(t->cache[0], t->cache[1], t->cache[2], &t->l3_serves, merr) < 0 &&
+			    c->ncannot < 4)
+				snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0], "L3's reach not measured: %s", merr);
+			break;
+		}
 	int nrun = nf ? nf : 1, ret = 0;
 	/* what is left to do */
 	c->total = c->skipped = c->done = 0;

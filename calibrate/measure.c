@@ -86,3 +86,49 @@ int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watt
 	*watts = w > 0 ? epi_meter_joules(m, domain) / w : NAN;
 	return 0;
 }
+
+int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned long long l3,
+			  unsigned long long *serves, char *err)
+{
+	*serves = 0;
+	const epi_kernel *k = epi_kernel_find("load.l3.line");
+	size_t s0 = epi_level_bytes(l1, l2, l3, EPI_LVL_L3), top = (size_t)(l3 / 2) & ~(size_t)4095;
+	if (!k || !l3 || s0 >= top)
+		return 0; /* the kernels' buffer is half of L3 already */
+	enum { MAXN = 64 };
+	size_t bytes[MAXN];
+	double t[MAXN];
+	int n = 0;
+	for (double s = (double)s0; n < MAXN; s *= 1.4142135623730951) {
+		bytes[n++] = s < (double)top ? (size_t)s & ~(size_t)4095 : top;
+		if (bytes[n - 1] == top)
+			break;
+	}
+	epi_bench_ctx ctx = {0};
+	if (epi_bench_alloc(&ctx, top, 0, err) < 0)
+		return -1;
+	/* each size: a pass to bring it in, then the fastest of three runs of
+	 * 10 ms or more; up to the first size that is slower */
+	int m = 0;
+	for (; m < n; m++) {
+		ctx.bytes = bytes[m];
+		k->run(&ctx, bytes[m] / 2048 + 1);
+		double per = 0;
+		uint64_t it = epi_iters_for(k, &ctx, 0.01, &per);
+		t[m] = INFINITY;
+		for (int r = 0; r < 3; r++) {
+			double t0 = epi_now();
+			k->run(&ctx, it);
+			double s = (epi_now() - t0) / ((double)it * k->units);
+			if (s < t[m])
+				t[m] = s;
+		}
+		if (m > 0 && !(t[m] <= EPI_L3_SLOWER * t[0])) {
+			m++;
+			break;
+		}
+	}
+	epi_bench_free(&ctx);
+	*serves = epi_l3_serves(bytes, t, m, l3);
+	return 0;
+}

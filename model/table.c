@@ -186,6 +186,9 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 					double lv = attr_double(c, "level"), b = attr_double(c, "bytes");
 					if (lv >= 1 && lv <= 3)
 						t->cache[(int)lv - 1] = (unsigned long long)b;
+					double sv = attr_double(c, "serves");
+					if (lv == 3 && sv > 0)
+						t->l3_serves = (unsigned long long)sv;
 				}
 		} else if (strcmp(name, "calibration") == 0) {
 			t->created = attr_str(n, "created");
@@ -345,6 +348,10 @@ int epi_table_save(const epi_table *t, const char *path, char *err)
 			xmlNewProp(c, (const xmlChar *)"level", (const xmlChar *)b);
 			snprintf(b, sizeof b, "%llu", t->cache[i]);
 			xmlNewProp(c, (const xmlChar *)"bytes", (const xmlChar *)b);
+			if (i == 2 && t->l3_serves) {
+				snprintf(b, sizeof b, "%llu", t->l3_serves);
+				xmlNewProp(c, (const xmlChar *)"serves", (const xmlChar *)b);
+			}
 		}
 	xmlNodePtr me = xmlNewChild(root, NULL, (const xmlChar *)"meter", NULL);
 	xmlNewProp(me, (const xmlChar *)"name", (const xmlChar *)(t->meter ? t->meter : "none"));

@@ -83,6 +83,7 @@ typedef struct epi_mmodel {
 	epi_mruns *runs;
 	int nruns;
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
+	unsigned long long l3_serves; /* the working set its L3 serves (the cost table's); 0: unknown */
 } epi_mmodel;
 
 /* Builds SOURCE into an object file with debug information: the project's

@@ -99,12 +99,14 @@ double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
 	return fdiv32(c, in) ? c->e_fdiv32 : c->e_dyn[in->klass];
 }
 
-void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3])
+void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
+		     unsigned long long l3_serves)
 {
 	memset(c, 0, sizeof *c);
 	static const unsigned long long typical[3] = {32 << 10, 1 << 20, 32 << 20};
 	for (int i = 0; i < 3; i++)
 		c->cache[i] = cache && cache[i] ? cache[i] : typical[i];
+	c->l3_serves = l3_serves;
 	/* a cycle: the integer add's latency */
 	double cyc = cost(col, "add.i64.lat", "add.i64", 0);
 	struct {
@@ -269,11 +271,12 @@ static int same_rows(const epi_object *o, int l, int lo, int i)
 /* The smallest cache level (0: L1, 3: memory) holding BYTES. A cache
  * keeps what fills three quarters of it: it is not fully associative, and
  * it holds other data too (the stack, the code, other cores' lines in a
- * shared L3). */
+ * shared L3); an L3 whose reach was measured, what it was measured to
+ * serve. */
 static int level_of(const epi_mcosts *c, double bytes)
 {
 	int k = 0;
-	while (k < 3 && bytes > 0.75 * (double)c->cache[k])
+	while (k < 3 && bytes > (k == 2 && c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[k]))
 		k++;
 	return k;
 }

@@ -63,6 +63,7 @@ typedef struct epi_mcosts {
 	double tlb_x[8], tlb_t[8];
 	int ntlb;
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes */
+	unsigned long long l3_serves; /* the working set L3 serves at its own rate; 0: 3/4 of it */
 	double e_dyn[EPI_IC_N];  /* dynamic joules per instruction */
 	/* a single-precision division's (div.f32, div.f32.lat; without them,
 	 * a double's): the divider takes fewer cycles for fewer bits */
@@ -73,9 +74,11 @@ typedef struct epi_mcosts {
 } epi_mcosts;
 
 /* The costs at column COL of a machine with data caches CACHE (L1d, L2,
- * L3 bytes; 0: typical sizes); a kernel the table lacks is derived from a
- * related one. */
-void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3]);
+ * L3 bytes; 0: typical sizes), whose L3 serves L3_SERVES bytes at its own
+ * rate (0: unknown); a kernel the table lacks is derived from a related
+ * one. */
+void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
+		     unsigned long long l3_serves);
 
 /* Seconds per access of a column walk over PAGES pages: 0 within the
  * first-level TLB's reach or without the kernels, else the miss curve

@@ -245,6 +245,24 @@ static void test_levels_from_sysfs(void **st)
 	fake_root_free();
 }
 
+/* L3's reach from lines' times over growing buffers: up to the last size
+ * no slower than EPI_L3_SLOWER times the first; all of L3 when none is */
+static void test_l3_serves(void **st)
+{
+	(void)st;
+	const size_t b[5] = {8 << 20, 11 << 20, 16 << 20, 22 << 20, 32 << 20};
+	const double flat[5] = {2.0, 2.1, 2.2, 2.3, 2.4}, step[5] = {2.0, 2.1, 2.4, 4.0, 4.2},
+		     noisy_first[5] = {2.0, 2.6, 2.0, 2.0, 2.0};
+	assert_true(epi_l3_serves(b, flat, 5, 64ull << 20) == 64ull << 20);
+	assert_true(epi_l3_serves(b, step, 5, 64ull << 20) == 16 << 20);
+	/* the first size slower than the limit ends the reach */
+	assert_true(epi_l3_serves(b, noisy_first, 5, 64ull << 20) == 8 << 20);
+	assert_true(epi_l3_serves(b, step, 2, 64ull << 20) == 64ull << 20);
+	assert_true(epi_l3_serves(b, step, 0, 64ull << 20) == 0);
+	const double none[1] = {0};
+	assert_true(epi_l3_serves(b, none, 1, 64ull << 20) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_levels_from_sysfs),
+		cmocka_unit_test(test_l3_serves),
 	};
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
 }

@@ -784,6 +784,15 @@ static void test_row_sweep(void **st)
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 100, .outer_trip = 100, .round = 1600}, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 0.25) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
 	assert_true(fabs(p.t - 3) < 1e-9);
+	/* n = 1000: A's 8 MB within 3/4 of the 32 MiB L3, its lines from
+	 * there; from memory when L3 was measured to serve only 4 MiB (a
+	 * socket's L3 that other cores share) */
+	epi_msweep mid = {.trip = 1000, .outer_trip = 1000, .round = 16000};
+	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - 0.5) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
+	k.l3_serves = 4 << 20;
+	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_L3] == 0 && fabs(p.bound_t[EPI_BOUND_DRAM] - 1.25) < 1e-9);
 	model_free(&x);
 }
 
@@ -1008,7 +1017,7 @@ static void test_tlb_curve(void **st)
 	};
 	epi_fcol col = {.khz = 3000000, .n = 4, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	double s = c.stlb, walk_x = 8192 / s;
 	assert_true(c.dtlb > 0 && c.dtlb < s / 2);
 	assert_true(epi_mcosts_tlb(&c, c.dtlb) == 0);
@@ -1025,12 +1034,12 @@ static void test_tlb_curve(void **st)
 	/* the walk alone */
 	col.op = &op[3];
 	col.n = 1;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(epi_mcosts_tlb(&c, 0.9 * s) == 0);
 	assert_true(epi_mcosts_tlb(&c, 1.1 * s) == 17);
 	/* neither */
 	col.n = 0;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0});
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(epi_mcosts_tlb(&c, 100 * s) == 0);
 }
 

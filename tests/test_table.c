@@ -122,6 +122,7 @@ static void test_calibration_fields(void **st)
 	t.microcode = strdup("0xa0011d1");
 	t.cache[0] = 32768;
 	t.cache[2] = 33554432;
+	t.l3_serves = 16777216;
 	t.meter = strdup("powercap");
 	t.domain = strdup("package-0");
 	t.created = strdup("2026-11-22T12:00:00Z");
@@ -158,7 +159,7 @@ static void test_calibration_fields(void **st)
 	if (epi_table_load(&u, p, err) < 0)
 		fail_msg("%s", err);
 	assert_string_equal(u.microcode, "0xa0011d1");
-	assert_true(u.cache[0] == 32768 && u.cache[1] == 0 && u.cache[2] == 33554432);
+	assert_true(u.cache[0] == 32768 && u.cache[1] == 0 && u.cache[2] == 33554432 && u.l3_serves == 16777216);
 	assert_string_equal(u.created, t.created);
 	assert_string_equal(u.command, t.command);
 	assert_string_equal(u.style, "net");
