@@ -154,6 +154,14 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		if (by8 > 0 && by8 < c->line[i])
 			c->line[i] = by8;
 	}
+	/* a line only written: eight 8-byte stores in address order (the
+	 * store kernels: the line read first and written back, as the level
+	 * does it); without them, a line read twice */
+	static const char *const wseq[3] = {"store.l2", "store.l3", "store.dram"};
+	for (int i = 0; i < 3; i++) {
+		double st = cost(col, wseq[i], NULL, 0);
+		c->wline[i] = st > 0 ? 8 * st : 2 * c->line[i];
+	}
 	/* without the kernel, as the lines in order; without the window's,
 	 * no limit from the window */
 	c->scatter = epi_fcol_find(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
@@ -291,6 +299,7 @@ static int level_of(const epi_mcosts *c, double bytes)
  * the loop around (OUTER_SPAN). */
 typedef struct streams {
 	double near[2], far[2], far_apart, span, outer_span;
+	double wnear[2], wfar[2]; /* of NEAR and FAR, the lines only written (not read first) */
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
 	double walks_far;    /* of those, the share whose page-table entries share fewer lines than
 				load.page.walk's (pages farther apart than its 16 KiB) */
@@ -318,8 +327,10 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 			      : known_os && os != 0 && outer > 1 ? fabs((double)os) * outer : INFINITY;
 		int col = step >= 64;
 		double bytes = col ? 64 : step;
-		/* a line written is read first and written back later */
-		double w = o->weight[i] * (o->in[i].stores ? 2 : 1);
+		/* a line only written is priced apart: the cache reads it
+		 * first and writes it back later */
+		double w = o->weight[i];
+		int wo = o->in[i].stores && !o->in[i].loads;
 		double entry = o->weight[i] * bytes * trip;
 		/* the share of what an entry touches that is new at the next:
 		 * of its run of contiguous bytes, or of each of its lines */
@@ -327,6 +338,10 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
 		st->near[col] += (1 - fresh) * w * bytes / 64;
 		st->far[col] += fresh * w * bytes / 64;
+		if (wo) {
+			st->wnear[col] += (1 - fresh) * w * bytes / 64;
+			st->wfar[col] += fresh * w * bytes / 64;
+		}
 		if (step >= 4096)
 			st->far_apart += fresh * o->weight[i] * o->in[i].loads * bytes / 64;
 		/* the pages a column walk turns: one per access a page or more
@@ -361,6 +376,13 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
 	return trip > 0 ? st.span : 0;
 }
 
+/* Seconds for N lines at level K (1: L2 .. 3: memory), of which W are
+ * only written. */
+static double lines(const epi_mcosts *c, int k, double n, double w)
+{
+	return (n - w) * c->line[k - 1] + w * c->wline[k - 1];
+}
+
 /* The lines loop L's own accesses bring per iteration from beyond L1:
  * the near ones from the level that holds what one iteration of the loop
  * around touches (this loop's entry and the loops' beside it), the far
@@ -381,16 +403,17 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	int deep = st.far[0] > 0 && lf > ln ? lf : ln;
 	double t = 0;
 	if (deep > 0)
-		t = ((ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0)) * c->line[deep - 1];
+		t = lines(c, deep, (ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0),
+			  (ln > 0 ? st.wnear[0] : 0) + (lf > 0 ? st.wfar[0] : 0));
 	/* a line per access: each line from its own level; from memory, those
 	 * a page or more apart come in no order a prefetcher follows (a cache
 	 * serves them as fast as lines in order): their share is returned,
 	 * for price_range */
 	if (ln > 0)
-		t += st.near[1] * c->line[ln - 1];
+		t += lines(c, ln, st.near[1], st.wnear[1]);
 	double apart = lf == 3 ? st.far_apart : 0;
 	if (lf > 0 && st.far[1] > 0) {
-		t += (st.far[1] - apart) * c->line[lf - 1];
+		t += lines(c, lf, st.far[1] - apart, st.wfar[1]);
 		deep = lf > deep ? lf : deep;
 	}
 	if (deep > 0 && t > 0)

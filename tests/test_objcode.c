@@ -750,6 +750,8 @@ static void memory_cycles(epi_mcosts *k)
 	k->line[0] = 2;
 	k->line[1] = 4;
 	k->line[2] = 10;
+	for (int i = 0; i < 3; i++)
+		k->wline[i] = 2 * k->line[i];
 	k->scatter = 40;
 }
 
@@ -793,6 +795,30 @@ static void test_row_sweep(void **st)
 	k.l3_serves = 4 << 20;
 	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_L3] == 0 && fabs(p.bound_t[EPI_BOUND_DRAM] - 1.25) < 1e-9);
+	model_free(&x);
+}
+
+static const char scale_src[] = "void scale(int n, const double *a, double *b)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 3 */
+				"\t\tb[i] = 2 * a[i];\n"
+				"}\n";
+
+/* b[i] = 2 * a[i] over 16 MB, from L3: a line of a read and a line of b
+ * only written per 8 iterations, b's at the price of a line written (the
+ * store kernels'), not of two lines read */
+static void test_written_lines(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "scale", scale_src, "gcc", "-O2", "n=1000000");
+	int l = loop_on(&x, 3);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.wline[1] = 6;
+	epi_mloop_price p;
+	price_alone(&x, l, 1e6, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - (4 + 6) / 8.0) < 1e-9);
 	model_free(&x);
 }
 
@@ -1560,6 +1586,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
