@@ -172,11 +172,6 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	/* the kernel's round trip includes its add */
 	const epi_cost *op = epi_fcol_find(col, "load.fwdop.lat");
 	c->fwd_op_lat = op && op->t > cyc ? op->t - cyc : c->fwd_lat;
-	/* the kernel's unit is a load, a test and branch fused, and an add
-	 * skipped half the time, mispredicted half the time */
-	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
-	double unit = m && m->t > 0 ? m->t - 1.5 * c->issue : 0;
-	c->miss = unit > 0 ? 2 * unit : 0;
 	c->e_load = cost(col, "load.l1", "load", 1);
 	c->e_store = cost(col, "store.l1", "store", 1);
 	/* the issue rate: the fastest independent stream the table knows */
@@ -187,6 +182,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 			best = c->load_tp;
 		c->issue = best;
 	}
+	/* the kernel's unit is a load, a test and branch fused, and an add
+	 * skipped half the time, mispredicted half the time */
+	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
+	double unit = m && m->t > 0 ? m->t - 1.5 * c->issue : 0;
+	c->miss = unit > 0 ? 2 * unit : 0;
 	/* page walks: without the kernels, none priced; the TLBs' reach from
 	 * the processor, else the smallest of current cores' (64 and 1,536
 	 * pages), as the kernels took it */

@@ -1028,6 +1028,22 @@ static void test_same_rows(void **st)
 	model_free(&x);
 }
 
+/* A misprediction from the kernel's unit (mispredicted half the time)
+ * less its three instructions' issue, twice */
+static void test_miss_from_table(void **st)
+{
+	(void)st;
+	epi_cost op[2] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "cmp.branch.miss", .t = 10, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol col = {.khz = 3000000, .n = 2, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts c;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.issue == 1);
+	assert_true(fabs(c.miss - 2 * (10 - 1.5)) < 1e-9);
+}
+
 /* The TLB's miss curve from a table: nothing within the first level's
  * reach, the half-reach kernel's cost up to half the second level's,
  * followed between the kernels (the walk's at its 8,192 pages), flat past
@@ -1591,6 +1607,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
+		cmocka_unit_test(test_miss_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
