@@ -87,11 +87,18 @@ sizes() {
 		{ val = $3; if ($2 in v) val = v[$2]; printf "%s%s=%s", (NR > 1 ? " " : ""), $2, val }'
 }
 
-# the default operations that the table at $1 lacks, on one line
+# the default operations that the table at $1 lacks, on one line; and
+# "L3-reach" when its L3 is larger than the L3 kernels' buffer takes
+# (4 x L2, at least 8 MiB, as half of it) and the table does not say what
+# L3 serves (it was calibrated before epi measured it)
 lacking() {
-	"$E" calibrate --list 2>/dev/null | awk 'NR > 1 { print $1 }' | while read -r op; do
+	ops=$("$E" calibrate --list 2>/dev/null | awk 'NR > 1 { print $1 }' | while read -r op; do
 		grep -q "<op name=\"$op\"" "$1" || printf '%s ' "$op"
-	done | sed 's/ $//'
+	done)
+	reach=$(sed -n 's/.*<cache level="\([23]\)" bytes="\([0-9]*\)"\(.*\)\/>.*/\1 \2 \3/p' "$1" | awk '
+		$1 == 2 { l2 = $2 } $1 == 3 { l3 = $2; serves = ($3 ~ /serves=/) }
+		END { cap = 4 * l2; if (cap < 8388608) cap = 8388608; if (l3 / 2 > cap && !serves) print "L3-reach" }')
+	echo "$ops$reach" | sed 's/ $//'
 }
 
 # the cost table: TABLE, or one calibrated here once (written under another
