@@ -105,6 +105,80 @@ static void thr_fp(epi_bench_ctx *c, uint64_t n)
 #endif
 }
 
+/* Lines from L2 beside lines from L3: per unit, an 8-byte load from the
+ * L3 buffer and one from a buffer in L2 (1/64 of it, at least 128 KiB:
+ * larger than any L1, smaller than any L2), both in address order. Its
+ * time beyond load.l3's is what the L2 lines add to a loop whose other
+ * lines come from L3: the compiled-code model prices such lines (a row
+ * reused from the loop around, beside rows from L3) at that share of L3's
+ * price. */
+static size_t near_bytes(size_t bytes)
+{
+	size_t b = bytes / 64 < (128 << 10) ? 128 << 10 : bytes / 64;
+	return bytes / 4 < b ? bytes / 4 : b;
+}
+
+static int setup_near(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	(void)k;
+	if (epi_bench_alloc(c, c->bytes, 0, err) < 0)
+		return -1;
+	size_t nb = near_bytes(c->bytes);
+	if (posix_memalign(&c->buf2, 4096, nb) != 0) {
+		c->buf2 = NULL;
+		epi_bench_free(c);
+		return epi_error(err, "cannot allocate %zu bytes for a benchmark buffer", nb);
+	}
+	memset(c->buf2, 0, nb);
+	return 0;
+}
+
+#if defined(__x86_64__)
+#define LD2(k) "mov " #k "(%[p]), %[t]\n\tmov " #k "(%[q]), %[t]\n\t"
+#define WRAPQ "add $256, %[q]\n\tcmp %[qend], %[q]\n\tcmovae %[qstart], %[q]\n\t"
+#elif defined(__aarch64__)
+#define LD2(k) "ldr %x[t], [%x[p], #" #k "]\n\tldr %x[t], [%x[q], #" #k "]\n\t"
+#define WRAPQ "add %x[q], %x[q], #256\n\tcmp %x[q], %x[qend]\n\tcsel %x[q], %x[qstart], %x[q], hs\n\t"
+#endif
+
+static void thr_near(epi_bench_ctx *c, uint64_t n)
+{
+	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
+	char *q = c->buf2, *qstart = c->buf2, *qend = (char *)c->buf2 + near_bytes(c->bytes);
+	uint64_t t;
+	if (!n)
+		return;
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" EPI_OFFS32(LD2) EPI_WRAP256 WRAPQ EPI_LOOP
+			 : [p] "+&r"(p), [q] "+&r"(q), [t] "=&r"(t), [n] EPI_NCON(n)
+			 : [start] "r"(start), [end] "r"(end), [qstart] "r"(qstart), [qend] "r"(qend)
+			 : "cc", "memory");
+#else
+	for (; n; n--) {
+		volatile uint64_t *x = (volatile uint64_t *)p, *y = (volatile uint64_t *)q;
+		for (int i = 0; i < EPI_UNROLL; i++) {
+			t = x[i];
+			t = y[i];
+		}
+		p += 256;
+		if (p >= end)
+			p = start;
+		q += 256;
+		if (q >= qend)
+			q = qstart;
+	}
+#endif
+	(void)t;
+}
+
+const epi_kernel epi_k_load_l3_near = {
+	.name = "load.l3.near",
+	.what = "an 8-byte load from L3 and one from L2, both in address order: the L2 lines beside L3's",
+	.seq = EPI_ISA("mov 8k(%rsi), %rax; mov 8k(%rdi), %rax", "ldr x0, [x1, #8k]; ldr x0, [x2, #8k]"),
+	.unit = EPI_UNIT_OP, .level = EPI_LVL_L3, .units = EPI_UNROLL, .setup = setup_near, .run = thr_near,
+	.teardown = epi_bench_free,
+};
+
 /* One load per 64-byte line, 32 lines in address order per iteration: the
  * rate at which a level delivers lines, what a walk along a column or any
  * stride of a line or more moves. */

@@ -162,6 +162,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		double st = cost(col, wseq[i], NULL, 0);
 		c->wline[i] = st > 0 ? 8 * st : 2 * c->line[i];
 	}
+	/* lines from L2 beside lines from L3: what they add to load.l3's
+	 * time, as a share of it (load.l3.near); without the kernel, a whole
+	 * line's (every line in the same queue) */
+	double l3 = cost(col, "load.l3", NULL, 0), near = cost(col, "load.l3.near", NULL, 0);
+	c->near_share = l3 > 0 && near > 0 ? fmin(1, fmax(0, (near - l3) / l3)) : 1;
 	/* without the kernel, as the lines in order; without the window's,
 	 * no limit from the window */
 	c->scatter = epi_fcol_find(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
@@ -387,8 +392,10 @@ static double lines(const epi_mcosts *c, int k, double n, double w)
  * the near ones from the level that holds what one iteration of the loop
  * around touches (this loop's entry and the loops' beside it), the far
  * ones from the level that holds what one entry of the loop around
- * touches. A line missing L1 waits in the same queue whichever level
- * serves it: every line is priced at the deepest level any comes from. */
+ * touches. Lines in order are priced at the deepest level any comes
+ * from, the near ones at the share of that price that load.l3.near
+ * measures (a line missing L1 waits in the same queue whichever level
+ * serves it: all of it without the kernel). */
 static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out,
 		     double *wait)
 {
@@ -402,9 +409,18 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	/* the streams in order: every line at the deepest level any comes from */
 	int deep = st.far[0] > 0 && lf > ln ? lf : ln;
 	double t = 0;
-	if (deep > 0)
+	if (deep > 0 && deep > ln && ln > 0) {
+		/* the near lines beside far ones from a deeper level: at the
+		 * share of the deeper level's price that its kernel measures,
+		 * and no less than their own level's */
+		t = lines(c, deep, st.far[0], st.wfar[0]) + c->near_share * lines(c, deep, st.near[0], st.wnear[0]);
+		double own = lines(c, ln, st.near[0], st.wnear[0]);
+		if (own > t)
+			t = own;
+	} else if (deep > 0) {
 		t = lines(c, deep, (ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0),
 			  (ln > 0 ? st.wnear[0] : 0) + (lf > 0 ? st.wfar[0] : 0));
+	}
 	/* a line per access: each line from its own level; from memory, those
 	 * a page or more apart come in no order a prefetcher follows (a cache
 	 * serves them as fast as lines in order): their share is returned,

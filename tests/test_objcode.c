@@ -752,6 +752,7 @@ static void memory_cycles(epi_mcosts *k)
 	k->line[2] = 10;
 	for (int i = 0; i < 3; i++)
 		k->wline[i] = 2 * k->line[i];
+	k->near_share = 1;
 	k->scatter = 40;
 }
 
@@ -795,6 +796,18 @@ static void test_row_sweep(void **st)
 	k.l3_serves = 4 << 20;
 	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_L3] == 0 && fabs(p.bound_t[EPI_BOUND_DRAM] - 1.25) < 1e-9);
+	/* n = 2000 where x's lines, from L2, cost a quarter of memory's
+	 * beside A's (load.l3.near): 1.25 for A's, 0.3125 for x's; never
+	 * less than x's from L2 alone (a line in 2 cycles: 0.25) */
+	k.l3_serves = 0;
+	k.near_share = 0.25;
+	epi_msweep big = {.trip = 2000, .outer_trip = 2000, .round = 32000};
+	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 1.5625) < 1e-9);
+	k.near_share = 0;
+	k.line[0] = 20;
+	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 2.5) < 1e-9);
 	model_free(&x);
 }
 
@@ -1042,6 +1055,25 @@ static void test_miss_from_table(void **st)
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(c.issue == 1);
 	assert_true(fabs(c.miss - 2 * (10 - 1.5)) < 1e-9);
+}
+
+/* Lines from L2 beside L3's: what load.l3.near adds to load.l3, as a
+ * share of it; all of it without the kernel */
+static void test_near_share_from_table(void **st)
+{
+	(void)st;
+	epi_cost op[3] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "load.l3", .t = 2, .e = NAN, .e_dyn = NAN},
+		{.key = "load.l3.near", .t = 2.5, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts c;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(fabs(c.near_share - 0.25) < 1e-9);
+	col.n = 2;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.near_share == 1);
 }
 
 /* The TLB's miss curve from a table: nothing within the first level's
@@ -1608,6 +1640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test(test_miss_from_table),
+		cmocka_unit_test(test_near_share_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
