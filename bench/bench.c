@@ -82,17 +82,16 @@ size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned lo
 	return (size_t)(b & ~4095ull);
 }
 
-unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n, unsigned long long l3)
+unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n)
 {
 	if (n < 1 || !(t[0] > 0))
 		return 0;
 	int k = 0;
 	while (k + 1 < n && t[k + 1] > 0 && t[k + 1] <= EPI_L3_SLOWER * t[0])
 		k++;
-	/* every size served at the first one's rate: all of it */
-	if (k == n - 1)
-		return l3;
-	return bytes[k];
+	/* every size served at the first one's rate: L3 serves at least half
+	 * of itself, and the probe cannot tell more */
+	return k == n - 1 ? 0 : bytes[k];
 }
 
 const char *epi_level_name(enum epi_level level)

@@ -69,10 +69,11 @@ size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned lo
 
 /* The working set L3 serves at its own rate, from the time per line T of
  * lines read in address order over buffers of BYTES (N sizes, growing,
- * the first the L3 kernels' size): the largest size up to which no line
- * comes EPI_L3_SLOWER times slower than at the first; L3 (its reported
- * size) when none does; 0 when nothing was measured. */
-unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n, unsigned long long l3);
+ * the first the L3 kernels' size, the last half of L3): the largest size
+ * up to which no line comes EPI_L3_SLOWER times slower than at the first;
+ * 0 when none does (the model then takes three quarters of L3, as for a
+ * table without the measurement) or nothing was measured. */
+unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n);
 const char *epi_level_name(enum epi_level level);
 
 /* Shared helpers for kernels (bench.c). */

@@ -129,6 +129,6 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 		}
 	}
 	epi_bench_free(&ctx);
-	*serves = epi_l3_serves(bytes, t, m, l3);
+	*serves = epi_l3_serves(bytes, t, m);
 	return 0;
 }

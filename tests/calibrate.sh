@@ -93,11 +93,11 @@ fi
 unset EPI_STATE_DIR
 
 # a machine whose L3 is reported larger than the L3 kernels' buffer (8 MiB
-# here, of 48 MiB): what it serves at its own rate is measured once, and
-# kept in the table beside its size
+# here, of 1 GiB, more than any L3 serves one core): what it serves at its
+# own rate is measured once, and kept in the table beside its size
 CS="$tmp/caches"
 for cpu in 0 1; do
-	for i in "0 1 Data 32K" "1 2 Unified 256K" "2 3 Unified 48M"; do
+	for i in "0 1 Data 32K" "1 2 Unified 256K" "2 3 Unified 1024M"; do
 		set -- $i
 		d="$CS/sys/devices/system/cpu/cpu$cpu/cache/index$1"
 		mkdir -p "$d"
@@ -108,8 +108,8 @@ for cpu in 0 1; do
 done
 EPI_SYSROOT="$CS" "$C" --freqs current $Q --cpu 1 --ops load.l3.line -o "$tmp/c7.xml" -q >"$tmp/out" 2>"$tmp/err"
 st=$?
-serves=$(sed -n 's/.*<cache level="3" bytes="50331648" serves="\([0-9]*\)"\/>.*/\1/p' "$tmp/c7.xml")
-if [ $st = 0 ] && [ -n "$serves" ] && [ "$serves" -ge $((8 << 20)) ] && [ "$serves" -le $((48 << 20)) ] &&
+serves=$(sed -n 's/.*<cache level="3" bytes="1073741824" serves="\([0-9]*\)"\/>.*/\1/p' "$tmp/c7.xml")
+if [ $st = 0 ] && [ -n "$serves" ] && [ "$serves" -ge $((8 << 20)) ] && [ "$serves" -lt $((512 << 20)) ] &&
 	grep -q '<op name="load.l3.line"' "$tmp/c7.xml"; then
 	ok "calibrate: L3's reach measured and kept beside its size"
 else
@@ -117,7 +117,7 @@ else
 fi
 # without the line kernel, nothing is measured
 EPI_SYSROOT="$CS" "$C" --freqs current $Q --cpu 1 --ops add.i64 -o "$tmp/c8.xml" -q >"$tmp/out" 2>"$tmp/err"
-grep -q '<cache level="3" bytes="50331648"/>' "$tmp/c8.xml" && ok "calibrate: L3's reach measured only with the line kernel" ||
+grep -q '<cache level="3" bytes="1073741824"/>' "$tmp/c8.xml" && ok "calibrate: L3's reach measured only with the line kernel" ||
 	bad "calibrate: L3's reach measured only with the line kernel" "$tmp/c8.xml"
 
 # a meter that fails mid-calibration: the table keeps what finished, the
