@@ -462,13 +462,19 @@ const epi_kernel epi_k_load_dram_window = {
 	.run = window, .teardown = epi_bench_free,
 };
 
-const epi_kernel epi_k_load_dram_scatter = {
-	.name = "load.dram.scatter",
-	.what = "a 64-byte line, one load from each in a random order (independent loads), buffer in DRAM",
-	.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"),
-	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL, .setup = setup_scatter, .run = scatter,
-	.teardown = epi_bench_free,
-};
+/* Lines in a random order from a level (a walk down a matrix's columns,
+ * whose lines no prefetcher follows). */
+#define SCATTER_K(var, nm, lvl, wh)                                                                      \
+	const epi_kernel var = {                                                                         \
+		.name = nm,                                                                              \
+		.what = "a 64-byte line, one load from each in a random order (independent loads), " wh, \
+		.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax", "ldr x2, [x1, #8k]; ldr x0, [x3, x2]"), \
+		.unit = EPI_UNIT_OP, .level = lvl, .units = EPI_UNROLL, .setup = setup_scatter, .run = scatter,  \
+		.teardown = epi_bench_free,                                                              \
+	}
+
+SCATTER_K(epi_k_load_l3_scatter, "load.l3.scatter", EPI_LVL_L3, "buffer in L3");
+SCATTER_K(epi_k_load_dram_scatter, "load.dram.scatter", EPI_LVL_DRAM, "buffer in DRAM");
 
 #define LOAD_K(var, nm, lvl, wh)                                                                        \
 	const epi_kernel var = {.name = nm, .what = "8-byte load in address order, " wh,                 \

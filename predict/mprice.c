@@ -167,6 +167,14 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	 * line's (every line in the same queue) */
 	double l3 = cost(col, "load.l3", NULL, 0), near = cost(col, "load.l3.near", NULL, 0);
 	c->near_share = l3 > 0 && near > 0 ? fmin(1, fmax(0, (near - l3) / l3)) : 1;
+	/* a line read with no other near it (a column walk's): from L3 in a
+	 * random order (load.l3.scatter), where that is slower than in
+	 * order; from L2 and from memory, as lines in order (memory's
+	 * scattered lines are priced apart, below) */
+	memcpy(c->cline, c->line, sizeof c->cline);
+	double sc = cost(col, "load.l3.scatter", NULL, 0);
+	if (sc > c->cline[1])
+		c->cline[1] = sc;
 	/* without the kernel, as the lines in order; without the window's,
 	 * no limit from the window */
 	c->scatter = epi_fcol_find(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
@@ -382,10 +390,15 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
 }
 
 /* Seconds for N lines at level K (1: L2 .. 3: memory), of which W are
- * only written. */
+ * only written: lines in order, and a column's, a line an access. */
 static double lines(const epi_mcosts *c, int k, double n, double w)
 {
 	return (n - w) * c->line[k - 1] + w * c->wline[k - 1];
+}
+
+static double col_lines(const epi_mcosts *c, int k, double n, double w)
+{
+	return (n - w) * c->cline[k - 1] + w * c->wline[k - 1];
 }
 
 /* The lines loop L's own accesses bring per iteration from beyond L1:
@@ -426,10 +439,10 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	 * serves them as fast as lines in order): their share is returned,
 	 * for price_range */
 	if (ln > 0)
-		t += lines(c, ln, st.near[1], st.wnear[1]);
+		t += col_lines(c, ln, st.near[1], st.wnear[1]);
 	double apart = lf == 3 ? st.far_apart : 0;
 	if (lf > 0 && st.far[1] > 0) {
-		t += lines(c, lf, st.far[1] - apart, st.wfar[1]);
+		t += col_lines(c, lf, st.far[1] - apart, st.wfar[1]);
 		deep = lf > deep ? lf : deep;
 	}
 	if (deep > 0 && t > 0)

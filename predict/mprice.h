@@ -50,6 +50,7 @@ typedef struct epi_mcosts {
 	double issue;            /* seconds per instruction at the core's issue rate */
 	double line[3];          /* seconds per 64-byte line read from L2, L3, memory */
 	double wline[3];         /* seconds per 64-byte line only written, to L2, L3, memory */
+	double cline[3];         /* seconds per line read a line an access (a column walk), from L2, L3, memory */
 	double near_share;       /* of a deeper level's line price, what a nearer level's line costs beside it */
 	double scatter;          /* seconds per line read from memory in no order a prefetcher follows */
 	double window;           /* seconds an instruction holds the core's window while memory answers */

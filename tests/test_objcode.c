@@ -750,8 +750,10 @@ static void memory_cycles(epi_mcosts *k)
 	k->line[0] = 2;
 	k->line[1] = 4;
 	k->line[2] = 10;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		k->wline[i] = 2 * k->line[i];
+		k->cline[i] = k->line[i];
+	}
 	k->near_share = 1;
 	k->scatter = 40;
 }
@@ -871,6 +873,15 @@ static void test_column_walk(void **st)
 	k.window = 10;
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 2000, .outer_trip = 2000, .round = round}, &k, &p);
 	assert_true(fabs(p.t - (0.125 * 10 * n + 0.875 * rest)) < 1e-9);
+	/* 100 columns (2 MB): the column's new lines from L3, at its rate for
+	 * lines in no order (load.l3.scatter) where that is slower */
+	epi_msweep few = {.trip = 2000, .outer_trip = 100, .round = round};
+	epi_mprice_loop(&x.m.obj, l, &few, &k, &p);
+	double in_order = p.bound_t[EPI_BOUND_L3];
+	assert_true(in_order > 0 && p.bound_t[EPI_BOUND_DRAM] == 0);
+	k.cline[1] = 12;
+	epi_mprice_loop(&x.m.obj, l, &few, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - in_order - 0.125 * (12 - 4)) < 1e-9);
 	model_free(&x);
 }
 
@@ -1074,6 +1085,25 @@ static void test_near_share_from_table(void **st)
 	col.n = 2;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(c.near_share == 1);
+}
+
+/* A column's lines from L3 at the rate of lines in no order where that is
+ * slower than lines in order; else, and from L2 and memory, in order */
+static void test_column_lines_from_table(void **st)
+{
+	(void)st;
+	epi_cost op[3] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "load.l3.line", .t = 2, .e = NAN, .e_dyn = NAN},
+		{.key = "load.l3.scatter", .t = 3, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts c;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.line[1] == 2 && c.cline[1] == 3 && c.cline[0] == c.line[0] && c.cline[2] == c.line[2]);
+	op[2].t = 1.5;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.cline[1] == 2);
 }
 
 /* The TLB's miss curve from a table: nothing within the first level's
@@ -1641,6 +1671,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test(test_miss_from_table),
 		cmocka_unit_test(test_near_share_from_table),
+		cmocka_unit_test(test_column_lines_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
