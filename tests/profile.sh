@@ -83,7 +83,10 @@ run_epi "profile --method ptrace" 0 "2 runs, [0-9]* samples every 1ms (ptrace), 
 # reports it, from schedstat) is energy no block can have, so LO drops by its
 # share of the wall time (by nothing on an idle machine)
 TH="$top/build/tests/threads"
-threads_energy() { # METHOD LO HI SAMPLES
+# one profile and its check; 0 when the ratio is within the bounds, else 1,
+# and 2 when it is not but the threads waited for a CPU a tenth of the wall
+# time or more (another test's processes on the same CPUs)
+threads_try() { # METHOD LO HI SAMPLES
 	rm -f "$tmp/th.delay"
 	export THREADS_DELAY="$tmp/th.delay"
 	run_epi "profile --method $1, two threads" 0 "threads.c:[0-9]* loop in work" -- \
@@ -96,10 +99,23 @@ threads_energy() { # METHOD LO HI SAMPLES
 	runs=$(sed -n 's/^  "runs": \(.*\),$/\1/p' "$tmp/th.json")
 	delay=$(awk '{ d += $1 } END { print d + 0 }' "$tmp/th.delay" 2>/dev/null || echo 0)
 	awk -v a="$(cat "$tmp/th.sum")" -v b="$measured" -v lo="$2" -v hi="$3" -v d="$delay" -v w="$wall" -v n="$runs" -v cpu="$4" \
-		'BEGIN { lo -= (cpu == "cpu" && w > 0 && n > 0) ? d / (n * w) : 0
+		'BEGIN { share = (w > 0 && n > 0) ? d / (n * w) : 0
+		lo -= cpu == "cpu" ? share : 0
 		printf "blocks %g J, measured %g J, ratio %g, bounds (%g, %g); %d runs of %g s wall, %g s waiting for a CPU\n", a, b, (b > 0 ? a / b : 0), lo, hi, n, w, d
-		exit (b > 0 && a / b > lo && a / b < hi) ? 0 : 1 }' >>"$tmp/th.json" &&
-		ok "profile --method $1, two threads: the blocks' energies against the measured energy" ||
+		if (b > 0 && a / b > lo && a / b < hi)
+			exit 0
+		exit share >= 0.1 ? 2 : 1 }' >>"$tmp/th.json"
+}
+# the check, once more when the first one failed on a busy machine
+threads_energy() { # METHOD LO HI SAMPLES
+	threads_try "$@"
+	st=$?
+	if [ $st = 2 ]; then
+		cp "$tmp/th.json" "$tmp/th.first.json"
+		threads_try "$@"
+		st=$?
+	fi
+	[ $st = 0 ] && ok "profile --method $1, two threads: the blocks' energies against the measured energy" ||
 		bad "profile --method $1, two threads: the blocks' energies against the measured energy" "$tmp/th.json"
 }
 # ptrace: each tick is a vector of blocks and its power is divided among the
