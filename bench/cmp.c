@@ -65,3 +65,12 @@ EPI_ARITH(epi_k_cmp_i64, "cmp.i64", "int64 compare to a value, 8 independent str
 	  EPI_ISA("cmp %rbx, %r8; setl %r8b (x8 registers)", "cmp x0, x8; cset x0, lt (x8 registers)"), 0, i64_thr);
 EPI_ARITH(epi_k_cmp_f64, "cmp.f64", "double compare to a value, 4 independent streams",
 	  EPI_ISA("ucomisd %xmm4, %xmm0; seta %al (x4 registers)", "fcmp d0, d4; cset x0, gt (x4 registers)"), 0, f64_thr);
+
+/* The larger of two doubles (maxsd, fmax), a dependent chain: a running
+ * maximum's (m = v > m ? v : m, which compilers make a max). Some cores
+ * take it on their adders, others elsewhere: maxsd has an addsd's latency
+ * on some, twice it on others. (The C version keeps the larger with a
+ * conditional.) */
+EPI_XMM_CHAIN(f64_max_lat, EPI_ISA("maxsd", "fmax"), > b ? a :, double, 1.0, 2.0)
+EPI_ARITH(epi_k_max_f64_lat, "cmp.fmax.lat", "double maximum, dependent chain",
+	  EPI_ISA("maxsd %xmm1, %xmm0", "fmax d0, d0, d1"), 1, f64_max_lat);

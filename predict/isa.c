@@ -943,7 +943,16 @@ enum epi_aop epi_isa_aop(const char *m)
 	const char *const *e = bsearch(m, name, sizeof name / sizeof *name, sizeof *name, aop_cmp);
 	if (e)
 		return code[e - name];
-	return strncmp(m, "mov", 3) == 0 ? EPI_AOP_MOV_OTHER : EPI_AOP_NONE;
+	if (strncmp(m, "mov", 3) == 0)
+		return EPI_AOP_MOV_OTHER;
+	/* x86's [v]{min,max}{s,p}{s,d}, aarch64's fmin, fmax, fminnm, fmaxnm */
+	const char *x = m[0] == 'v' ? m + 1 : m;
+	if ((strncmp(x, "min", 3) == 0 || strncmp(x, "max", 3) == 0) && strlen(x) == 5 && strchr("sp", x[3]) &&
+	    strchr("sd", x[4]))
+		return EPI_AOP_FMINMAX;
+	if (strcmp(m, "fmin") == 0 || strcmp(m, "fmax") == 0 || strcmp(m, "fminnm") == 0 || strcmp(m, "fmaxnm") == 0)
+		return EPI_AOP_FMINMAX;
+	return EPI_AOP_NONE;
 }
 
 void epi_isa_close(epi_isa *d)

@@ -96,6 +96,7 @@ enum epi_aop {
 	EPI_AOP_MOV, EPI_AOP_MOVSX, EPI_AOP_MOVSXD, EPI_AOP_MOVZX,
 	EPI_AOP_MOV_OTHER, /* any other mnemonic that starts with mov */
 	EPI_AOP_CMP, EPI_AOP_TEST, EPI_AOP_ADRP,
+	EPI_AOP_FMINMAX, /* a floating-point minimum or maximum (maxsd, vminpd, fmax, fminnm) */
 };
 /* The operation of mnemonic M. */
 enum epi_aop epi_isa_aop(const char *m);

@@ -91,6 +91,8 @@ double epi_mcosts_tp(const epi_mcosts *c, const epi_insn *in)
 
 double epi_mcosts_lat(const epi_mcosts *c, const epi_insn *in)
 {
+	if (in->aop == EPI_AOP_FMINMAX && c->fmax_lat > 0)
+		return c->fmax_lat;
 	return fdiv32(c, in) && c->fdiv32_lat > 0 ? c->fdiv32_lat : c->lat[in->klass];
 }
 
@@ -128,6 +130,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		c->e_dyn[map[i].k] = cost(col, map[i].tp, "add.i64", 1);
 	}
 	c->lat[EPI_IC_INT] = cyc;
+	/* a floating-point minimum or maximum's latency (cmp.fmax.lat):
+	 * without the kernel, an add's */
+	c->fmax_lat = cost(col, "cmp.fmax.lat", NULL, 0);
 	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
 	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
 	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);

@@ -71,6 +71,7 @@ typedef struct epi_mcosts {
 	/* a single-precision division's (div.f32, div.f32.lat; without them,
 	 * a double's): the divider takes fewer cycles for fewer bits */
 	double fdiv32_tp, fdiv32_lat, e_fdiv32;
+	double fmax_lat;         /* a floating-point minimum's or maximum's latency (0: an add's) */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */

@@ -655,6 +655,10 @@ static void test_aop(void **st)
 		{"movsxd", EPI_AOP_MOVSXD}, {"movzx", EPI_AOP_MOVZX}, {"cmp", EPI_AOP_CMP},   {"test", EPI_AOP_TEST},
 		{"movabs", EPI_AOP_MOV_OTHER}, {"movaps", EPI_AOP_MOV_OTHER}, {"lock add", EPI_AOP_NONE},
 		{"addsd", EPI_AOP_NONE},  {"ad", EPI_AOP_NONE},       {"", EPI_AOP_NONE},     {"(bad)", EPI_AOP_NONE},
+		{"maxsd", EPI_AOP_FMINMAX}, {"minss", EPI_AOP_FMINMAX}, {"vmaxpd", EPI_AOP_FMINMAX},
+		{"vminps", EPI_AOP_FMINMAX}, {"fmax", EPI_AOP_FMINMAX}, {"fminnm", EPI_AOP_FMINMAX},
+		{"maxs", EPI_AOP_NONE},   {"maxsdx", EPI_AOP_NONE},   {"pmaxsd", EPI_AOP_NONE}, {"fmaxp", EPI_AOP_NONE},
+		{"vmaxq", EPI_AOP_NONE},
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
 		if (epi_isa_aop(rows[i].m) != rows[i].a)

@@ -375,6 +375,40 @@ static void test_fp_loads(void **st)
 	model_free(&x);
 }
 
+static const char max_src[] = "double mx(int n, const double *v)\n"
+			      "{\n"
+			      "\tdouble m = v[0];\n"
+			      "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+			      "\t\tif (v[i] > m)\n"
+			      "\t\t\tm = v[i];\n"
+			      "\treturn m;\n"
+			      "}\n";
+
+/* A running maximum, which gcc -O2 keeps in maxsd: its chain at the
+ * maximum's latency where the table has one (cmp.fmax.lat), else at an
+ * add's */
+static void test_fmax_chain(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "mx", max_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	int max = 0;
+	for (int i = 0; i < x.m.obj.nin; i++)
+		max += x.m.obj.loop_of[i] == l && x.m.obj.in[i].aop == EPI_AOP_FMINMAX;
+	assert_int_equal(max, 1);
+	epi_mcosts k;
+	cycles(&k);
+	epi_mloop_price p;
+	price_alone(&x, l, 4000, &k, &p);
+	double add = p.bound_t[EPI_BOUND_LATENCY];
+	assert_true(add >= 3 && add < 7);
+	k.fmax_lat = 7;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LATENCY] - (add + 4)) < 1e-9);
+	model_free(&x);
+}
+
 static const char div_src[] = "void qd(int n, int d, const int *x, int *q, double *r)\n"
 			      "{\n"
 			      "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
@@ -1057,15 +1091,17 @@ static void test_same_rows(void **st)
 static void test_miss_from_table(void **st)
 {
 	(void)st;
-	epi_cost op[2] = {
+	epi_cost op[3] = {
 		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
 		{.key = "cmp.branch.miss", .t = 10, .e = NAN, .e_dyn = NAN},
+		{.key = "cmp.fmax.lat", .t = 4, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 2, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(c.issue == 1);
 	assert_true(fabs(c.miss - 2 * (10 - 1.5)) < 1e-9);
+	assert_true(c.fmax_lat == 4); /* a maximum's latency, where the table has it */
 }
 
 /* Lines from L2 beside L3's: what load.l3.near adds to load.l3, as a
@@ -1665,6 +1701,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
