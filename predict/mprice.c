@@ -424,10 +424,10 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 		return 0;
 	double round = sw->round > st.span ? sw->round : st.span;
 	int ln = level_of(c, round), lf = level_of(c, st.outer_span);
-	/* the streams in order: every line at the deepest level any comes from */
+	/* the deepest level any of the streams in order comes from */
 	int deep = st.far[0] > 0 && lf > ln ? lf : ln;
 	double t = 0;
-	if (deep > 0 && deep > ln && ln > 0) {
+	if (deep > ln && ln > 0) {
 		/* the near lines beside far ones from a deeper level: at the
 		 * share of the deeper level's price that its kernel measures,
 		 * and no less than their own level's */
