@@ -1844,6 +1844,19 @@ static int count_vals(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	return ret;
 }
 
+/* Whether the bounds' difference NUM of a loop in VAR names an enclosing
+ * loop's variable (or a floor of one): its trip count changes from entry
+ * to entry. */
+static int varies_per_entry(const sym_ctx *s, const poly_t num, int var)
+{
+	int used[SYM_MAXVARS];
+	poly_used_vars(used, num, s->ctx);
+	for (int v = 0; v < s->nvars; v++)
+		if (used[v] && v != var && (s->kind[v] == SYM_LOOP || s->kind[v] == SYM_ATOM))
+			return 1;
+	return 0;
+}
+
 /* Counts body + iter over the iterations of a recognised loop into OUT.
  * A loop that a break or return can end early is counted to its bound
  * (maximum and expected counts) and, for the minimum, to the statement
@@ -2007,6 +2020,23 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			poly_sub_ui(num, num, 1, s->ctx);
 		if (sym_floor(s, K, num, st) < 0)
 			ret = too_complex(w, at);
+		fmpz_clear(st);
+	}
+	if (ret == 0 && w->o->tag_loops && w->loop_line && poly_degree_si(l->L, var, s->ctx) < 1 &&
+	    varies_per_entry(s, num, var)) {
+		/* a trip count that changes from entry to entry (a triangular
+		 * loop): 2k + 1 in iteration k = (var - L) / step, summed over
+		 * the iterations, is the trip count squared, from which the
+		 * compiled-code model reads how much it varies */
+		char key[32];
+		snprintf(key, sizeof key, "%%%d/iter2", w->loop_line);
+		fmpz_t st;
+		fmpz_init_set_si(st, l->step);
+		poly_sub(x, &s->gen[var], l->L, s->ctx);
+		poly_scalar_div_fmpz(x, x, st, s->ctx);
+		poly_scalar_mul_si(x, x, 2, s->ctx);
+		poly_add_si(x, x, 1, s->ctx);
+		counts_add_poly(s, &before, key, x);
 		fmpz_clear(st);
 	}
 	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && kind(l->decl) != CXCursor_ParmDecl) {

@@ -475,6 +475,14 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
 		double entries = tag_value(total, vals, key);
 		copy_parts(o, loops[s].function, has[s] - 1, next, share, m->l);
+		/* the trip count's spread over the entries, from the sum of its
+		 * squares */
+		snprintf(key, sizeof key, "%%%d/iter2", loops[s].line);
+		double sq = tag_value(total, vals, key), spread = 0;
+		if (entries > 0 && iters > 0 && sq > 0) {
+			double mean = iters / entries, var = sq / entries - mean * mean;
+			spread = var > 0 ? sqrt(var) / mean : 0;
+		}
 		per_iter p = {0};
 		add_own(&p, &b, loops[s].line);
 		/* loops inside with no machine loop of their own: those listed
@@ -514,6 +522,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 				epi_mloop_count *c = &m->l[i];
 				c->trip = NAN;
 				c->role = i == main ? EPI_MR_MAIN : i == rem ? EPI_MR_REMAINDER : EPI_MR_VERSION;
+				c->spread = c->role == EPI_MR_MAIN ? spread : 0;
 			}
 			for (int i = g; i >= 0; i = next[i])
 				if (m->l[i].main == grp)

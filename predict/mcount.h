@@ -20,6 +20,8 @@ typedef struct epi_mloop_count {
 	double k;          /* source iterations per machine iteration */
 	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
 	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
+	double spread;     /* the source loop's trip count per entry: its standard deviation over
+			      its mean (0: the same at every entry, or unknown) */
 	enum epi_mrole role;
 	int main;          /* the main machine loop of its copy of the source loop (with a role) */
 	double part;       /* the share of its source loop's entries that reach its copy: a copy

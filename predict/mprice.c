@@ -475,6 +475,18 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	return apart;
 }
 
+/* OUT's bound: the largest of its bounds, or the mispredictions' refills
+ * on top of it when they take longer. */
+static void name_bound(epi_mloop_price *out)
+{
+	out->bound = EPI_BOUND_ISSUE;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		if (b != EPI_BOUND_BRANCH && out->bound_t[b] > out->bound_t[out->bound])
+			out->bound = b;
+	if (out->bound_t[EPI_BOUND_BRANCH] > out->bound_t[out->bound])
+		out->bound = EPI_BOUND_BRANCH;
+}
+
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT. */
 static void price_range(const epi_object *o, int l, int lo, int hi, const int *sel, int want, const epi_msweep *sw,
@@ -569,19 +581,50 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		t = f * miss + (1 - f) * t;
 		out->bound_t[EPI_BOUND_DRAM] += f * miss;
 	}
-	/* the largest bound names it; the mispredictions' refills on top */
-	out->bound = EPI_BOUND_ISSUE;
-	for (int b = 0; b < EPI_BOUND_N; b++)
-		if (b != EPI_BOUND_BRANCH && out->bound_t[b] > out->bound_t[out->bound])
-			out->bound = b;
 	out->t = t + out->bound_t[EPI_BOUND_BRANCH];
-	if (out->bound_t[EPI_BOUND_BRANCH] > out->bound_t[out->bound])
-		out->bound = EPI_BOUND_BRANCH;
+	name_bound(out);
 }
+
+/* Points at which a loop whose trip count varies is priced */
+#define SPREAD_POINTS 8
 
 void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
+	double mean = sw->trip;
+	if (!(sw->spread > 0.05) || !(mean > 0)) {
+		price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
+		return;
+	}
+	/* a trip count that varies from entry to entry (a triangular loop):
+	 * what its iterations touch, and so where it comes from and how many
+	 * pages it turns, varies with it, and the price of an iteration is no
+	 * straight line in the trip count. The trip counts taken spread
+	 * evenly with the measured mean and deviation, each priced, weighted
+	 * by its iterations. */
+	double half = sqrt(3) * sw->spread * mean, lo = fmax(mean - half, 0), hi = mean + half;
+	double wsum = 0;
+	epi_mloop_price acc = {0}, p;
+	for (int q = 0; q < SPREAD_POINTS; q++) {
+		double trip = lo + (q + 0.5) * (hi - lo) / SPREAD_POINTS;
+		epi_msweep at = *sw;
+		at.trip = trip;
+		at.spread = 0;
+		/* what an iteration of the loop around touches grows with it */
+		if (isfinite(sw->round))
+			at.round = sw->round * trip / mean;
+		price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, &at, c, 1, &p);
+		wsum += trip;
+		acc.t += trip * p.t;
+		acc.e_dyn += trip * p.e_dyn;
+		for (int b = 0; b < EPI_BOUND_N; b++)
+			acc.bound_t[b] += trip * p.bound_t[b];
+	}
+	*out = acc;
+	out->t /= wsum;
+	out->e_dyn /= wsum;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		out->bound_t[b] /= wsum;
+	name_bound(out);
 }
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)

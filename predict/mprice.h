@@ -115,6 +115,8 @@ typedef struct epi_msweep {
 	double outer_trip; /* iterations of the loop around it per entry of that loop; NAN: none */
 	double round;      /* bytes one iteration of the loop around touches (its entry and those
 			      of the loops beside it); NAN: its own entry's */
+	double spread;     /* the trip count's standard deviation over its mean (0: the same at
+			      every entry) */
 } epi_msweep;
 
 /* Each access moves its stride's bytes per iteration, a line when the

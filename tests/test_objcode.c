@@ -1142,6 +1142,70 @@ static void test_column_lines_from_table(void **st)
 	assert_true(c.cline[1] == 2);
 }
 
+/* Triangular loops: a trip count that varies over the entries, its
+ * spread read from the exact sum of its squares (unit and other steps);
+ * priced at the trip counts it takes, not at their mean alone: a column
+ * walk whose longer entries turn more pages than the TLB maps walks the
+ * page tables in those, weighted by their iterations */
+static const char trisum_src[] = "double down(int n, const double *a)\n"
+				 "{\n"
+				 "\tdouble s = 0;\n"
+				 "\tfor (int j = 0; j < n; j++)\n"
+				 "\t\tfor (int i = 0; i <= j; i++)\n" /* 5 */
+				 "\t\t\ts += a[i * n + j];\n"
+				 "\treturn s;\n"
+				 "}\n"
+				 "double up(int n, const double *a)\n"
+				 "{\n"
+				 "\tdouble s = 0;\n"
+				 "\tfor (int j = 0; j < n; j++)\n"
+				 "\t\tfor (int i = j; i >= 0; i -= 3)\n" /* 13 */
+				 "\t\t\ts += a[i * n + j];\n"
+				 "\treturn s;\n"
+				 "}\n";
+
+/* The standard deviation over the mean of trip counts 1 + j / STEP for
+ * j = 0..N-1, counted one by one */
+static double spread_of(int n, int step)
+{
+	double s1 = 0, s2 = 0;
+	for (int j = 0; j < n; j++) {
+		double t = 1 + j / step;
+		s1 += t;
+		s2 += t * t;
+	}
+	double mean = s1 / n;
+	return sqrt(s2 / n - mean * mean) / mean;
+}
+
+static void test_triangular_spread(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "trisum", trisum_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 5), u = loop_on(&x, 13), r = loop_on(&x, 4);
+	assert_true(fabs(x.m.cnt.l[l].spread - spread_of(2000, 1)) < 1e-9);
+	assert_true(fabs(x.m.cnt.l[u].spread - spread_of(2000, 3)) < 1e-9);
+	assert_true(x.m.cnt.l[r].spread == 0); /* every entry the same */
+	assert_true(fabs(x.m.cnt.l[l].trip - 1000.5) < 1e-9);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1500;
+	k.ntlb = 0;
+	k.walk = 15;
+	epi_msweep sw = {.trip = 1000.5, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 1000.5)};
+	epi_mloop_price mean, spread;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &mean);
+	assert_true(mean.bound_t[EPI_BOUND_TLB] == 0); /* 1,000 pages */
+	sw.spread = x.m.cnt.l[l].spread;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &spread);
+	/* trip counts 1..2000 evenly: of the iterations, (2000^2 - 1500^2) /
+	 * 2000^2 in entries of more than 1,500 pages */
+	assert_true(fabs(spread.bound_t[EPI_BOUND_TLB] / 15 - 0.4375) < 0.005);
+	assert_true(spread.t > mean.t);
+	model_free(&x);
+}
+
 /* The TLB's miss curve from a table: nothing within the first level's
  * reach, the half-reach kernel's cost up to half the second level's,
  * followed between the kernels (the walk's at its 8,192 pages), flat past
@@ -1706,6 +1770,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
+		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
 		cmocka_unit_test(test_near_share_from_table),
 		cmocka_unit_test(test_column_lines_from_table),
