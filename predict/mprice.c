@@ -598,14 +598,21 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 	/* a trip count that varies from entry to entry (a triangular loop):
 	 * what its iterations touch, and so where it comes from and how many
 	 * pages it turns, varies with it, and the price of an iteration is no
-	 * straight line in the trip count. The trip counts taken spread
-	 * evenly with the measured mean and deviation, each priced, weighted
-	 * by its iterations. */
-	double half = sqrt(3) * sw->spread * mean, lo = fmax(mean - half, 0), hi = mean + half;
+	 * straight line in the trip count. The trip counts taken at the
+	 * midpoints of equal shares of the entries, of a distribution with
+	 * the measured mean and deviation: even from mean - sqrt(3) sd to
+	 * mean + sqrt(3) sd while that stays above 0 (a loop over a
+	 * triangle); beyond, a density falling from 0 to its largest trip
+	 * count b as (b - trip)^(beta - 1) (the innermost of three loops
+	 * over a tetrahedron: beta 2), each priced, weighted by its
+	 * iterations. */
+	double cv = fmin(sw->spread, 0.95), even = cv <= 1 / sqrt(3);
+	double beta = even ? 1 : 2 * cv * cv / (1 - cv * cv), b = mean * (1 + beta);
 	double wsum = 0;
 	epi_mloop_price acc = {0}, p;
 	for (int q = 0; q < SPREAD_POINTS; q++) {
-		double trip = lo + (q + 0.5) * (hi - lo) / SPREAD_POINTS;
+		double u = (q + 0.5) / SPREAD_POINTS;
+		double trip = even ? mean * (1 + sqrt(3) * cv * (2 * u - 1)) : b * (1 - pow(1 - u, 1 / beta));
 		epi_msweep at = *sw;
 		at.trip = trip;
 		at.spread = 0;
@@ -616,14 +623,14 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 		wsum += trip;
 		acc.t += trip * p.t;
 		acc.e_dyn += trip * p.e_dyn;
-		for (int b = 0; b < EPI_BOUND_N; b++)
-			acc.bound_t[b] += trip * p.bound_t[b];
+		for (int k = 0; k < EPI_BOUND_N; k++)
+			acc.bound_t[k] += trip * p.bound_t[k];
 	}
 	*out = acc;
 	out->t /= wsum;
 	out->e_dyn /= wsum;
-	for (int b = 0; b < EPI_BOUND_N; b++)
-		out->bound_t[b] /= wsum;
+	for (int k = 0; k < EPI_BOUND_N; k++)
+		out->bound_t[k] /= wsum;
 	name_bound(out);
 }
 

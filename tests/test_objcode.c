@@ -1162,6 +1162,15 @@ static const char trisum_src[] = "double down(int n, const double *a)\n"
 				 "\t\tfor (int i = j; i >= 0; i -= 3)\n" /* 13 */
 				 "\t\t\ts += a[i * n + j];\n"
 				 "\treturn s;\n"
+				 "}\n"
+				 "double tet(int n, const double *a)\n"
+				 "{\n"
+				 "\tdouble s = 0;\n"
+				 "\tfor (int i = 0; i < n; i++)\n"
+				 "\t\tfor (int j = 0; j < i; j++)\n"
+				 "\t\t\tfor (int k = 0; k < j; k++)\n" /* 22 */
+				 "\t\t\t\ts += a[k * n + j];\n"
+				 "\treturn s;\n"
 				 "}\n";
 
 /* The standard deviation over the mean of trip counts 1 + j / STEP for
@@ -1203,6 +1212,27 @@ static void test_triangular_spread(void **st)
 	 * 2000^2 in entries of more than 1,500 pages */
 	assert_true(fabs(spread.bound_t[EPI_BOUND_TLB] / 15 - 0.4375) < 0.005);
 	assert_true(spread.t > mean.t);
+	model_free(&x);
+	/* the innermost loop of three over a tetrahedron: trip counts
+	 * T = 0..n-2 in n-1-T entries each, a deviation beyond what an even
+	 * spread above 0 can have; of its iterations, those in entries of
+	 * more than 1,500 pages: the sum of T (n-1-T) over them against all */
+	model(&x, "tetsum", trisum_src, "gcc", "-O2", "n=3000");
+	int t = loop_on(&x, 22);
+	double s1 = 0, s2 = 0, all = 0, past = 0, e = 0;
+	for (int j = 0; j < 3000; j++) {
+		e += 3000 - 1 - j;
+		s1 += (double)j * (3000 - 1 - j);
+		s2 += (double)j * j * (3000 - 1 - j);
+		all += (double)j * (3000 - 1 - j);
+		past += j > 1500 ? (double)j * (3000 - 1 - j) : 0;
+	}
+	double mu = s1 / e;
+	assert_true(fabs(x.m.cnt.l[t].spread - sqrt(s2 / e - mu * mu) / mu) < 1e-9);
+	assert_true(x.m.cnt.l[t].spread > 1 / sqrt(3));
+	sw = (epi_msweep){.trip = x.m.cnt.l[t].trip, .outer_trip = 1500, .round = NAN, .spread = x.m.cnt.l[t].spread};
+	epi_mprice_loop(&x.m.obj, t, &sw, &k, &spread);
+	assert_true(fabs(spread.bound_t[EPI_BOUND_TLB] / 15 - past / all) < 0.02);
 	model_free(&x);
 }
 
