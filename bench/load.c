@@ -405,13 +405,12 @@ static int setup_walkfar(const epi_kernel *k, epi_bench_ctx *c, char *err)
 }
 
 /* Pages in a row, SHARE percent of what this processor's second-level
- * TLB maps (cpuid; else 1,536 pages, the smallest of current cores'): the
- * TLB's miss curve, from pages that the first level does not hold but the
- * second does, to a walk that outgrows the second. */
+ * TLB maps (epi_tlb_pages): the TLB's miss curve, from pages that the
+ * first level does not hold but the second does, to a walk that outgrows
+ * the second. */
 static int setup_tlb(const epi_kernel *k, epi_bench_ctx *c, int share, char *err)
 {
-	unsigned stlb = epi_tlb_pages(2);
-	return setup_pages(k, c, (size_t)(stlb ? stlb : 1536) * (size_t)share / 100, 4096, err);
+	return setup_pages(k, c, (size_t)epi_tlb_pages(2) * (size_t)share / 100, 4096, err);
 }
 
 static void teardown_walk(epi_bench_ctx *c)

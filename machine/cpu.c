@@ -120,7 +120,7 @@ void epi_caches_read(int cpu, epi_caches *c)
 	}
 }
 
-unsigned epi_tlb_pages(int level)
+static unsigned cpuid_tlb(int level)
 {
 #if defined(__x86_64__)
 	unsigned a, b, c, d, n = 0;
@@ -147,4 +147,20 @@ unsigned epi_tlb_pages(int level)
 	(void)level;
 	return 0;
 #endif
+}
+
+unsigned epi_tlb_from(int level, unsigned first, unsigned second)
+{
+	/* every core's second level holds many times its first's entries;
+	 * one that does not is no reading of the hardware */
+	if (second && first && second < 4 * first)
+		second = 0;
+	if (level == 1)
+		return first ? first : 64;
+	return second ? second : 1536;
+}
+
+unsigned epi_tlb_pages(int level)
+{
+	return epi_tlb_from(level, cpuid_tlb(1), cpuid_tlb(2));
 }

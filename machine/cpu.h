@@ -31,8 +31,14 @@ void epi_caches_read(int cpu, epi_caches *c);
 
 /* The 4 KiB pages the data TLB of LEVEL (1 or 2) of the CPU running this
  * maps (x86-64: cpuid, AMD's leaves 0x80000005 and 0x80000006 or Intel's
- * leaf 0x18); 0 when the processor does not say (aarch64 has no such
- * register). */
+ * leaf 0x18), through epi_tlb_from. */
 unsigned epi_tlb_pages(int level);
+
+/* The pages the data TLB of LEVEL maps, from the entries the processor
+ * gives for its FIRST and SECOND levels (0: not given): a second level
+ * with fewer than four times the first's entries is not believed (a
+ * virtual machine's cpuid can say so); what is not known, 64 and 1,536
+ * pages, the smallest of current cores'. */
+unsigned epi_tlb_from(int level, unsigned first, unsigned second);
 
 #endif

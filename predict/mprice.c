@@ -205,14 +205,12 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
 	double unit = m && m->t > 0 ? m->t - 1.5 * c->issue : 0;
 	c->miss = unit > 0 ? 2 * unit : 0;
-	/* page walks: without the kernels, none priced; the TLBs' reach from
-	 * the processor, else the smallest of current cores' (64 and 1,536
-	 * pages), as the kernels took it */
+	/* page walks: without the kernels, none priced; the TLBs' reach as
+	 * the kernels took it */
 	c->walk = cost(col, "load.page.walk", NULL, 0);
 	c->walk_far = cost(col, "load.page.walkfar", NULL, 0);
-	unsigned stlb = epi_tlb_pages(2), dtlb = epi_tlb_pages(1);
-	c->stlb = stlb ? stlb : 1536;
-	c->dtlb = dtlb ? dtlb : 64;
+	c->stlb = epi_tlb_pages(2);
+	c->dtlb = epi_tlb_pages(1);
 	tlb_curve(c, col);
 	const epi_cost *t = epi_fcol_find(col, "malloc.touch");
 	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;

@@ -132,14 +132,30 @@ static void test_page_walk_offsets(void **st)
 	assert_null(c.buf);
 }
 
+/* the TLBs' entries as the processor gives them, a second level that is
+ * no reading of the hardware (a VM's: 96 and 128) and what is not given
+ * taken as the smallest of current cores' */
+static void test_tlb_sizes(void **st)
+{
+	(void)st;
+	assert_int_equal(epi_tlb_from(1, 72, 3072), 72);
+	assert_int_equal(epi_tlb_from(2, 72, 3072), 3072);
+	assert_int_equal(epi_tlb_from(2, 96, 128), 1536);
+	assert_int_equal(epi_tlb_from(1, 96, 128), 96);
+	assert_int_equal(epi_tlb_from(2, 64, 256), 256);
+	assert_int_equal(epi_tlb_from(2, 64, 255), 1536);
+	assert_int_equal(epi_tlb_from(2, 0, 2048), 2048);
+	assert_int_equal(epi_tlb_from(1, 0, 0), 64);
+	assert_int_equal(epi_tlb_from(2, 0, 0), 1536);
+}
+
 /* the TLB curve's kernels: each a walk over its share of the pages the
- * second-level TLB maps (cpuid, else 1,536), in whole iterations, a page
+ * second-level TLB maps (epi_tlb_pages), in whole iterations, a page
  * each in a row, in the default set */
 static void test_tlb_curve_offsets(void **st)
 {
 	(void)st;
-	unsigned stlb = epi_tlb_pages(2);
-	const double reach = stlb ? stlb : 1536;
+	const double reach = epi_tlb_pages(2);
 	static const int share[] = {50, 100, 150};
 	for (int i = 0; i < 3; i++) {
 		char name[32];
@@ -271,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
+		cmocka_unit_test(test_tlb_sizes),
 		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
