@@ -308,6 +308,29 @@ static int level_of(const epi_mcosts *c, double bytes)
 	return k;
 }
 
+/* Whether access I of loop L reads or writes again, one or two
+ * iterations of the loop around later, the lines another access of L
+ * touches first (A[i + 1][j] at row i, read as A[i][j] at row i + 1 and
+ * A[i - 1][j] at row i + 2: a stencil's rows): both start from one
+ * register at the loop around's iteration, with the same index, stride
+ * and outer stride OS, offsets apart by one or two times OS. */
+static int group_reuse(const epi_object *o, int l, int i, int64_t os)
+{
+	if (!o->group || !o->group[i] || os == 0 || os == EPI_STRIDE_UNKNOWN || os == EPI_STRIDE_RUNTIME)
+		return 0;
+	const epi_insn *x = &o->in[i];
+	for (int j = o->loop[l].first; j <= o->loop[l].last; j++) {
+		const epi_insn *y = &o->in[j];
+		if (j == i || o->loop_of[j] != l || o->group[j] != o->group[i] || y->index != x->index ||
+		    y->scale != x->scale || o->stride[j] != o->stride[i] || o->outer_stride[j] != os)
+			continue;
+		int64_t gap = o->group_off[j] - o->group_off[i];
+		if (gap % os == 0 && (gap / os == 1 || gap / os == 2))
+			return 1;
+	}
+	return 0;
+}
+
 /* Loop L's streams, per iteration: the lines its accesses move whose
  * next entry of L touches them again (x[j] in a row sweep starts where
  * it did: NEAR) and those it does not (A[i][j]: FAR), of the streams in
@@ -355,6 +378,8 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 		 * of its run of contiguous bytes, or of each of its lines */
 		double run = col ? 64 : bytes * trip;
 		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
+		if (fresh > 0 && group_reuse(o, l, i, os))
+			fresh = 0;
 		st->near[col] += (1 - fresh) * w * bytes / 64;
 		st->far[col] += fresh * w * bytes / 64;
 		if (wo) {

@@ -464,6 +464,22 @@ static int child_ending(const epi_object *o, int l, int i)
 	return c >= 0 && o->loop[c].last == i ? c : -1;
 }
 
+/* In the pass over loop L's iteration with the loops directly inside it
+ * as their first iteration runs (CHILD: I is theirs; DEEPER: in a loop
+ * further in), where access I's address starts, as the value a register
+ * has at the start of L's iteration plus a constant (CP, CPK: what each
+ * register holds, followed through I), into O->group and O->group_off. */
+static void group_of(epi_object *o, int i, int child, int deeper, const char *wl, unsigned *cp, int64_t *cpk)
+{
+	const epi_insn *in = &o->in[i];
+	if (child && (in->loads || in->stores) && !o->frame[i] && in->klass != EPI_IC_CALL && in->base &&
+	    in->base < NREG && cp[in->base] && cpk[in->base] != U && cpk[in->base] != R) {
+		o->group[i] = (uint16_t)cp[in->base];
+		o->group_off[i] = cpk[in->base] + in->disp;
+	}
+	track_copy(o, i, deeper, wl, cp, cpk);
+}
+
 /* The strides of loop L's own accesses, into O->stride. */
 static void loop_strides(epi_object *o, int l)
 {
@@ -562,6 +578,8 @@ static void loop_strides(epi_object *o, int l)
 		for (int k = 0; k < nregs; k++) {
 			d[regs[k]] = step[regs[k]];
 			org[regs[k]] = 0;
+			cp[regs[k]] = regs[k];
+			cpk[regs[k]] = 0;
 		}
 		for (int i = lo; i < hi; i++) {
 			unsigned ex, ey;
@@ -569,6 +587,8 @@ static void loop_strides(epi_object *o, int l)
 			if (ended >= 0 && exits_equal(o, ended, &ex, &ey))
 				d[ex] = d[ey]; /* a loop inside ended: X holds Y's value */
 			int child = pass == 2 && o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
+			if (pass == 2)
+				group_of(o, i, child, o->loop_of[i] != l && !child, wl, cp, cpk);
 			if (o->loop_of[i] != l && !child)
 				continue;
 			epi_insn *in = &o->in[i];

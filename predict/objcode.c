@@ -1135,6 +1135,8 @@ static void loop_passes(epi_object *o)
 	o->outer_stride = xmalloc(((size_t)o->nin + 1) * sizeof *o->outer_stride);
 	for (int i = 0; i < o->nin; i++)
 		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
+	o->group = xcalloc((size_t)o->nin + 1, sizeof *o->group);
+	o->group_off = xcalloc((size_t)o->nin + 1, sizeof *o->group_off);
 	o->repeat = xcalloc((size_t)o->nin + 1, 1);
 	epi_in_blocks(o->nloop, 16, pass_range, o);
 }
@@ -1296,6 +1298,8 @@ void epi_object_free(epi_object *o)
 	free(o->weight);
 	free(o->stride);
 	free(o->outer_stride);
+	free(o->group);
+	free(o->group_off);
 	free(o->loop);
 	free(o->path);
 	free(o->source);

@@ -67,6 +67,11 @@ typedef struct epi_object {
 	int64_t *outer_stride; /* per instruction of a loop inside another: how far its access at the
 				  loop's first iteration moves per iteration of the loop around it (as
 				  stride); EPI_STRIDE_UNKNOWN elsewhere */
+	uint16_t *group;     /* per access of a loop inside another: the register whose value at
+				the start of an iteration of the loop around its address holds at
+				the loop's first iteration, plus GROUP_OFF bytes (rows i - 1, i and
+				i + 1 of a stencil: one register, three offsets); 0 not known */
+	int64_t *group_off;
 	unsigned char *repeat; /* per instruction of a loop: its access is within a line of one that
 				  comes before it in the same iteration (the element addressed
 				  again, as -O0 code does for a[i] += x: a load and a store) */

@@ -72,7 +72,8 @@ static void read_built(const char *name, const char *src, const char *cc, const 
 }
 
 /* SRC built by CC FLAGS as DIR/NAME.o, its analysis (tag_loops) with BIND
- * bound, and the model of the object counted from it. */
+ * bound (NULL: nothing to bind), and the model of the object counted from
+ * it. */
 typedef struct fixture {
 	epi_analysis a;
 	sym_env env;
@@ -88,7 +89,7 @@ static void model(fixture *x, const char *name, const char *src, const char *cc,
 	epi_front_opts_init(&x->fo);
 	x->fo.tag_loops = 1;
 	const char *params[] = {bind};
-	int code = epi_analyze_bind(&x->a, c, &x->fo, params, 1, &x->env, err);
+	int code = epi_analyze_bind(&x->a, c, &x->fo, params, bind ? 1 : 0, &x->env, err);
 	if (code)
 		fail_msg("%s", err);
 	/* what object reading alone sees, whatever the host */
@@ -854,6 +855,65 @@ static void test_row_sweep(void **st)
 	k.line[0] = 20;
 	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 2.5) < 1e-9);
+	model_free(&x);
+}
+
+static const char stencil_src[] = "#define N 1000\n"
+				  "void jac(double A[N][N], double B[N][N])\n"
+				  "{\n"
+				  "\tfor (int i = 1; i < N - 1; i++)\n"     /* 4 */
+				  "\t\tfor (int j = 1; j < N - 1; j++)\n" /* 5 */
+				  "\t\t\tB[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j]);\n"
+				  "}\n";
+
+/* A five-point stencil over rows of 8,000 bytes: rows i - 1, i and i + 1
+ * of A start from one register at the row's iteration, 8,000 bytes apart;
+ * of them only the row the next iterations read again first (i + 1) brings
+ * new lines, the others read lines it brought one and two rows before
+ * (from the level that holds a round). With L3 smaller than A, A's new
+ * lines and B's come from memory, the two rows read again beside them at
+ * the near lines' share (a quarter here). */
+static void test_stencil_rows(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "stencil", stencil_src, "gcc", "-O2", NULL);
+	int l = loop_on(&x, 5);
+	epi_object *o = &x.m.obj;
+	int rows = 0, first = -1;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, step = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		if (o->loop_of[i] != l || !o->in[i].loads || !o->group[i] || o->outer_stride[i] != 8000)
+			continue;
+		if (first < 0)
+			first = i;
+		if (o->group[i] != o->group[first])
+			continue;
+		rows++;
+		lo = o->group_off[i] < lo ? o->group_off[i] : lo;
+		hi = o->group_off[i] > hi ? o->group_off[i] : hi;
+		step = o->stride[i];
+	}
+	assert_true(rows >= 3);
+	assert_true(hi - lo >= 16000 && hi - lo < 16000 + 64);
+	assert_true(step == 8 || step == 16);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.cache[2] = 4 << 20;
+	k.near_share = 0.25;
+	epi_msweep sw = {.trip = 998, .outer_trip = 998, .round = epi_mloop_bytes(o, l, 998)};
+	epi_mloop_price p, alone;
+	epi_mprice_loop(o, l, &sw, &k, &p);
+	double lines = (double)step / 64;
+	/* a line of A read (10 cycles), a line of B only written (20), two
+	 * of A read again at a quarter of memory's price */
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - lines * (10 + 20 + 0.25 * 2 * 10)) < 1e-9);
+	/* the rows taken apart: three lines of A from memory */
+	uint16_t *g = o->group;
+	o->group = NULL;
+	epi_mprice_loop(o, l, &sw, &k, &alone);
+	o->group = g;
+	assert_true(fabs(alone.bound_t[EPI_BOUND_DRAM] - lines * (3 * 10 + 20)) < 1e-9);
 	model_free(&x);
 }
 
@@ -1807,6 +1867,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
