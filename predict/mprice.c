@@ -437,9 +437,9 @@ static double col_lines(const epi_mcosts *c, int k, double n, double w)
  * around touches (this loop's entry and the loops' beside it), the far
  * ones from the level that holds what one entry of the loop around
  * touches. Lines in order are priced at the deepest level any comes
- * from, the near ones at the share of that price that load.l3.near
- * measures (a line missing L1 waits in the same queue whichever level
- * serves it: all of it without the kernel). */
+ * from, the near ones beside them at the share of an L3 line's price
+ * that load.l3.near measures (a line missing L1 waits in the same queue
+ * whichever level serves it: all of it without the kernel). */
 static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out,
 		     double *wait)
 {
@@ -455,9 +455,12 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	double t = 0;
 	if (deep > ln && ln > 0) {
 		/* the near lines beside far ones from a deeper level: at the
-		 * share of the deeper level's price that its kernel measures,
-		 * and no less than their own level's */
-		t = lines(c, deep, st.far[0], st.wfar[0]) + c->near_share * lines(c, deep, st.near[0], st.wnear[0]);
+		 * share of an L3 line's price that load.l3.near measures (what
+		 * a nearer line adds beside L3's lines; beside memory's it
+		 * adds no more, not waiting for memory), and no less than
+		 * their own level's */
+		int at = deep < 2 ? deep : 2;
+		t = lines(c, deep, st.far[0], st.wfar[0]) + c->near_share * lines(c, at, st.near[0], st.wnear[0]);
 		double own = lines(c, ln, st.near[0], st.wnear[0]);
 		if (own > t)
 			t = own;
