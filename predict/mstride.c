@@ -338,13 +338,13 @@ static int branches_unequal(const epi_insn *br)
 	return br->cond && (strcmp(br->mnem, "jne") == 0 || strcmp(br->mnem, "b.ne") == 0);
 }
 
-/* Whether loop C ends when register X, which it steps by a constant,
- * reaches register Y, which it does not write (cmp X, Y; jne back): then
- * X leaves it holding Y's value. Into *X and *Y. */
-static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
+/* Whether loop C ends at its conditional branch E when register X, which
+ * it steps by a constant, reaches register Y, which it does not write
+ * (cmp X, Y; jne back): then X leaves it holding Y's value. Into *X and
+ * *Y. */
+static int exit_at(const epi_object *o, int c, int e, unsigned *x, unsigned *y)
 {
-	int e = o->loop[c].end;
-	if (e < 1 || o->loop_of[e - 1] != c)
+	if (e < 1 || o->loop_of[e - 1] != c || o->loop_of[e] != c)
 		return 0;
 	const epi_insn *br = &o->in[e], *cmp = &o->in[e - 1];
 	if (!branches_unequal(br) || cmp->aop != EPI_AOP_CMP ||
@@ -371,6 +371,15 @@ static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
 		}
 	}
 	return 0;
+}
+
+/* Whether loop C ends so (exit_at), at its last branch back to its head
+ * or, for a loop entered in its middle (gcc's jump to the test), at its
+ * last instruction. */
+static int exits_equal(const epi_object *o, int c, unsigned *x, unsigned *y)
+{
+	return exit_at(o, c, o->loop[c].end, x, y) ||
+	       (o->loop[c].last != o->loop[c].end && exit_at(o, c, o->loop[c].last, x, y));
 }
 
 /* The constant R is set to by IN (mov r, imm; a zeroing xor r, r; aarch64

@@ -918,6 +918,44 @@ static void test_stencil_rows(void **st)
 	model_free(&x);
 }
 
+static const char back_src[] = "#define W 600\n"
+			       "#define H 500\n"
+			       "void back(float y[W][H], float x[W][H], float a, float b)\n"
+			       "{\n"
+			       "\tfor (int j = 0; j < H; j++) {\n" /* 5 */
+			       "\t\tfloat t = 0, u = 0;\n"
+			       "\t\tfor (int i = W - 1; i >= 0; i--) {\n" /* 7 */
+			       "\t\t\ty[i][j] = a * t + b * u;\n"
+			       "\t\t\tu = t;\n"
+			       "\t\t\tt = x[i][j];\n"
+			       "\t\t}\n"
+			       "\t}\n"
+			       "}\n";
+
+/* A column walked upwards, entered at its test (gcc -O2: jmp into the
+ * loop, the exit at its last instruction, not at the branch back to its
+ * head): the offset leaves the loop equal to the register it is compared
+ * with, which the loop around steps by 4, so each column starts 4 bytes
+ * on from the last (near lines, not a column of its own each time). */
+static void test_mid_entry_exit(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "back", back_src, "gcc", "-O2", NULL);
+	int l = loop_on(&x, 7);
+	const epi_object *o = &x.m.obj;
+	int acc = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || o->frame[i])
+			continue;
+		acc++;
+		assert_true(o->stride[i] == -2000);
+		assert_true(o->outer_stride[i] == 4);
+	}
+	assert_int_equal(acc, 2);
+	model_free(&x);
+}
+
 static const char scale_src[] = "void scale(int n, const double *a, double *b)\n"
 				"{\n"
 				"\tfor (int i = 0; i < n; i++)\n" /* 3 */
@@ -1869,6 +1907,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mid_entry_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
