@@ -123,6 +123,12 @@ void epi_fmt_double(char *buf, size_t n, double v)
 	}
 }
 
+int epi_ipair_cmp(const void *x, const void *y)
+{
+	const epi_ipair *p = x, *q = y;
+	return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
+}
+
 int epi_mkdirs(const char *dir, char *err)
 {
 	char d[4096];

@@ -112,6 +112,13 @@ void epi_in_blocks(int n, int block, void (*fn)(int lo, int hi, void *ctx), void
 /* Shortest "%g" text that reads back as the same double. */
 void epi_fmt_double(char *buf, size_t n, double v);
 
+/* A pair of ints, ordered by A, then by B (qsort with epi_ipair_cmp):
+ * items keyed by a value and kept in their order among equals. */
+typedef struct epi_ipair {
+	int a, b;
+} epi_ipair;
+int epi_ipair_cmp(const void *x, const void *y);
+
 /* Command lines of the form [options] FILE.c [-- COMPILER-FLAGS]:
  * the index of "--" in ARGV, or ARGC when there is none (getopt then reads
  * ARGV up to it). */

@@ -1350,27 +1350,18 @@ typedef struct by_start {
 	int *ord, *reach;
 } by_start;
 
-typedef struct start_key {
-	int line, i;
-} start_key;
-
-static int start_cmp(const void *a, const void *b)
-{
-	const start_key *x = a, *y = b;
-	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->i > y->i) - (x->i < y->i);
-}
 
 static void by_start_init(by_start *b, const epi_nest *loops, int nloops)
 {
 	b->loops = loops;
 	b->ord = xmalloc(((size_t)nloops + 1) * sizeof *b->ord);
 	b->reach = xmalloc(((size_t)nloops + 1) * sizeof *b->reach);
-	start_key *key = xmalloc(((size_t)nloops + 1) * sizeof *key);
+	epi_ipair *key = xmalloc(((size_t)nloops + 1) * sizeof *key);
 	for (int i = 0; i < nloops; i++)
-		key[i] = (start_key){loops[i].line, i};
-	qsort(key, (size_t)nloops, sizeof *key, start_cmp);
+		key[i] = (epi_ipair){loops[i].line, i};
+	qsort(key, (size_t)nloops, sizeof *key, epi_ipair_cmp);
 	for (int k = 0; k < nloops; k++) {
-		b->ord[k] = key[k].i;
+		b->ord[k] = key[k].b;
 		int e = loops[b->ord[k]].end_line;
 		b->reach[k] = k > 0 && b->reach[k - 1] > e ? b->reach[k - 1] : e;
 	}
