@@ -688,11 +688,12 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 	/* per loop: the bytes one of its iterations touches through the
 	 * loops directly inside it */
 	double *round = xcalloc((size_t)o->nloop + 1, sizeof *round);
-	for (int l = 0; l < o->nloop; l++) {
-		int up = o->loop[l].parent;
-		if (up >= 0 && m->nest_line[l] && m->cnt.l[l].trip > 0)
-			round[up] += epi_mloop_bytes(o, l, m->cnt.l[l].trip);
-	}
+	double *trip = xcalloc((size_t)o->nloop + 1, sizeof *trip);
+	for (int l = 0; l < o->nloop; l++)
+		if (o->loop[l].parent >= 0 && m->nest_line[l] && m->cnt.l[l].trip > 0)
+			trip[l] = m->cnt.l[l].trip;
+	epi_mround_bytes(o, trip, round);
+	free(trip);
 	epi_in_blocks(o->nloop, 16, price_loops, &(price_work){m, p, round});
 	free(round);
 	return p;

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The order of the norm that combines a loop's bounds (see price_range) */
@@ -348,7 +349,7 @@ typedef struct streams {
 	double load_walks, load_walks_far; /* the same for the loads alone */
 } streams;
 
-static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
+static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, double *per)
 {
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
@@ -408,6 +409,8 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st)
 			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
 		st->span += entry;
+		if (per)
+			per[i - lo] = entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
 	}
 }
@@ -416,8 +419,70 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
 {
 	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	streams st;
-	scan(o, l, &sw, &st);
+	scan(o, l, &sw, &st, NULL);
 	return trip > 0 ? st.span : 0;
+}
+
+/* A stream of a round: where it starts (o->group, o->group_off), its
+ * stride and the bytes of the largest entry that touches it. */
+typedef struct round_stream {
+	uint16_t group;
+	int64_t off, stride;
+	double bytes;
+} round_stream;
+
+/* What one entry of loop L touches, into SUM, its streams that start
+ * from a register of the loop around at once with those of the loops
+ * before it beside it (RS, *N of them) */
+static void round_add(const epi_object *o, int l, double trip, round_stream **rs, int *n, int *cap, double *sum)
+{
+	int lo = o->loop[l].first, len = o->loop[l].last - lo + 1;
+	double *per = xcalloc((size_t)len, sizeof *per);
+	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
+	streams st;
+	scan(o, l, &sw, &st, per);
+	for (int k = 0; k < len; k++) {
+		int i = lo + k;
+		if (!(per[k] > 0))
+			continue;
+		if (!o->group || !o->group[i]) {
+			*sum += per[k];
+			continue;
+		}
+		int j = 0;
+		while (j < *n && !((*rs)[j].group == o->group[i] && (*rs)[j].off == o->group_off[i] &&
+				   ((*rs)[j].stride > 0) == (o->stride[i] > 0)))
+			j++;
+		if (j == *n) {
+			ALLOC_GROW(*rs, *n + 1, *cap);
+			(*rs)[(*n)++] = (round_stream){o->group[i], o->group_off[i], o->stride[i], 0};
+		}
+		if (per[k] > (*rs)[j].bytes) {
+			*sum += per[k] - (*rs)[j].bytes;
+			(*rs)[j].bytes = per[k];
+		}
+	}
+	free(per);
+}
+
+void epi_mround_bytes(const epi_object *o, const double *trip, double *round)
+{
+	/* the loops with a loop around them, by that loop, then in order */
+	epi_ipair *idx = xmalloc(((size_t)o->nloop + 1) * sizeof *idx);
+	int m = 0;
+	for (int l = 0; l < o->nloop; l++)
+		if (o->loop[l].parent >= 0 && trip[l] > 0)
+			idx[m++] = (epi_ipair){o->loop[l].parent, l};
+	qsort(idx, (size_t)m, sizeof *idx, epi_ipair_cmp);
+	round_stream *rs = NULL;
+	int n = 0, cap = 0;
+	for (int k = 0; k < m; k++) {
+		if (k == 0 || idx[k - 1].a != idx[k].a)
+			n = 0; /* a new loop around: its own streams */
+		round_add(o, idx[k].b, trip[idx[k].b], &rs, &n, &cap, &round[idx[k].a]);
+	}
+	free(rs);
+	free(idx);
 }
 
 /* Seconds for N lines at level K (1: L2 .. 3: memory), of which W are
@@ -445,7 +510,7 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 {
 	*wait = 0;
 	streams st;
-	scan(o, l, sw, &st);
+	scan(o, l, sw, &st, NULL);
 	if (!(sw->trip > 0))
 		return 0;
 	double round = sw->round > st.span ? sw->round : st.span;

@@ -127,6 +127,15 @@ typedef struct epi_msweep {
 void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out);
 /* The bytes one entry of loop L (TRIP iterations) touches. */
 double epi_mloop_bytes(const epi_object *o, int l, double trip);
+/* Per loop, into ROUND (zeroed, one per loop): the bytes one of its
+ * iterations touches through the loops directly inside it, TRIP[l]
+ * iterations an entry each (loops whose TRIP is not above 0 left out):
+ * their entries' bytes, but an access that starts from the same register
+ * at the outer iteration and the same offset, in the same direction, as
+ * an access of a loop beside it before touches the same bytes, counted
+ * once (the larger): two sweeps over the same arrays in one iteration (a
+ * time step's) touch them once. */
+void epi_mround_bytes(const epi_object *o, const double *trip, double *round);
 /* The same for a function's instructions outside its loops, per call. */
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out);
 /* The same for those of its instructions whose entry in SEL (one per

@@ -956,6 +956,50 @@ static void test_mid_entry_exit(void **st)
 	model_free(&x);
 }
 
+static const char sweeps_src[] = "#define N 100000\n"
+				 "void sweeps(int reps, unsigned x[N], unsigned y[N])\n"
+				 "{\n"
+				 "\tfor (int r = 0; r < reps; r++) {\n" /* 4 */
+				 "\t\tunsigned s = 0;\n"
+				 "\t\tfor (int i = 0; i < N; i++) {\n" /* 6 */
+				 "\t\t\ts += x[i];\n"
+				 "\t\t\ty[i] = s;\n"
+				 "\t\t}\n"
+				 "\t\tfor (int i = 0; i < N; i++)\n" /* 10 */
+				 "\t\t\tx[i] = y[i] ^ (unsigned)r;\n"
+				 "\t}\n"
+				 "}\n";
+
+/* Two sweeps over the same two arrays in each iteration of the loop
+ * around: what one of its iterations touches is the arrays once (800,000
+ * bytes), not each sweep's bytes added (1,600,000), which would take it
+ * a cache level further when the arrays fill half of one. */
+static void test_sweeps_round(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "sweeps", sweeps_src, "gcc", "-O2", "reps=10");
+	const epi_object *o = &x.m.obj;
+	int up = loop_on(&x, 4);
+	double *trip = xcalloc((size_t)o->nloop + 1, sizeof *trip);
+	double added = 0;
+	int inside = 0;
+	for (int l = 0; l < o->nloop; l++)
+		if (o->loop[l].parent == up && x.m.cnt.l[l].trip > 0) {
+			trip[l] = x.m.cnt.l[l].trip;
+			added += epi_mloop_bytes(o, l, trip[l]);
+			inside++;
+		}
+	assert_true(inside >= 2);
+	assert_true(fabs(added - 1600000) < 1600000 * 0.01);
+	double *round = xcalloc((size_t)o->nloop + 1, sizeof *round);
+	epi_mround_bytes(o, trip, round);
+	assert_true(fabs(round[up] - 800000) < 800000 * 0.01);
+	free(round);
+	free(trip);
+	model_free(&x);
+}
+
 static const char scale_src[] = "void scale(int n, const double *a, double *b)\n"
 				"{\n"
 				"\tfor (int i = 0; i < n; i++)\n" /* 3 */
@@ -1908,6 +1952,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mid_entry_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweeps_round, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
