@@ -431,9 +431,9 @@ typedef struct round_stream {
 	double bytes;
 } round_stream;
 
-/* What one entry of loop L touches, into SUM, its streams that start
- * from a register of the loop around at once with those of the loops
- * before it beside it (RS, *N of them) */
+/* What one entry of loop L touches, added to SUM: an access that starts
+ * where an access of a loop before it beside it did (RS, *N of them)
+ * adds only the bytes it touches beyond that one's. */
 static void round_add(const epi_object *o, int l, double trip, round_stream **rs, int *n, int *cap, double *sum)
 {
 	int lo = o->loop[l].first, len = o->loop[l].last - lo + 1;
