@@ -653,7 +653,8 @@ static void price_loops(int lo, int hi, void *ctx)
 		epi_msweep sw = {.trip = m->cnt.l[l].trip,
 				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
 				 .round = up >= 0 ? w->round[up] : NAN,
-				 .spread = m->cnt.l[l].spread};
+				 .spread = m->cnt.l[l].spread,
+				 .outer_spread = up >= 0 ? m->cnt.l[up].spread : 0};
 		epi_mprice_loop(o, l, &sw, &w->p->c, &w->p->loop[l]);
 	}
 	epi_mflow_release();

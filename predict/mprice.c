@@ -332,6 +332,28 @@ static int group_reuse(const epi_object *o, int l, int i, int64_t os)
 	return 0;
 }
 
+/* The shape of a trip count that varies from entry to entry, of mean 1
+ * and spread CV (its standard deviation over its mean): even from
+ * 1 - sqrt(3) cv to 1 + sqrt(3) cv while that stays above 0 (a loop over
+ * a triangle); beyond, a density falling from 0 to its largest trip count
+ * as (largest - trip)^(beta - 1) (the innermost of three loops over a
+ * tetrahedron: beta 2). Into *BETA (0: even); returns the largest trip
+ * count over the mean. */
+static double trip_shape(double cv, double *beta)
+{
+	cv = fmin(cv, 0.95);
+	if (!(cv > 0)) {
+		*beta = 0;
+		return 1;
+	}
+	if (cv <= 1 / sqrt(3)) {
+		*beta = 0;
+		return 1 + sqrt(3) * cv;
+	}
+	*beta = 2 * cv * cv / (1 - cv * cv);
+	return 1 + *beta;
+}
+
 /* Loop L's streams, per iteration: the lines its accesses move whose
  * next entry of L touches them again (x[j] in a row sweep starts where
  * it did: NEAR) and those it does not (A[i][j]: FAR), of the streams in
@@ -349,25 +371,56 @@ typedef struct streams {
 	double load_walks, load_walks_far; /* the same for the loads alone */
 } streams;
 
+/* The row that loop L's column walks whose steps are known only at run
+ * time move along: the longest of those that the loop around moves along
+ * (its stride at each of its iterations, over its largest entry's: a
+ * triangle's rows are as long as its longest), or INFINITY. A walk that
+ * the loop around does not move takes it too (most often a matrix of the
+ * same shape: Q[i][k] beside A[i][j] along i). */
+static double runtime_row(const epi_object *o, int l, const epi_msweep *sw)
+{
+	double beta, outer = sw->outer_trip * trip_shape(sw->outer_spread, &beta), row = INFINITY;
+	if (!(outer > 1))
+		return row;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		int64_t os = o->outer_stride[i];
+		if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || o->stride[i] != EPI_STRIDE_RUNTIME ||
+		    os == 0 || os == EPI_STRIDE_UNKNOWN || os == EPI_STRIDE_RUNTIME)
+			continue;
+		double r = fabs((double)os) * outer;
+		if (!isfinite(row) || r > row)
+			row = r;
+	}
+	return row;
+}
+
+/* How far access I of loop L moves per iteration, as scan takes it (ROW
+ * for a step known only at run time: runtime_row's); 0 for an access that
+ * is no stream of its own (none that moves, one that follows the data, or
+ * one on the lines of another). */
+static double stream_step(const epi_object *o, int l, int lo, int i, double row)
+{
+	int64_t s = o->stride[i];
+	/* an address that follows the data: where it lands is not known,
+	 * and taken to be close (as the source-level model takes it) */
+	if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || s == 0 || s == EPI_STRIDE_UNKNOWN)
+		return 0;
+	if (same_stream(o, l, lo, i) || (o->repeat && o->repeat[i]))
+		return 0;
+	return s != EPI_STRIDE_RUNTIME ? fabs((double)s) : row;
+}
+
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, double *per)
 {
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
-	double trip = sw->trip, outer = sw->outer_trip;
+	double trip = sw->trip, outer = sw->outer_trip, row = runtime_row(o, l, sw);
 	for (int i = lo; i <= hi; i++) {
-		int64_t s = o->stride[i];
-		/* an address that follows the data: where it lands is not known,
-		 * and taken to be close (as the source-level model takes it) */
-		if (o->loop_of[i] != l || !(o->in[i].loads || o->in[i].stores) || s == 0 || s == EPI_STRIDE_UNKNOWN)
-			continue;
-		if (same_stream(o, l, lo, i) || (o->repeat && o->repeat[i]))
+		double step = stream_step(o, l, lo, i, row);
+		if (step == 0)
 			continue;
 		int64_t os = o->outer_stride[i];
 		int known_os = os != EPI_STRIDE_UNKNOWN && os != EPI_STRIDE_RUNTIME;
-		/* a step known at run time: a column walk's, the row the loop
-		 * around moves along (outer_trip steps of os) when it does */
-		double step = s != EPI_STRIDE_RUNTIME ? fabs((double)s)
-			      : known_os && os != 0 && outer > 1 ? fabs((double)os) * outer : INFINITY;
 		int col = step >= 64;
 		double bytes = col ? 64 : step;
 		/* a line only written is priced apart: the cache reads it
@@ -700,14 +753,10 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 	 * pages it turns, varies with it, and the price of an iteration is no
 	 * straight line in the trip count. The trip counts taken at the
 	 * midpoints of equal shares of the entries, of a distribution with
-	 * the measured mean and deviation: even from mean - sqrt(3) sd to
-	 * mean + sqrt(3) sd while that stays above 0 (a loop over a
-	 * triangle); beyond, a density falling from 0 to its largest trip
-	 * count b as (b - trip)^(beta - 1) (the innermost of three loops
-	 * over a tetrahedron: beta 2), each priced, weighted by its
-	 * iterations. */
-	double cv = fmin(sw->spread, 0.95), even = cv <= 1 / sqrt(3);
-	double beta = even ? 1 : 2 * cv * cv / (1 - cv * cv), b = mean * (1 + beta);
+	 * the measured mean and deviation (trip_shape), each priced, weighted
+	 * by its iterations. */
+	double cv = fmin(sw->spread, 0.95), beta, b = mean * trip_shape(cv, &beta);
+	int even = beta == 0;
 	double wsum = 0;
 	epi_mloop_price acc = {0}, p;
 	for (int q = 0; q < SPREAD_POINTS; q++) {

@@ -117,6 +117,7 @@ typedef struct epi_msweep {
 			      of the loops beside it); NAN: its own entry's */
 	double spread;     /* the trip count's standard deviation over its mean (0: the same at
 			      every entry) */
+	double outer_spread; /* the same of the loop around (0: the same at every entry, or none) */
 } epi_msweep;
 
 /* Each access moves its stride's bytes per iteration, a line when the

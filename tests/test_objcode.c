@@ -1171,6 +1171,57 @@ static void test_page_walks(void **st)
 	model_free(&x);
 }
 
+/* Two columns of matrices n doubles wide, walked along i: q's column k,
+ * which the loop around keeps, beside a's column j, which it moves on */
+static const char twocol_src[] = "double twocol(int n, int k, const double *a, const double *q)\n"
+				 "{\n"
+				 "\tdouble t = 0;\n"
+				 "\tfor (int j = k; j < n; j++) {\n"
+				 "\t\tdouble s = 0;\n"
+				 "\t\tfor (int i = 0; i < n; i++)\n" /* 6 */
+				 "\t\t\ts += q[i * n + k] * a[i * n + j];\n"
+				 "\t\tt += s;\n"
+				 "\t}\n"
+				 "\treturn t;\n"
+				 "}\n";
+
+/* Column walks whose step is known only at run time: the row is what the
+ * loop around moves a's walk along over its largest entry (a triangle's
+ * longest row, not its mean), and q's walk, which that loop does not
+ * move, turns pages down rows as long */
+static void test_runtime_rows(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "twocol", twocol_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 6);
+	const epi_object *o = &x.m.obj;
+	int walks = 0, kept = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++)
+		if (o->loop_of[i] == l && o->in[i].loads && o->stride[i] == EPI_STRIDE_RUNTIME) {
+			walks++;
+			kept += o->outer_stride[i] == 0;
+		}
+	assert_int_equal(walks, 2);
+	assert_int_equal(kept, 1);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1024;
+	k.walk = 15;
+	epi_mloop_price p;
+	/* rows of 1,000 x 8 bytes: a page an access, both walks past the TLB */
+	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 1000, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 2 * 15) < 1e-9);
+	/* 300 x 8: a page every 4,096 / 2,400 accesses */
+	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 300, .round = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 2 * 15 * 2400 / 4096.0) < 1e-9);
+	/* 300 on average over a triangle (0 to 600): rows of 600 x 8 */
+	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 300, .round = NAN, .outer_spread = 1 / sqrt(3)},
+			&k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 2 * 15) < 1e-9);
+	model_free(&x);
+}
+
 static const char colsum_src[] = "double colsum(int n, const double *a)\n"
 				 "{\n"
 				 "\tdouble s = 0;\n"
@@ -1955,6 +2006,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweeps_round, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runtime_rows, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
