@@ -98,6 +98,13 @@ typedef struct epi_nest {
 	char *function;
 	int line, end_line;
 	int parent, depth;
+	/* with every loop listed, of its own body (not the loops inside):
+	 * the distinct subscripts and dereferences that move from one
+	 * iteration to the next (their indices name a variable the loop
+	 * assigns; the same text once: A[i][j] read and written is one), and
+	 * the arrays they name; 0 and 0 when one names none that the source
+	 * tells, or the body makes a call */
+	int refs, arrays;
 } epi_nest;
 
 typedef struct epi_analysis {

@@ -649,12 +649,15 @@ static void price_loops(int lo, int hi, void *ctx)
 	for (int l = lo; l < hi; l++) {
 		if (!m->nest_line[l] || isnan(m->cnt.l[l].iters))
 			continue;
-		int up = o->loop[l].parent;
+		int up = o->loop[l].parent, src = o->loop[l].src;
+		const epi_nest *sl = src >= 0 && src < m->nloops ? &m->loops[src] : NULL;
 		epi_msweep sw = {.trip = m->cnt.l[l].trip,
 				 .outer_trip = up >= 0 ? m->cnt.l[up].trip : NAN,
 				 .round = up >= 0 ? w->round[up] : NAN,
 				 .spread = m->cnt.l[l].spread,
-				 .outer_spread = up >= 0 ? m->cnt.l[up].spread : 0};
+				 .outer_spread = up >= 0 ? m->cnt.l[up].spread : 0,
+				 .refs = sl ? sl->refs : 0,
+				 .arrays = sl ? sl->arrays : 0};
 		epi_mprice_loop(o, l, &sw, &w->p->c, &w->p->loop[l]);
 	}
 	epi_mflow_release();

@@ -410,11 +410,62 @@ static double stream_step(const epi_object *o, int l, int lo, int i, double row)
 	return s != EPI_STRIDE_RUNTIME ? fabs((double)s) : row;
 }
 
+/* Whether access I of loop L is a row (a stream in address order) that
+ * the loop around moves on (its outer stride not 0). */
+static int moving_row(const epi_object *o, int l, int lo, int i, double row)
+{
+	double step = stream_step(o, l, lo, i, row);
+	int64_t os = o->outer_stride[i];
+	return step > 0 && step < 64 && os != 0 && os != EPI_STRIDE_UNKNOWN;
+}
+
+/* Whether row I of loop L reads what an earlier row of it, one the loop
+ * around moves as far, may have read: only loads, the same stride, the
+ * same outer stride (both known only at run time, or equal). */
+static int reads_like(const epi_object *o, int l, int lo, int i, double row)
+{
+	const epi_insn *x = &o->in[i];
+	if (x->stores)
+		return 0;
+	/* a row that is written too (A[i][j] -= ...) is the one the loop
+	 * makes anew */
+	for (int j = lo; j <= o->loop[l].last; j++) {
+		const epi_insn *y = &o->in[j];
+		if (o->loop_of[j] == l && y->stores && y->base == x->base && y->index == x->index &&
+		    y->scale == x->scale && y->disp - x->disp < 64 && x->disp - y->disp < 64)
+			return 0;
+	}
+	for (int j = lo; j < i; j++)
+		if (moving_row(o, l, lo, j, row) && !o->in[j].stores && o->stride[j] == o->stride[i] &&
+		    o->outer_stride[j] == o->outer_stride[i])
+			return 1;
+	return 0;
+}
+
+/* Of loop L's rows that the loop around moves on, how many read rows
+ * another reads an iteration of that loop before or after (a stencil's
+ * A[i - 1][j], A[i][j], A[i + 1][j]): those beyond the arrays that the
+ * source loop's moving references name, when it names fewer. */
+static int reread_rows(const epi_object *o, int l, const epi_msweep *sw, double row)
+{
+	if (!(sw->arrays > 0) || !(sw->refs > sw->arrays))
+		return 0;
+	int lo = o->loop[l].first, rows = 0, known = 0;
+	for (int i = lo; i <= o->loop[l].last; i++)
+		if (moving_row(o, l, lo, i, row)) {
+			rows++;
+			known += group_reuse(o, l, i, o->outer_stride[i]);
+		}
+	/* less those whose offsets the code tells (group_reuse) */
+	return rows - known > sw->arrays ? rows - known - sw->arrays : 0;
+}
+
 static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, double *per)
 {
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
 	double trip = sw->trip, outer = sw->outer_trip, row = runtime_row(o, l, sw);
+	int reread = reread_rows(o, l, sw, row);
 	for (int i = lo; i <= hi; i++) {
 		double step = stream_step(o, l, lo, i, row);
 		if (step == 0)
@@ -434,6 +485,10 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, 
 		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
 		if (fresh > 0 && group_reuse(o, l, i, os))
 			fresh = 0;
+		else if (fresh > 0 && reread > 0 && !col && reads_like(o, l, lo, i, row)) {
+			fresh = 0;
+			reread--;
+		}
 		st->near[col] += (1 - fresh) * w * bytes / 64;
 		st->far[col] += fresh * w * bytes / 64;
 		if (wo) {

@@ -118,6 +118,8 @@ typedef struct epi_msweep {
 	double spread;     /* the trip count's standard deviation over its mean (0: the same at
 			      every entry) */
 	double outer_spread; /* the same of the loop around (0: the same at every entry, or none) */
+	int refs, arrays;  /* the source loop's own references that move and the arrays they
+			      name (epi_nest's; 0: not known) */
 } epi_msweep;
 
 /* Each access moves its stride's bytes per iteration, a line when the

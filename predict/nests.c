@@ -10,19 +10,217 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A subscript or dereference in a loop's body: hashes of its text, of
+ * the array it names (0: none the source tells), and of the first
+ * variables its address names. */
+#define REF_VARS 8
+typedef struct ref {
+	unsigned text, array;
+	unsigned var[REF_VARS];
+	int nvar;
+} ref;
+
 typedef struct nest_walk {
 	epi_nest *v;
 	int n, cap;
 	const char *file, *function;
 	int all;    /* every loop, not only the top-level ones */
 	int parent; /* the loop being walked, -1 at the function's level */
+	/* with ALL: the references of the loops being walked (each loop's
+	 * own after those of the loops around it), the one whose address is
+	 * being walked, the variables the function's loops assign (in
+	 * order), and whether the loop being walked makes a call */
+	ref *refs;
+	int nrefs, caprefs;
+	ref *at;
+	unsigned *mod;
+	int nmod, capmod;
+	int calls;
 } nest_walk;
+
+static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data);
+
+/* The hash of C's text, spaces left out; 0 when it cannot be read. */
+static unsigned text_hash(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f = NULL;
+	unsigned lo, hi;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &lo);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &hi);
+	size_t size = 0;
+	const char *buf = f ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), f, &size) : NULL;
+	if (!buf || hi <= lo || hi > size)
+		return 0;
+	unsigned h = 2166136261u; /* FNV-1a */
+	for (unsigned i = lo; i < hi; i++)
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n')
+			h = (h ^ (unsigned char)buf[i]) * 16777619u;
+	return h ? h : 1;
+}
+
+/* The declaration C names (a variable, or a member), hashed; 0 none. */
+static unsigned decl_of(CXCursor c)
+{
+	c = strip(c);
+	enum CXCursorKind k = kind(c);
+	return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ? clang_hashCursor(clang_getCursorReferenced(c))
+									 : 0;
+}
+
+/* Walks C (an address's part) for the variables it names, into the
+ * reference being walked. */
+static void walk_address(nest_walk *nw, ref *r, CXCursor c)
+{
+	ref *outer = nw->at;
+	nw->at = r;
+	clang_visitChildren(c, nest_visit, nw);
+	if (kind(c) == CXCursor_DeclRefExpr && r->nvar < REF_VARS)
+		r->var[r->nvar++] = clang_hashCursor(clang_getCursorReferenced(c));
+	nw->at = outer;
+}
+
+/* A reference C of the loop being walked: an outermost subscript
+ * (data[k][i], not data[k]), its array the declaration its base names
+ * through subscripts and casts; or a dereference, its array the pointer
+ * its operand names (*p, *(p + i)). */
+static void add_ref(nest_walk *nw, CXCursor c)
+{
+	ref r = {0};
+	CXCursor at = c;
+	if (kind(c) == CXCursor_ArraySubscriptExpr) {
+		for (;;) {
+			kids kk = {0};
+			kids_of(at, &kk);
+			if (kk.n != 2) {
+				kids_free(&kk);
+				break;
+			}
+			CXCursor base = strip(kk.c[0]), idx = kk.c[1];
+			kids_free(&kk);
+			walk_address(nw, &r, idx);
+			if (kind(base) == CXCursor_ArraySubscriptExpr) {
+				at = base;
+				continue;
+			}
+			r.array = decl_of(base);
+			walk_address(nw, &r, base);
+			break;
+		}
+	} else {
+		kids kk = {0};
+		kids_of(c, &kk);
+		if (kk.n == 1) {
+			CXCursor p = strip(kk.c[0]);
+			r.array = decl_of(p);
+			/* p + i, i + p: the pointer's side */
+			if (!r.array && kind(p) == CXCursor_BinaryOperator) {
+				kids pk = {0};
+				kids_of(p, &pk);
+				for (int i = 0; i < pk.n && !r.array; i++)
+					if (clang_getCanonicalType(clang_getCursorType(pk.c[i])).kind == CXType_Pointer)
+						r.array = decl_of(pk.c[i]);
+				kids_free(&pk);
+			}
+			walk_address(nw, &r, p);
+		}
+		kids_free(&kk);
+	}
+	r.text = text_hash(c);
+	/* a reference in another's address moves it too (a[idx[i]]) */
+	for (int i = 0; nw->at && i < r.nvar && nw->at->nvar < REF_VARS; i++)
+		nw->at->var[nw->at->nvar++] = r.var[i];
+	for (int i = 0; i < nw->nrefs; i++)
+		if (r.text && nw->refs[i].text == r.text && nw->refs[i].array == r.array)
+			return;
+	ALLOC_GROW_FROM(nw->refs, nw->nrefs + 1, nw->caprefs, 8);
+	nw->refs[nw->nrefs++] = r;
+}
+
+/* The variable an assignment or increment C changes, hashed; 0 none. */
+static unsigned target(CXCursor c)
+{
+	kids kk = {0};
+	kids_of(c, &kk);
+	unsigned t = kk.n >= 1 && kind(strip(kk.c[0])) == CXCursor_DeclRefExpr ? decl_of(kk.c[0]) : 0;
+	kids_free(&kk);
+	return t;
+}
+
+/* Notes what C does to the variables, and whether it calls. */
+static void note(nest_walk *nw, CXCursor c, enum CXCursorKind k)
+{
+	unsigned t = 0;
+	if (k == CXCursor_CompoundAssignOperator ||
+	    (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign))
+		t = target(c);
+	else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec)
+			t = target(c);
+	} else if (k == CXCursor_CallExpr) {
+		/* one that passes memory (sqrt(x) passes none) */
+		for (int i = 0; i < clang_Cursor_getNumArguments(c) && !nw->calls; i++) {
+			enum CXTypeKind tk =
+			    clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i))).kind;
+			nw->calls = tk == CXType_Pointer || tk == CXType_ConstantArray || tk == CXType_IncompleteArray;
+		}
+	}
+	if (t) {
+		ALLOC_GROW_FROM(nw->mod, nw->nmod + 1, nw->capmod, 16);
+		nw->mod[nw->nmod++] = t;
+	}
+}
+
+/* Whether reference R names a variable of MOD[0..N). */
+static int moves(const ref *r, const unsigned *mod, int n)
+{
+	for (int i = 0; i < r->nvar; i++)
+		for (int j = 0; j < n; j++)
+			if (r->var[i] == mod[j])
+				return 1;
+	return 0;
+}
+
+/* Loop X's own references (REFS[FROM..]) that move with the variables
+ * MOD[0..N) its iterations assign, and their arrays, into X. */
+static void count_refs(epi_nest *x, const ref *refs, int from, int to, const unsigned *mod, int n, int calls)
+{
+	x->refs = x->arrays = 0;
+	if (calls)
+		return;
+	int nr = 0, na = 0;
+	for (int i = from; i < to; i++) {
+		if (!moves(&refs[i], mod, n))
+			continue;
+		if (!refs[i].array)
+			return; /* one the source does not tell */
+		int seen = 0;
+		for (int j = from; j < i && !seen; j++)
+			seen = refs[j].array == refs[i].array && moves(&refs[j], mod, n);
+		nr++;
+		na += !seen;
+	}
+	x->refs = nr;
+	x->arrays = na;
+}
 
 static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	nest_walk *nw = data;
 	enum CXCursorKind k = kind(c);
+	if (nw->all && nw->parent >= 0) {
+		if (nw->at && k == CXCursor_DeclRefExpr && nw->at->nvar < REF_VARS)
+			nw->at->var[nw->at->nvar++] = clang_hashCursor(clang_getCursorReferenced(c));
+		if (k == CXCursor_ArraySubscriptExpr ||
+		    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
+			add_ref(nw, c);
+			return CXChildVisit_Continue;
+		}
+		note(nw, c, k);
+	}
 	if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt)
 		return CXChildVisit_Recurse;
 	if (is_once(c))
@@ -37,11 +235,17 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	x->end_line = (int)end;
 	x->parent = nw->parent;
 	x->depth = nw->parent < 0 ? 0 : nw->v[nw->parent].depth + 1;
+	x->refs = x->arrays = 0;
 	if (nw->all) {
-		int outer = nw->parent;
-		nw->parent = nw->n - 1;
+		int outer = nw->parent, at = nw->n - 1, from = nw->nrefs, mods = nw->nmod, calls = nw->calls;
+		nw->parent = at;
+		nw->calls = 0;
 		clang_visitChildren(c, nest_visit, nw);
 		nw->parent = outer;
+		/* a loop inside took its own references away */
+		count_refs(&nw->v[at], nw->refs, from, nw->nrefs, nw->mod + mods, nw->nmod - mods, nw->calls);
+		nw->nrefs = from;
+		nw->calls = calls;
 	}
 	return CXChildVisit_Continue; /* loops inside belong to this nest */
 }
@@ -50,6 +254,7 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 static void walk_fn(nest_walk *nw, CXCursor fn, const char *function)
 {
 	nw->function = function;
+	nw->nmod = 0;
 	clang_visitChildren(fn, nest_visit, nw);
 }
 
@@ -57,6 +262,8 @@ void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest
 {
 	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .all = 1, .parent = -1};
 	walk_fn(&nw, fn, function);
+	free(nw.refs);
+	free(nw.mod);
 	*v = nw.v;
 	*n = nw.n;
 	*cap = nw.cap;
@@ -109,6 +316,8 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 		free(name);
 	}
 	kids_free(&top);
+	free(nw.refs);
+	free(nw.mod);
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);
 	*out = nw.v;

@@ -1568,6 +1568,85 @@ static void test_analysis_loops(void **st)
 	unlink(path);
 }
 
+static const char refs_src[] = "void use(double *p);\n"
+			       "void refs(int n, double *A, double *B, const double *x, const int *idx)\n"
+			       "{\n"
+			       "\tfor (int i = 1; i < n - 1; i++)\n" /* 4 */
+			       "\t\tfor (int j = 1; j < n - 1; j++)\n" /* 5 */
+			       "\t\t\tB[i * n + j] = A[(i - 1) * n + j] + A[i * n + j] + A[(i + 1) * n + j] +\n"
+			       "\t\t\t\t       A[i * n + j] * x[i];\n"
+			       "\tfor (int j = 0; j < n; j++)\n" /* 8 */
+			       "\t\tB[j] += A[idx[j]] + *(A + j);\n"
+			       "\tfor (int j = 0; j < n; j++)\n" /* 10 */
+			       "\t\tuse(&B[j]);\n"
+			       "}\n";
+
+static const char jac_src[] = "void jac(int n, const double *A, double *B)\n"
+			      "{\n"
+			      "\tfor (int i = 1; i < n - 1; i++)\n"     /* 3 */
+			      "\t\tfor (int j = 1; j < n - 1; j++)\n" /* 4 */
+			      "\t\t\tB[i * n + j] = 0.2 * (A[i * n + j] + A[i * n + j - 1] + A[i * n + j + 1] +\n"
+			      "\t\t\t\t\t       A[(i + 1) * n + j] + A[(i - 1) * n + j]);\n"
+			      "}\n";
+
+/* The same stencil over rows of a length known at run time: the code does
+ * not tell how far apart the rows of A start, the source does (the loop's
+ * six moving references name two arrays): of A's three rows, two read
+ * lines another brought an iteration of the row loop before. With L3
+ * smaller than A, a line of A and one of B (only written, at twice a
+ * line's price) come from memory every eight iterations, not three of A */
+static void test_reread_rows(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "jacn", jac_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 4);
+	const epi_object *o = &x.m.obj;
+	int rows = 0;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++)
+		rows += o->loop_of[i] == l && o->in[i].loads && o->stride[i] == 8 &&
+			o->outer_stride[i] == EPI_STRIDE_RUNTIME;
+	assert_true(rows >= 3);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.near_share = 0;
+	epi_mloop_price p;
+	epi_msweep sw = {.trip = 1998, .outer_trip = 1998, .round = 64000, .refs = 6, .arrays = 2};
+	epi_mprice_loop(o, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - (10 + 20) / 8.0) < 1e-9);
+	/* not told: each row of A new */
+	sw.refs = sw.arrays = 0;
+	epi_mprice_loop(o, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - (3 * 10 + 20) / 8.0) < 1e-9);
+	assert_int_equal(x.m.loops[1].line, 4);
+	assert_int_equal(x.m.loops[1].refs, 6);
+	assert_int_equal(x.m.loops[1].arrays, 2);
+	model_free(&x);
+}
+
+/* Each loop's own references that move with it, and their arrays: a
+ * stencil's rows of one array (the same text once, x[i] not moving with
+ * j), none in the loop around them; a subscript through another and a
+ * dereference; none told for a loop that passes memory to a call */
+static void test_loop_refs(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "refs", refs_src, "gcc", "-O2", "n=100");
+	int want[][3] = {{4, 0, 0}, {5, 4, 2}, {8, 4, 3}, {10, 0, 0}};
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		int found = 0;
+		for (int l = 0; l < x.m.nloops; l++)
+			if (x.m.loops[l].line == want[k][0]) {
+				found = 1;
+				assert_int_equal(x.m.loops[l].refs, want[k][1]);
+				assert_int_equal(x.m.loops[l].arrays, want[k][2]);
+			}
+		assert_true(found);
+	}
+	model_free(&x);
+}
+
 /* The object read on a thread beside the analysis: built from the source
  * when no binary is given (and removed once read), refused with the
  * reader's message when the binary cannot be read */
@@ -2007,6 +2086,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_repeated_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_page_walks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runtime_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loop_refs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reread_rows, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
