@@ -300,64 +300,38 @@ static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
 #define SCAT(k) "ldr %x[t], [%x[p], #" #k "]\n\tldr %x[u], [%x[b], %x[t]]\n\t"
 #endif
 
-/* The same loads, each followed by 60 integer adds that depend on no
- * load (six registers in turn): the loads no longer issue as far ahead as
- * memory allows, but as far as the core's window of instructions in flight
- * reaches; the cost per instruction is memory's latency over that window
- * (the reorder buffer's or the register file's size, whichever fills
- * first). */
-#define WIN_UNIT 62
-#if defined(__x86_64__)
-#define FILL6 "add $1, %%r8\n\tadd $1, %%r9\n\tadd $1, %%r10\n\tadd $1, %%r11\n\tadd $1, %%r12\n\tadd $1, %%r13\n\t"
-#define WIN_CLOBBERS "cc", "memory", "r8", "r9", "r10", "r11", "r12", "r13"
-#elif defined(__aarch64__)
-#define FILL6                                                                                            \
-	"add x9, x9, #1\n\tadd x10, x10, #1\n\tadd x11, x11, #1\n\tadd x12, x12, #1\n\tadd x13, x13, #1\n\t" \
-	"add x14, x14, #1\n\t"
-#define WIN_CLOBBERS "cc", "memory", "x9", "x10", "x11", "x12", "x13", "x14"
-#endif
-#define WIN(k) SCAT(k) R8(FILL6) R2(FILL6)
 #define SCAT_CLOBBERS "cc", "memory"
 
-/* A kernel of 32 units UNIT over the offsets, FILL adds after each load in
- * the C version, CLOBBERS the assembly's. */
+/* The kernel: 32 loads over the offsets. */
 #if defined(EPI_ASM)
-#define SCATTER_RUN(name, UNIT, FILL, CLOBBERS)                                                         \
-	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
-	{                                                                                               \
-		char *p = c->buf2, *start = c->buf2, *end = c->aux;                                     \
-		const char *b = c->buf;                                                                 \
-		uint64_t t, u;                                                                          \
-		if (n)                                                                                  \
-			__asm__ volatile("1:\n\t" EPI_OFFS32(UNIT) EPI_WRAP256 EPI_LOOP                    \
-					 : [p] "+&r"(p), [t] "=&r"(t), [u] "=&r"(u), [n] EPI_NCON(n)           \
-					 : [start] "r"(start), [end] "r"(end), [b] "r"(b)                      \
-					 : CLOBBERS);                                                           \
-	}
+static void scatter(epi_bench_ctx *c, uint64_t n)
+{
+	char *p = c->buf2, *start = c->buf2, *end = c->aux;
+	const char *b = c->buf;
+	uint64_t t, u;
+	if (n)
+		__asm__ volatile("1:\n\t" EPI_OFFS32(SCAT) EPI_WRAP256 EPI_LOOP
+				 : [p] "+&r"(p), [t] "=&r"(t), [u] "=&r"(u), [n] EPI_NCON(n)
+				 : [start] "r"(start), [end] "r"(end), [b] "r"(b)
+				 : SCAT_CLOBBERS);
+}
 #else
-#define SCATTER_RUN(name, UNIT, FILL, CLOBBERS)                                                         \
-	static void name(epi_bench_ctx *c, uint64_t n)                                                  \
-	{                                                                                               \
-		char *p = c->buf2, *start = c->buf2, *end = c->aux;                                     \
-		const char *b = c->buf;                                                                 \
-		volatile uint64_t u, f = 0;                                                             \
-		for (; n; n--) {                                                                        \
-			const uint64_t *q = (const uint64_t *)p;                                        \
-			for (int i = 0; i < EPI_UNROLL; i++) {                                          \
-				u = *(volatile const uint64_t *)(b + q[i]);                             \
-				for (int k = 0; k < (FILL); k++)                                        \
-					f = f + 1;                                                      \
-			}                                                                               \
-			p += 256;                                                                       \
-			if (p >= end)                                                                   \
-				p = start;                                                              \
-		}                                                                                       \
-		(void)u;                                                                                \
+static void scatter(epi_bench_ctx *c, uint64_t n)
+{
+	char *p = c->buf2, *start = c->buf2, *end = c->aux;
+	const char *b = c->buf;
+	volatile uint64_t u;
+	for (; n; n--) {
+		const uint64_t *q = (const uint64_t *)p;
+		for (int i = 0; i < EPI_UNROLL; i++)
+			u = *(volatile const uint64_t *)(b + q[i]);
+		p += 256;
+		if (p >= end)
+			p = start;
 	}
+	(void)u;
+}
 #endif
-
-SCATTER_RUN(scatter, SCAT, 0, SCAT_CLOBBERS)
-SCATTER_RUN(window, WIN, WIN_UNIT - 2, WIN_CLOBBERS)
 
 /* Page walks: a load from each of PAGES pages STEP bytes apart, in
  * address order, as a walk down a long column of a large matrix reads
@@ -450,16 +424,6 @@ PAGE_KERNEL(epi_k_load_page_walkfar, "load.page.walkfar",
 		    "maps (cpuid), in order (independent loads, lines cached)",                            \
 		    EPI_LVL_L2, setup_tlb##share);
 EPI_TLB_SHARES(TLB_KERNEL)
-
-const epi_kernel epi_k_load_dram_window = {
-	.name = "load.dram.window",
-	.what = "an instruction in flight while memory answers: a line in a random order every 62 instructions "
-		"(60 independent adds), buffer in DRAM; per instruction",
-	.seq = EPI_ISA("mov 8k(%rsi), %rdx; mov (%rdi,%rdx), %rax; add $1, %r8..%r13 x 10",
-		       "ldr x2, [x1, #8k]; ldr x0, [x3, x2]; add x9..x14, #1 x 10"),
-	.unit = EPI_UNIT_OP, .level = EPI_LVL_DRAM, .units = EPI_UNROLL * WIN_UNIT, .setup = setup_scatter,
-	.run = window, .teardown = epi_bench_free,
-};
 
 /* Lines in a random order from a level (a walk down a matrix's columns,
  * whose lines no prefetcher follows). */

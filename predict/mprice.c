@@ -184,10 +184,8 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	double sc = cost(col, "load.l3.scatter", NULL, 0);
 	if (sc > c->cline[1])
 		c->cline[1] = sc;
-	/* without the kernel, as the lines in order; without the window's,
-	 * no limit from the window */
+	/* without the kernel, as the lines in order */
 	c->scatter = epi_fcol_find(col, "load.dram.scatter") ? cost(col, "load.dram.scatter", NULL, 0) : c->line[2];
-	c->window = cost(col, "load.dram.window", NULL, 0);
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
@@ -779,13 +777,11 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		t = cbrt(core * core * core + mem * mem * mem);
 	/* a walk down columns pages apart meets memory in sweeps: in a share
 	 * APART of the iterations each access waits for a line from memory,
-	 * for as long as memory's rate for lines in no order, or as the
-	 * core's window lets the next accesses issue (the loop's instructions
-	 * each hold the window that long), whichever is longer */
+	 * at memory's rate for lines in no order (the walk's stride is one a
+	 * prefetcher follows from one access to the next: the accesses behind
+	 * it do not wait its latency out), or the core's time if longer */
 	if (apart > 0) {
-		double f = apart < 1 ? apart : 1, miss = n * c->window > c->scatter ? n * c->window : c->scatter;
-		if (miss < core)
-			miss = core;
+		double f = apart < 1 ? apart : 1, miss = c->scatter > core ? c->scatter : core;
 		t = f * miss + (1 - f) * t;
 		out->bound_t[EPI_BOUND_DRAM] += f * miss;
 	}

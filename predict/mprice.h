@@ -53,7 +53,6 @@ typedef struct epi_mcosts {
 	double cline[3];         /* seconds per line read a line an access (a column walk), from L2, L3, memory */
 	double near_share;       /* of a deeper level's line price, what a nearer level's line costs beside it */
 	double scatter;          /* seconds per line read from memory in no order a prefetcher follows */
-	double window;           /* seconds an instruction holds the core's window while memory answers */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
 	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
 	double walk_far;         /* the same when each page-table entry is on a line of its own
