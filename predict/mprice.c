@@ -789,6 +789,36 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	name_bound(out);
 }
 
+/* Where what one entry of the loop around touches outgrows a quarter of
+ * L3's reach, its lines come from memory in a growing share, linearly up
+ * to all of them at the reach: a cache shared with other cores and other
+ * data, whose replacement does not keep a working set whole up to its
+ * last line. Loop L priced, at that share, as from L3 and as from memory
+ * (L3's reach taken below the working set). */
+#define L3_BLEND_FROM 0.25
+
+static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
+{
+	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
+	double reach = c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[2];
+	if (!(reach > 0) || !(sw->trip > 0))
+		return;
+	streams st;
+	scan(o, l, sw, &st, NULL);
+	double from = L3_BLEND_FROM * reach;
+	if (level_of(c, st.outer_span) != 2 || !(st.outer_span > from) || !(st.far[0] + st.far[1] > 0))
+		return;
+	double share = (st.outer_span - from) / (reach - from);
+	epi_mcosts beyond = *c;
+	beyond.l3_serves = (unsigned long long)(st.outer_span / 2);
+	epi_mloop_price m;
+	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &beyond, 1, &m);
+	out->t = (1 - share) * out->t + share * m.t;
+	for (int k = 0; k < EPI_BOUND_N; k++)
+		out->bound_t[k] = (1 - share) * out->bound_t[k] + share * m.bound_t[k];
+	name_bound(out);
+}
+
 /* Points at which a loop whose trip count varies is priced */
 #define SPREAD_POINTS 8
 
@@ -796,7 +826,7 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 {
 	double mean = sw->trip;
 	if (!(sw->spread > 0.05) || !(mean > 0)) {
-		price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
+		price_loop(o, l, sw, c, out);
 		return;
 	}
 	/* a trip count that varies from entry to entry (a triangular loop):
@@ -819,7 +849,7 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 		/* what an iteration of the loop around touches grows with it */
 		if (isfinite(sw->round))
 			at.round = sw->round * trip / mean;
-		price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, &at, c, 1, &p);
+		price_loop(o, l, &at, c, &p);
 		wsum += trip;
 		acc.t += trip * p.t;
 		acc.e_dyn += trip * p.e_dyn;

@@ -835,12 +835,25 @@ static void test_row_sweep(void **st)
 	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 3) < 1e-9);
 	assert_true(fabs(p.t - 3 * pow(2, 0.25)) < 1e-9);
 	k.line[0] = 2;
-	/* n = 1000: A's 8 MB within 3/4 of the 32 MiB L3, its lines from
-	 * there; from memory when L3 was measured to serve only 4 MiB (a
-	 * socket's L3 that other cores share) */
+	/* n = 1000: A's 8 MB within a quarter of the 32 MiB L3 was measured
+	 * to serve, its lines from there; a share of them from memory where
+	 * it serves 16 MiB (8,008,000 bytes an entry of the row loop, from
+	 * a quarter of the reach to all of it); all from memory when it
+	 * serves only 4 MiB (a socket's L3 that other cores share) */
 	epi_msweep mid = {.trip = 1000, .outer_trip = 1000, .round = 16000};
+	k.l3_serves = 32 << 20;
 	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - 0.5) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
+	double from_l3 = p.t;
+	k.l3_serves = 4 << 20;
+	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
+	double from_dram = p.t;
+	k.l3_serves = 16 << 20;
+	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
+	double share = (8008000.0 - (4 << 20)) / (double)(12 << 20);
+	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - (1 - share) * 0.5) < 1e-9);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - share * 1.25) < 1e-9);
+	assert_true(fabs(p.t - ((1 - share) * from_l3 + share * from_dram)) < 1e-9);
 	k.l3_serves = 4 << 20;
 	epi_mprice_loop(&x.m.obj, l, &mid, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_L3] == 0 && fabs(p.bound_t[EPI_BOUND_DRAM] - 1.25) < 1e-9);
