@@ -31,7 +31,7 @@ typedef struct nest_walk {
 	 * being walked, the variables the function's loops assign (in
 	 * order), and whether the loop being walked makes a call */
 	ref *refs;
-	int nrefs, caprefs;
+	int nrefs, caprefs, from; /* FROM: the first of the loop being walked */
 	ref *at;
 	unsigned *mod;
 	int nmod, capmod;
@@ -130,7 +130,7 @@ static void add_ref(nest_walk *nw, CXCursor c)
 	/* a reference in another's address moves it too (a[idx[i]]) */
 	for (int i = 0; nw->at && i < r.nvar && nw->at->nvar < REF_VARS; i++)
 		nw->at->var[nw->at->nvar++] = r.var[i];
-	for (int i = 0; i < nw->nrefs; i++)
+	for (int i = nw->from; i < nw->nrefs; i++)
 		if (r.text && nw->refs[i].text == r.text && nw->refs[i].array == r.array)
 			return;
 	ALLOC_GROW_FROM(nw->refs, nw->nrefs + 1, nw->caprefs, 8);
@@ -173,37 +173,48 @@ static void note(nest_walk *nw, CXCursor c, enum CXCursorKind k)
 	}
 }
 
-/* Whether reference R names a variable of MOD[0..N). */
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether reference R names a variable of MOD[0..N) (sorted). */
 static int moves(const ref *r, const unsigned *mod, int n)
 {
 	for (int i = 0; i < r->nvar; i++)
-		for (int j = 0; j < n; j++)
-			if (r->var[i] == mod[j])
-				return 1;
+		if (bsearch(&r->var[i], mod, (size_t)n, sizeof *mod, cmp_unsigned))
+			return 1;
 	return 0;
 }
 
-/* Loop X's own references (REFS[FROM..]) that move with the variables
+/* Loop X's own references (REFS[FROM..TO)) that move with the variables
  * MOD[0..N) its iterations assign, and their arrays, into X. */
 static void count_refs(epi_nest *x, const ref *refs, int from, int to, const unsigned *mod, int n, int calls)
 {
 	x->refs = x->arrays = 0;
-	if (calls)
+	if (calls || to <= from)
 		return;
-	int nr = 0, na = 0;
-	for (int i = from; i < to; i++) {
-		if (!moves(&refs[i], mod, n))
+	unsigned *m = xmalloc(((size_t)n + 1) * sizeof *m), *arr = xmalloc((size_t)(to - from) * sizeof *arr);
+	memcpy(m, mod, (size_t)n * sizeof *m);
+	qsort(m, (size_t)n, sizeof *m, cmp_unsigned);
+	int nr = 0, told = 1;
+	for (int i = from; i < to && told; i++) {
+		if (!moves(&refs[i], m, n))
 			continue;
-		if (!refs[i].array)
-			return; /* one the source does not tell */
-		int seen = 0;
-		for (int j = from; j < i && !seen; j++)
-			seen = refs[j].array == refs[i].array && moves(&refs[j], mod, n);
-		nr++;
-		na += !seen;
+		told = refs[i].array != 0; /* one the source does not tell: none */
+		arr[nr++] = refs[i].array;
 	}
-	x->refs = nr;
-	x->arrays = na;
+	if (told && nr > 0) {
+		qsort(arr, (size_t)nr, sizeof *arr, cmp_unsigned);
+		int na = 1;
+		for (int i = 1; i < nr; i++)
+			na += arr[i] != arr[i - 1];
+		x->refs = nr;
+		x->arrays = na;
+	}
+	free(arr);
+	free(m);
 }
 
 static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -238,13 +249,16 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	x->refs = x->arrays = 0;
 	if (nw->all) {
 		int outer = nw->parent, at = nw->n - 1, from = nw->nrefs, mods = nw->nmod, calls = nw->calls;
+		int outer_from = nw->from;
 		nw->parent = at;
+		nw->from = from;
 		nw->calls = 0;
 		clang_visitChildren(c, nest_visit, nw);
 		nw->parent = outer;
 		/* a loop inside took its own references away */
 		count_refs(&nw->v[at], nw->refs, from, nw->nrefs, nw->mod + mods, nw->nmod - mods, nw->calls);
 		nw->nrefs = from;
+		nw->from = outer_from;
 		nw->calls = calls;
 	}
 	return CXChildVisit_Continue; /* loops inside belong to this nest */

@@ -1585,6 +1585,14 @@ static const char refs_src[] = "void use(double *p);\n"
 			       "\t\tB[j] += A[idx[j]] + *(A + j);\n"
 			       "\tfor (int j = 0; j < n; j++)\n" /* 10 */
 			       "\t\tuse(&B[j]);\n"
+			       "\tint k = 0;\n"
+			       "\tfor (int i = 0; i < n; i++) {\n" /* 13 */
+			       "\t\tB[k] += 1;\n"
+			       "\t\tfor (int j = 0; j < n; j++) {\n" /* 15 */
+			       "\t\t\tB[k] += 2;\n"
+			       "\t\t\tk++;\n"
+			       "\t\t}\n"
+			       "\t}\n"
 			       "}\n";
 
 static const char jac_src[] = "void jac(int n, const double *A, double *B)\n"
@@ -1633,13 +1641,15 @@ static void test_reread_rows(void **st)
 /* Each loop's own references that move with it, and their arrays: a
  * stencil's rows of one array (the same text once, x[i] not moving with
  * j), none in the loop around them; a subscript through another and a
- * dereference; none told for a loop that passes memory to a call */
+ * dereference; none told for a loop that passes memory to a call; the
+ * same text in a loop and in the loop around it, each its own (B[k]
+ * moves in both: the loop inside assigns k) */
 static void test_loop_refs(void **st)
 {
 	(void)st;
 	fixture x;
 	model(&x, "refs", refs_src, "gcc", "-O2", "n=100");
-	int want[][3] = {{4, 0, 0}, {5, 4, 2}, {8, 4, 3}, {10, 0, 0}};
+	int want[][3] = {{4, 0, 0}, {5, 4, 2}, {8, 4, 3}, {10, 0, 0}, {13, 1, 1}, {15, 1, 1}};
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
 		int found = 0;
 		for (int l = 0; l < x.m.nloops; l++)
