@@ -339,11 +339,11 @@ static int group_reuse(const epi_object *o, int l, int i, int64_t os)
  * count over the mean. */
 static double trip_shape(double cv, double *beta)
 {
-	cv = fmin(cv, 0.95);
-	if (!(cv > 0)) {
+	if (!(cv > 0)) { /* none, or not known (NAN) */
 		*beta = 0;
 		return 1;
 	}
+	cv = fmin(cv, 0.95);
 	if (cv <= 1 / sqrt(3)) {
 		*beta = 0;
 		return 1 + sqrt(3) * cv;

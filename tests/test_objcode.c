@@ -1221,6 +1221,9 @@ static void test_runtime_rows(void **st)
 	/* 300 x 8: a page every 4,096 / 2,400 accesses */
 	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 300, .round = NAN}, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 2 * 15 * 2400 / 4096.0) < 1e-9);
+	/* a spread not known: as none */
+	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 300, .round = NAN, .outer_spread = NAN}, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 2 * 15 * 2400 / 4096.0) < 1e-9);
 	/* 300 on average over a triangle (0 to 600): rows of 600 x 8 */
 	epi_mprice_loop(o, l, &(epi_msweep){.trip = 2000, .outer_trip = 300, .round = NAN, .outer_spread = 1 / sqrt(3)},
 			&k, &p);
