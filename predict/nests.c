@@ -59,13 +59,15 @@ static unsigned text_hash(CXCursor c)
 	return h ? h : 1;
 }
 
-/* The declaration C names (a variable, or a member), hashed; 0 none. */
+/* The array C names, hashed: a variable's declaration, or a member's
+ * text with the object it is a member of (p->x and q->x apart); 0 none. */
 static unsigned decl_of(CXCursor c)
 {
 	c = strip(c);
 	enum CXCursorKind k = kind(c);
-	return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ? clang_hashCursor(clang_getCursorReferenced(c))
-									 : 0;
+	if (k == CXCursor_DeclRefExpr)
+		return clang_hashCursor(clang_getCursorReferenced(c));
+	return k == CXCursor_MemberRefExpr ? text_hash(c) : 0;
 }
 
 /* Walks C (an address's part) for the variables it names, into the

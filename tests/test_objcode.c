@@ -1596,6 +1596,12 @@ static const char refs_src[] = "void use(double *p);\n"
 			       "\t\t\tk++;\n"
 			       "\t\t}\n"
 			       "\t}\n"
+			       "}\n"
+			       "struct vec { double *x; };\n"
+			       "void members(int n, struct vec *p, struct vec *q)\n"
+			       "{\n"
+			       "\tfor (int j = 0; j < n; j++)\n" /* 24 */
+			       "\t\tp->x[j] += q->x[j];\n"
 			       "}\n";
 
 static const char jac_src[] = "void jac(int n, const double *A, double *B)\n"
@@ -1646,13 +1652,14 @@ static void test_reread_rows(void **st)
  * j), none in the loop around them; a subscript through another and a
  * dereference; none told for a loop that passes memory to a call; the
  * same text in a loop and in the loop around it, each its own (B[k]
- * moves in both: the loop inside assigns k) */
+ * moves in both: the loop inside assigns k); a member of two objects, two
+ * arrays */
 static void test_loop_refs(void **st)
 {
 	(void)st;
 	fixture x;
 	model(&x, "refs", refs_src, "gcc", "-O2", "n=100");
-	int want[][3] = {{4, 0, 0}, {5, 4, 2}, {8, 4, 3}, {10, 0, 0}, {13, 1, 1}, {15, 1, 1}};
+	int want[][3] = {{4, 0, 0}, {5, 4, 2}, {8, 4, 3}, {10, 0, 0}, {13, 1, 1}, {15, 1, 1}, {24, 2, 2}};
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
 		int found = 0;
 		for (int l = 0; l < x.m.nloops; l++)
