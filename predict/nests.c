@@ -198,7 +198,8 @@ static void count_refs(epi_nest *x, const ref *refs, int from, int to, const uns
 	if (calls || to <= from)
 		return;
 	unsigned *m = xmalloc(((size_t)n + 1) * sizeof *m), *arr = xmalloc((size_t)(to - from) * sizeof *arr);
-	memcpy(m, mod, (size_t)n * sizeof *m);
+	if (n > 0)
+		memcpy(m, mod, (size_t)n * sizeof *m);
 	qsort(m, (size_t)n, sizeof *m, cmp_unsigned);
 	int nr = 0, told = 1;
 	for (int i = from; i < to && told; i++) {
