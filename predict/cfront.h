@@ -103,7 +103,7 @@ typedef struct epi_nest {
 	 * iteration to the next (their indices name a variable the loop
 	 * assigns; the same text once: A[i][j] read and written is one), and
 	 * the arrays they name; 0 and 0 when one names none that the source
-	 * tells, or the body makes a call */
+	 * tells, or the body passes memory to a call */
 	int refs, arrays;
 } epi_nest;
 
