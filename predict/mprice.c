@@ -611,18 +611,15 @@ static double col_lines(const epi_mcosts *c, int k, double n, double w)
  * from, the near ones beside them at the share of an L3 line's price
  * that load.l3.near measures (a line missing L1 waits in the same queue
  * whichever level serves it: all of it without the kernel). */
-static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out,
-		     double *wait)
+static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *c, epi_mloop_price *out, double *wait)
 {
 	*wait = 0;
-	streams st;
-	scan(o, l, sw, &st, NULL);
 	if (!(sw->trip > 0))
 		return 0;
-	double round = sw->round > st.span ? sw->round : st.span;
-	int ln = level_of(c, round), lf = level_of(c, st.outer_span);
+	double round = sw->round > st->span ? sw->round : st->span;
+	int ln = level_of(c, round), lf = level_of(c, st->outer_span);
 	/* the deepest level any of the streams in order comes from */
-	int deep = st.far[0] > 0 && lf > ln ? lf : ln;
+	int deep = st->far[0] > 0 && lf > ln ? lf : ln;
 	double t = 0;
 	if (deep > ln && ln > 0) {
 		/* the near lines beside far ones from a deeper level: at the
@@ -631,23 +628,23 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 		 * adds no more, not waiting for memory), and no less than
 		 * their own level's */
 		int at = deep < 2 ? deep : 2;
-		t = lines(c, deep, st.far[0], st.wfar[0]) + c->near_share * lines(c, at, st.near[0], st.wnear[0]);
-		double own = lines(c, ln, st.near[0], st.wnear[0]);
+		t = lines(c, deep, st->far[0], st->wfar[0]) + c->near_share * lines(c, at, st->near[0], st->wnear[0]);
+		double own = lines(c, ln, st->near[0], st->wnear[0]);
 		if (own > t)
 			t = own;
 	} else if (deep > 0) {
-		t = lines(c, deep, (ln > 0 ? st.near[0] : 0) + (lf > 0 ? st.far[0] : 0),
-			  (ln > 0 ? st.wnear[0] : 0) + (lf > 0 ? st.wfar[0] : 0));
+		t = lines(c, deep, (ln > 0 ? st->near[0] : 0) + (lf > 0 ? st->far[0] : 0),
+			  (ln > 0 ? st->wnear[0] : 0) + (lf > 0 ? st->wfar[0] : 0));
 	}
 	/* a line per access: each line from its own level; from memory, those
 	 * a page or more apart come in no order a prefetcher follows (a cache
 	 * serves them as fast as lines in order): their share is returned,
 	 * for price_range */
 	if (ln > 0)
-		t += col_lines(c, ln, st.near[1], st.wnear[1]);
-	double apart = lf == 3 ? st.far_apart : 0;
-	if (lf > 0 && st.far[1] > 0) {
-		t += col_lines(c, lf, st.far[1] - apart, st.wfar[1]);
+		t += col_lines(c, ln, st->near[1], st->wnear[1]);
+	double apart = lf == 3 ? st->far_apart : 0;
+	if (lf > 0 && st->far[1] > 0) {
+		t += col_lines(c, lf, st->far[1] - apart, st->wfar[1]);
 		deep = lf > deep ? lf : deep;
 	}
 	if (deep > 0 && t > 0)
@@ -656,21 +653,21 @@ static double memory(const epi_object *o, int l, const epi_msweep *sw, const epi
 	 * new page is looked up in the second level, and once the pages of
 	 * one entry outgrow that (gradually: the curve), the page tables are
 	 * walked for them when the next entry comes back */
-	double per = epi_mcosts_tlb(c, st.pages);
-	out->bound_t[EPI_BOUND_TLB] = st.walks * per;
+	double per = epi_mcosts_tlb(c, st->pages);
+	out->bound_t[EPI_BOUND_TLB] = st->walks * per;
 	/* of the loads' share, what is beyond a hit in the second level (the
 	 * curve's first point): their page walks, which hold up the loads
 	 * behind them (a store's walk does not) */
 	double hit = c->ntlb > 0 ? c->tlb_t[0] : 0;
-	*wait = st.load_walks * (per > hit ? per - hit : 0);
+	*wait = st->load_walks * (per > hit ? per - hit : 0);
 	/* walks whose entries are each on a line of their own take the far
 	 * kernel's time, in the share of the accesses that walk (past the
 	 * second level's reach, on the curve) */
 	double at_reach = epi_mcosts_tlb(c, c->stlb);
-	if (st.walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach) {
+	if (st->walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach) {
 		double share = fmin(1, (per - at_reach) / (c->walk - at_reach));
-		out->bound_t[EPI_BOUND_TLB] += st.walks_far * (c->walk_far - c->walk) * share;
-		*wait += st.load_walks_far * (c->walk_far - c->walk) * share;
+		out->bound_t[EPI_BOUND_TLB] += st->walks_far * (c->walk_far - c->walk) * share;
+		*wait += st->load_walks_far * (c->walk_far - c->walk) * share;
 	}
 	return apart;
 }
@@ -688,9 +685,10 @@ static void name_bound(epi_mloop_price *out)
 }
 
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
- * per iteration into OUT. */
+ * per iteration into OUT; a loop's with its streams ST (scan's at SW),
+ * NULL for code in no loop. */
 static void price_range(const epi_object *o, int l, int lo, int hi, const int *sel, int want, const epi_msweep *sw,
-			const epi_mcosts *c, int loop, epi_mloop_price *out)
+			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
 	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0;
@@ -732,8 +730,8 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
 	double apart = 0, wait = 0;
-	if (loop) {
-		apart = memory(o, l, sw, c, out, &wait);
+	if (st) {
+		apart = memory(sw, st, c, out, &wait);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
@@ -799,12 +797,12 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 
 static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, c, 1, out);
+	streams st;
+	scan(o, l, sw, &st, NULL);
+	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
 	double reach = c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[2];
 	if (!(reach > 0) || !(sw->trip > 0))
 		return;
-	streams st;
-	scan(o, l, sw, &st, NULL);
 	double from = L3_BLEND_FROM * reach;
 	if (level_of(c, st.outer_span) != 2 || !(st.outer_span > from) || !(st.far[0] + st.far[1] > 0))
 		return;
@@ -812,7 +810,7 @@ static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const e
 	epi_mcosts beyond = *c;
 	beyond.l3_serves = (unsigned long long)(st.outer_span / 2);
 	epi_mloop_price m;
-	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &beyond, 1, &m);
+	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, &beyond, &m);
 	out->t = (1 - share) * out->t + share * m.t;
 	for (int k = 0; k < EPI_BOUND_N; k++)
 		out->bound_t[k] = (1 - share) * out->bound_t[k] + share * m.bound_t[k];
@@ -866,10 +864,10 @@ void epi_mprice_loop(const epi_object *o, int l, const epi_msweep *sw, const epi
 
 void epi_mprice_fn(const epi_object *o, int f, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NULL, 0, NULL, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, NULL, 0, NULL, NULL, c, out);
 }
 
 void epi_mprice_sel(const epi_object *o, int f, const int *sel, int want, const epi_mcosts *c, epi_mloop_price *out)
 {
-	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, sel, want, NULL, c, 0, out);
+	price_range(o, -1, o->fn[f].first, o->fn[f].first + o->fn[f].n - 1, sel, want, NULL, NULL, c, out);
 }
