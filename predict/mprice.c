@@ -294,15 +294,20 @@ static int same_rows(const epi_object *o, int l, int lo, int i)
 	return 0;
 }
 
-/* The smallest cache level (0: L1, 3: memory) holding BYTES. A cache
- * keeps what fills three quarters of it: it is not fully associative, and
- * it holds other data too (the stack, the code, other cores' lines in a
- * shared L3); an L3 whose reach was measured, what it was measured to
- * serve. */
+/* The bytes cache level K (0: L1 .. 2: L3) keeps: what fills three
+ * quarters of it (it is not fully associative, and it holds other data
+ * too: the stack, the code, other cores' lines in a shared L3); an L3
+ * whose reach was measured, what it was measured to serve. */
+static double reach(const epi_mcosts *c, int k)
+{
+	return k == 2 && c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[k];
+}
+
+/* The smallest cache level (0: L1, 3: memory) holding BYTES. */
 static int level_of(const epi_mcosts *c, double bytes)
 {
 	int k = 0;
-	while (k < 3 && bytes > (k == 2 && c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[k]))
+	while (k < 3 && bytes > reach(c, k))
 		k++;
 	return k;
 }
@@ -800,13 +805,11 @@ static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const e
 	streams st;
 	scan(o, l, sw, &st, NULL);
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
-	double reach = c->l3_serves ? (double)c->l3_serves : 0.75 * (double)c->cache[2];
-	if (!(reach > 0) || !(sw->trip > 0))
+	double l3 = reach(c, 2), from = L3_BLEND_FROM * l3;
+	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, st.outer_span) != 2 || !(st.outer_span > from) ||
+	    !(st.far[0] + st.far[1] > 0))
 		return;
-	double from = L3_BLEND_FROM * reach;
-	if (level_of(c, st.outer_span) != 2 || !(st.outer_span > from) || !(st.far[0] + st.far[1] > 0))
-		return;
-	double share = (st.outer_span - from) / (reach - from);
+	double share = (st.outer_span - from) / (l3 - from);
 	epi_mcosts beyond = *c;
 	beyond.l3_serves = (unsigned long long)(st.outer_span / 2);
 	epi_mloop_price m;
