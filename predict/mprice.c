@@ -251,6 +251,14 @@ static enum epi_bound unit_of(enum epi_iclass k)
 	}
 }
 
+/* Whether X's and Y's addresses are the same registers (base, index,
+ * scale) less than a line apart. */
+static int near_address(const epi_insn *x, const epi_insn *y)
+{
+	return y->base == x->base && y->index == x->index && y->scale == x->scale && y->disp - x->disp < 64 &&
+	       x->disp - y->disp < 64;
+}
+
 /* Whether access I of loop L reads or writes the lines of an earlier one:
  * the same registers, unchanged in between, the same stride, less than a
  * line apart (a[i - 1], a[i], a[i + 1]). */
@@ -262,9 +270,8 @@ static int same_stream(const epi_object *o, int l, int lo, int i)
 		for (int w = 0; w < y->nwr; w++)
 			if ((y->wr[w] == x->base && x->base) || (y->wr[w] == x->index && x->index))
 				return 0;
-		if (o->loop_of[j] == l && (y->loads || y->stores) && !o->frame[j] && y->base == x->base &&
-		    y->index == x->index && y->scale == x->scale && o->stride[j] == o->stride[i] &&
-		    y->disp - x->disp < 64 && x->disp - y->disp < 64)
+		if (o->loop_of[j] == l && (y->loads || y->stores) && !o->frame[j] && o->stride[j] == o->stride[i] &&
+		    near_address(x, y))
 			return 1;
 	}
 	return 0;
@@ -432,12 +439,9 @@ static int reads_like(const epi_object *o, int l, int lo, int i, double row)
 		return 0;
 	/* a row that is written too (A[i][j] -= ...) is the one the loop
 	 * makes anew */
-	for (int j = lo; j <= o->loop[l].last; j++) {
-		const epi_insn *y = &o->in[j];
-		if (o->loop_of[j] == l && y->stores && y->base == x->base && y->index == x->index &&
-		    y->scale == x->scale && y->disp - x->disp < 64 && x->disp - y->disp < 64)
+	for (int j = lo; j <= o->loop[l].last; j++)
+		if (o->loop_of[j] == l && o->in[j].stores && near_address(x, &o->in[j]))
 			return 0;
-	}
 	for (int j = lo; j < i; j++)
 		if (moving_row(o, l, lo, j, row) && !o->in[j].stores && o->stride[j] == o->stride[i] &&
 		    o->outer_stride[j] == o->outer_stride[i])
