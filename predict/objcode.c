@@ -1350,7 +1350,6 @@ typedef struct by_start {
 	int *ord, *reach;
 } by_start;
 
-
 static void by_start_init(by_start *b, const epi_nest *loops, int nloops)
 {
 	b->loops = loops;
