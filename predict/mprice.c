@@ -420,19 +420,20 @@ static double stream_step(const epi_object *o, int l, int lo, int i, double row)
 	return s != EPI_STRIDE_RUNTIME ? fabs((double)s) : row;
 }
 
-/* Whether access I of loop L is a row (a stream in address order) that
- * the loop around moves on (its outer stride not 0). */
-static int moving_row(const epi_object *o, int l, int lo, int i, double row)
+/* Whether access I of a loop, of step STEP (stream_step's), is a row (a
+ * stream in address order) that the loop around moves on (its outer
+ * stride not 0). */
+static int moving_row(const epi_object *o, int i, double step)
 {
-	double step = stream_step(o, l, lo, i, row);
 	int64_t os = o->outer_stride[i];
 	return step > 0 && step < 64 && os != 0 && os != EPI_STRIDE_UNKNOWN;
 }
 
 /* Whether row I of loop L reads what an earlier row of it, one the loop
  * around moves as far, may have read: only loads, the same stride, the
- * same outer stride (both known only at run time, or equal). */
-static int reads_like(const epi_object *o, int l, int lo, int i, double row)
+ * same outer stride (both known only at run time, or equal). STEP: the
+ * steps of L's instructions from LO on (stream_step's). */
+static int reads_like(const epi_object *o, int l, int lo, int i, const double *step)
 {
 	const epi_insn *x = &o->in[i];
 	if (x->stores)
@@ -443,7 +444,7 @@ static int reads_like(const epi_object *o, int l, int lo, int i, double row)
 		if (o->loop_of[j] == l && o->in[j].stores && near_address(x, &o->in[j]))
 			return 0;
 	for (int j = lo; j < i; j++)
-		if (moving_row(o, l, lo, j, row) && !o->in[j].stores && o->stride[j] == o->stride[i] &&
+		if (moving_row(o, j, step[j - lo]) && !o->in[j].stores && o->stride[j] == o->stride[i] &&
 		    o->outer_stride[j] == o->outer_stride[i])
 			return 1;
 	return 0;
@@ -453,13 +454,13 @@ static int reads_like(const epi_object *o, int l, int lo, int i, double row)
  * another reads an iteration of that loop before or after (a stencil's
  * A[i - 1][j], A[i][j], A[i + 1][j]): those beyond the arrays that the
  * source loop's moving references name, when it names fewer. */
-static int reread_rows(const epi_object *o, int l, const epi_msweep *sw, double row)
+static int reread_rows(const epi_object *o, int l, const epi_msweep *sw, const double *step)
 {
 	if (!(sw->arrays > 0) || !(sw->refs > sw->arrays))
 		return 0;
 	int lo = o->loop[l].first, rows = 0, known = 0;
 	for (int i = lo; i <= o->loop[l].last; i++)
-		if (moving_row(o, l, lo, i, row)) {
+		if (moving_row(o, i, step[i - lo])) {
 			rows++;
 			known += group_reuse(o, l, i, o->outer_stride[i]);
 		}
@@ -472,9 +473,13 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, 
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
 	double trip = sw->trip, outer = sw->outer_trip, row = runtime_row(o, l, sw);
-	int reread = reread_rows(o, l, sw, row);
+	/* each access's step, once: the rows read again compare them */
+	double *steps = xmalloc(((size_t)(hi >= lo ? hi - lo : 0) + 1) * sizeof *steps);
+	for (int i = lo; i <= hi; i++)
+		steps[i - lo] = stream_step(o, l, lo, i, row);
+	int reread = reread_rows(o, l, sw, steps);
 	for (int i = lo; i <= hi; i++) {
-		double step = stream_step(o, l, lo, i, row);
+		double step = steps[i - lo];
 		if (step == 0)
 			continue;
 		int64_t os = o->outer_stride[i];
@@ -492,7 +497,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, 
 		double fresh = os == 0 || !(outer > 1) ? 0 : known_os && run > 0 ? fmin(1, fabs((double)os) / run) : 1;
 		if (fresh > 0 && group_reuse(o, l, i, os))
 			fresh = 0;
-		else if (fresh > 0 && reread > 0 && !col && reads_like(o, l, lo, i, row)) {
+		else if (fresh > 0 && reread > 0 && !col && reads_like(o, l, lo, i, steps)) {
 			fresh = 0;
 			reread--;
 		}
@@ -528,6 +533,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, 
 			per[i - lo] = entry;
 		st->outer_span += entry * (1 + fresh * (outer - 1));
 	}
+	free(steps);
 }
 
 double epi_mloop_bytes(const epi_object *o, int l, double trip)
