@@ -6,9 +6,11 @@
 #include "predict/mflow.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The order of the norm that combines a loop's bounds (see price_range) */
 #define EPI_OVERLAP_NORM 4.0
@@ -211,6 +213,8 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	 * the kernels took it */
 	c->walk = cost(col, "load.page.walk", NULL, 0);
 	c->walk_far = cost(col, "load.page.walkfar", NULL, 0);
+	long page = sysconf(_SC_PAGESIZE);
+	c->page = page >= 4096 ? (double)page : 4096;
 	c->stlb = epi_tlb_pages(2);
 	c->dtlb = epi_tlb_pages(1);
 	tlb_curve(c, col);
@@ -375,11 +379,36 @@ static double trip_shape(double cv, double *beta)
 typedef struct streams {
 	double near[2], far[2], far_apart, span, outer_span;
 	double wnear[2], wfar[2]; /* of NEAR and FAR, the lines only written (not read first) */
+	double conflict;     /* what the column walks' lines of an entry hold of a cache with the sets
+				they cannot use (set_conflict) */
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
 	double walks_far;    /* of those, the share whose page-table entries share fewer lines than
 				load.page.walk's (pages farther apart than its 16 KiB) */
 	double load_walks, load_walks_far; /* the same for the loads alone */
 } streams;
+
+/* How many times its bytes a column walk's lines, STEP bytes apart, hold
+ * of a cache: a line's set is picked by the address bits above the line's
+ * own, and those within a page follow the address (those above it the
+ * page the system gave). Lines a multiple of 128 bytes apart within a page
+ * (rows of 1,024 doubles: 8 KiB) fall in a share of the sets only, and
+ * the cache keeps as few of them as that share of it holds (2 for 128
+ * bytes, 64 for a whole page on 64-byte lines, as on a cache of a page's
+ * lines worth of sets or more: L1 of 32 KiB 8-way, and beyond). */
+static double set_conflict(double page_bytes, double step)
+{
+	if (!(page_bytes >= 64) || !isfinite(step) || step < 64 || step > 0x1p52)
+		return 1;
+	uint64_t page = (uint64_t)page_bytes, a = (uint64_t)llround(step) % page, b = page;
+	if (a == 0)
+		a = page;
+	while (b) { /* gcd(step mod page, page) */
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a > 64 ? (double)a / 64 : 1;
+}
 
 /* The row that loop L's column walks whose steps are known only at run
  * time move along: the longest of those that the loop around moves along
@@ -468,7 +497,10 @@ static int reread_rows(const epi_object *o, int l, const epi_msweep *sw, const d
 	return rows - known > sw->arrays ? rows - known - sw->arrays : 0;
 }
 
-static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, double *per)
+/* Loop L's streams at SW into ST; PAGE: a page's bytes, for what its
+ * column walks hold of a cache (0: their bytes alone); PER, when given:
+ * what one entry touches, by instruction from the loop's first. */
+static void scan(const epi_object *o, int l, const epi_msweep *sw, double page, streams *st, double *per)
 {
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
@@ -528,6 +560,8 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, streams *st, 
 			st->load_walks += ld * o->weight[i] * per;
 			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
+		if (col)
+			st->conflict += entry * set_conflict(page, step);
 		st->span += entry;
 		if (per)
 			per[i - lo] = entry;
@@ -540,7 +574,7 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
 {
 	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	streams st;
-	scan(o, l, &sw, &st, NULL);
+	scan(o, l, &sw, 0, &st, NULL);
 	return trip > 0 ? st.span : 0;
 }
 
@@ -561,7 +595,7 @@ static void round_add(const epi_object *o, int l, double trip, round_stream **rs
 	double *per = xcalloc((size_t)len, sizeof *per);
 	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	streams st;
-	scan(o, l, &sw, &st, per);
+	scan(o, l, &sw, 0, &st, per);
 	for (int k = 0; k < len; k++) {
 		int i = lo + k;
 		if (!(per[k] > 0))
@@ -651,12 +685,21 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 		t = lines(c, deep, (ln > 0 ? st->near[0] : 0) + (lf > 0 ? st->far[0] : 0),
 			  (ln > 0 ? st->wnear[0] : 0) + (lf > 0 ? st->wfar[0] : 0));
 	}
-	/* a line per access: each line from its own level; from memory, those
+	/* a line per access: each line from its own level. Those the next
+	 * entry reads again, from the level that holds them in the sets they
+	 * can use (the walks start at one offset within a page, as large
+	 * arrays do: the sets of the offset all of them visit hold the most,
+	 * their lines at set_conflict's times their bytes). From memory, those
 	 * a page or more apart come in no order a prefetcher follows (a cache
 	 * serves them as fast as lines in order): their share is returned,
 	 * for price_range */
-	if (ln > 0)
-		t += col_lines(c, ln, st->near[1], st->wnear[1]);
+	int lc = ln;
+	while (lc < 3 && st->conflict > (lc < 2 ? (double)c->cache[lc] : reach(c, 2)))
+		lc++;
+	if (lc > 0 && st->near[1] > 0) {
+		t += col_lines(c, lc, st->near[1], st->wnear[1]);
+		deep = lc > deep ? lc : deep;
+	}
 	double apart = lf == 3 ? st->far_apart : 0;
 	if (lf > 0 && st->far[1] > 0) {
 		t += col_lines(c, lf, st->far[1] - apart, st->wfar[1]);
@@ -813,7 +856,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
 	streams st;
-	scan(o, l, sw, &st, NULL);
+	scan(o, l, sw, c->page, &st, NULL);
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
 	double l3 = reach(c, 2), from = L3_BLEND_FROM * l3;
 	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, st.outer_span) != 2 || !(st.outer_span > from) ||

@@ -57,6 +57,7 @@ typedef struct epi_mcosts {
 	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
 	double walk_far;         /* the same when each page-table entry is on a line of its own
 				    (load.page.walkfar; 0: unknown) */
+	double page;             /* bytes of a page (the address bits within it pick a line's cache set) */
 	double stlb;             /* pages the second-level TLB maps */
 	double dtlb;             /* pages the first-level data TLB maps */
 	/* the TLB's miss curve: seconds per access of a walk over tlb_x[i] x

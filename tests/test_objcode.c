@@ -1119,6 +1119,45 @@ static int column_of(fixture *x, const char *name, int n, epi_msweep *sw)
 	return l;
 }
 
+/* Rows of 1,024 doubles (8 KiB): the walk's lines all at one offset in
+ * their pages, so in 1/64 of the sets of each cache; its 1,024 lines
+ * (64 KiB) that the next column reads again are kept by L3 only, not by
+ * L2 (1 MiB here). Rows of 1,000 doubles fall in every set, and 2,000
+ * doubles (16,000 bytes: 128 bytes on within a page) in half of them:
+ * from L2 both. Without the page's size, no sets told apart. */
+static void test_set_conflict(void **st)
+{
+	(void)st;
+	static const struct {
+		int n;
+		double again; /* the price of a line the next column reads again */
+	} want[] = {{1024, 4}, {1000, 2}, {2000, 2}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		fixture x;
+		epi_msweep sw;
+		char name[32];
+		snprintf(name, sizeof name, "sets%d", want[i].n);
+		int l = column_of(&x, name, want[i].n, &sw);
+		epi_mcosts k;
+		memory_cycles(&k);
+		k.page = 4096;
+		k.cache[2] = 256 << 20; /* the matrix (8 to 32 MB) well within L3 */
+		epi_mloop_price p;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+		/* a's row from L2, an eighth of a line an access; the column's
+		 * lines again (7/8 of the accesses); the eighth that the next
+		 * column brings from L3 */
+		double lines = 0.125 * 2 + 0.875 * want[i].again + 0.125 * 4;
+		assert_true(fabs(p.bound_t[EPI_BOUND_L3] - lines) < 1e-9);
+		if (want[i].again > 2) {
+			k.page = 0;
+			epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+			assert_true(fabs(p.bound_t[EPI_BOUND_L3] - (0.125 * 2 + 0.875 * 2 + 0.125 * 4)) < 1e-9);
+		}
+		model_free(&x);
+	}
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
  * the pages mapped, or a table without the kernel, no walks; rows farther
@@ -2120,6 +2159,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runtime_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loop_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reread_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_conflict, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
