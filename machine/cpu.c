@@ -149,6 +149,41 @@ static unsigned cpuid_tlb(int level)
 #endif
 }
 
+/* AMD's leaf 0x80000006 gives the second level's entries and a code for
+ * its ways, Intel's leaf 0x18 its ways and sets. */
+unsigned epi_tlb_sets(void)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 && __get_cpuid(0x80000006, &a, &b, &c, &d) &&
+	    ((b >> 16) & 0xfff))
+		return epi_tlb_sets_from((b >> 16) & 0xfff, epi_amd_ways(b >> 28));
+	if (__get_cpuid_max(0, NULL) >= 0x18 && __get_cpuid_count(0x18, 0, &a, &b, &c, &d)) {
+		unsigned last = a;
+		for (unsigned i = 0; i <= last && i < 64; i++) {
+			if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
+				break;
+			unsigned type = d & 0x1f, at = (d >> 5) & 7;
+			if (at == 2 && (type == 1 || type == 3) && (b & 1))
+				return d & 0x100 ? 1 : c; /* fully associative: one set */
+		}
+	}
+#endif
+	return 0;
+}
+
+unsigned epi_amd_ways(unsigned code)
+{
+	static const unsigned short ways[16] = {[1] = 1,   [2] = 2,   [3] = 3,   [4] = 4,   [5] = 6,  [6] = 8,
+						[8] = 16,  [0xa] = 32, [0xb] = 48, [0xc] = 64, [0xd] = 96, [0xe] = 128};
+	return code < 16 ? ways[code] : 0;
+}
+
+unsigned epi_tlb_sets_from(unsigned entries, unsigned ways)
+{
+	return entries && ways && entries % ways == 0 ? entries / ways : 0;
+}
+
 unsigned epi_tlb_from(int level, unsigned first, unsigned second)
 {
 	/* every core's second level holds many times its first's entries;

@@ -41,4 +41,17 @@ unsigned epi_tlb_pages(int level);
  * pages, the smallest of current cores'. */
 unsigned epi_tlb_from(int level, unsigned first, unsigned second);
 
+/* The sets of the second-level data TLB for 4 KiB pages of the CPU
+ * running this (0: not known; x86-64 cpuid as epi_tlb_pages), which pick
+ * a page's set by the low bits of its number: pages a multiple of two or
+ * more pages apart fall in a share of them. */
+unsigned epi_tlb_sets(void);
+/* Sets of a TLB of ENTRIES entries of WAYS ways (0 when either is not
+ * known, or they do not divide) */
+unsigned epi_tlb_sets_from(unsigned entries, unsigned ways);
+/* The ways AMD's cpuid code for an associativity (leaves 0x80000005 and
+ * 0x80000006, bits 31:28) stands for; 0: none, fully associative or
+ * reserved. */
+unsigned epi_amd_ways(unsigned code);
+
 #endif

@@ -216,6 +216,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	long page = sysconf(_SC_PAGESIZE);
 	c->page = page >= 4096 ? (double)page : 4096;
 	c->stlb = epi_tlb_pages(2);
+	c->stlb_sets = epi_tlb_sets();
 	c->dtlb = epi_tlb_pages(1);
 	tlb_curve(c, col);
 	const epi_cost *t = epi_fcol_find(col, "malloc.touch");
@@ -395,19 +396,36 @@ typedef struct streams {
  * the cache keeps as few of them as that share of it holds (2 for 128
  * bytes, 64 for a whole page on 64-byte lines, as on a cache of a page's
  * lines worth of sets or more: L1 of 32 KiB 8-way, and beyond). */
-static double set_conflict(double page_bytes, double step)
+static uint64_t gcd(uint64_t a, uint64_t b)
 {
-	if (!(page_bytes >= 64) || !isfinite(step) || step < 64 || step > 0x1p52)
-		return 1;
-	uint64_t page = (uint64_t)page_bytes, a = (uint64_t)llround(step) % page, b = page;
-	if (a == 0)
-		a = page;
-	while (b) { /* gcd(step mod page, page) */
+	while (b) {
 		uint64_t r = a % b;
 		a = b;
 		b = r;
 	}
+	return a;
+}
+
+static double set_conflict(double page_bytes, double step)
+{
+	if (!(page_bytes >= 64) || !isfinite(step) || step < 64 || step > 0x1p52)
+		return 1;
+	uint64_t page = (uint64_t)page_bytes, a = (uint64_t)llround(step) % page;
+	a = gcd(a ? a : page, page);
 	return a > 64 ? (double)a / 64 : 1;
+}
+
+/* The same for the second-level TLB, whose set a page's number picks: a
+ * walk whose pages are a whole number of pages apart, N, uses 1 in
+ * gcd(N, sets) of its sets, and takes that many times its pages of it. */
+static double tlb_conflict(const epi_mcosts *c, double step)
+{
+	if (!(c->stlb_sets > 1) || !(c->page > 0) || !isfinite(step) || step > 0x1p52)
+		return 1;
+	uint64_t page = (uint64_t)c->page, s = (uint64_t)llround(step);
+	if (s < page || s % page)
+		return 1;
+	return (double)gcd(s / page, (uint64_t)c->stlb_sets);
 }
 
 /* The row that loop L's column walks whose steps are known only at run
@@ -497,10 +515,11 @@ static int reread_rows(const epi_object *o, int l, const epi_msweep *sw, const d
 	return rows - known > sw->arrays ? rows - known - sw->arrays : 0;
 }
 
-/* Loop L's streams at SW into ST; PAGE: a page's bytes, for what its
- * column walks hold of a cache (0: their bytes alone); PER, when given:
- * what one entry touches, by instruction from the loop's first. */
-static void scan(const epi_object *o, int l, const epi_msweep *sw, double page, streams *st, double *per)
+/* Loop L's streams at SW into ST; C, when given, the machine whose cache
+ * and TLB sets its column walks fall in (without it, all of them); PER,
+ * when given: what one entry touches, by instruction from the loop's
+ * first. */
+static void scan(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, streams *st, double *per)
 {
 	memset(st, 0, sizeof *st);
 	int lo = o->loop[l].first, hi = o->loop[l].last;
@@ -551,7 +570,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, double page, 
 			 * 1 - 2,048 / step for offsets spread evenly */
 			if (step >= 4096 && same_rows(o, l, lo, i))
 				per = 1 - 2048 / step;
-			st->pages += per * trip;
+			st->pages += per * trip * (c ? tlb_conflict(c, step) : 1);
 			/* 16 KiB apart two entries share a line, 32 KiB and
 			 * more none */
 			double far = fmin(1, fmax(0, (step - 16384) / 16384)), ld = o->in[i].loads ? 1 : 0;
@@ -561,7 +580,7 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, double page, 
 			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
 		if (col)
-			st->conflict += entry * set_conflict(page, step);
+			st->conflict += entry * (c ? set_conflict(c->page, step) : 1);
 		st->span += entry;
 		if (per)
 			per[i - lo] = entry;
@@ -574,7 +593,7 @@ double epi_mloop_bytes(const epi_object *o, int l, double trip)
 {
 	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	streams st;
-	scan(o, l, &sw, 0, &st, NULL);
+	scan(o, l, &sw, NULL, &st, NULL);
 	return trip > 0 ? st.span : 0;
 }
 
@@ -595,7 +614,7 @@ static void round_add(const epi_object *o, int l, double trip, round_stream **rs
 	double *per = xcalloc((size_t)len, sizeof *per);
 	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	streams st;
-	scan(o, l, &sw, 0, &st, per);
+	scan(o, l, &sw, NULL, &st, per);
 	for (int k = 0; k < len; k++) {
 		int i = lo + k;
 		if (!(per[k] > 0))
@@ -856,7 +875,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
 {
 	streams st;
-	scan(o, l, sw, c->page, &st, NULL);
+	scan(o, l, sw, c, &st, NULL);
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
 	double l3 = reach(c, 2), from = L3_BLEND_FROM * l3;
 	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, st.outer_span) != 2 || !(st.outer_span > from) ||

@@ -59,6 +59,7 @@ typedef struct epi_mcosts {
 				    (load.page.walkfar; 0: unknown) */
 	double page;             /* bytes of a page (the address bits within it pick a line's cache set) */
 	double stlb;             /* pages the second-level TLB maps */
+	double stlb_sets;        /* its sets (0: not known), picked by a page number's low bits */
 	double dtlb;             /* pages the first-level data TLB maps */
 	/* the TLB's miss curve: seconds per access of a walk over tlb_x[i] x
 	 * stlb pages (load.page.tlbS, then load.page.walk), by tlb_x; no

@@ -149,6 +149,25 @@ static void test_tlb_sizes(void **st)
 	assert_int_equal(epi_tlb_from(2, 0, 0), 1536);
 }
 
+/* the second-level TLB's sets: AMD's ways from its code (Zen 3: 2,048
+ * entries, code 6, 8 ways), none for a fully associative one or a code
+ * that stands for no ways; ways that do not divide the entries, unknown */
+static void test_tlb_sets(void **st)
+{
+	(void)st;
+	assert_int_equal(epi_amd_ways(6), 8);
+	assert_int_equal(epi_amd_ways(8), 16);
+	assert_int_equal(epi_amd_ways(5), 6);
+	assert_int_equal(epi_amd_ways(0xf), 0);
+	assert_int_equal(epi_amd_ways(7), 0);
+	assert_int_equal(epi_amd_ways(0), 0);
+	assert_int_equal(epi_tlb_sets_from(2048, epi_amd_ways(6)), 256);
+	assert_int_equal(epi_tlb_sets_from(3072, epi_amd_ways(8)), 192);
+	assert_int_equal(epi_tlb_sets_from(2048, epi_amd_ways(0xf)), 0);
+	assert_int_equal(epi_tlb_sets_from(1000, 16), 0);
+	assert_int_equal(epi_tlb_sets_from(0, 8), 0);
+}
+
 /* the TLB curve's kernels: each a walk over its share of the pages the
  * second-level TLB maps (epi_tlb_pages), in whole iterations, a page
  * each in a row, in the default set */
@@ -288,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
 		cmocka_unit_test(test_tlb_sizes),
+		cmocka_unit_test(test_tlb_sets),
 		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),

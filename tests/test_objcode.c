@@ -1158,6 +1158,41 @@ static void test_set_conflict(void **st)
 	}
 }
 
+/* Rows two pages apart (1,024 doubles) fall in half of the second-level
+ * TLB's sets and take twice their pages of it, on the miss curve; rows of
+ * 1,000 doubles (not a whole number of pages) all of them, as every walk
+ * does in a TLB of one set or of sets not known */
+static void test_tlb_sets(void **st)
+{
+	(void)st;
+	static const struct {
+		int n, sets;
+		double per;
+	} want[] = {{1024, 256, 4}, {1024, 1, 2}, {1024, 0, 2}, {1000, 256, 2}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		fixture x;
+		epi_msweep sw;
+		char name[32];
+		snprintf(name, sizeof name, "tlbsets%zu", i);
+		int l = column_of(&x, name, want[i].n, &sw);
+		epi_mcosts k;
+		memory_cycles(&k);
+		k.page = 4096;
+		k.stlb = 4096;
+		k.stlb_sets = want[i].sets;
+		k.dtlb = 64;
+		k.ntlb = 3;
+		k.tlb_x[0] = 0.25, k.tlb_t[0] = 2;
+		k.tlb_x[1] = 0.5, k.tlb_t[1] = 4;
+		k.tlb_x[2] = 1, k.tlb_t[2] = 8;
+		epi_mloop_price p;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+		/* a new page each access: 1,000 or 1,024 pages of 4,096 */
+		assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - want[i].per) < 0.05);
+		model_free(&x);
+	}
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
  * the pages mapped, or a table without the kernel, no walks; rows farther
@@ -2160,6 +2195,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_loop_refs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reread_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_conflict, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tlb_sets, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
