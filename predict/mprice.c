@@ -388,14 +388,7 @@ typedef struct streams {
 	double load_walks, load_walks_far; /* the same for the loads alone */
 } streams;
 
-/* How many times its bytes a column walk's lines, STEP bytes apart, hold
- * of a cache: a line's set is picked by the address bits above the line's
- * own, and those within a page follow the address (those above it the
- * page the system gave). Lines a multiple of 128 bytes apart within a page
- * (rows of 1,024 doubles: 8 KiB) fall in a share of the sets only, and
- * the cache keeps as few of them as that share of it holds (2 for 128
- * bytes, 64 for a whole page on 64-byte lines, as on a cache of a page's
- * lines worth of sets or more: L1 of 32 KiB 8-way, and beyond). */
+/* The greatest common divisor of A and B (B > 0) */
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -406,6 +399,14 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* How many times its bytes a column walk's lines, STEP bytes apart, hold
+ * of a cache: a line's set is picked by the address bits above the line's
+ * own, and those within a page follow the address (those above it the
+ * page the system gave). Lines a multiple of 128 bytes apart within a page
+ * (rows of 1,024 doubles: 8 KiB) fall in a share of the sets only, and
+ * the cache keeps as few of them as that share of it holds (2 for 128
+ * bytes, 64 for a whole page on 64-byte lines, as on a cache of a page's
+ * lines worth of sets or more: L1 of 32 KiB 8-way, and beyond). */
 static double set_conflict(double page_bytes, double step)
 {
 	if (!(page_bytes >= 64) || !isfinite(step) || step < 64 || step > 0x1p52)
