@@ -842,13 +842,20 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	for (int b = EPI_BOUND_L2; b < EPI_BOUND_DRAM; b++)
 		if (out->bound_t[b] > lines_t)
 			lines_t = out->bound_t[b];
+	double mem = out->bound_t[EPI_BOUND_DRAM];
+	/* page walks beside lines from memory: the stream evicts the page
+	 * tables' lines the walks read, and each walk waits on memory too */
+	int walks_mem = mem > 0 && out->bound_t[EPI_BOUND_TLB] > 0;
 	for (int b = 0; b < EPI_BOUND_L2; b++)
-		core += pow(out->bound_t[b], EPI_OVERLAP_NORM);
+		if (!(walks_mem && b == EPI_BOUND_TLB))
+			core += pow(out->bound_t[b], EPI_OVERLAP_NORM);
 	core = pow(core + pow(lines_t, EPI_OVERLAP_NORM), 1.0 / EPI_OVERLAP_NORM);
+	if (walks_mem)
+		mem += out->bound_t[EPI_BOUND_TLB];
 	/* lines from memory overlap the core's work only in part (the loads
 	 * that wait for them hold the core's window): the two add as a 3-norm,
 	 * between their largest (a cache's lines) and their sum */
-	double mem = out->bound_t[EPI_BOUND_DRAM], t = core;
+	double t = core;
 	if (mem > 0)
 		t = cbrt(core * core * core + mem * mem * mem);
 	/* a walk down columns pages apart meets memory in sweeps: in a share

@@ -1193,6 +1193,41 @@ static void test_tlb_sets(void **st)
 	}
 }
 
+/* A column of a walked again for every row of b (the first loop of a
+ * Cholesky test matrix, b = a a^T): at n = 2,000 its 2,000 pages outgrow
+ * the TLB, while b's rows come from memory. The walks read page tables
+ * that b's stream evicts: their time adds to the lines', not to the
+ * core's bounds */
+static const char aat_src[] = "void aat(int n, double b[2000][2000], double a[2000][2000])\n"
+			      "{\n"
+			      "\tfor (int t = 0; t < n; t++)\n"
+			      "\t\tfor (int r = 0; r < n; r++)\n"
+			      "\t\t\tfor (int s = 0; s < n; s++)\n" /* 5 */
+			      "\t\t\t\tb[r][s] += a[r][t] * a[s][t];\n"
+			      "}\n";
+
+static void test_walks_beside_memory(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "aat", aat_src, "gcc", "-O2", "n=2000");
+	int l = loop_on(&x, 5);
+	epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1024;
+	epi_mloop_price p0, p;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p0);
+	double mem = p0.bound_t[EPI_BOUND_DRAM];
+	assert_true(mem > 0 && p0.bound_t[EPI_BOUND_TLB] == 0);
+	double core = cbrt(pow(p0.t, 3) - pow(mem, 3));
+	k.walk = 15;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15) < 1e-9);
+	assert_true(fabs(p.t - cbrt(pow(core, 3) + pow(mem + 15, 3))) < 1e-6 * p.t);
+	model_free(&x);
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
  * the pages mapped, or a table without the kernel, no walks; rows farther
@@ -2196,6 +2231,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_conflict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tlb_sets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_walks_beside_memory, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
