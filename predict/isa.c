@@ -1131,6 +1131,22 @@ int epi_isa_reg_frame(const epi_isa *d, unsigned reg)
 	return r == X86_REG_RSP || r == X86_REG_RBP;
 }
 
+int epi_isa_reg_stack(const epi_isa *d, unsigned reg)
+{
+	return epi_isa_reg_full(d, reg) == (d->arm ? (unsigned)ARM64_REG_SP : (unsigned)X86_REG_RSP);
+}
+
+int epi_isa_sets_frame(const epi_isa *d, const epi_insn *in)
+{
+	unsigned fp = d->arm ? ARM64_REG_X29 : X86_REG_RBP;
+	int w = 0, r = 0;
+	for (int k = 0; k < in->nwr; k++)
+		w |= epi_isa_reg_full(d, in->wr[k]) == fp;
+	for (int k = 0; k < in->nrd; k++)
+		r |= epi_isa_reg_stack(d, in->rd[k]);
+	return w && r && !in->loads;
+}
+
 const unsigned *epi_isa_call_clobbers(int machine, int *n)
 {
 	static const unsigned x86[] = {X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI,

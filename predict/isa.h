@@ -134,6 +134,13 @@ int epi_isa_reg_vector(const epi_isa *d, unsigned reg);
 /* Whether REG is the stack or frame pointer (rsp, rbp; sp, x29), whose
  * slots -O0 code keeps its variables in. */
 int epi_isa_reg_frame(const epi_isa *d, unsigned reg);
+/* Whether REG is the stack pointer (rsp; sp). */
+int epi_isa_reg_stack(const epi_isa *d, unsigned reg);
+/* Whether IN sets the frame pointer from the stack pointer (mov rbp, rsp;
+ * mov x29, sp or add x29, sp, #n), not restoring it from memory: the
+ * function keeps its slots at the frame pointer, which otherwise (gcc's
+ * and clang's -O2 code) is a register like any other. */
+int epi_isa_sets_frame(const epi_isa *d, const epi_insn *in);
 
 /* The general registers that a call may change under ELF machine
  * MACHINE's calling convention (System V x86-64: rax, rcx, rdx, rsi, rdi,

@@ -566,10 +566,20 @@ static void decode_job(epi_isa *isa, fjob *j)
 			j->vdst[j->n] |= epi_isa_reg_vector(isa, in->wr[k]);
 			in->wr[k] = (uint16_t)epi_isa_reg_full(isa, in->wr[k]);
 		}
-		j->frame[j->n] = (in->loads || in->stores) && in->base && !in->index && epi_isa_reg_frame(isa, in->base);
 		j->nother += in->klass == EPI_IC_OTHER;
 		j->n++;
 		a += sz;
+	}
+	/* stack slots: at the stack pointer, and at the frame pointer in a
+	 * function that sets it (-O0 code), not where it is a register like
+	 * any other (an array's pointer in -O2 code) */
+	int fp = 0;
+	for (int i = 0; i < j->n && !fp; i++)
+		fp = epi_isa_sets_frame(isa, &j->in[i]);
+	for (int i = 0; i < j->n; i++) {
+		const epi_insn *in = &j->in[i];
+		j->frame[i] = (in->loads || in->stores) && in->base && !in->index && epi_isa_reg_frame(isa, in->base) &&
+			      (fp || epi_isa_reg_stack(isa, in->base));
 	}
 }
 

@@ -703,9 +703,50 @@ static void test_registers(void **st)
 	assert_string_equal(epi_iclass_name(EPI_IC_OTHER), "other");
 }
 
+/* What sets the frame pointer from the stack pointer (a function that
+ * keeps its slots there), and what does not: restoring it from memory,
+ * moving it as a register, setting the stack pointer from it */
+static void test_sets_frame(void **st)
+{
+	(void)st;
+	char err[EPI_ERRLEN];
+	static const struct {
+		int machine;
+		uint8_t code[8];
+		size_t len;
+		int sets;
+	} rows[] = {
+		{EM_X86_64, {0x48, 0x89, 0xe5}, 3, 1},             /* mov %rsp,%rbp */
+		{EM_X86_64, {0x48, 0x8d, 0x6c, 0x24, 0x10}, 5, 1}, /* lea 0x10(%rsp),%rbp */
+		{EM_X86_64, {0x5d}, 1, 0},                         /* pop %rbp */
+		{EM_X86_64, {0x48, 0x01, 0xf5}, 3, 0},             /* add %rsi,%rbp */
+		{EM_X86_64, {0x48, 0x89, 0xec}, 3, 0},             /* mov %rbp,%rsp */
+		{EM_X86_64, {0xc9}, 1, 0},                         /* leave */
+		{EM_AARCH64, {0xfd, 0x03, 0x00, 0x91}, 4, 1},      /* mov x29, sp */
+		{EM_AARCH64, {0xfd, 0x43, 0x00, 0x91}, 4, 1},      /* add x29, sp, #0x10 */
+		{EM_AARCH64, {0xfd, 0x7b, 0xc1, 0xa8}, 4, 0},      /* ldp x29, x30, [sp], #16 */
+		{EM_AARCH64, {0x1d, 0x00, 0x01, 0x8b}, 4, 0},      /* add x29, x0, x1 */
+	};
+	epi_isa *x86 = epi_isa_open(EM_X86_64, err), *a64 = epi_isa_open(EM_AARCH64, err);
+	assert_non_null(x86);
+	assert_non_null(a64);
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		epi_isa *d = rows[i].machine == EM_X86_64 ? x86 : a64;
+		epi_insn in;
+		assert_int_equal(epi_isa_decode(d, rows[i].code, rows[i].len, 0, &in), rows[i].len);
+		if (epi_isa_sets_frame(d, &in) != rows[i].sets)
+			fail_msg("row %zu: sets the frame pointer: %d", i, !rows[i].sets);
+	}
+	assert_true(epi_isa_reg_stack(x86, X86_REG_RSP) && !epi_isa_reg_stack(x86, X86_REG_RBP));
+	assert_true(epi_isa_reg_stack(a64, ARM64_REG_SP) && !epi_isa_reg_stack(a64, ARM64_REG_X29));
+	epi_isa_close(x86);
+	epi_isa_close(a64);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sets_frame),
 		cmocka_unit_test(test_aop),
 		cmocka_unit_test_setup_teardown(test_x86_snippet, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_loops, setup, teardown),

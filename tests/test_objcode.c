@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <capstone/capstone.h>
+
 #include "model/util.h"
 #include "predict/mflow.h"
 #include "predict/mmodel.h"
@@ -190,6 +192,61 @@ static void test_nest(void **st)
 		assert_int_equal(next, 1);
 		model_free(&x);
 	}
+}
+
+/* rbp in -O2 code is a register like any other: with most registers kept
+ * from gcc, out's pointer lives in it and moves a double each j (its
+ * store is no stack slot); the spills at rsp are. At -O0, rbp is the
+ * frame pointer and its slots are the variables'. */
+static const char rbp_src[] = "void walk(int n, int m, const double *d, double *out)\n"
+			      "{\n"
+			      "\tfor (int j = 0; j < m; j++) {\n" /* 3 */
+			      "\t\tconst double *p = d + j;\n"
+			      "\t\tdouble s = 0;\n"
+			      "\t\tfor (int i = 0; i < n; i++) {\n" /* 6 */
+			      "\t\t\ts += *p;\n"
+			      "\t\t\tp += m;\n"
+			      "\t\t}\n"
+			      "\t\tout[j] = s;\n"
+			      "\t}\n"
+			      "}\n";
+
+static void test_frame_pointer(void **st)
+{
+	(void)st;
+	epi_object o;
+	read_built("rbp2", rbp_src, "gcc",
+		   "-O2 -ffixed-rax -ffixed-rbx -ffixed-r8 -ffixed-r9 -ffixed-r10 -ffixed-r11 -ffixed-r12 -ffixed-r13 "
+		   "-ffixed-r14 -ffixed-r15",
+		   &o);
+	int rbp = 0, rsp = 0;
+	for (int i = 0; i < o.nin; i++) {
+		const epi_insn *in = &o.in[i];
+		if (!(in->loads || in->stores) || in->index || o.loop_of[i] < 0)
+			continue;
+		if (in->base == X86_REG_RBP) {
+			rbp++;
+			assert_false(o.frame[i]);
+			assert_true(in->stores && o.stride[i] == 8);
+		} else if (in->base == X86_REG_RSP) {
+			rsp++;
+			assert_true(o.frame[i]);
+		}
+	}
+	assert_int_equal(rbp, 1);
+	assert_true(rsp > 0);
+	epi_object_free(&o);
+	read_built("rbp0", rbp_src, "gcc", "-O0", &o);
+	int slots = 0;
+	for (int i = 0; i < o.nin; i++) {
+		const epi_insn *in = &o.in[i];
+		if ((in->loads || in->stores) && in->base == X86_REG_RBP && !in->index) {
+			slots++;
+			assert_true(o.frame[i]);
+		}
+	}
+	assert_true(slots > 0);
+	epi_object_free(&o);
 }
 
 static const char vec_src[] = "void scale(int n, double *restrict a, const double *restrict b, double c)\n"
@@ -2232,6 +2289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_conflict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tlb_sets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_beside_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_pointer, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
