@@ -45,6 +45,7 @@ o2_sizes() {
 	adi) echo n=600 tsteps=100 ;;
 	atax) echo n=2000 reps=140 ;;
 	bicg) echo n=2000 reps=210 ;;
+	colmeans) echo n=1000 m=1024 reps=130 ;;
 	count_above) echo n=1000000 reps=1000 ;;
 	covariance) echo n=900 ;;
 	doitgen) echo n=190 ;;
