@@ -49,9 +49,9 @@ unsigned epi_tlb_sets(void);
 /* Sets of a TLB of ENTRIES entries of WAYS ways (0 when either is not
  * known, or they do not divide) */
 unsigned epi_tlb_sets_from(unsigned entries, unsigned ways);
-/* The ways AMD's cpuid code for an associativity (leaves 0x80000005 and
- * 0x80000006, bits 31:28) stands for; 0: none, fully associative or
- * reserved. */
+/* The ways AMD's cpuid code for an associativity (leaf 0x80000006, such
+ * as its L2 TLB's in EBX bits 31:28; leaf 0x80000005 gives counts, not
+ * codes) stands for; 0: none, fully associative or reserved. */
 unsigned epi_amd_ways(unsigned code);
 
 #endif
