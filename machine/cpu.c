@@ -120,28 +120,50 @@ void epi_caches_read(int cpu, epi_caches *c)
 	}
 }
 
+#if defined(__x86_64__)
+/* AMD's leaf LEAF's EBX into *B (its TLBs' entries and codes); 0 when
+ * the processor has no such leaf */
+static int amd_tlb_leaf(unsigned leaf, unsigned *b)
+{
+	unsigned a, c, d;
+	return __get_cpuid(0x80000000, &a, b, &c, &d) && a >= leaf && __get_cpuid(leaf, &a, b, &c, &d);
+}
+
+/* Intel's deterministic address translation leaf, one subleaf per TLB:
+ * of the data or unified TLBs at LEVEL that map 4 KiB pages, the one with
+ * the most entries (ways x sets) into *ENTRIES and its sets into *SETS (1
+ * when fully associative); 0 when there is none */
+static int intel_tlb_leaf(int level, unsigned *entries, unsigned *sets)
+{
+	unsigned a, b, c, d;
+	*entries = *sets = 0;
+	if (__get_cpuid_max(0, NULL) < 0x18 || !__get_cpuid_count(0x18, 0, &a, &b, &c, &d))
+		return 0;
+	unsigned last = a;
+	for (unsigned i = 0; i <= last && i < 64; i++) {
+		if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
+			break;
+		unsigned type = d & 0x1f, at = (d >> 5) & 7;
+		if ((int)at == level && (type == 1 || type == 3) && (b & 1) && (b >> 16) * c > *entries) {
+			*entries = (b >> 16) * c;
+			*sets = d & 0x100 ? 1 : c;
+		}
+	}
+	return *entries > 0;
+}
+#endif
+
 static unsigned cpuid_tlb(int level)
 {
 #if defined(__x86_64__)
-	unsigned a, b, c, d, n = 0;
+	unsigned b, n = 0, sets;
 	/* AMD: entries for 4 KiB pages, the L1 DTLB's in leaf 0x80000005's
 	 * EBX[23:16], the L2 DTLB's in leaf 0x80000006's EBX[27:16]; Intel
 	 * leaves both 0 */
-	unsigned leaf = level == 1 ? 0x80000005 : 0x80000006;
-	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= leaf && __get_cpuid(leaf, &a, &b, &c, &d))
+	if (amd_tlb_leaf(level == 1 ? 0x80000005 : 0x80000006, &b))
 		n = level == 1 ? (b >> 16) & 0xff : (b >> 16) & 0xfff;
-	/* Intel: the deterministic address translation leaf, one subleaf per
-	 * TLB: data or unified, at LEVEL, 4 KiB pages; ways x sets entries */
-	if (!n && __get_cpuid_max(0, NULL) >= 0x18 && __get_cpuid_count(0x18, 0, &a, &b, &c, &d)) {
-		unsigned last = a;
-		for (unsigned i = 0; i <= last && i < 64; i++) {
-			if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
-				break;
-			unsigned type = d & 0x1f, at = (d >> 5) & 7;
-			if ((int)at == level && (type == 1 || type == 3) && (b & 1) && (b >> 16) * c > n)
-				n = (b >> 16) * c;
-		}
-	}
+	if (!n)
+		intel_tlb_leaf(level, &n, &sets);
 	return n;
 #else
 	(void)level;
@@ -154,20 +176,11 @@ static unsigned cpuid_tlb(int level)
 unsigned epi_tlb_sets(void)
 {
 #if defined(__x86_64__)
-	unsigned a, b, c, d;
-	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000006 && __get_cpuid(0x80000006, &a, &b, &c, &d) &&
-	    ((b >> 16) & 0xfff))
+	unsigned b, entries, sets;
+	if (amd_tlb_leaf(0x80000006, &b) && ((b >> 16) & 0xfff))
 		return epi_tlb_sets_from((b >> 16) & 0xfff, epi_amd_ways(b >> 28));
-	if (__get_cpuid_max(0, NULL) >= 0x18 && __get_cpuid_count(0x18, 0, &a, &b, &c, &d)) {
-		unsigned last = a;
-		for (unsigned i = 0; i <= last && i < 64; i++) {
-			if (!__get_cpuid_count(0x18, i, &a, &b, &c, &d))
-				break;
-			unsigned type = d & 0x1f, at = (d >> 5) & 7;
-			if (at == 2 && (type == 1 || type == 3) && (b & 1))
-				return d & 0x100 ? 1 : c; /* fully associative: one set */
-		}
-	}
+	if (intel_tlb_leaf(2, &entries, &sets))
+		return sets;
 #endif
 	return 0;
 }
