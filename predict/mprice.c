@@ -873,11 +873,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 }
 
 /* Where what one entry of the loop around touches outgrows a quarter of
- * L3's reach, its lines come from memory in a growing share, linearly up
- * to all of them at the reach: a cache shared with other cores and other
- * data, whose replacement does not keep a working set whole up to its
- * last line. Loop L priced, at that share, as from L3 and as from memory
- * (L3's reach taken below the working set). */
+ * L3's reach, the lines it streams in order come from memory in a growing
+ * share, linearly up to all of them at the reach: a cache shared with
+ * other cores and other data, whose replacement does not keep a working
+ * set whole up to its last line. Loop L priced, at that share of its far
+ * lines that are in order, as from L3 and as from memory (L3's reach
+ * taken below the working set). A column walk's lines, one an access and
+ * each used again by the next entries, stay in L3 up to the reach. */
 #define L3_BLEND_FROM 0.25
 
 static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const epi_mcosts *c, epi_mloop_price *out)
@@ -887,9 +889,9 @@ static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const e
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
 	double l3 = reach(c, 2), from = L3_BLEND_FROM * l3;
 	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, st.outer_span) != 2 || !(st.outer_span > from) ||
-	    !(st.far[0] + st.far[1] > 0))
+	    !(st.far[0] > 0))
 		return;
-	double share = (st.outer_span - from) / (l3 - from);
+	double share = (st.outer_span - from) / (l3 - from) * st.far[0] / (st.far[0] + st.far[1]);
 	epi_mcosts beyond = *c;
 	beyond.l3_serves = (unsigned long long)(st.outer_span / 2);
 	epi_mloop_price m;

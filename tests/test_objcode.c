@@ -1437,6 +1437,35 @@ static void test_walks_hold_chains(void **st)
 	}
 }
 
+/* A matrix product's column walk (b down k, each line read again by the
+ * next seven columns) over a matrix of 8 MB: where L3 serves 16 MiB, a
+ * working set of half the reach, its lines come from L3 as where it
+ * serves 32 MiB (only lines streamed in order come from memory in a share
+ * growing from a quarter of the reach); where it serves 4 MiB, from
+ * memory */
+static void test_column_in_l3(void **st)
+{
+	(void)st;
+	fixture x;
+	epi_msweep sw;
+	int l = column_of(&x, "l3col", 1000, &sw);
+	sw.outer_trip = 1000;
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1 << 20;
+	epi_mloop_price all, half, small;
+	k.l3_serves = 32 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &all);
+	k.l3_serves = 16 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &half);
+	k.l3_serves = 4 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &small);
+	assert_true(all.bound_t[EPI_BOUND_L3] > 0 && all.bound_t[EPI_BOUND_DRAM] == 0);
+	assert_true(half.t == all.t && half.bound_t[EPI_BOUND_DRAM] == 0);
+	assert_true(small.bound_t[EPI_BOUND_DRAM] > 0 && small.t > all.t);
+	model_free(&x);
+}
+
 static const char rows_src[] = "double cov(int n, const double data[][1200], int i, int j)\n"
 			       "{\n"
 			       "\tdouble s = 0;\n"
@@ -2297,6 +2326,7 @@ int main(void)
 		cmocka_unit_test(test_column_lines_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_in_l3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test(test_jobs_default),
