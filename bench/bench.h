@@ -48,6 +48,8 @@ typedef struct epi_kernel {
  * load.page.tlbS for a walk over S percent of the pages the second-level
  * TLB maps (X(S) for each S, in order). */
 #define EPI_WALK_PAGES 8192
+/* load.l2.set's lines, a page apart in one set of L1 */
+#define EPI_SET_LINES 128
 #define EPI_TLB_SHARES(X) X(50) X(100) X(150)
 
 /* Every kernel, `iter` first. */

@@ -335,12 +335,12 @@ static void scatter(epi_bench_ctx *c, uint64_t n)
 
 /* Page walks: a load from each of PAGES pages STEP bytes apart, in
  * address order, as a walk down a long column of a large matrix reads
- * them. One line per page, each at another offset (the lines fill every
- * cache set alike and stay cached: at most 512 KiB in all), so that what
- * is measured is the translation. The mapping is as a program's malloc'd
- * matrix gets it: where the system gives large pages, the kernels measure
- * those. */
-static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size_t step, char *err)
+ * them. One line per page, each at another offset when SPREAD (the lines
+ * fill every cache set alike and stay cached: at most 512 KiB in all), so
+ * that what is measured is the translation; else all at the page's first
+ * byte. The mapping is as a program's malloc'd matrix gets it: where the
+ * system gives large pages, the kernels measure those. */
+static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size_t step, int spread, char *err)
 {
 	pages = (pages + 31) / 32 * 32; /* whole iterations */
 	size_t len = pages * step;
@@ -352,7 +352,7 @@ static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size
 		return epi_error(err, "cannot map %zu MiB for the %s kernel", len >> 20, k->name);
 	}
 	for (size_t i = 0; i < pages; i++) {
-		at[i] = i * step + i % 64 * 64;
+		at[i] = i * step + (spread ? i % 64 * 64 : 0);
 		((char *)m)[at[i]] = 1; /* the page mapped, as the matrix's are */
 	}
 	c->buf = m;
@@ -368,14 +368,14 @@ static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size
  * waits for the page tables. */
 static int setup_walk(const epi_kernel *k, epi_bench_ctx *c, char *err)
 {
-	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)16 << 10, err);
+	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)16 << 10, 1, err);
 }
 
 /* The same pages 64 KiB apart (a row of 8,192 doubles): each walk's
  * page-table entry on a line of its own, where at 16 KiB two share one. */
 static int setup_walkfar(const epi_kernel *k, epi_bench_ctx *c, char *err)
 {
-	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)64 << 10, err);
+	return setup_pages(k, c, EPI_WALK_PAGES, (size_t)64 << 10, 1, err);
 }
 
 /* Pages in a row, SHARE percent of what this processor's second-level
@@ -384,7 +384,18 @@ static int setup_walkfar(const epi_kernel *k, epi_bench_ctx *c, char *err)
  * the second. */
 static int setup_tlb(const epi_kernel *k, epi_bench_ctx *c, int share, char *err)
 {
-	return setup_pages(k, c, (size_t)epi_tlb_pages(2) * (size_t)share / 100, 4096, err);
+	return setup_pages(k, c, (size_t)epi_tlb_pages(2) * (size_t)share / 100, 4096, 1, err);
+}
+
+/* EPI_SET_LINES lines a page apart, all at one offset: a column walk down
+ * rows a whole number of pages long (1,024 doubles, 4 KiB apart or a
+ * multiple) whose lines fall in one set of L1 (a page's worth of sets on
+ * a cache indexed within the page), far more than its ways hold: each
+ * access misses L1, and its misses to the one set wait for each other.
+ * Within L2 and the second-level TLB. */
+static int setup_set(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	return setup_pages(k, c, EPI_SET_LINES, 4096, 0, err);
 }
 
 static void teardown_walk(epi_bench_ctx *c)
@@ -413,6 +424,11 @@ PAGE_KERNEL(epi_k_load_page_walkfar, "load.page.walkfar",
 	    "a load from each of 8,192 pages 64 KiB apart, in order (independent loads, lines cached): "
 	    "a walk whose page-table entries share no line",
 	    EPI_LVL_DRAM, setup_walkfar);
+
+PAGE_KERNEL(epi_k_load_l2_set, "load.l2.set",
+	    "a load from each of 128 lines 4 KiB apart, in order (independent loads): a column walk "
+	    "whose lines all fall in one set of L1",
+	    EPI_LVL_L2, setup_set);
 
 #define TLB_KERNEL(share)                                                                                   \
 	static int setup_tlb##share(const epi_kernel *k, epi_bench_ctx *c, char *err)                       \

@@ -212,6 +212,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	/* page walks: without the kernels, none priced; the TLBs' reach as
 	 * the kernels took it */
 	c->walk = cost(col, "load.page.walk", NULL, 0);
+	c->set1 = cost(col, "load.l2.set", NULL, 0);
 	c->walk_far = cost(col, "load.page.walkfar", NULL, 0);
 	long page = sysconf(_SC_PAGESIZE);
 	c->page = page >= 4096 ? (double)page : 4096;
@@ -382,6 +383,8 @@ typedef struct streams {
 	double wnear[2], wfar[2]; /* of NEAR and FAR, the lines only written (not read first) */
 	double conflict;     /* what the column walks' lines of an entry hold of a cache with the sets
 				they cannot use (set_conflict) */
+	double crowd;        /* the column walks' accesses whose lines crowd a few sets of L1: their
+				time (crowded) */
 	double pages, walks; /* a column walk's pages per entry, and new pages per iteration */
 	double walks_far;    /* of those, the share whose page-table entries share fewer lines than
 				load.page.walk's (pages farther apart than its 16 KiB) */
@@ -427,6 +430,24 @@ static double tlb_conflict(const epi_mcosts *c, double step)
 	if (s < page || s % page)
 		return 1;
 	return (double)gcd(s / page, (uint64_t)c->stlb_sets);
+}
+
+/* Seconds per access of a column walk of C, STEP bytes apart, TRIP
+ * accesses an entry, whose lines more than fill the sets of L1 they fall
+ * in (a page's worth of sets, L1's bytes a page per way, as on caches
+ * indexed within the page): misses to one set wait for each other, at
+ * load.l2.set's time per access with one set, and the more sets the
+ * more of them at a time, down to a column's line from L2. 0 where they
+ * fit, or without the kernel. */
+static double crowded(const epi_mcosts *c, double step, double trip)
+{
+	if (!(c->set1 > 0) || !(c->page >= 4096) || !isfinite(step))
+		return 0;
+	double sets = c->page / 64 / set_conflict(c->page, step), ways = (double)c->cache[0] / c->page;
+	if (!(trip / sets > (ways >= 1 ? ways : 1)))
+		return 0;
+	double line = c->cline[0] < c->set1 ? c->cline[0] : c->set1;
+	return line + (c->set1 - line) / sets;
 }
 
 /* The row that loop L's column walks whose steps are known only at run
@@ -580,8 +601,10 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, const epi_mco
 			st->load_walks += ld * o->weight[i] * per;
 			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
-		if (col)
+		if (col) {
 			st->conflict += entry * (c ? set_conflict(c->page, step) : 1);
+			st->crowd += c ? w * crowded(c, step, trip) : 0;
+		}
 		st->span += entry;
 		if (per)
 			per[i - lo] = entry;
@@ -716,15 +739,23 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 	int lc = ln;
 	while (lc < 3 && st->conflict > (lc < 2 ? (double)c->cache[lc] : reach(c, 2)))
 		lc++;
+	double walk = 0;
 	if (lc > 0 && st->near[1] > 0) {
-		t += col_lines(c, lc, st->near[1], st->wnear[1]);
+		walk += col_lines(c, lc, st->near[1], st->wnear[1]);
 		deep = lc > deep ? lc : deep;
 	}
 	double apart = lf == 3 ? st->far_apart : 0;
 	if (lf > 0 && st->far[1] > 0) {
-		t += col_lines(c, lf, st->far[1] - apart, st->wfar[1]);
+		walk += col_lines(c, lf, st->far[1] - apart, st->wfar[1]);
 		deep = lf > deep ? lf : deep;
 	}
+	/* lines crowding a few sets of L1 come no faster than their misses
+	 * to a set follow each other, whichever level serves them */
+	if (st->crowd > walk) {
+		walk = st->crowd;
+		deep = deep > 0 ? deep : 1;
+	}
+	t += walk;
 	if (deep > 0 && t > 0)
 		out->bound_t[EPI_BOUND_L2 + deep - 1] = t;
 	/* column walks over more pages than the first-level TLB maps: each

@@ -54,6 +54,8 @@ typedef struct epi_mcosts {
 	double near_share;       /* of a deeper level's line price, what a nearer level's line costs beside it */
 	double scatter;          /* seconds per line read from memory in no order a prefetcher follows */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
+	double set1;             /* seconds per access of a column walk whose lines all fall in one set of L1,
+				    more than its ways hold (load.l2.set; 0: unknown) */
 	double walk;             /* seconds per access that waits for the page tables (load.page.walk; 0: unknown) */
 	double walk_far;         /* the same when each page-table entry is on a line of its own
 				    (load.page.walkfar; 0: unknown) */

@@ -132,6 +132,28 @@ static void test_page_walk_offsets(void **st)
 	assert_null(c.buf);
 }
 
+/* the crowded-set kernel's lines: EPI_SET_LINES of them, a page apart in
+ * address order, all at a page's first byte (one set of an L1 indexed
+ * within the page) */
+static void test_set_offsets(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("load.l2.set");
+	assert_non_null(k);
+	assert_int_equal(k->level, EPI_LVL_L2);
+	epi_bench_ctx c = {.bytes = 1 << 20};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	const uint64_t *at = c.buf2;
+	size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8;
+	assert_int_equal(n, EPI_SET_LINES);
+	for (size_t i = 0; i < n; i++)
+		assert_true(at[i] == i * 4096 && at[i] < c.bytes);
+	k->run(&c, 2 * n / 32);
+	k->teardown(&c);
+	assert_null(c.buf);
+}
+
 /* the TLBs' entries as the processor gives them, a second level that is
  * no reading of the hardware (a VM's: 96 and 128) and what is not given
  * taken as the smallest of current cores' */
@@ -306,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
+		cmocka_unit_test(test_set_offsets),
 		cmocka_unit_test(test_tlb_sizes),
 		cmocka_unit_test(test_tlb_sets),
 		cmocka_unit_test(test_tlb_curve_offsets),

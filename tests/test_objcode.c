@@ -1466,6 +1466,44 @@ static void test_column_in_l3(void **st)
 	model_free(&x);
 }
 
+/* A column sum down rows of 1,024 doubles (8 KiB): the walk's lines all
+ * in one set of L1 (32 KiB, 8 ways of a page), far more than its ways:
+ * an access at load.l2.set's time, from L2 or beyond alike. Rows of
+ * 1,000 doubles spread over all 64 sets: their lines (1,000 of them) do
+ * not fit either, at a line's price from L2 and a 64th of the rest.
+ * Short columns (8 lines a set) fit; without the kernel, no such time. */
+static void test_crowded_sets(void **st)
+{
+	(void)st;
+	static const struct {
+		int n;
+		double per; /* seconds an access, 0: the walk's lines alone */
+	} want[] = {{1024, 12}, {1000, 2 + 10.0 / 64}, {8, 0}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		fixture x;
+		char bind[32];
+		snprintf(bind, sizeof bind, "n=%d", want[i].n);
+		model(&x, "crowd", colsum_src, "gcc", "-O2", bind);
+		int l = loop_on(&x, 5);
+		epi_msweep sw = {.trip = want[i].n, .outer_trip = want[i].n, .round = epi_mloop_bytes(&x.m.obj, l, want[i].n)};
+		epi_mcosts k;
+		memory_cycles(&k);
+		k.cache[1] = 64 << 20; /* every column in L2: a line from there at 2 */
+		k.page = 4096;
+		epi_mloop_price none, p;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &none);
+		k.set1 = 12;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+		if (want[i].per > 0) {
+			assert_true(fabs(p.bound_t[EPI_BOUND_L2] - want[i].per) < 1e-9);
+			assert_true(p.t > none.t);
+		} else {
+			assert_true(p.t == none.t);
+		}
+		model_free(&x);
+	}
+}
+
 static const char rows_src[] = "double cov(int n, const double data[][1200], int i, int j)\n"
 			       "{\n"
 			       "\tdouble s = 0;\n"
@@ -2327,6 +2365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_in_l3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crowded_sets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_sweep_loads, setup, teardown),
 		cmocka_unit_test(test_analysis_loops),
 		cmocka_unit_test(test_jobs_default),
