@@ -46,7 +46,7 @@ static void tlb_curve(epi_mcosts *c, const epi_fcol *col)
 	static const struct {
 		const char *key;
 		double x;
-	} curve[] = {EPI_TLB_SHARES(TLB_POINT)};
+	} curve[] = {EPI_TLB_CURVE(TLB_POINT)};
 #undef TLB_POINT
 	c->ntlb = 0;
 	for (size_t i = 0; i <= sizeof curve / sizeof *curve; i++) {
