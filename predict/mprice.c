@@ -432,18 +432,19 @@ static double tlb_conflict(const epi_mcosts *c, double step)
 	return (double)gcd(s / page, (uint64_t)c->stlb_sets);
 }
 
-/* Seconds per access of a column walk of C, STEP bytes apart, TRIP
- * accesses an entry, whose lines more than fill the sets of L1 they fall
- * in (a page's worth of sets, L1's bytes a page per way, as on caches
- * indexed within the page): misses to one set wait for each other, at
- * load.l2.set's time per access with one set, and the more sets the
- * more of them at a time, down to a column's line from L2. 0 where they
- * fit, or without the kernel. */
-static double crowded(const epi_mcosts *c, double step, double trip)
+/* Seconds per access of a column walk of C whose lines fall in 1 in
+ * CONFLICT (set_conflict) of a page's lines' sets, TRIP accesses an
+ * entry, where they more than fill the sets of L1 they fall in (a page's
+ * worth of sets, L1's bytes a page per way, as on caches indexed within
+ * the page): misses to one set wait for each other, at load.l2.set's time
+ * per access with one set, and the more sets the more of them at a time,
+ * down to a column's line from L2. 0 where they fit, or without the
+ * kernel. */
+static double crowded(const epi_mcosts *c, double conflict, double trip)
 {
-	if (!(c->set1 > 0) || !(c->page >= 4096) || !isfinite(step))
+	if (!(c->set1 > 0) || !(c->page >= 4096))
 		return 0;
-	double sets = c->page / 64 / set_conflict(c->page, step), ways = (double)c->cache[0] / c->page;
+	double sets = c->page / 64 / conflict, ways = (double)c->cache[0] / c->page;
 	if (!(trip / sets > (ways >= 1 ? ways : 1)))
 		return 0;
 	double line = c->cline[0] < c->set1 ? c->cline[0] : c->set1;
@@ -602,8 +603,10 @@ static void scan(const epi_object *o, int l, const epi_msweep *sw, const epi_mco
 			st->load_walks_far += ld * o->weight[i] * per * far;
 		}
 		if (col) {
-			st->conflict += entry * (c ? set_conflict(c->page, step) : 1);
-			st->crowd += c ? w * crowded(c, step, trip) : 0;
+			double sc = c ? set_conflict(c->page, step) : 1;
+			st->conflict += entry * sc;
+			if (c && isfinite(step))
+				st->crowd += w * crowded(c, sc, trip);
 		}
 		st->span += entry;
 		if (per)
