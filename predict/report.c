@@ -557,6 +557,16 @@ static json_t *json_mix(const epi_mix *mix)
 	return j;
 }
 
+/* What bounds MC's time, or -1 when nothing was priced (how often it runs
+ * needs unbound parameters, or it has no code). */
+static int mcost_bound(const epi_mcost *mc)
+{
+	double t = 0;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		t += mc->bound_t[b];
+	return isnan(mc->p.t) || !(t > 0) ? -1 : (int)epi_mcost_bound(mc);
+}
+
 /* Region P as a JSON object appended to JREGIONS. */
 static void region_json(const priced *P, json_t *jregions)
 {
@@ -584,8 +594,10 @@ static void region_json(const priced *P, json_t *jregions)
 		json_object_set_new(x, "time_s", epi_json_num(p->t));
 		json_object_set_new(x, "time_sd_s", epi_json_num(p->t_sd));
 		json_object_set_new(x, "unpriced_ops", json_integer(p->nunpriced));
-		if (P->mc)
-			json_object_set_new(x, "bound", json_string(epi_bound_name(epi_mcost_bound(&P->mc[fi]))));
+		if (P->mc) { /* null where the table says nothing of it */
+			int b = mcost_bound(&P->mc[fi]);
+			json_object_set_new(x, "bound", b < 0 ? json_null() : json_string(epi_bound_name(b)));
+		}
 		json_array_append_new(jall, x);
 	}
 	json_object_set_new(jr, "all", jall);
@@ -685,12 +697,13 @@ static void table_machine(FILE *out, const epi_mcost *mc)
 		used[best] = 1;
 		fprintf(out, "%s %s %.0f%%", shown ? "," : ";", epi_iclass_name(best), 100 * mc->mix.cls[best] / mc->mix.n);
 	}
-	double t = 0;
-	for (int b = 0; b < EPI_BOUND_N; b++)
-		t += mc->bound_t[b];
-	enum epi_bound b = epi_mcost_bound(mc);
-	if (t > 0)
+	int b = mcost_bound(mc);
+	if (b >= 0) {
+		double t = 0;
+		for (int k = 0; k < EPI_BOUND_N; k++)
+			t += mc->bound_t[k];
 		fprintf(out, "; bound: %s, %.0f%% of its time", epi_bound_name(b), 100 * mc->bound_t[b] / t);
+	}
 	fprintf(out, ")\n");
 }
 

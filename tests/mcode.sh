@@ -199,6 +199,18 @@ sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: main is the total, s
 	bad "compiled model: main is the total, sum holds ten calls of get" "$tmp/out"
 expect "compiled model: a region whose runs need a parameter" 0 "how often it runs needs the unbound parameters" -- \
 	"$M/calls.c" --binary "$M/calls" --table "$M/t.xml"
+# in JSON too, that nest has no time and so no bound; get's region, one
+# call whatever n is, has both
+expect "compiled model: JSON of a region whose runs need a parameter" 0 '"scope": "loop"' -- \
+	"$M/calls.c" --binary "$M/calls" --table "$M/t.xml" -F json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {(x["scope"], x["function"]): x["all"][0] for x in d["regions"]}
+nest, get = r[("loop", "sum")], r[("function", "get")]
+ok = (nest["time_s"] is None and nest["bound"] is None and get["time_s"] > 0 and get["bound"] is not None)
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: no bound in JSON where no time was priced" ||
+	bad "compiled model: no bound in JSON where no time was priced" "$tmp/out"
 
 # a nest the compiler unrolls whole into straight code keeps that code:
 # its region is priced with it, not at 0 s
