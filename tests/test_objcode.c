@@ -1721,20 +1721,30 @@ static void test_tlb_curve(void **st)
 	col.n = 0;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(epi_mcosts_tlb(&c, 100 * s) == 0);
-	/* a table of this version: the points beside the cliff, 75% and
-	 * 125%, and the curve through them where 100% was */
-	epi_cost now[5] = {
+	/* a table of the previous version: the points beside the cliff, 75%
+	 * and 125%, and the curve through them where 100% was */
+	epi_cost now[6] = {
 		{.key = "load.page.tlb50", .t = 2, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.tlb75", .t = 4, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.tlb125", .t = 13, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.tlb150", .t = 15, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.walk", .t = 17, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb110", .t = 12, .e = NAN, .e_dyn = NAN},
 	};
 	col.op = now;
 	col.n = 5;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(fabs(epi_mcosts_tlb(&c, 0.75 * s) - 4) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, s) - 8.5) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 1.25 * s) - 13) < 1e-9);
+	/* this version's: the cliff's far side at 110% too, the curve
+	 * through it (steeper from 75% on, flatter after) */
+	col.n = 6;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(fabs(epi_mcosts_tlb(&c, 0.75 * s) - 4) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, s) - (4 + 8 * 25.0 / 35)) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 1.1 * s) - 12) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 1.2 * s) - (12 + 1 * 10.0 / 15)) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.25 * s) - 13) < 1e-9);
 }
 
