@@ -558,12 +558,15 @@ static json_t *json_mix(const epi_mix *mix)
 }
 
 /* What bounds MC's time, or -1 when nothing was priced (how often it runs
- * needs unbound parameters, or it has no code). */
-static int mcost_bound(const epi_mcost *mc)
+ * needs unbound parameters, or it has no code); its bounds' sum into
+ * *TOTAL when not NULL. */
+static int mcost_bound(const epi_mcost *mc, double *total)
 {
 	double t = 0;
 	for (int b = 0; b < EPI_BOUND_N; b++)
 		t += mc->bound_t[b];
+	if (total)
+		*total = t;
 	return isnan(mc->p.t) || !(t > 0) ? -1 : (int)epi_mcost_bound(mc);
 }
 
@@ -595,7 +598,7 @@ static void region_json(const priced *P, json_t *jregions)
 		json_object_set_new(x, "time_sd_s", epi_json_num(p->t_sd));
 		json_object_set_new(x, "unpriced_ops", json_integer(p->nunpriced));
 		if (P->mc) { /* null where the table says nothing of it */
-			int b = mcost_bound(&P->mc[fi]);
+			int b = mcost_bound(&P->mc[fi], NULL);
 			json_object_set_new(x, "bound", b < 0 ? json_null() : json_string(epi_bound_name(b)));
 		}
 		json_array_append_new(jall, x);
@@ -697,13 +700,10 @@ static void table_machine(FILE *out, const epi_mcost *mc)
 		used[best] = 1;
 		fprintf(out, "%s %s %.0f%%", shown ? "," : ";", epi_iclass_name(best), 100 * mc->mix.cls[best] / mc->mix.n);
 	}
-	int b = mcost_bound(mc);
-	if (b >= 0) {
-		double t = 0;
-		for (int k = 0; k < EPI_BOUND_N; k++)
-			t += mc->bound_t[k];
+	double t;
+	int b = mcost_bound(mc, &t);
+	if (b >= 0)
 		fprintf(out, "; bound: %s, %.0f%% of its time", epi_bound_name(b), 100 * mc->bound_t[b] / t);
-	}
 	fprintf(out, ")\n");
 }
 
