@@ -105,19 +105,36 @@ static void test_scatter_visits_every_line(void **st)
 	k->teardown(&c);
 }
 
+/* A page kernel NAME set up on C: its offsets (c->buf2), how many into *N */
+static const epi_kernel *page_kernel(const char *name, epi_bench_ctx *c, size_t *n)
+{
+	const epi_kernel *k = epi_kernel_find(name);
+	assert_non_null(k);
+	*c = (epi_bench_ctx){.bytes = 1 << 20};
+	char err[512];
+	assert_int_equal(k->setup(k, c, err), 0);
+	*n = (size_t)((const char *)c->aux - (const char *)c->buf2) / 8;
+	return k;
+}
+
+/* the kernel runs twice round its N offsets, and unmaps */
+static void page_kernel_done(const epi_kernel *k, epi_bench_ctx *c, size_t n)
+{
+	k->run(c, 2 * n / 32);
+	k->teardown(c);
+	assert_null(c->buf);
+}
+
 /* the page-walk kernel's offsets: each on a page of its own, in address
  * order, pages more than a TLB maps; their lines at 64 offsets in turn
  * (every cache set alike); the kernel runs round them and unmaps */
 static void test_page_walk_offsets(void **st)
 {
 	(void)st;
-	const epi_kernel *k = epi_kernel_find("load.page.walk");
-	assert_non_null(k);
-	epi_bench_ctx c = {.bytes = 1 << 20};
-	char err[512];
-	assert_int_equal(k->setup(k, &c, err), 0);
+	epi_bench_ctx c;
+	size_t n, sets[64] = {0};
+	const epi_kernel *k = page_kernel("load.page.walk", &c, &n);
 	const uint64_t *at = c.buf2;
-	size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8, sets[64] = {0};
 	assert_true(n >= 8192);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(at[i] < c.bytes);
@@ -127,9 +144,7 @@ static void test_page_walk_offsets(void **st)
 	}
 	for (int s = 0; s < 64; s++)
 		assert_true(sets[s] == n / 64);
-	k->run(&c, 2 * n / 32);
-	k->teardown(&c);
-	assert_null(c.buf);
+	page_kernel_done(k, &c, n);
 }
 
 /* the crowded-set kernel's lines: EPI_SET_LINES of them, a page apart in
@@ -138,20 +153,15 @@ static void test_page_walk_offsets(void **st)
 static void test_set_offsets(void **st)
 {
 	(void)st;
-	const epi_kernel *k = epi_kernel_find("load.l2.set");
-	assert_non_null(k);
+	epi_bench_ctx c;
+	size_t n;
+	const epi_kernel *k = page_kernel("load.l2.set", &c, &n);
 	assert_int_equal(k->level, EPI_LVL_L2);
-	epi_bench_ctx c = {.bytes = 1 << 20};
-	char err[512];
-	assert_int_equal(k->setup(k, &c, err), 0);
 	const uint64_t *at = c.buf2;
-	size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8;
 	assert_int_equal(n, EPI_SET_LINES);
 	for (size_t i = 0; i < n; i++)
 		assert_true(at[i] == i * 4096 && at[i] < c.bytes);
-	k->run(&c, 2 * n / 32);
-	k->teardown(&c);
-	assert_null(c.buf);
+	page_kernel_done(k, &c, n);
 }
 
 /* the TLB's miss curve is measured beside its cliff, at 75% and 110% of
@@ -213,19 +223,14 @@ static void test_tlb_curve_offsets(void **st)
 	for (int i = 0; i < 5; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "load.page.tlb%d", share[i]);
-		const epi_kernel *k = epi_kernel_find(name);
-		assert_non_null(k);
-		epi_bench_ctx c = {.bytes = 1 << 20};
-		char err[512];
-		assert_int_equal(k->setup(k, &c, err), 0);
+		epi_bench_ctx c;
+		size_t n;
+		const epi_kernel *k = page_kernel(name, &c, &n);
 		const uint64_t *at = c.buf2;
-		size_t n = (size_t)((const char *)c.aux - (const char *)c.buf2) / 8;
 		assert_true(n % 32 == 0 && n >= reach * share[i] / 100 && n < reach * share[i] / 100 + 32);
 		for (size_t j = 1; j < n; j++)
 			assert_true(at[j] / 4096 == at[j - 1] / 4096 + 1);
-		k->run(&c, 2 * n / 32);
-		k->teardown(&c);
-		assert_null(c.buf);
+		page_kernel_done(k, &c, n);
 	}
 }
 
