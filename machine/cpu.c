@@ -1,8 +1,10 @@
 /* cpu: processor identity and package topology (see cpu.h). */
+#define _GNU_SOURCE /* sched_setaffinity */
 #include "machine/cpu.h"
 #include "machine/sysroot.h"
 #include "model/util.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,57 @@ int epi_cpu_info(epi_cpuinfo *ci, char *err)
 	return 0;
 }
 
+unsigned long long epi_cache_from_leaf(unsigned a, unsigned b, unsigned c, int *level)
+{
+	unsigned type = a & 0x1f;
+	*level = (int)((a >> 5) & 7);
+	if (type != 1 && type != 3)
+		return 0;
+	unsigned long long ways = (b >> 22) + 1, parts = ((b >> 12) & 0x3ff) + 1, line = (b & 0xfff) + 1;
+	return ways * parts * line * ((unsigned long long)c + 1);
+}
+
+/* The levels C lacks from the deterministic cache parameters leaf of the
+ * CPU running this: AMD's 0x8000001D where the processor has it, else
+ * Intel's 4. */
+static void cpuid_caches(void *arg)
+{
+	epi_caches *c = arg;
+#if defined(__x86_64__)
+	unsigned a, b, cx, d, leaf = 4;
+	if (__get_cpuid(0x80000000, &a, &b, &cx, &d) && a >= 0x8000001d && __get_cpuid_count(0x8000001d, 0, &a, &b, &cx, &d) &&
+	    (a & 0x1f))
+		leaf = 0x8000001d;
+	else if (__get_cpuid_max(0, NULL) < 4)
+		return;
+	for (unsigned i = 0; i < 16; i++) {
+		if (!__get_cpuid_count(leaf, i, &a, &b, &cx, &d) || !(a & 0x1f))
+			break;
+		int level;
+		unsigned long long n = epi_cache_from_leaf(a, b, cx, &level);
+		unsigned long long *at = level == 1 ? &c->l1 : level == 2 ? &c->l2 : level == 3 ? &c->l3 : NULL;
+		if (n && at && !*at)
+			*at = n;
+	}
+#else
+	(void)c;
+#endif
+}
+
+void epi_on_cpu(int cpu, void (*fn)(void *), void *arg)
+{
+	cpu_set_t old, one;
+	int pinned = cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof old, &old) == 0;
+	if (pinned) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pinned = sched_setaffinity(0, sizeof one, &one) == 0;
+	}
+	fn(arg);
+	if (pinned)
+		sched_setaffinity(0, sizeof old, &old);
+}
+
 void epi_caches_read(int cpu, epi_caches *c)
 {
 	memset(c, 0, sizeof *c);
@@ -118,6 +171,9 @@ void epi_caches_read(int cpu, epi_caches *c)
 		else if (level == 3)
 			c->l3 = n;
 	}
+	/* a fake tree's machine is not the one running this */
+	if ((!c->l1 || !c->l2 || !c->l3) && !*epi_sysroot())
+		epi_on_cpu(cpu, cpuid_caches, c);
 }
 
 #if defined(__x86_64__)

@@ -23,11 +23,24 @@ int epi_cpu_info(epi_cpuinfo *ci, char *err);
 const char *epi_vendor_name(epi_vendor v);
 
 /* The data cache sizes seen by CPU, in bytes (0 when unknown), from
- * /sys/devices/system/cpu/cpuN/cache/index* (level, type, size). */
+ * /sys/devices/system/cpu/cpuN/cache/index* (level, type, size); on the
+ * machine itself (no EPI_SYSROOT), the levels sysfs does not give (a
+ * microVM's kernel can give none) from x86-64 cpuid on CPU, Intel's leaf
+ * 4 or AMD's 0x8000001D. */
 typedef struct epi_caches {
 	unsigned long long l1, l2, l3;
 } epi_caches;
 void epi_caches_read(int cpu, epi_caches *c);
+
+/* Calls FN(ARG) pinned to CPU where this process may run there (else
+ * where it runs), its affinity restored after. */
+void epi_on_cpu(int cpu, void (*fn)(void *), void *arg);
+
+/* The bytes of the data or unified cache that a subleaf of a deterministic
+ * cache parameters leaf (Intel's 4, AMD's 0x8000001D: one layout) gives in
+ * EAX, EBX, ECX (ways x partitions x line x sets), its level into *LEVEL;
+ * 0 for an instruction cache or the subleaf past the last cache. */
+unsigned long long epi_cache_from_leaf(unsigned a, unsigned b, unsigned c, int *level);
 
 /* The 4 KiB pages the data TLB of LEVEL (1 or 2) of the CPU running this
  * maps (x86-64: cpuid, AMD's leaves 0x80000005 and 0x80000006 or Intel's

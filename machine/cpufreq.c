@@ -1,6 +1,7 @@
 /* cpufreq: frequency policies, pinning and restoration (see cpufreq.h). */
 #define _GNU_SOURCE /* sched_setaffinity */
 #include "machine/cpufreq.h"
+#include "machine/cpu.h"
 #include "model/freq.h"
 #include "model/util.h"
 
@@ -598,15 +599,10 @@ static int replay(char *err)
 	return ret < 0 ? -1 : 1;
 }
 
-double epi_effective_ghz(int cpu)
-{
 #if defined(__x86_64__) || defined(__aarch64__)
-	cpu_set_t old, one;
-	int pinned = sched_getaffinity(0, sizeof old, &old) == 0;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	if (pinned && sched_setaffinity(0, sizeof one, &one) < 0)
-		pinned = 0;
+/* The fastest of five runs of dependent adds, in GHz, into *OUT */
+static void clock_probe(void *out)
+{
 	const long iters = 200000; /* 100 dependent adds each: 2e7 cycles */
 	double best = 0;
 	for (int rep = 0; rep < 5; rep++) {
@@ -628,8 +624,15 @@ double epi_effective_ghz(int cpu)
 		if (ghz > best)
 			best = ghz;
 	}
-	if (pinned)
-		sched_setaffinity(0, sizeof old, &old);
+	*(double *)out = best;
+}
+#endif
+
+double epi_effective_ghz(int cpu)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	double best = 0;
+	epi_on_cpu(cpu, clock_probe, &best);
 	return best;
 #else
 	(void)cpu;

@@ -284,6 +284,23 @@ static void test_touch_faults_every_page(void **st)
 	assert_true(b.ru_minflt - a.ru_minflt >= 2 * pages);
 }
 
+/* the deterministic cache parameters leaf decoded: a Zen 3's subleaves
+ * (AMD's 0x8000001D) and an Intel L2 of 20 ways (leaf 4) */
+static void test_cache_leaf(void **st)
+{
+	(void)st;
+	int level = 0;
+	assert_int_equal(epi_cache_from_leaf(0x121, 0x01c0003f, 0x3f, &level), 32 << 10);
+	assert_int_equal(level, 1);
+	assert_int_equal(epi_cache_from_leaf(0x122, 0x01c0003f, 0x3f, &level), 0); /* instructions */
+	assert_int_equal(epi_cache_from_leaf(0x143, 0x01c0003f, 0x3ff, &level), 512 << 10);
+	assert_int_equal(level, 2);
+	assert_int_equal(epi_cache_from_leaf(0x4163, 0x03c0003f, 0x7fff, &level), 32 << 20);
+	assert_int_equal(level, 3);
+	assert_int_equal(epi_cache_from_leaf(0x143, (19u << 22) | 63, 1023, &level), 1280 << 10);
+	assert_int_equal(epi_cache_from_leaf(0, 0, 0, &level), 0); /* past the last */
+}
+
 static void test_levels_from_sysfs(void **st)
 {
 	fake_root();
@@ -352,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
+		cmocka_unit_test(test_cache_leaf),
 		cmocka_unit_test(test_levels_from_sysfs),
 		cmocka_unit_test(test_l3_serves),
 	};
