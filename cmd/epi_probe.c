@@ -68,6 +68,17 @@ static json_t *probe_cpu(epi_cpuinfo *ci)
 		json_object_set_new(jcpu, "microcode", ci->microcode[0] ? json_string(ci->microcode) : json_null());
 		json_object_set_new(jcpu, "cpus", json_integer(ci->ncpus));
 		json_object_set_new(jcpu, "packages", json_integer(ci->npkg));
+		/* the data caches of the first CPU, in bytes (null: not known) */
+		epi_caches cs;
+		epi_caches_read(ci->ncpus > 0 ? ci->cpus[0] : 0, &cs);
+		const unsigned long long b[3] = {cs.l1, cs.l2, cs.l3};
+		json_t *jc = json_object();
+		for (int k = 0; k < 3; k++) {
+			char key[8];
+			snprintf(key, sizeof key, "l%d", k + 1);
+			json_object_set_new(jc, key, b[k] ? json_integer((json_int_t)b[k]) : json_null());
+		}
+		json_object_set_new(jcpu, "caches", jc);
 	} else {
 		json_object_set_new(jcpu, "error", json_string(err));
 	}
@@ -244,6 +255,23 @@ static void report_table(const probe_result *res)
 	printf("cpu: %s (%s family %lld model %lld), %lld CPUs in %lld package%s\n", name ? name : "unknown",
 	       epi_vendor_name(ci->vendor), (long long)ci->family, (long long)ci->model, (long long)ci->ncpus,
 	       (long long)ci->npkg, ci->npkg == 1 ? "" : "s");
+	json_t *jc = json_object_get(res->jcpu, "caches");
+	if (jc) {
+		printf("data caches of CPU %d:", ci->ncpus > 0 ? ci->cpus[0] : 0);
+		for (int k = 0; k < 3; k++) {
+			char key[8];
+			snprintf(key, sizeof key, "l%d", k + 1);
+			json_t *v = json_object_get(jc, key);
+			long long n = json_is_integer(v) ? (long long)json_integer_value(v) : 0;
+			if (!n)
+				printf(" L%d not known%s", k + 1, k < 2 ? "," : "");
+			else if (n % (1 << 20) == 0)
+				printf(" L%d %lld MiB%s", k + 1, n >> 20, k < 2 ? "," : "");
+			else
+				printf(" L%d %lld KiB%s", k + 1, n >> 10, k < 2 ? "," : "");
+		}
+		printf("\n");
+	}
 	table_meters(res);
 	table_freq(res);
 	printf("\ntime: always measurable (CLOCK_MONOTONIC)\n");

@@ -11,6 +11,21 @@ run_epi "epi probe --format json" 0 '"energy_measurable"' -- probe --format json
 # a machine with nothing: both absences explained
 EPI_SYSROOT="$tmp/bare" run_epi "probe explains a missing meter" 0 "powercap  no   no RAPL" -- probe
 EPI_SYSROOT="$tmp/bare" run_epi "probe explains missing frequency control" 0 "no CPU frequency control" -- probe
+# a fake machine's caches are its sysfs's alone (this processor's cpuid is not its)
+EPI_SYSROOT="$tmp/bare" run_epi "probe: caches not known" 0 "^data caches of CPU 0: L1 not known, L2 not known, L3 not known$" -- probe
+C="$tmp/caches"
+mkdir -p "$C/proc"
+cp "$tmp/bare/proc/cpuinfo" "$C/proc/cpuinfo"
+for x in "0 1 Data 48K" "1 1 Instruction 64K" "2 2 Unified 2048K" "3 3 Unified 96M"; do
+	set -- $x
+	d="$C/sys/devices/system/cpu/cpu0/cache/index$1"
+	mkdir -p "$d"
+	echo "$2" >"$d/level"
+	echo "$3" >"$d/type"
+	echo "$4" >"$d/size"
+done
+EPI_SYSROOT="$C" run_epi "probe: caches from sysfs" 0 "^data caches of CPU 0: L1 48 KiB, L2 2 MiB, L3 96 MiB$" -- probe
+EPI_SYSROOT="$C" run_epi "probe --format json: caches in bytes" 0 '"l2": 2097152' -- probe --format json
 
 run_epi "measure --meter none reports time" 0 "^1,none,time,[0-9.]*,,,0$" -- measure --meter none --format csv -- sleep 0.05
 head -1 "$tmp/out" | grep -qx "run,meter,domain,seconds,joules,watts,estimated" && ok "measure CSV columns" || bad "measure CSV columns" "$tmp/out"
