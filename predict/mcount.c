@@ -548,6 +548,46 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	free(last);
 }
 
+void epi_mcount_gates(const epi_mcount *m, epi_object *o)
+{
+	char *redo = xcalloc((size_t)o->nloop + 1, 1);
+	for (int i = 0; i < o->nin; i++) {
+		int g = o->gate[i], p = o->loop_of[i], least = g <= -2;
+		if (least)
+			g = -2 - g;
+		if (g < 0 || p < 0)
+			continue;
+		double w = o->branch_prob;
+		if (m && o->loop[p].src >= 0 && o->loop[g].src >= 0) {
+			double it = m->l[p].iters, gi = m->l[g].iters, gt = m->l[g].trip;
+			/* the inner loop's entries: its source loop's (its
+			 * iterations over its trip count), at most one per
+			 * iteration it runs (none for a version that does not) */
+			double e = gt > 0 && isfinite(gt) ? gi / gt : 0;
+			if (e > gi)
+				e = gi;
+			if (it > 0 && isfinite(it) && gi >= 0 && isfinite(gi)) {
+				double share = e < it ? e / it : 1;
+				/* a test before the loop: its share is a floor */
+				w = !least || share >= 1 || share > w ? share : w;
+			}
+		}
+		if (o->weight[i] != (float)w) {
+			o->weight[i] = (float)w;
+			redo[p] = 1;
+		}
+	}
+	for (int l = 0; l < o->nloop; l++) {
+		if (!redo[l])
+			continue;
+		memset(&o->loop[l].own, 0, sizeof o->loop[l].own);
+		for (int i = o->loop[l].first; i <= o->loop[l].last; i++)
+			if (o->loop_of[i] == l)
+				epi_mix_insn(&o->loop[l].own, &o->in[i], o->weight[i], o->frame[i]);
+	}
+	free(redo);
+}
+
 void epi_mcount_free(epi_mcount *m)
 {
 	free(m->l);

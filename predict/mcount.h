@@ -63,6 +63,13 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
  * its source loop runs ITERS iterations over ENTRIES entries: the main
  * loop's share k at a time, the remainder's what is left per entry. */
 double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries);
+/* The weights of O's blocks that go with the runs of a loop inside theirs
+ * (epi_object.gate: the checks and set-up before a vectorised loop, its
+ * remainder test after it): that loop's entries over the iterations of
+ * the loop around, from M's counts, where both loops are counted, else
+ * the branch probability; with M NULL, the branch probability for all of
+ * them (as read). The loops' own mixes follow. */
+void epi_mcount_gates(const epi_mcount *m, epi_object *o);
 void epi_mcount_free(epi_mcount *m);
 
 #endif

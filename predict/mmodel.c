@@ -451,7 +451,11 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
 	double *const *vals = vals_in ? vals_in : own;
 	epi_mcount_free(&m->cnt);
+	/* the blocks that go with an inner loop's runs as read, then at the
+	 * counts (a second count starts from the same object) */
+	epi_mcount_gates(NULL, &m->obj);
 	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, vals[a->nregions - 1]);
+	epi_mcount_gates(&m->cnt, &m->obj);
 	free(m->touch_by);
 	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
 	m->ntouch_by = 0;

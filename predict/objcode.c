@@ -969,6 +969,45 @@ static void cfg_free(cfg *g)
 
 /* A function's loops, numbered from 0 in the function (parents too, and
  * the instructions' loop_of) until they are appended to the program's. */
+/* Of a block B that not every iteration of loop IN (of the NL loops V
+ * of the function, BODY their blocks) passes, the loop directly inside IN
+ * whose runs tell how often it runs: C when it runs once per run of C (it
+ * leads only into C's header, C's one way in from outside; or it is C's
+ * one way out, reached from C alone), -2 - C when it runs at least that
+ * often (a test on every way into C: the checks before a vectorised
+ * loop), -1 none. */
+static int gate_of(const cfg *g, const char *body, const epi_mloop *v, int nl, int in, int b, int lo)
+{
+	int nb = g->nb;
+	for (int c = 0; c < nl; c++) {
+		if (v[c].parent != in)
+			continue;
+		const char *bc = body + (size_t)c * nb;
+		int h = g->block_of[v[c].head - lo], outside = 0, exits = 0;
+		for (int k = g->npred[h]; k < g->npred[h + 1]; k++)
+			outside += !bc[g->pred[k]];
+		int s0 = g->succ[2 * b], s1 = g->succ[2 * b + 1];
+		if ((s1 < 0 || s1 == s0) && s0 == h)
+			return outside == 1 ? c : -1;
+		if (dominates(g, b, h))
+			return -2 - c;
+		/* reached from C alone, and C's only way out */
+		int k = g->npred[b], all = k < g->npred[b + 1];
+		for (; k < g->npred[b + 1] && all; k++)
+			all = bc[g->pred[k]];
+		if (!all)
+			continue;
+		for (int x = 0; x < nb; x++) {
+			if (!bc[x])
+				continue;
+			for (int e = 0; e < 2; e++)
+				exits += g->succ[2 * x + e] >= 0 && !bc[g->succ[2 * x + e]] && g->succ[2 * x + e] != b;
+		}
+		return exits == 0 ? c : -1;
+	}
+	return -1;
+}
+
 typedef struct fn_loops {
 	epi_mloop *loop;
 	int n;
@@ -1055,6 +1094,9 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 		for (int p = v[l].parent; p >= 0; p = v[p].parent)
 			v[l].depth++;
 	/* each instruction to the innermost loop holding its block, or the function */
+	int *gb = xmalloc(((size_t)nb + 1) * sizeof *gb); /* each block's gate_of, -2 not yet */
+	for (int b = 0; b < nb; b++)
+		gb[b] = -2;
 	for (int i = lo; i < hi; i++) {
 		int b = g.block_of[i - lo], in_loop = -1;
 		for (int l = 0; l < nl; l++)
@@ -1067,6 +1109,9 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
 				w = o->branch_prob;
 		o->weight[i] = (float)w;
+		if (w < 1 && gb[b] == -2)
+			gb[b] = gate_of(&g, body, v, nl, in_loop, b, lo);
+		o->gate[i] = w < 1 ? gb[b] : -1;
 		epi_mix_insn(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
 	}
 	for (int l = 0; l < nl; l++)
@@ -1077,6 +1122,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 				v[x].first = i;
 			v[x].last = i;
 		}
+	free(gb);
 	free(latch);
 	free(latch_b);
 	free(size);
@@ -1104,6 +1150,7 @@ static void all_loops(epi_object *o)
 {
 	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
+	o->gate = xmalloc(((size_t)o->nin + 1) * sizeof *o->gate);
 	fn_loops *fl = xcalloc((size_t)o->nfn + 1, sizeof *fl);
 	epi_in_blocks(o->nfn, 8, find_range, &(find_work){o, fl});
 	int total = 0;
@@ -1119,9 +1166,14 @@ static void all_loops(epi_object *o)
 			if (L->parent >= 0)
 				L->parent += base;
 		}
-		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++)
+		for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++) {
 			if (o->loop_of[i] >= 0)
 				o->loop_of[i] += base;
+			if (o->gate[i] >= 0)
+				o->gate[i] += base;
+			else if (o->gate[i] <= -2)
+				o->gate[i] -= base;
+		}
 		free(fl[f].loop);
 	}
 	free(fl);
@@ -1306,6 +1358,7 @@ void epi_object_free(epi_object *o)
 	free(o->repeat);
 	free(o->ret_arg);
 	free(o->weight);
+	free(o->gate);
 	free(o->stride);
 	free(o->outer_stride);
 	free(o->group);

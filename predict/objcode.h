@@ -79,6 +79,10 @@ typedef struct epi_object {
 				   (memcpy, memset, strcpy, ...) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
 				the branch probability in a block that not every iteration passes */
+	int *gate;           /* per instruction of such a block: the machine loop L directly inside
+				its loop whose runs tell how often it runs: L when once per run of
+				L (its way in, or its one way out), -2 - L when at least as often
+				(a test on the only way into L), -1 none (epi_mcount_gates) */
 	double branch_prob;  /* that probability */
 	int nin;
 	epi_mfn *fn;

@@ -296,6 +296,57 @@ static void test_vector_a64(void **st)
 	check_vector(vec_src, "aarch64-linux-gnu-gcc", "-O3", 2); /* NEON: two doubles */
 }
 
+static const char guard_src[] = "void add_rows(int m, double *a, const double *b)\n"
+				"{\n"
+				"\tfor (int i = 0; i < 100; i++)\n"   /* 3 */
+				"\t\tfor (int j = 0; j < m; j++)\n" /* 4 */
+				"\t\t\ta[i * m + j] += b[j];\n"
+				"}\n";
+
+/* clang's vectorised loop behind its checks (enough iterations, a and b
+ * apart) in the loop around, its scalar loop for the remainder: the
+ * checks and the code after the vector loop run at every entry of it
+ * (weight 1), the remainder loop's set-up as often as it is entered:
+ * never at m = 64, every time at m = 67 (three left); the test before it,
+ * at least as often (the branch probability where that is more) */
+static void test_vector_guards(void **st)
+{
+	(void)st;
+	if (!have("clang-19"))
+		skip();
+	const char *binds[] = {"m=64", "m=67"};
+	for (int k = 0; k < 2; k++) {
+		fixture x;
+		char bind[32];
+		snprintf(bind, sizeof bind, "%s", binds[k]);
+		model(&x, "guard", guard_src, "clang-19", "-O2", bind);
+		const epi_object *o = &x.m.obj;
+		int main = -1, rem = -1, to_main = 0, to_rem = 0;
+		for (int l = 0; l < o->nloop; l++) {
+			if (o->loop[l].src < 0 || x.m.loops[o->loop[l].src].line != 4)
+				continue;
+			if (x.m.cnt.l[l].role == EPI_MR_MAIN)
+				main = l;
+			else if (x.m.cnt.l[l].role == EPI_MR_REMAINDER)
+				rem = l;
+		}
+		assert_true(main >= 0 && rem >= 0);
+		for (int i = 0; i < o->nin; i++) {
+			if (o->gate[i] == main || o->gate[i] == -2 - main) {
+				to_main++;
+				assert_true(o->weight[i] == 1);
+			} else if (o->gate[i] == rem) {
+				to_rem++;
+				assert_true(o->weight[i] == (k == 0 ? 0 : 1));
+			} else if (o->gate[i] == -2 - rem) {
+				assert_true(o->weight[i] == (k == 0 ? 0.5 : 1));
+			}
+		}
+		assert_true(to_main > 0 && to_rem > 0);
+		model_free(&x);
+	}
+}
+
 static const char unroll_src[] = "double sum(int n, const double *a)\n"
 				 "{\n"
 				 "\tdouble s = 0;\n"
@@ -2344,6 +2395,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vector_x86, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vector_a64, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_vector_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
