@@ -158,6 +158,10 @@ static void write_json(FILE *out, const epi_validation *v, int trace, const char
 			json_object_set_new(o, "samples", json_integer((json_int_t)c->samples));
 		json_object_set_new(o, "time_s", json_q(c, EPI_Q_TIME));
 		json_object_set_new(o, "energy_j", json_q(c, EPI_Q_ENERGY));
+		if (v->compiled) { /* what bounds it and what it runs, null where not priced */
+			json_object_set_new(o, "bound", c->bound < 0 ? json_null() : json_string(epi_bound_name(c->bound)));
+			json_object_set_new(o, "machine", c->machine ? epi_mix_json(&c->mix) : json_null());
+		}
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(root, "rows", rows);

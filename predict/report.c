@@ -542,8 +542,7 @@ static json_t *json_op(const oprow *op, const report_cols *c)
 	return jo;
 }
 
-/* The instructions of MIX, in all and per class, and their memory accesses. */
-static json_t *json_mix(const epi_mix *mix)
+json_t *epi_mix_json(const epi_mix *mix)
 {
 	json_t *j = json_object(), *jc = json_object();
 	json_object_set_new(j, "instructions", json_real(mix->n));
@@ -557,10 +556,7 @@ static json_t *json_mix(const epi_mix *mix)
 	return j;
 }
 
-/* What bounds MC's time, or -1 when nothing was priced (how often it runs
- * needs unbound parameters, or it has no code); its bounds' sum into
- * *TOTAL when not NULL. */
-static int mcost_bound(const epi_mcost *mc, double *total)
+int epi_mcost_priced_bound(const epi_mcost *mc, double *total)
 {
 	double t = 0;
 	for (int b = 0; b < EPI_BOUND_N; b++)
@@ -598,14 +594,14 @@ static void region_json(const priced *P, json_t *jregions)
 		json_object_set_new(x, "time_sd_s", epi_json_num(p->t_sd));
 		json_object_set_new(x, "unpriced_ops", json_integer(p->nunpriced));
 		if (P->mc) { /* null where the table says nothing of it */
-			int b = mcost_bound(&P->mc[fi], NULL);
+			int b = epi_mcost_priced_bound(&P->mc[fi], NULL);
 			json_object_set_new(x, "bound", b < 0 ? json_null() : json_string(epi_bound_name(b)));
 		}
 		json_array_append_new(jall, x);
 	}
 	json_object_set_new(jr, "all", jall);
 	if (P->mc && c->nf) { /* null when how often it runs needs unbound parameters */
-		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : json_mix(&P->mc[0].mix));
+		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : epi_mix_json(&P->mc[0].mix));
 		if (P->mc[0].inlined) /* a function with no code of its own */
 			json_object_set_new(jr, "inlined", json_true());
 		if (r->scope == EPI_SCOPE_FUNCTION) /* its own instructions over the run */
@@ -701,7 +697,7 @@ static void table_machine(FILE *out, const epi_mcost *mc)
 		fprintf(out, "%s %s %.0f%%", shown ? "," : ";", epi_iclass_name(best), 100 * mc->mix.cls[best] / mc->mix.n);
 	}
 	double t;
-	int b = mcost_bound(mc, &t);
+	int b = epi_mcost_priced_bound(mc, &t);
 	if (b >= 0)
 		fprintf(out, "; bound: %s, %.0f%% of its time", epi_bound_name(b), 100 * mc->bound_t[b] / t);
 	fprintf(out, ")\n");

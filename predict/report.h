@@ -36,6 +36,17 @@ typedef struct epi_price {
  * parameters make the price NAN. */
 void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const sym_env *env, epi_price *out);
 
+/* The instructions of MIX, in all and per class, and their memory
+ * accesses, as JSON (the reports' "machine"). */
+struct epi_mix;
+struct json_t;
+struct json_t *epi_mix_json(const struct epi_mix *mix);
+/* What bounds MC's time (an enum epi_bound), or -1 when nothing was priced
+ * (how often it runs needs unbound parameters, or it has no code); its
+ * bounds' sum into *TOTAL when not NULL. */
+struct epi_mcost;
+int epi_mcost_priced_bound(const struct epi_mcost *mc, double *total);
+
 /* epi_bind_param's return for a malformed spec: a usage error. */
 #define EPI_BIND_USAGE (-2)
 

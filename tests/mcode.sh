@@ -602,6 +602,22 @@ gcc -O2 -g -o "$M/vg" "$M/vg.c"
 (cd "$M" && "$top/build/san/bin/epi" profile -n 1 -m none -q -o rel.trace -- ./vg 200 >/dev/null 2>&1)
 run_epi "compiled model: validate a program named relative to where it ran" 0 "^model: compiled code of $M/vg " -- \
 	validate "$M/vg.c" -a "$M/rel.trace" -t "$M/t.xml" -P n=200
+# validate's JSON rows carry what bounds each and the instructions it runs
+# (gemm's nest: its multiply-adds), not under the source-level model
+run_epi "compiled model: validate JSON" 0 '"kind": "loop"' -- \
+	validate "$M/vg.c" -a "$M/rel.trace" -t "$M/t.xml" -P n=200 -F json
+python3 -c '
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["kind"] == "loop"]
+names = ("issue", "int", "fp", "load", "store", "div", "latency", "tlb", "l2", "l3", "dram", "pages", "branch")
+ok = rows and all(r["bound"] in names and r["machine"]["instructions"] > 0 for r in rows)
+ok = ok and max(r["machine"]["flops"] for r in rows) >= 2 * 200 ** 3
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: validate JSON has each nest's bound and instructions" ||
+	bad "compiled model: validate JSON has each nest's bound and instructions" "$tmp/out"
+run_epi "validate JSON, source-level model" 0 '"kind": "loop"' -- \
+	validate "$M/vg.c" -a "$M/rel.trace" -t "$M/t.xml" -P n=200 -F json --model source
+grep -q '"bound"' "$tmp/out" && bad "validate JSON: no bound under the source-level model" "$tmp/out" ||
+	ok "validate JSON: no bound under the source-level model"
 
 # bad input
 gcc -O2 -o "$M/nodebug" "$K/gemm.c"

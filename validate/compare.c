@@ -59,12 +59,21 @@ static epi_cmp *new_row(epi_validation *v)
 	v->rows = xrealloc(v->rows, (size_t)(v->n + 1) * sizeof *v->rows);
 	epi_cmp *c = &v->rows[v->n++];
 	memset(c, 0, sizeof *c);
+	c->bound = -1;
 	for (int q = 0; q < EPI_NQ; q++) {
 		c->pred[q] = c->pred_sd[q] = c->err[q] = NAN;
 		c->meas[q] = (epi_est){NAN, NAN, NAN};
 		c->inside[q] = -1;
 	}
 	return c;
+}
+
+/* The compiled-code model's bound and instructions of C's region */
+static void set_machine(epi_cmp *c, const epi_mcost *mc)
+{
+	c->bound = epi_mcost_priced_bound(mc, NULL);
+	c->machine = !isnan(mc->p.t);
+	c->mix = mc->mix;
 }
 
 static void set_pred(epi_cmp *c, const epi_price *pr)
@@ -141,6 +150,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 	epi_block *blocks = epi_attrib_blocks(p->attrib, &nb);
 	double watts = p->t_mean > 0 ? p->j_mean / p->t_mean : NAN;
 	epi_mprices *mp = mm ? epi_mmodel_prices(mm, col) : NULL;
+	v->compiled = mm != NULL;
 	for (int i = 0; i < a->nregions; i++) {
 		const epi_region *r = &a->regions[i];
 		epi_cmp *c = new_row(v);
@@ -149,7 +159,7 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		if (r->scope == EPI_SCOPE_TOTAL) {
 			epi_mcost mc;
 			if (mm)
-				epi_mmodel_total(mm, mp, &mc), pr = mc.p;
+				epi_mmodel_total(mm, mp, &mc), pr = mc.p, set_machine(c, &mc);
 			else
 				epi_price_region(&a->sym, r, col, env, &pr);
 			set_pred(c, &pr);
@@ -172,9 +182,9 @@ int epi_validate_trace(epi_analysis *a, const epi_fcol *col, const sym_env *env,
 		}
 		epi_mcost mc;
 		if (mm && loop)
-			epi_mmodel_nest(mm, mp, r->line, &mc), pr = mc.p;
+			epi_mmodel_nest(mm, mp, r->line, &mc), pr = mc.p, set_machine(c, &mc);
 		else if (mm)
-			epi_mmodel_function(mm, mp, r->function, &mc), pr = mc.p;
+			epi_mmodel_function(mm, mp, r->function, &mc), pr = mc.p, set_machine(c, &mc);
 		else
 			price_tagged(a, total, tag, col, env, &pr);
 		set_pred(c, &pr);

@@ -10,6 +10,7 @@
 #ifndef EPI_COMPARE_H
 #define EPI_COMPARE_H
 
+#include "predict/mmodel.h"
 #include "predict/report.h"
 #include "validate/estimate.h"
 
@@ -33,6 +34,11 @@ typedef struct epi_cmp {
 	epi_est meas[EPI_NQ]; /* NAN: not measured; bounds NAN: no interval */
 	double err[EPI_NQ];   /* (pred - meas) / meas; NAN when either is missing or meas is 0 */
 	int inside[EPI_NQ];   /* 1: pred within [lo, hi]; 0: outside; -1: no interval */
+	/* with the compiled-code model: what bounds its time (an enum
+	 * epi_bound, -1 when not priced), and the instructions run (MACHINE:
+	 * priced) */
+	int bound, machine;
+	epi_mix mix;
 } epi_cmp;
 
 typedef struct epi_validation {
@@ -43,6 +49,7 @@ typedef struct epi_validation {
 	 * those held the prediction */
 	double mare[EPI_NQ];
 	int nerr[EPI_NQ], nci[EPI_NQ], nin[EPI_NQ];
+	int compiled;         /* the rows priced by the compiled-code model (their bound and mix) */
 } epi_validation;
 
 /* Compares analysis A (made with tag_blocks), priced with column COL and
