@@ -177,14 +177,16 @@ static int nest_of(const epi_object *o, const epi_nest *loops, int l)
 
 /* The order in which the program first runs its top-level nests: main's
  * code in address order, a call to a function of the program followed
- * into it the first time, a nest at its first machine loop. */
-static void first_runs(const epi_object *o, const epi_nest *loops, const int *head, int f, char *fseen, char *nseen,
-		       int *order, int *n)
+ * into it the first time, a nest at its first machine loop, or at its
+ * first instruction where it has none (FLAT: a loop the compiler made a
+ * call to memset, or straight code). */
+static void first_runs(const epi_object *o, const epi_nest *loops, const int *head, const int *flat, int f,
+		       char *fseen, char *nseen, int *order, int *n)
 {
 	fseen[f] = 1;
 	const epi_mfn *fn = &o->fn[f];
 	for (int i = fn->first; i < fn->first + fn->n; i++) {
-		int s = head[i] >= 0 ? nest_of(o, loops, head[i]) : -1;
+		int s = head[i] >= 0 ? nest_of(o, loops, head[i]) : flat[i];
 		if (s >= 0 && !nseen[s]) {
 			nseen[s] = 1;
 			order[(*n)++] = s;
@@ -194,7 +196,7 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 			continue;
 		for (int g = 0; g < o->nfn; g++)
 			if (!fseen[g] && o->in[o->fn[g].first].addr == in->target)
-				first_runs(o, loops, head, g, fseen, nseen, order, n);
+				first_runs(o, loops, head, flat, g, fseen, nseen, order, n);
 	}
 }
 
@@ -204,7 +206,8 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
  * store that stays in place over its loop's iterations (x[i] -= ... in a
  * loop over j) or over the loop around it (y[j] += ... in a loop over j
  * inside one over i) writes its loop's trip count, or the outer one's,
- * times fewer bytes. Stack slots are not counted. */
+ * times fewer bytes. Stack slots are not counted, nor stores of what the
+ * iteration read there (a[i] -= x: memory written before). */
 static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, double *bytes)
 {
 	for (int s = 0; s < nloops; s++)
@@ -222,7 +225,7 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
 		double trip = c->trip, outer = up >= 0 ? m->l[up].trip : NAN;
 		for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
 			const epi_insn *in = &o->in[i];
-			if (o->loop_of[i] != l || !in->stores || o->frame[i])
+			if (o->loop_of[i] != l || !in->stores || o->frame[i] || o->rmw[i])
 				continue;
 			double n = c->iters * o->weight[i];
 			if (o->stride[i] == 0 && trip > 1)
@@ -239,10 +242,11 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
  * stores write over the run (the source's count, or fewer when the
  * machine code shows places written again), until the fresh memory is
  * used up. */
-static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops,
+static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const int *has,
 			const epi_region *total, const double *vals, const by_line *b)
 {
 	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
+	m->touch_call = xcalloc((size_t)nloops + 1, sizeof *m->touch_call);
 	double left = tag_value(total, vals, "malloc");
 	left = (left > 0 ? left : 0) + o->bss;
 	if (!(left > 0))
@@ -254,15 +258,54 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		head[i] = -1;
 	for (int l = 0; l < o->nloop; l++)
 		head[o->loop[l].head] = l;
+	/* the top-level nest each instruction's line is in (wherever its code
+	 * was inlined), from a list sorted by first line (top-level nests do
+	 * not overlap); FLAT: those with no machine loop */
+	int *at = xmalloc(((size_t)o->nin + 1) * sizeof *at), *flat = xmalloc(((size_t)o->nin + 1) * sizeof *flat), nt = 0;
+	epi_ipair *tl = xmalloc(((size_t)nloops + 1) * sizeof *tl);
+	for (int s = 0; s < nloops; s++)
+		if (loops[s].parent < 0)
+			tl[nt++] = (epi_ipair){loops[s].line, s};
+	qsort(tl, (size_t)nt, sizeof *tl, epi_ipair_cmp);
+	for (int i = 0; i < o->nin; i++) {
+		int lo = 0, hi = nt; /* the last nest starting on or before the line */
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (tl[mid].a <= o->line[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int s = lo > 0 ? tl[lo - 1].b : -1;
+		at[i] = o->line[i] > 0 && s >= 0 && o->line[i] <= loops[s].end_line ? s : -1;
+		flat[i] = at[i] >= 0 && !has[at[i]] ? at[i] : -1;
+	}
+	free(tl);
 	for (int f = 0; f < o->nfn; f++)
 		if (strcmp(o->fn[f].name, "main") == 0)
-			first_runs(o, loops, head, f, fseen, nseen, order, &n);
+			first_runs(o, loops, head, flat, f, fseen, nseen, order, &n);
 	for (int f = 0; f < o->nfn; f++) /* no main: the functions in order */
 		if (!fseen[f])
-			first_runs(o, loops, head, f, fseen, nseen, order, &n);
+			first_runs(o, loops, head, flat, f, fseen, nseen, order, &n);
+	free(flat);
 	free(head);
 	double *mine = xmalloc(((size_t)nloops + 1) * sizeof *mine);
 	written_bytes(m, o, loops, nloops, mine);
+	/* a nest that runs x86's rep stos or rep movs, or calls memset or
+	 * memcpy (a loop the compiler made one), writes what its source
+	 * stores, not only its loops' stores; what a call writes is the
+	 * callee's (CALLED: those nests) */
+	char *called = xcalloc((size_t)nloops + 1, 1), *rep = xcalloc((size_t)nloops + 1, 1);
+	for (int i = 0; i < o->nin; i++) {
+		const char *mn = o->in[i].mnem;
+		if (at[i] < 0)
+			continue;
+		if (mn && !strncmp(mn, "rep", 3) && (strstr(mn, "stos") || strstr(mn, "movs")))
+			rep[at[i]] = 1;
+		else if (o->ret_arg && o->ret_arg[i])
+			called[at[i]] = 1;
+	}
+	free(at);
 	for (int k = 0; k < n && left > 0; k++) {
 		int s = order[k];
 		per_iter p = {0};
@@ -270,15 +313,20 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].line);
-		double w = p.store_bytes;
-		if (mine[s] < w)
-			w = mine[s];
+		double w = p.store_bytes, own = mine[s];
+		if (!rep[s] && !called[s] && own < w)
+			w = own;
 		if (w > left)
 			w = left;
-		m->touch[s] = w;
+		/* what its calls write first: beyond what its loops store */
+		double by_call = !called[s] || rep[s] ? 0 : isnan(own) ? w : own < w ? w - own : 0;
+		m->touch[s] = w - by_call;
+		m->touch_call[s] = by_call;
 		left -= w;
 	}
 	free(mine);
+	free(called);
+	free(rep);
 	free(fseen);
 	free(nseen);
 	free(order);
@@ -540,7 +588,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		double e = tag_value(total, vals, key) * m->l[i].part;
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
-	first_touch(m, o, loops, nloops, total, vals, &b);
+	first_touch(m, o, loops, nloops, has, total, vals, &b);
 	free(share);
 	free(b.w);
 	free(has);
@@ -593,5 +641,6 @@ void epi_mcount_free(epi_mcount *m)
 	free(m->l);
 	free(m->calls);
 	free(m->touch);
+	free(m->touch_call);
 	*m = (epi_mcount){0};
 }

@@ -35,6 +35,8 @@ typedef struct epi_mcount {
 	double *calls;      /* per function of the object: calls over the run (NAN: unknown) */
 	double *touch;      /* per source loop (top-level ones): bytes of freshly allocated memory its
 			       stores write first, over the run */
+	double *touch_call; /* of the same, those its calls of memset or memcpy write (a loop the
+			       compiler made a call): the callee's, which a profile samples there */
 	int nunmatched;     /* machine loops matched to no source loop */
 } epi_mcount;
 

@@ -158,6 +158,9 @@ typedef struct flow {
 	form *acc;               /* with REPEAT: the addresses accessed so far in this pass */
 	int nacc, acap;
 	unsigned char *repeat;   /* when not NULL, epi_object.repeat to mark */
+	unsigned char *rmw;      /* with it, epi_object.rmw */
+	unsigned char *accld;    /* per address in ACC: a load's */
+	int accldcap;
 } flow;
 
 static form reg_form(const flow *f, unsigned r)
@@ -377,7 +380,14 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				int64_t d;
 				for (int k = 0; k < f->nacc && !f->repeat[i]; k++)
 					f->repeat[i] = f_diff(&at, &f->acc[k], &d) && d > -64 && d < 64;
+				/* a store of what the iteration has read there:
+				 * the element is rewritten, not written first */
+				f->rmw[i] = in->stores && in->loads;
+				for (int k = 0; k < f->nacc && in->stores && !f->rmw[i]; k++)
+					f->rmw[i] = f->accld[k] && f_diff(&at, &f->acc[k], &d) && d == 0;
 				ALLOC_GROW(f->acc, f->nacc + 1, f->acap);
+				ALLOC_GROW(f->accld, f->nacc + 1, f->accldcap);
+				f->accld[f->nacc] = in->loads != 0;
 				f->acc[f->nacc++] = at;
 			}
 		}
@@ -579,11 +589,13 @@ void epi_mflow_repeats(epi_object *o, int lo, int hi)
 	flow *f = xcalloc(1, sizeof *f);
 	epi_mflow out;
 	f->repeat = o->repeat;
+	f->rmw = o->rmw;
 	for (int l = lo; l < hi; l++) {
 		start(f, o, l, o->loop[l].first, o->loop[l].last);
 		pass(o, l, o->loop[l].first, o->loop[l].last, &none, f, &out);
 	}
 	free(f->acc);
+	free(f->accld);
 	free(f->st);
 	free(f);
 }

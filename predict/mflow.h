@@ -45,7 +45,10 @@ void epi_mflow_release(void);
  * same iteration: their addresses, followed as linear forms of the values
  * the iteration starts with, differ by less than a line. -O0 code computes
  * an element's address anew for each access (the load and the store of
- * a[i] += x), so the registers alone do not show it. Reads the loops'
+ * a[i] += x), so the registers alone do not show it. Marks in O->rmw
+ * likewise the stores to where a load of the same iteration read (the
+ * store of a[i] -= x; an instruction that loads and stores), which
+ * rewrite an element rather than write it first. Reads the loops'
  * strides; writes only their own instructions' marks. */
 void epi_mflow_repeats(epi_object *o, int lo, int hi);
 

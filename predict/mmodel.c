@@ -438,10 +438,11 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 				add_run(&out->loop, &out->nloop, l, n);
 				out->unpriced |= isnan(m->cnt.l[l].iters);
 			}
-			/* a nest's first writes of fresh memory, by its share of the entries */
-			double all = m->nest_entries[s];
-			if (m->loops[s].parent < 0 && m->cnt.touch && m->cnt.touch[s] > 0 && all > 0)
-				add_run(&out->touch, &out->ntouch, s, m->cnt.touch[s] * entries / all);
+			/* a nest's first writes of fresh memory, its calls' included,
+			 * by its share of the entries */
+			double all = m->nest_entries[s], fresh = m->cnt.touch ? m->cnt.touch[s] + m->cnt.touch_call[s] : 0;
+			if (m->loops[s].parent < 0 && fresh > 0 && all > 0)
+				add_run(&out->touch, &out->ntouch, s, fresh * entries / all);
 		}
 	}
 }
@@ -765,14 +766,15 @@ static void add_touch_of(double bytes, const epi_mcosts *c, epi_mcost *out)
 	out->bound_t[EPI_BOUND_PAGES] += t;
 }
 
-/* The first writes of fresh memory by the nest on LINE (0: every nest,
- * in the loops' order). */
+/* The first writes of fresh memory by the nest on LINE, its own code's
+ * (what a profile samples on its lines); 0: every nest's, their calls'
+ * (memset, memcpy) included. */
 static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
 	if (!line) {
 		for (int s = 0; s < m->nloops && m->cnt.touch; s++)
-			if (m->loops[s].parent < 0 && m->cnt.touch[s] > 0)
-				add_touch_of(m->cnt.touch[s], c, out);
+			if (m->loops[s].parent < 0 && m->cnt.touch[s] + m->cnt.touch_call[s] > 0)
+				add_touch_of(m->cnt.touch[s] + m->cnt.touch_call[s], c, out);
 		return;
 	}
 	for (int k = first_at(m->touch_by, m->ntouch_by, line); k < m->ntouch_by && m->touch_by[k].line == line; k++)

@@ -1200,6 +1200,7 @@ static void loop_passes(epi_object *o)
 	o->group = xcalloc((size_t)o->nin + 1, sizeof *o->group);
 	o->group_off = xcalloc((size_t)o->nin + 1, sizeof *o->group_off);
 	o->repeat = xcalloc((size_t)o->nin + 1, 1);
+	o->rmw = xcalloc((size_t)o->nin + 1, 1);
 	epi_in_blocks(o->nloop, 16, pass_range, o);
 }
 
@@ -1331,10 +1332,11 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	free(r.built_from);
 	code_calls(&r);
 	all_loops(o);
-	/* the callees the passes over loops need named: the calls in loops */
+	/* the callees that the passes over loops, and the first writes of
+	 * fresh memory (a memset that stands for a loop), need named */
 	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
 	for (int i = 0; i < o->nin; i++)
-		if (o->in[i].klass == EPI_IC_CALL && o->loop_of[i] >= 0)
+		if (o->in[i].klass == EPI_IC_CALL)
 			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
 	epi_isa_close(r.isa);
 	dwfl_end(d);
@@ -1356,6 +1358,7 @@ void epi_object_free(epi_object *o)
 	free(o->frame);
 	free(o->vdst);
 	free(o->repeat);
+	free(o->rmw);
 	free(o->ret_arg);
 	free(o->weight);
 	free(o->gate);

@@ -75,6 +75,8 @@ typedef struct epi_object {
 	unsigned char *repeat; /* per instruction of a loop: its access is within a line of one that
 				  comes before it in the same iteration (the element addressed
 				  again, as -O0 code does for a[i] += x: a load and a store) */
+	unsigned char *rmw;  /* per store of a loop: to where a load of the same iteration read
+				(the element rewritten, not written first: epi_mflow_repeats) */
 	unsigned char *ret_arg; /* per instruction: a call whose result is its first argument
 				   (memcpy, memset, strcpy, ...) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
