@@ -539,6 +539,35 @@ static void track_ghz(const epi_calib *c, epi_fcol *f, ghz_track *g)
 	f->effective_ghz = gsl_stats_median_from_sorted_data(s, 1, g->n);
 }
 
+int epi_tlb_missed(const epi_fcol *f, const char *where, char *out, size_t n)
+{
+#define TLB_SHARE(share) share,
+	static const int share[] = {EPI_TLB_SHARES(TLB_SHARE)};
+#undef TLB_SHARE
+	const epi_cost *first = NULL;
+	int at = 0;
+	for (size_t i = 0; i < sizeof share / sizeof *share; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "load.page.tlb%d", share[i]);
+		const epi_cost *e = epi_fcol_find(f, key);
+		if (!e || !(e->t > 0))
+			continue;
+		if (!first) {
+			first = e, at = share[i];
+			continue;
+		}
+		if (share[i] < 100 && e->t > 2 * first->t) {
+			snprintf(out, n,
+				 "%s: the TLB missed below its reach, %s %.3g ns against %s %.3g ns (%d%% and %d%% of "
+				 "the pages it maps): another hardware thread may share this core's TLB (a VM's "
+				 "neighbour); walks near the reach are priced from it, so calibrate on a quiet machine",
+				 where, e->key, e->t * 1e9, first->key, first->t * 1e9, share[i], at);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Calibrates the kernels SEL not yet in F. Returns 0, 1 (stopped) or -1. */
 static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kernel **sel, int nsel,
 			 gsl_rng *rng, epi_calib_progress *p, double t0, char *err)
@@ -747,6 +776,10 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 		ret = one_frequency(c, t, f, sel, nsel, rng, &p, t0, err);
 		if (!nf && !isnan(f->effective_ghz)) /* unpinned: named after what it ran at */
 			f->khz = (long)(f->effective_ghz * 1e3 + 0.5) * 1000;
+		char g[32];
+		epi_freq_ghz(g, sizeof g, f->khz);
+		if (ret == 0 && c->ncannot < 4 && epi_tlb_missed(f, g, c->cannot[c->ncannot], sizeof c->cannot[0]))
+			c->ncannot++;
 		if (ret >= 0 && save(c, t, f, err) < 0)
 			ret = -1;
 	}

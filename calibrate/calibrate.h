@@ -59,6 +59,13 @@ typedef struct epi_calib {
 /* Defaults for every option. */
 void epi_calib_defaults(epi_calib *c);
 
+/* Whether F's TLB curve missed below the second-level TLB's reach: a
+ * load.page.tlbS point under 100% of it more than twice the curve's first
+ * (on a VM, another guest's thread sharing the core's TLB; or a TLB
+ * smaller than cpuid says). Then a line saying so, naming the points and
+ * F's frequency WHERE, into OUT. */
+int epi_tlb_missed(const epi_fcol *f, const char *where, char *out, size_t n);
+
 /* Calibrates into T (saved to c->output after every entry). Returns 0 when
  * complete, 1 when stopped by a signal (the table keeps what finished), -1
  * with ERR (bad option, meter failure: the table keeps what finished). */

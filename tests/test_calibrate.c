@@ -128,6 +128,25 @@ static void assert_restored(void)
 	assert_int_equal(epi_freq_state_peek(state, sizeof state), 0);
 }
 
+/* the TLB's curve missing below its reach is said, with its points; a
+ * curve that turns past the reach, or one without the points, is not */
+static void test_tlb_missed(void **st)
+{
+	(void)st;
+	epi_cost op[] = {{.key = "load.page.tlb50", .t = 0.8e-9},
+			 {.key = "load.page.tlb75", .t = 2.5e-9},
+			 {.key = "load.page.tlb110", .t = 3.1e-9}};
+	epi_fcol f = {.khz = 3000000, .n = 3, .op = op};
+	char out[320] = "";
+	assert_int_equal(epi_tlb_missed(&f, "3 GHz", out, sizeof out), 1);
+	assert_non_null(strstr(out, "3 GHz: the TLB missed below its reach, load.page.tlb75 2.5 ns against "
+				    "load.page.tlb50 0.8 ns (75% and 50%"));
+	op[1].t = 0.9e-9; /* the curve of a quiet core: its cliff past the reach */
+	assert_int_equal(epi_tlb_missed(&f, "3 GHz", out, sizeof out), 0);
+	f.n = 1; /* a table without the curve */
+	assert_int_equal(epi_tlb_missed(&f, "3 GHz", out, sizeof out), 0);
+}
+
 static void test_four_frequencies(void **st)
 {
 	epi_calib c;
@@ -353,6 +372,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_tlb_missed),
 		cmocka_unit_test_setup_teardown(test_four_frequencies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_at_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_and_resume, setup, teardown),
