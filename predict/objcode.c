@@ -967,8 +967,6 @@ static void cfg_free(cfg *g)
 	free(g->order);
 }
 
-/* A function's loops, numbered from 0 in the function (parents too, and
- * the instructions' loop_of) until they are appended to the program's. */
 /* Of a block B that not every iteration of loop IN (of the NL loops V
  * of the function, BODY their blocks) passes, the loop directly inside IN
  * whose runs tell how often it runs: C when it runs once per run of C (it
@@ -1008,6 +1006,8 @@ static int gate_of(const cfg *g, const char *body, const epi_mloop *v, int nl, i
 	return -1;
 }
 
+/* A function's loops, numbered from 0 in the function (parents too, and
+ * the instructions' loop_of) until they are appended to the program's. */
 typedef struct fn_loops {
 	epi_mloop *loop;
 	int n;
@@ -1094,9 +1094,9 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 		for (int p = v[l].parent; p >= 0; p = v[p].parent)
 			v[l].depth++;
 	/* each instruction to the innermost loop holding its block, or the function */
-	int *gb = xmalloc(((size_t)nb + 1) * sizeof *gb); /* each block's gate_of, -2 not yet */
+	int *gb = xmalloc(((size_t)nb + 1) * sizeof *gb); /* each block's gate_of, INT_MIN not yet */
 	for (int b = 0; b < nb; b++)
-		gb[b] = -2;
+		gb[b] = INT_MIN;
 	for (int i = lo; i < hi; i++) {
 		int b = g.block_of[i - lo], in_loop = -1;
 		for (int l = 0; l < nl; l++)
@@ -1109,7 +1109,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
 				w = o->branch_prob;
 		o->weight[i] = (float)w;
-		if (w < 1 && gb[b] == -2)
+		if (w < 1 && gb[b] == INT_MIN)
 			gb[b] = gate_of(&g, body, v, nl, in_loop, b, lo);
 		o->gate[i] = w < 1 ? gb[b] : -1;
 		epi_mix_insn(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
