@@ -14,8 +14,10 @@
 #   CCS="gcc clang-19"        compilers (default: gcc, and clang-19 if installed)
 #   LEVELS="-O0 -O2"          optimisation levels (default: -O0 -O2)
 #   TABLE=FILE                the cost table (default: build/accuracy/table.xml,
-#                             calibrated once with epi calibrate --freqs current,
-#                             and again when it lacks an operation of --list)
+#                             calibrated at the start of each run with epi
+#                             calibrate --freqs current, the last run's kept as
+#                             table.xml.old; TABLE=build/accuracy/table.xml
+#                             reuses it)
 #   MODEL=NAME                passed to epi validate as --model NAME; when
 #                             not set, the default model (the compiled code's)
 #                             and the source-level model (--model source) side
@@ -102,10 +104,11 @@ lacking() {
 	echo "$ops$reach" | sed 's/ $//'
 }
 
-# the cost table: TABLE, or one calibrated here once (written under another
-# name first, so that an interrupted calibration is not taken for a table);
-# one calibrated before this version's operations is calibrated again, the
-# old one kept beside it
+# the cost table: TABLE, or one calibrated here at the start of the run, as
+# the README advises (a table and the profiles it prices taken in the same
+# hour: a machine's state moves, a shared VM's most), written under another
+# name first so that an interrupted calibration is not taken for a table;
+# the last run's kept beside it, and what the calibration warns of said
 if [ -n "${TABLE:-}" ]; then
 	[ -r "$TABLE" ] || die "cannot read the cost table '$TABLE'"
 	table=$TABLE
@@ -113,18 +116,15 @@ if [ -n "${TABLE:-}" ]; then
 	[ -z "$miss" ] || say "warning: $table lacks operations the model uses ($miss): it falls back without them"
 else
 	table="$out/table.xml"
-	miss=""
-	[ -s "$table" ] && miss=$(lacking "$table")
-	if [ -n "$miss" ]; then
-		say "$table lacks $miss: calibrating again, the old table kept as $table.old"
+	if [ -s "$table" ]; then
 		mv "$table" "$table.old" || die "cannot move $table aside"
 	fi
-	if [ ! -s "$table" ]; then
-		say "calibrating this machine once (epi calibrate --freqs current), into $table"
-		"$E" calibrate --freqs current -q -o "$out/table.part.xml" >"$out/calibrate.log" 2>&1 ||
-			die "calibration failed (see $out/calibrate.log): $(tail -1 "$out/calibrate.log")"
-		mv "$out/table.part.xml" "$table" || die "cannot write $table"
-	fi
+	say "calibrating this machine (epi calibrate --freqs current), into $table (TABLE=FILE reuses a table)"
+	"$E" calibrate --freqs current -q -o "$out/table.part.xml" >"$out/calibrate.log" 2>&1 ||
+		die "calibration failed (see $out/calibrate.log): $(tail -1 "$out/calibrate.log")"
+	mv "$out/table.part.xml" "$table" || die "cannot write $table"
+	sed -n 's/^epi calibrate: warning: //p' "$out/calibrate.log" | grep -v '^no energy meter' |
+		while IFS= read -r w; do say "the calibration warns: $w"; done
 fi
 
 model_opt=""
