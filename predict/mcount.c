@@ -178,15 +178,16 @@ static int nest_of(const epi_object *o, const epi_nest *loops, int l)
 /* The order in which the program first runs its top-level nests: main's
  * code in address order, a call to a function of the program followed
  * into it the first time, a nest at its first machine loop, or at its
- * first instruction where it has none (FLAT: a loop the compiler made a
- * call to memset, or straight code). */
-static void first_runs(const epi_object *o, const epi_nest *loops, const int *head, const int *flat, int f,
-		       char *fseen, char *nseen, int *order, int *n)
+ * first instruction (AT: the top-level nest of each instruction's line)
+ * where it has none (HAS: a loop the compiler made a call to memset, or
+ * straight code). */
+static void first_runs(const epi_object *o, const epi_nest *loops, const int *head, const int *at, const int *has,
+		       int f, char *fseen, char *nseen, int *order, int *n)
 {
 	fseen[f] = 1;
 	const epi_mfn *fn = &o->fn[f];
 	for (int i = fn->first; i < fn->first + fn->n; i++) {
-		int s = head[i] >= 0 ? nest_of(o, loops, head[i]) : flat[i];
+		int s = head[i] >= 0 ? nest_of(o, loops, head[i]) : at[i] >= 0 && !has[at[i]] ? at[i] : -1;
 		if (s >= 0 && !nseen[s]) {
 			nseen[s] = 1;
 			order[(*n)++] = s;
@@ -196,7 +197,7 @@ static void first_runs(const epi_object *o, const epi_nest *loops, const int *he
 			continue;
 		for (int g = 0; g < o->nfn; g++)
 			if (!fseen[g] && o->in[o->fn[g].first].addr == in->target)
-				first_runs(o, loops, head, flat, g, fseen, nseen, order, n);
+				first_runs(o, loops, head, at, has, g, fseen, nseen, order, n);
 	}
 }
 
@@ -260,8 +261,8 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		head[o->loop[l].head] = l;
 	/* the top-level nest each instruction's line is in (wherever its code
 	 * was inlined), from a list sorted by first line (top-level nests do
-	 * not overlap); FLAT: those with no machine loop */
-	int *at = xmalloc(((size_t)o->nin + 1) * sizeof *at), *flat = xmalloc(((size_t)o->nin + 1) * sizeof *flat), nt = 0;
+	 * not overlap) */
+	int *at = xmalloc(((size_t)o->nin + 1) * sizeof *at), nt = 0;
 	epi_ipair *tl = xmalloc(((size_t)nloops + 1) * sizeof *tl);
 	for (int s = 0; s < nloops; s++)
 		if (loops[s].parent < 0)
@@ -278,16 +279,14 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		}
 		int s = lo > 0 ? tl[lo - 1].b : -1;
 		at[i] = o->line[i] > 0 && s >= 0 && o->line[i] <= loops[s].end_line ? s : -1;
-		flat[i] = at[i] >= 0 && !has[at[i]] ? at[i] : -1;
 	}
 	free(tl);
 	for (int f = 0; f < o->nfn; f++)
 		if (strcmp(o->fn[f].name, "main") == 0)
-			first_runs(o, loops, head, flat, f, fseen, nseen, order, &n);
+			first_runs(o, loops, head, at, has, f, fseen, nseen, order, &n);
 	for (int f = 0; f < o->nfn; f++) /* no main: the functions in order */
 		if (!fseen[f])
-			first_runs(o, loops, head, flat, f, fseen, nseen, order, &n);
-	free(flat);
+			first_runs(o, loops, head, at, has, f, fseen, nseen, order, &n);
 	free(head);
 	double *mine = xmalloc(((size_t)nloops + 1) * sizeof *mine);
 	written_bytes(m, o, loops, nloops, mine);

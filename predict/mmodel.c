@@ -388,6 +388,13 @@ static void add_run(epi_mrun **v, int *n, int at, double runs)
 	(*v)[(*n)++] = (epi_mrun){at, runs};
 }
 
+/* The bytes of fresh memory nest S writes first, its calls' (memset,
+ * memcpy) included; 0 before the counts. */
+static double fresh_bytes(const epi_mmodel *m, int s)
+{
+	return m->cnt.touch ? m->cnt.touch[s] + m->cnt.touch_call[s] : 0;
+}
+
 /* The runs of M's machine code in one run of region R (its loops' own
  * counts evaluated in VALS). */
 static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r, const double *vals, epi_mruns *out)
@@ -440,7 +447,7 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 			}
 			/* a nest's first writes of fresh memory, its calls' included,
 			 * by its share of the entries */
-			double all = m->nest_entries[s], fresh = m->cnt.touch ? m->cnt.touch[s] + m->cnt.touch_call[s] : 0;
+			double all = m->nest_entries[s], fresh = fresh_bytes(m, s);
 			if (m->loops[s].parent < 0 && fresh > 0 && all > 0)
 				add_run(&out->touch, &out->ntouch, s, fresh * entries / all);
 		}
@@ -772,9 +779,9 @@ static void add_touch_of(double bytes, const epi_mcosts *c, epi_mcost *out)
 static void add_touch(const epi_mmodel *m, int line, const epi_mcosts *c, epi_mcost *out)
 {
 	if (!line) {
-		for (int s = 0; s < m->nloops && m->cnt.touch; s++)
-			if (m->loops[s].parent < 0 && m->cnt.touch[s] + m->cnt.touch_call[s] > 0)
-				add_touch_of(m->cnt.touch[s] + m->cnt.touch_call[s], c, out);
+		for (int s = 0; s < m->nloops; s++)
+			if (m->loops[s].parent < 0 && fresh_bytes(m, s) > 0)
+				add_touch_of(fresh_bytes(m, s), c, out);
 		return;
 	}
 	for (int k = first_at(m->touch_by, m->ntouch_by, line); k < m->ntouch_by && m->touch_by[k].line == line; k++)
