@@ -9,7 +9,7 @@
 
 extern const epi_kernel epi_k_iter, epi_k_add_i64_lat, epi_k_add_i64, epi_k_add_f64_lat, epi_k_add_f64,
 	epi_k_mul_i64_lat, epi_k_mul_i64, epi_k_mul_f64_lat, epi_k_mul_f64, epi_k_div_i64_lat, epi_k_div_i64,
-	epi_k_div_i32_lat, epi_k_div_f64_lat, epi_k_div_f64, epi_k_div_f32, epi_k_div_f32_lat, epi_k_cmp_i64_lat, epi_k_cmp_i64,
+	epi_k_div_i32, epi_k_div_i32_lat, epi_k_div_f64_lat, epi_k_div_f64, epi_k_div_f32, epi_k_div_f32_lat, epi_k_cmp_i64_lat, epi_k_cmp_i64,
 	epi_k_cmp_f64, epi_k_bit_i64_lat, epi_k_bit_i64, epi_k_load_l1, epi_k_load_l2, epi_k_load_l3,
 	epi_k_load_dram, epi_k_load_l1_lat, epi_k_load_l2_lat, epi_k_load_l3_lat, epi_k_load_dram_lat,
 	epi_k_store_l1, epi_k_store_l2, epi_k_store_l3, epi_k_store_dram, epi_k_memcpy_l1, epi_k_memcpy_l2,
@@ -26,7 +26,7 @@ static const epi_kernel *const all[] = {
 	&epi_k_iter,
 	&epi_k_add_i64, &epi_k_add_i64_lat, &epi_k_add_f64, &epi_k_add_f64_lat,
 	&epi_k_mul_i64, &epi_k_mul_i64_lat, &epi_k_mul_f64, &epi_k_mul_f64_lat,
-	&epi_k_div_i64, &epi_k_div_i64_lat, &epi_k_div_i32_lat, &epi_k_div_f64, &epi_k_div_f64_lat, &epi_k_div_f32, &epi_k_div_f32_lat,
+	&epi_k_div_i64, &epi_k_div_i64_lat, &epi_k_div_i32, &epi_k_div_i32_lat, &epi_k_div_f64, &epi_k_div_f64_lat, &epi_k_div_f32, &epi_k_div_f32_lat,
 	&epi_k_cmp_i64, &epi_k_cmp_i64_lat, &epi_k_cmp_f64, &epi_k_max_f64_lat,
 	&epi_k_bit_i64, &epi_k_bit_i64_lat,
 	&epi_k_load_l1, &epi_k_load_l2, &epi_k_load_l3, &epi_k_load_dram, &epi_k_load_fp_l1, &epi_k_load_mix,

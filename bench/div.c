@@ -38,15 +38,27 @@ static void i32_lat(epi_bench_ctx *c, uint64_t n)
 	__asm__ volatile("1:\n\t" R32("cltd\n\tidivl %[b]\n\t") "dec %[n]\n\tjnz 1b"
 			 : "+a"(a), "=&d"(d), [n] "+c"(n) : [b] "r"(b) : "cc");
 }
+
+static void i32_thr(epi_bench_ctx *c, uint64_t n)
+{
+	(void)c;
+	int32_t a, b = 1, d, s = 1000000007;
+	if (!n)
+		return;
+	__asm__ volatile("1:\n\t" R32("mov %[s], %%eax\n\tcltd\n\tidivl %[b]\n\t") "dec %[n]\n\tjnz 1b"
+			 : "=&a"(a), "=&d"(d), [n] "+c"(n) : [b] "r"(b), [s] "r"(s) : "cc");
+}
 #elif defined(__aarch64__)
 /* sdiv leaves no remainder: the dividend stays put with a divisor of 1 */
 EPI_ASM_CHAIN(i64_lat, "sdiv", int64_t, "r", EPI_M64, DIVIDEND, 1)
 EPI_ASM_STREAMS(i64_thr, "sdiv", int64_t, "r", EPI_M64, DIVIDEND, 1)
 EPI_ASM_CHAIN(i32_lat, "sdiv", int32_t, "r", EPI_M32, 1000000007, 1)
+EPI_ASM_STREAMS(i32_thr, "sdiv", int32_t, "r", EPI_M32, 1000000007, 1)
 #else
 EPI_C_CHAIN(i64_lat, int64_t, /, DIVIDEND, 1, EPI_KEEP)
 EPI_C_STREAMS(i64_thr, int64_t, /, DIVIDEND, 1, EPI_KEEP)
 EPI_C_CHAIN(i32_lat, int32_t, /, 1000000007, 1, EPI_KEEP)
+EPI_C_STREAMS(i32_thr, int32_t, /, 1000000007, 1, EPI_KEEP)
 #endif
 
 EPI_XMM_CHAIN(f64_lat, EPI_ISA("divsd", "fdiv"), /, double, 3.0, 1.0)
@@ -58,6 +70,8 @@ EPI_ARITH(epi_k_div_i64_lat, "div.i64.lat", "int64 divide, dependent chain",
 	  EPI_ISA("cqo; idiv %rbx", "sdiv x0, x0, x1"), 1, i64_lat);
 EPI_ARITH(epi_k_div_i64, "div.i64", "int64 divide, independent",
 	  EPI_ISA("mov %rsi, %rax; cqo; idiv %rbx", "sdiv x0..x7, x0..x7, x8"), 0, i64_thr);
+EPI_ARITH(epi_k_div_i32, "div.i32", "int32 divide, independent",
+	  EPI_ISA("mov %esi, %eax; cltd; idivl %ebx", "sdiv w0..w7, w0..w7, w8"), 0, i32_thr);
 EPI_ARITH(epi_k_div_i32_lat, "div.i32.lat", "int32 divide, dependent chain",
 	  EPI_ISA("cltd; idivl %ebx", "sdiv w0, w0, w1"), 1, i32_lat);
 EPI_ARITH(epi_k_div_f64_lat, "div.f64.lat", "double divide, dependent chain",

@@ -90,21 +90,30 @@ static int fdiv32(const epi_mcosts *c, const epi_insn *in)
 	return in->klass == EPI_IC_FP_DIV && in->elem == 4 && c->fdiv32_tp > 0;
 }
 
+/* Whether IN divides integers of 32 bits or fewer (idivl, sdiv w0),
+ * which many cores do in far less time than 64-bit ones. */
+static int idiv32(const epi_mcosts *c, const epi_insn *in)
+{
+	return in->klass == EPI_IC_INT_DIV && in->elem > 0 && in->elem <= 4 && c->idiv32_tp > 0;
+}
+
 double epi_mcosts_tp(const epi_mcosts *c, const epi_insn *in)
 {
-	return fdiv32(c, in) ? c->fdiv32_tp : c->tp[in->klass];
+	return fdiv32(c, in) ? c->fdiv32_tp : idiv32(c, in) ? c->idiv32_tp : c->tp[in->klass];
 }
 
 double epi_mcosts_lat(const epi_mcosts *c, const epi_insn *in)
 {
 	if (in->aop == EPI_AOP_FMINMAX && c->fmax_lat > 0)
 		return c->fmax_lat;
+	if (idiv32(c, in) && c->idiv32_lat > 0)
+		return c->idiv32_lat;
 	return fdiv32(c, in) && c->fdiv32_lat > 0 ? c->fdiv32_lat : c->lat[in->klass];
 }
 
 double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
 {
-	return fdiv32(c, in) ? c->e_fdiv32 : c->e_dyn[in->klass];
+	return fdiv32(c, in) ? c->e_fdiv32 : idiv32(c, in) ? c->e_idiv32 : c->e_dyn[in->klass];
 }
 
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
@@ -142,6 +151,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
 	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
 	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);
+	c->idiv32_tp = cost(col, "div.i32", "div.i64", 0);
+	c->idiv32_lat = cost(col, "div.i32.lat", "div.i64.lat", 0);
+	c->e_idiv32 = cost(col, "div.i32", "div.i64", 1);
 	c->load_tp = cost(col, "load.l1", "load", 0);
 	c->fp_load_tp = cost(col, "load.fp.l1", NULL, 0);
 	if (!(c->fp_load_tp > 0))

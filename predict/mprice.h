@@ -74,6 +74,7 @@ typedef struct epi_mcosts {
 	/* a single-precision division's (div.f32, div.f32.lat; without them,
 	 * a double's): the divider takes fewer cycles for fewer bits */
 	double fdiv32_tp, fdiv32_lat, e_fdiv32;
+	double idiv32_tp, idiv32_lat, e_idiv32; /* 32-bit (or narrower) integer divides */
 	double fmax_lat;         /* a floating-point minimum's or maximum's latency (0: an add's) */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */

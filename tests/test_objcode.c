@@ -624,6 +624,54 @@ static void test_float_divides(void **st)
 	model_free(&x);
 }
 
+static const char idiv_src[] = "int qi(int n, int d, int e, long dl, long el, int *r, long *rl)\n"
+			       "{\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
+			       "\t\tr[i] = i / d;\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 5 */
+			       "\t\te = e / d;\n"
+			       "\tfor (long i = 0; i < n; i++)\n" /* 7 */
+			       "\t\trl[i] = i / dl;\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 9 */
+			       "\t\tel = el / dl;\n"
+			       "\treturn e + (int)el;\n"
+			       "}\n";
+
+/* A 32-bit integer division takes the divider for its own time (and a
+ * chain of them its own latency), a 64-bit one for the 64-bit kernels';
+ * without the 32-bit kernels, both the 64-bit ones */
+static void test_int_divides(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "idiv", idiv_src, "gcc", "-O2", "n=1000");
+	int l32 = loop_on(&x, 3), c32 = loop_on(&x, 5), l64 = loop_on(&x, 7), c64 = loop_on(&x, 9);
+	epi_mcosts k;
+	cycles(&k);
+	k.tp[EPI_IC_INT] = 0.25;
+	k.tp[EPI_IC_INT_DIV] = 7;
+	k.lat[EPI_IC_INT_DIV] = 13;
+	k.idiv32_tp = 6;
+	k.idiv32_lat = 12;
+	epi_mloop_price p;
+	epi_mflow f;
+	price_alone(&x, l32, 1000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 6) < 1e-9);
+	epi_mflow_loop(&x.m.obj, c32, &k, &f);
+	assert_true(fabs(f.latency - (12 + 1)) < 1e-9); /* and cltd's cycle */
+	price_alone(&x, l64, 1000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 7) < 1e-9);
+	epi_mflow_loop(&x.m.obj, c64, &k, &f);
+	assert_true(fabs(f.latency - (13 + 1)) < 1e-9); /* and cqo's */
+	/* a table without them */
+	k.idiv32_tp = k.idiv32_lat = 0;
+	price_alone(&x, l32, 1000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 7) < 1e-9);
+	epi_mflow_loop(&x.m.obj, c32, &k, &f);
+	assert_true(fabs(f.latency - (13 + 1)) < 1e-9);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -2473,6 +2521,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_spilled_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_int_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
