@@ -893,9 +893,16 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	 * tables' lines the walks read, and each walk waits on memory too */
 	int walks_mem = mem > 0 && out->bound_t[EPI_BOUND_TLB] > 0;
 	for (int b = 0; b < EPI_BOUND_L2; b++)
-		if (!(walks_mem && b == EPI_BOUND_TLB))
+		if (!(walks_mem && b == EPI_BOUND_TLB) && b != EPI_BOUND_DIV)
 			core += pow(out->bound_t[b], EPI_OVERLAP_NORM);
 	core = pow(core + pow(lines_t, EPI_OVERLAP_NORM), 1.0 / EPI_OVERLAP_NORM);
+	/* the dividers overlap the rest less: not pipelined, each division
+	 * holds one for its whole turn and its result comes about twice
+	 * that later, while the work that waits for it (the conversion and
+	 * the store after a modulo) holds the window. With the rest they
+	 * combine as a 2-norm */
+	double div = out->bound_t[EPI_BOUND_DIV];
+	core = sqrt(core * core + div * div);
 	if (walks_mem)
 		mem += out->bound_t[EPI_BOUND_TLB];
 	/* lines from memory overlap the core's work only in part (the loads

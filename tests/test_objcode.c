@@ -549,6 +549,18 @@ static void test_dividers(void **st)
 	price_alone(&x, l, 1000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 9) < 1e-9);
 	assert_int_equal(p.bound, EPI_BOUND_DIV);
+	/* the dividers overlap the rest less than the other units do: their
+	 * bound and the 4-norm of the others combine as a 2-norm */
+	assert_true(p.bound_t[EPI_BOUND_DRAM] == 0 && p.bound_t[EPI_BOUND_BRANCH] == 0);
+	double rest = 0, lines = 0;
+	for (int b = 0; b < EPI_BOUND_L2; b++)
+		if (b != EPI_BOUND_DIV)
+			rest += pow(p.bound_t[b], 4);
+	for (int b = EPI_BOUND_L2; b < EPI_BOUND_DRAM; b++)
+		lines = fmax(lines, p.bound_t[b]);
+	rest = pow(rest + pow(lines, 4), 0.25);
+	assert_true(rest > 1);
+	assert_true(fabs(p.t - sqrt(rest * rest + 81)) < 1e-9);
 	model_free(&x);
 }
 
