@@ -160,7 +160,7 @@ static epi_mix own_work_of(const epi_object *o, int l, const epi_nest *loops, in
 			for (int p = loops[c].parent; p >= 0 && !inner; p = loops[p].parent)
 				inner = p == s;
 		}
-		if (!inner)
+		if (!inner && !o->dispatch[i]) /* a jump table's entry is no source work */
 			epi_mix_insn(&m, &o->in[i], o->weight[i], o->frame[i]);
 	}
 	return m;

@@ -793,6 +793,10 @@ typedef struct cfg {
 	int nb;
 	int *start, *len;
 	int *succ;      /* two per block; -1 none */
+	/* what an indirect jump (a switch's jump table) may reach: the blocks
+	 * of the function nothing else leads to, xs[nxs[b] .. nxs[b + 1]);
+	 * xfrom[t] the jump's block of such a target, -1 for the others */
+	int *xs, *nxs, *xfrom;
 	int *pred, *npred; /* predecessors of block b: pred[npred[b] .. npred[b + 1]) */
 	int *block_of;  /* per instruction of the function */
 	int *idom, *rpo, *order; /* immediate dominator; reverse postorder; block -> position in it */
@@ -801,6 +805,62 @@ typedef struct cfg {
 static int ends_block(const epi_insn *in)
 {
 	return in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_RET;
+}
+
+/* Whether block B ends in an indirect jump: a switch's jump table (a
+ * tail call through a pointer ends its function the same way, and leaves
+ * no block that nothing else reaches). */
+static int jumps_indirect(const epi_object *o, const cfg *g, int b)
+{
+	const epi_insn *last = &o->in[g->start[b] + g->len[b] - 1];
+	return last->klass == EPI_IC_BRANCH && !last->direct && !last->cond;
+}
+
+/* The targets of G's indirect jumps (succ set): the blocks that no edge
+ * leads to and that do more than pad (a case of a switch begins where
+ * the jump table says, which no instruction names), each given to the
+ * nearest indirect jump before it, else the first after it. */
+static void jump_targets(const epi_object *o, cfg *g)
+{
+	int nb = g->nb;
+	g->nxs = xcalloc((size_t)nb + 1, sizeof *g->nxs);
+	g->xfrom = xmalloc(((size_t)nb + 1) * sizeof *g->xfrom);
+	g->xs = NULL;
+	int first = -1;
+	for (int b = 0; b < nb; b++) {
+		g->xfrom[b] = -1;
+		if (first < 0 && jumps_indirect(o, g, b))
+			first = b;
+	}
+	if (first < 0)
+		return;
+	char *led = xcalloc((size_t)nb + 1, 1);
+	for (int e = 0; e < 2 * nb; e++)
+		if (g->succ[e] >= 0)
+			led[g->succ[e]] = 1;
+	for (int b = 1, j = -1; b < nb; b++) {
+		if (jumps_indirect(o, g, b - 1))
+			j = b - 1;
+		/* padding between the cases, or a trap after the last */
+		int pad = 1;
+		for (int i = g->start[b]; i < g->start[b] + g->len[b] && pad; i++)
+			pad = o->in[i].klass == EPI_IC_NOP || o->in[i].klass == EPI_IC_OTHER;
+		if (!led[b] && !pad)
+			g->xfrom[b] = j >= 0 ? j : first;
+	}
+	free(led);
+	/* the targets of each jump, in block order */
+	for (int b = 0; b < nb; b++)
+		if (g->xfrom[b] >= 0)
+			g->nxs[g->xfrom[b] + 1]++;
+	for (int b = 0; b < nb; b++)
+		g->nxs[b + 1] += g->nxs[b];
+	g->xs = xmalloc(((size_t)g->nxs[nb] + 1) * sizeof *g->xs);
+	int *fill = xcalloc((size_t)nb + 1, sizeof *fill);
+	for (int b = 0; b < nb; b++)
+		if (g->xfrom[b] >= 0)
+			g->xs[g->nxs[g->xfrom[b]] + fill[g->xfrom[b]]++] = b;
+	free(fill);
 }
 
 static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
@@ -843,10 +903,13 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 			sc[1] = g->block_of[t - lo];
 	}
 	free(leader);
+	jump_targets(o, g);
 	g->npred = xcalloc((size_t)g->nb + 2, sizeof *g->npred);
 	for (int e = 0; e < 2 * g->nb; e++)
 		if (g->succ[e] >= 0)
 			g->npred[g->succ[e] + 1]++;
+	for (int k = 0; k < g->nxs[g->nb]; k++)
+		g->npred[g->xs[k] + 1]++;
 	for (int b = 0; b < g->nb; b++)
 		g->npred[b + 1] += g->npred[b];
 	g->pred = xmalloc(((size_t)g->npred[g->nb] + 1) * sizeof *g->pred);
@@ -856,6 +919,9 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 		if (t >= 0 && (e % 2 == 0 || g->succ[e - 1] != t))
 			g->pred[g->npred[t] + fill[t]++] = e / 2;
 	}
+	for (int t = 0; t < g->nb; t++)
+		if (g->xfrom[t] >= 0)
+			g->pred[g->npred[t] + fill[t]++] = g->xfrom[t];
 	/* a block whose two successors are one has one edge to it: close the gaps */
 	for (int b = 0, k = 0; b < g->nb; b++) {
 		int from = g->npred[b];
@@ -885,8 +951,9 @@ static void cfg_order(cfg *g)
 	}
 	while (sp) {
 		int b = stack[sp - 1];
-		if (next[b] < 2) {
-			int s = g->succ[2 * b + next[b]++];
+		if (next[b] < 2 + g->nxs[b + 1] - g->nxs[b]) {
+			int k = next[b]++;
+			int s = k < 2 ? g->succ[2 * b + k] : g->xs[g->nxs[b] + k - 2];
 			if (s >= 0 && !seen[s]) {
 				seen[s] = 1;
 				stack[sp++] = s;
@@ -959,6 +1026,9 @@ static void cfg_free(cfg *g)
 	free(g->start);
 	free(g->len);
 	free(g->succ);
+	free(g->xs);
+	free(g->nxs);
+	free(g->xfrom);
 	free(g->pred);
 	free(g->npred);
 	free(g->block_of);
@@ -985,7 +1055,7 @@ static int gate_of(const cfg *g, const char *body, const epi_mloop *v, int nl, i
 		for (int k = g->npred[h]; k < g->npred[h + 1]; k++)
 			outside += !bc[g->pred[k]];
 		int s0 = g->succ[2 * b], s1 = g->succ[2 * b + 1];
-		if ((s1 < 0 || s1 == s0) && s0 == h)
+		if ((s1 < 0 || s1 == s0) && s0 == h && g->nxs[b + 1] == g->nxs[b])
 			return outside == 1 ? c : -1;
 		if (dominates(g, b, h))
 			return -2 - c;
@@ -1000,6 +1070,8 @@ static int gate_of(const cfg *g, const char *body, const epi_mloop *v, int nl, i
 				continue;
 			for (int e = 0; e < 2; e++)
 				exits += g->succ[2 * x + e] >= 0 && !bc[g->succ[2 * x + e]] && g->succ[2 * x + e] != b;
+			for (int k = g->nxs[x]; k < g->nxs[x + 1]; k++)
+				exits += !bc[g->xs[k]] && g->xs[k] != b;
 		}
 		return exits == 0 ? c : -1;
 	}
@@ -1012,6 +1084,72 @@ typedef struct fn_loops {
 	epi_mloop *loop;
 	int n;
 } fn_loops;
+
+/* The loads of block B, which ends in an indirect jump with targets, that
+ * read the address it jumps to (a jump table's entry): followed back
+ * from the jump through what computes its register, up to the load. */
+static void mark_dispatch(epi_object *o, const cfg *g, int b)
+{
+	uint16_t live[EPI_ISA_MAXREG * 2];
+	int n = 0, first = g->start[b], last = first + g->len[b] - 1;
+	if (o->in[last].loads) { /* jmp *table(, %rax, 8): the jump reads its entry */
+		o->dispatch[last] = 1;
+		return;
+	}
+	for (int r = 0; r < o->in[last].nrd; r++)
+		live[n++] = o->in[last].rd[r];
+	for (int i = last - 1; i >= first && n > 0; i--) {
+		const epi_insn *in = &o->in[i];
+		int hit = 0;
+		for (int w = 0; w < in->nwr; w++)
+			for (int k = 0; k < n; k++)
+				if (live[k] == in->wr[w]) {
+					live[k--] = live[--n]; /* defined here */
+					hit = 1;
+				}
+		if (!hit)
+			continue;
+		if (in->loads) {
+			o->dispatch[i] = 1; /* the table's entry: not followed further */
+			continue;
+		}
+		for (int r = 0; r < in->nrd; r++) {
+			int seen = 0;
+			for (int k = 0; k < n && !seen; k++)
+				seen = live[k] == in->rd[r];
+			if (!seen && n < (int)(sizeof live / sizeof *live))
+				live[n++] = in->rd[r];
+		}
+	}
+}
+
+/* Whether block B is on every way round loop L (it dominates each of the
+ * NLATCH back edges' sources LATCH_B of L's, LATCH their loops). */
+static int on_every_way(const cfg *g, int b, int l, const int *latch, const int *latch_b, int nlatch)
+{
+	for (int e = 0; e < nlatch; e++)
+		if (latch[e] == l && !dominates(g, b, latch_b[e]))
+			return 0;
+	return 1;
+}
+
+/* The share of L's iterations that run block B, which not all of them
+ * do: in a case of a switch (B, or a block it is reached through, one of
+ * the K targets of an indirect jump), the jump's share over K; else the
+ * branch probability P. */
+static double case_weight(const cfg *g, int b, int l, const int *latch, const int *latch_b, int nlatch, double p)
+{
+	for (int x = b; x >= 0; x = g->idom[x]) {
+		int j = g->xfrom[x];
+		if (j >= 0) {
+			int k = g->nxs[j + 1] - g->nxs[j];
+			return (on_every_way(g, j, l, latch, latch_b, nlatch) ? 1 : p) / (k > 0 ? k : 1);
+		}
+		if (g->idom[x] == x || on_every_way(g, x, l, latch, latch_b, nlatch))
+			break;
+	}
+	return p;
+}
 
 /* The loops of function F: natural loops, one per block that a back edge
  * (an edge to a block dominating its source) enters, holding the blocks
@@ -1027,6 +1165,9 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 	cfg g;
 	cfg_build(o, lo, hi, &g);
 	cfg_order(&g);
+	for (int b = 0; b < g.nb; b++)
+		if (g.nxs[b + 1] > g.nxs[b])
+			mark_dispatch(o, &g, b);
 	int nb = g.nb;
 	/* body[l * nb + b]: block b is in loop l (of this function) */
 	char *body = NULL;
@@ -1103,11 +1244,12 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			if (body[(size_t)l * nb + b] && (in_loop < 0 || size[l] < size[in_loop]))
 				in_loop = l;
 		o->loop_of[i] = in_loop;
-		/* a block some iterations skip: run with the branch probability */
+		/* a block some iterations skip: run with the branch probability,
+		 * or, a case of a switch, in one of its jump's targets' share of
+		 * the jump's runs */
 		double w = 1;
-		for (int e = 0; in_loop >= 0 && e < nlatch && w == 1; e++)
-			if (latch[e] == in_loop && !dominates(&g, b, latch_b[e]))
-				w = o->branch_prob;
+		if (in_loop >= 0 && !on_every_way(&g, b, in_loop, latch, latch_b, nlatch))
+			w = case_weight(&g, b, in_loop, latch, latch_b, nlatch, o->branch_prob);
 		o->weight[i] = (float)w;
 		if (w < 1 && gb[b] == INT_MIN)
 			gb[b] = gate_of(&g, body, v, nl, in_loop, b, lo);
@@ -1151,6 +1293,7 @@ static void all_loops(epi_object *o)
 	o->loop_of = xmalloc(((size_t)o->nin + 1) * sizeof *o->loop_of);
 	o->weight = xmalloc(((size_t)o->nin + 1) * sizeof *o->weight);
 	o->gate = xmalloc(((size_t)o->nin + 1) * sizeof *o->gate);
+	o->dispatch = xcalloc((size_t)o->nin + 1, 1);
 	fn_loops *fl = xcalloc((size_t)o->nfn + 1, sizeof *fl);
 	epi_in_blocks(o->nfn, 8, find_range, &(find_work){o, fl});
 	int total = 0;
@@ -1362,6 +1505,7 @@ void epi_object_free(epi_object *o)
 	free(o->ret_arg);
 	free(o->weight);
 	free(o->gate);
+	free(o->dispatch);
 	free(o->stride);
 	free(o->outer_stride);
 	free(o->group);

@@ -80,7 +80,10 @@ typedef struct epi_object {
 	unsigned char *ret_arg; /* per instruction: a call whose result is its first argument
 				   (memcpy, memset, strcpy, ...) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
-				the branch probability in a block that not every iteration passes */
+				the branch probability in a block that not every iteration passes
+				(in a case of a switch, its jump's share over the jump's targets) */
+	unsigned char *dispatch; /* per load: it reads a switch's jump table (the address an indirect
+				    jump takes), work of no source statement */
 	int *gate;           /* per instruction of such a block: the machine loop L directly inside
 				its loop whose runs tell how often it runs: L when once per run of
 				L (its way in, or its one way out), -2 - L when at least as often

@@ -684,6 +684,55 @@ static void test_int_divides(void **st)
 	model_free(&x);
 }
 
+static const char switch_src[] = "long sw(const unsigned char *op, int n)\n"
+				 "{\n"
+				 "\tlong acc = 0;\n"
+				 "\tfor (int i = 0; i < n; i++) {\n" /* 4 */
+				 "\t\tswitch (op[i] & 7) {\n"
+				 "\t\tcase 0: acc += i; break;\n"
+				 "\t\tcase 1: acc -= 3; break;\n"
+				 "\t\tcase 2: acc ^= i; break;\n"
+				 "\t\tcase 3: acc *= 3; break;\n"
+				 "\t\tcase 4: acc >>= 1; break;\n"
+				 "\t\tcase 5: acc += op[i]; break;\n"
+				 "\t\tcase 6: acc |= 5; break;\n"
+				 "\t\tcase 7: acc = acc * 7 + 1; break;\n"
+				 "\t\t}\n"
+				 "\t}\n"
+				 "\treturn acc;\n"
+				 "}\n";
+
+/* A switch compiled to a jump table: the cases, which only the indirect
+ * jump reaches, are the loop's, each run in one of the jump's runs in
+ * eight; the table's entry is no work of the source's, so one machine
+ * iteration is one source iteration */
+static void test_jump_table(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "switch", switch_src, "gcc", "-O2", "n=1000");
+	const epi_object *o = &x.m.obj;
+	int l = loop_on(&x, 4), jumps = 0, tables = 0, cases = 0;
+	assert_true(l >= 0);
+	for (int i = 0; i < o->nin; i++) {
+		const epi_insn *in = &o->in[i];
+		if (in->klass == EPI_IC_BRANCH && !in->direct && !in->cond) {
+			jumps++;
+			assert_int_equal(o->loop_of[i], l);
+		}
+		tables += o->dispatch[i];
+		if (o->loop_of[i] == l && o->weight[i] < 1) {
+			assert_true(fabs(o->weight[i] - 1.0 / 8) < 1e-6);
+			cases += in->klass != EPI_IC_NOP;
+		}
+	}
+	assert_int_equal(jumps, 1);
+	assert_int_equal(tables, 1);
+	assert_true(cases >= 8);
+	assert_true(fabs(x.m.cnt.l[l].iters - 1000) < 1e-9);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -2534,6 +2583,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_many_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_int_divides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jump_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
