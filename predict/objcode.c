@@ -1236,8 +1236,11 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			v[l].depth++;
 	/* each instruction to the innermost loop holding its block, or the function */
 	int *gb = xmalloc(((size_t)nb + 1) * sizeof *gb); /* each block's gate_of, INT_MIN not yet */
-	for (int b = 0; b < nb; b++)
+	double *bw = xmalloc(((size_t)nb + 1) * sizeof *bw); /* each block's weight, -1 not yet */
+	for (int b = 0; b < nb; b++) {
 		gb[b] = INT_MIN;
+		bw[b] = -1;
+	}
 	for (int i = lo; i < hi; i++) {
 		int b = g.block_of[i - lo], in_loop = -1;
 		for (int l = 0; l < nl; l++)
@@ -1247,9 +1250,11 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 		/* a block some iterations skip: run with the branch probability,
 		 * or, a case of a switch, in one of its jump's targets' share of
 		 * the jump's runs */
-		double w = 1;
-		if (in_loop >= 0 && !on_every_way(&g, b, in_loop, latch, latch_b, nlatch))
-			w = case_weight(&g, b, in_loop, latch, latch_b, nlatch, o->branch_prob);
+		if (bw[b] < 0)
+			bw[b] = in_loop >= 0 && !on_every_way(&g, b, in_loop, latch, latch_b, nlatch)
+					? case_weight(&g, b, in_loop, latch, latch_b, nlatch, o->branch_prob)
+					: 1;
+		double w = bw[b];
 		o->weight[i] = (float)w;
 		if (w < 1 && gb[b] == INT_MIN)
 			gb[b] = gate_of(&g, body, v, nl, in_loop, b, lo);
@@ -1265,6 +1270,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 			v[x].last = i;
 		}
 	free(gb);
+	free(bw);
 	free(latch);
 	free(latch_b);
 	free(size);
