@@ -57,6 +57,18 @@ static int64_t *slot(slots *s, int64_t disp)
 	return &s->step[s->n++];
 }
 
+/* Whether IN writes the register of its first operand (not a compare's
+ * or a test's, which set the flags only). */
+static int writes_first(const epi_insn *in)
+{
+	if (in->nop < 1 || in->op[0].kind != EPI_OPND_REG)
+		return 0;
+	for (int w = 0; w < in->nwr; w++)
+		if (in->wr[w] == in->op[0].reg)
+			return 1;
+	return 0;
+}
+
 static int64_t reg_d(const int64_t *d, unsigned r)
 {
 	return r && r < NREG ? d[r] : 0;
@@ -190,7 +202,7 @@ static int64_t written(const epi_insn *in, int frame, const int64_t *d, slots *s
 static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *org, int64_t *disp, int64_t *off)
 {
 	const epi_opnd *o = in->op;
-	if (in->nop < 1 || o[0].kind != EPI_OPND_REG || o[0].reg >= NREG)
+	if (!writes_first(in) || o[0].reg >= NREG)
 		return;
 	unsigned r = o[0].reg, x;
 	int64_t k;
@@ -635,8 +647,7 @@ static void loop_strides(epi_object *o, int l)
 			int64_t k;
 			if (!in->loads && !in->stores && (steps_reg(in, &r, &k) || steps_by_reg(wl, in, &r)))
 				continue; /* its change is the step, already in d */
-			if (in->nop >= 1 && in->op[0].kind == EPI_OPND_REG && in->op[0].reg < NREG &&
-			    in->klass != EPI_IC_BRANCH && !(in->stores && in->op[0].kind != EPI_OPND_REG)) {
+			if (writes_first(in) && in->op[0].reg < NREG && in->klass != EPI_IC_BRANCH) {
 				int64_t v = written(in, o->frame[i], d, &sl, addr_d);
 				/* every other register it writes (flags, rdx of cqo) */
 				for (int w = 0; w < in->nwr; w++)

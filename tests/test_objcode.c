@@ -753,6 +753,42 @@ static void test_jump_table(void **st)
 		print_message("aarch64-linux-gnu-gcc missing: aarch64 not tested\n");
 }
 
+/* A switch over a struct's kind, each case at the element the loop is at */
+static const char ways_src[] = "struct pt { float x, y, z; int kind; };\n"
+			       "float step(struct pt *p, int n)\n"
+			       "{\n"
+			       "\tfloat e = 0;\n"
+			       "\tfor (int i = 0; i < n; i++) {\n" /* 5 */
+			       "\t\tswitch (p[i].kind) {\n"
+			       "\t\tcase 0: p[i].x += 0.5f; break;\n"
+			       "\t\tcase 1: p[i].y *= 0.99f; break;\n"
+			       "\t\tcase 2: p[i].z = p[i].x - p[i].y; break;\n"
+			       "\t\tdefault: e += p[i].z;\n"
+			       "\t\t}\n"
+			       "\t}\n"
+			       "\treturn e;\n"
+			       "}\n";
+
+/* gcc -O2 enters the loop in its middle, past the compare of the pointer
+ * with the end (cmp rdi, rdx): a compare sets the flags only, so every
+ * access of the loop moves by a step known when compiled */
+static void test_compare_writes_flags(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "ways", ways_src, "gcc", "-O2", "n=1000");
+	const epi_object *o = &x.m.obj;
+	int l = loop_on(&x, 5), moving = 0;
+	assert_true(l >= 0);
+	for (int i = 0; i < o->nin; i++)
+		if (o->loop_of[i] == l && (o->in[i].loads || o->in[i].stores) && !o->frame[i]) {
+			assert_true(o->stride[i] != EPI_STRIDE_UNKNOWN && o->stride[i] != EPI_STRIDE_RUNTIME);
+			moving += o->stride[i] != 0;
+		}
+	assert_true(moving >= 4);
+	model_free(&x);
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -2604,6 +2640,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_float_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_int_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jump_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_writes_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
