@@ -161,6 +161,8 @@ typedef struct flow {
 	unsigned char *rmw;      /* with it, epi_object.rmw */
 	unsigned char *accld;    /* per address in ACC: a load's */
 	int accldcap;
+	float *accw;             /* per address in ACC: its access's weight */
+	int accwcap;
 } flow;
 
 static form reg_form(const flow *f, unsigned r)
@@ -377,17 +379,23 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			aat = addr_form(f, in);
 			f->abs = 0;
 			if (f->repeat) {
+				/* of an access that runs at least as often: one that
+				 * some of the iterations skip (a case of a switch)
+				 * does not bring the line for the others */
 				int64_t d;
+				float w = o->weight[i];
 				for (int k = 0; k < f->nacc && !f->repeat[i]; k++)
-					f->repeat[i] = f_diff(&at, &f->acc[k], &d) && d > -64 && d < 64;
+					f->repeat[i] = f->accw[k] >= w && f_diff(&at, &f->acc[k], &d) && d > -64 && d < 64;
 				/* a store of what the iteration has read there:
 				 * the element is rewritten, not written first */
 				f->rmw[i] = in->stores && in->loads;
 				for (int k = 0; k < f->nacc && in->stores && !f->rmw[i]; k++)
-					f->rmw[i] = f->accld[k] && f_diff(&at, &f->acc[k], &d) && d == 0;
+					f->rmw[i] = f->accld[k] && f->accw[k] >= w && f_diff(&at, &f->acc[k], &d) && d == 0;
 				ALLOC_GROW(f->acc, f->nacc + 1, f->acap);
 				ALLOC_GROW(f->accld, f->nacc + 1, f->accldcap);
+				ALLOC_GROW(f->accw, f->nacc + 1, f->accwcap);
 				f->accld[f->nacc] = in->loads != 0;
+				f->accw[f->nacc] = w;
 				f->acc[f->nacc++] = at;
 			}
 		}
@@ -596,6 +604,7 @@ void epi_mflow_repeats(epi_object *o, int lo, int hi)
 	}
 	free(f->acc);
 	free(f->accld);
+	free(f->accw);
 	free(f->st);
 	free(f);
 }

@@ -6,6 +6,7 @@
  * computed from them by moves, additions, shifts and multiplications by
  * constants; anything else that varies is unknown, as a stride in a
  * register (a column walk, a[k * n + j] along k) is. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,11 @@ static int steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
 		return 1;
 	}
 	return 0;
+}
+
+int epi_steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
+{
+	return !in->loads && !in->stores && steps_reg(in, r, k);
 }
 
 /* Whether IN adds a register that loop L never writes to its destination
@@ -506,6 +512,7 @@ static void loop_strides(epi_object *o, int l)
 {
 	int lo = o->loop[l].first, hi = o->loop[l].last + 1;
 	static __thread int64_t d[NREG], step[NREG];
+	static __thread double part[NREG]; /* steps on some ways only, by their shares of the iterations */
 	static __thread char wl[NREG]; /* written in L or a loop inside */
 	static __thread unsigned cp[NREG];
 	static __thread int64_t cpk[NREG];
@@ -518,6 +525,7 @@ static void loop_strides(epi_object *o, int l)
 	for (int k = 0; k < nregs; k++) {
 		unsigned r = regs[k];
 		step[r] = 0;
+		part[r] = 0;
 		wl[r] = 0;
 		cp[r] = r;
 		cpk[r] = 0;
@@ -554,7 +562,10 @@ static void loop_strides(epi_object *o, int l)
 					step[clob[c]] = U;
 		}
 		if (in_l && !in->loads && !in->stores && steps_reg(in, &r, &k) && r < NREG) {
-			step[r] = d_add(step[r], k);
+			if (o->weight[i] < 1)
+				part[r] += o->weight[i] * (double)k; /* on some ways round the loop */
+			else
+				step[r] = d_add(step[r], k);
 			continue;
 		}
 		if (in_l && !in->loads && !in->stores && steps_by_reg(wl, in, &r)) {
@@ -576,6 +587,17 @@ static void loop_strides(epi_object *o, int l)
 		for (int w = 0; w < in->nwr; w++)
 			if (in->wr[w] < NREG && !(in->klass == EPI_IC_BRANCH))
 				step[in->wr[w]] = U;
+	}
+	/* a register stepped on some ways round the loop only (a pointer
+	 * advanced in each case of a switch, or in one arm of a merge): by
+	 * what an iteration adds on average, at least a byte when it adds
+	 * anything (the ways the data takes decide it) */
+	for (int k = 0; k < nregs; k++) {
+		unsigned r = regs[k];
+		if (part[r] == 0 || step[r] == U || step[r] == R)
+			continue;
+		int64_t mean = llround(part[r]);
+		step[r] = d_add(step[r], mean != 0 ? mean : part[r] > 0 ? 1 : -1);
 	}
 	/* a register that an iteration leaves holding its own value plus a
 	 * constant through copies (p = memcpy(p, ...)) moves by that constant */

@@ -1151,6 +1151,116 @@ static double case_weight(const cfg *g, int b, int l, const int *latch, const in
 	return p;
 }
 
+/* The share of S's runs that take the branch to successor T of block B,
+ * whose two successors S0 (the fall-through) and S1 both stay in the
+ * loop: the branch probability P for the block an if's condition guards,
+ * 1 - P for the way around it. The guarded block is the one whose only
+ * successor is the other (an if without else, laid out either way); in an
+ * if-else, the fall-through. */
+static double split_share(const cfg *g, int s0, int s1, int t, double p)
+{
+	int s0_to_s1 = g->succ[2 * s0] == s1 && (g->succ[2 * s0 + 1] < 0 || g->succ[2 * s0 + 1] == s1) &&
+		       g->nxs[s0 + 1] == g->nxs[s0];
+	int s1_to_s0 = g->succ[2 * s1] == s0 && (g->succ[2 * s1 + 1] < 0 || g->succ[2 * s1 + 1] == s0) &&
+		       g->nxs[s1 + 1] == g->nxs[s1];
+	int guarded = s1_to_s0 && !s0_to_s1 ? s1 : s0;
+	return t == guarded ? p : 1 - p;
+}
+
+/* FREQ[b]: the share of the iterations of block B's innermost loop
+ * (INNER[b], of the NL loops V, BODY their blocks) that run it, followed
+ * from the loop's header (1) forward over the loop's blocks in reverse
+ * postorder: a conditional branch gives P of its runs to the block an if
+ * guards and 1 - P to the way around it (split_share), an indirect jump
+ * its runs to its targets in equal shares, and an edge that leaves the
+ * loop none (a loop leaves once per run, not per iteration). A loop
+ * inside is one step: what enters its header leaves by its exits in equal
+ * shares. So the ways of a switch compiled to compares, or of an else-if
+ * chain, share their iteration among them (1/2, 1/4, 1/4), and a block
+ * they all lead to runs every iteration. 0 for a block the flow does not
+ * reach (a loop entered elsewhere than its header). */
+static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int nl, const int *inner, int lo,
+			double p, double *freq)
+{
+	int nb = g->nb;
+	int *head = xmalloc(((size_t)nl + 1) * sizeof *head);
+	double *enter = xcalloc((size_t)nl + 1, sizeof *enter); /* per loop: what enters it, per iteration
+								   of the loop around */
+	int *heads = xmalloc(((size_t)nb + 1) * sizeof *heads); /* per block: the loop it heads, -1 */
+	for (int b = 0; b < nb; b++) {
+		freq[b] = 0;
+		heads[b] = -1;
+	}
+	for (int l = 0; l < nl; l++) {
+		head[l] = g->block_of[v[l].head - lo];
+		heads[head[l]] = l;
+		freq[head[l]] = 1;
+	}
+	int nr = 0; /* the reachable blocks: rpo[0, nr) */
+	for (int b = 0; b < nb; b++)
+		nr += g->order[b] >= 0;
+	for (int i = 0; i < nr; i++) {
+		int b = g->rpo[i], l = inner[b];
+		if (l < 0)
+			continue;
+		int up = v[l].parent;
+		if (heads[b] == l && up >= 0 && enter[l] > 0) {
+			/* the loop as one step of the loop around: what enters it
+			 * leaves by its exits into the loop around */
+			const char *bl = body + (size_t)l * nb, *bu = body + (size_t)up * nb;
+			int exits = 0;
+			for (int pass = 0; pass < 2; pass++)
+				for (int x = 0; x < nb; x++) {
+					if (!bl[x])
+						continue;
+					int ns = 2 + g->nxs[x + 1] - g->nxs[x];
+					for (int k = 0; k < ns; k++) {
+						int t = k < 2 ? g->succ[2 * x + k] : g->xs[g->nxs[x] + k - 2];
+						if (t < 0 || bl[t] || !bu[t] || (k == 1 && t == g->succ[2 * x]))
+							continue;
+						if (pass == 0) {
+							exits++;
+						} else if (heads[t] >= 0 && v[heads[t]].parent == up) {
+							enter[heads[t]] += enter[l] / exits;
+						} else if (t != head[up]) {
+							freq[t] += enter[l] / exits;
+						}
+					}
+				}
+		}
+		double f = freq[b];
+		if (!(f > 0))
+			continue;
+		const char *bl = body + (size_t)l * nb;
+		int s0 = g->succ[2 * b], s1 = g->succ[2 * b + 1];
+		if (s1 == s0)
+			s1 = -1;
+		int ns = 2 + g->nxs[b + 1] - g->nxs[b], live = 0;
+		/* the ways that stay in the loop: on in the iteration, or back to
+		 * the header (the iteration's end); not out */
+		for (int pass = 0; pass < 2; pass++)
+			for (int k = 0; k < ns; k++) {
+				int t = k == 0 ? s0 : k == 1 ? s1 : g->xs[g->nxs[b] + k - 2];
+				if (t < 0 || !bl[t])
+					continue;
+				if (pass == 0) {
+					live++;
+					continue;
+				}
+				double share = live == 2 && ns == 2 ? split_share(g, s0, s1, t, p) : 1.0 / live;
+				if (t == head[l])
+					continue;
+				if (heads[t] >= 0 && heads[t] != l)
+					enter[heads[t]] += f * share;
+				else
+					freq[t] += f * share;
+			}
+	}
+	free(head);
+	free(enter);
+	free(heads);
+}
+
 /* The loops of function F: natural loops, one per block that a back edge
  * (an edge to a block dominating its source) enters, holding the blocks
  * that reach a back edge's source without passing through it; nested by
@@ -1237,23 +1347,33 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 	/* each instruction to the innermost loop holding its block, or the function */
 	int *gb = xmalloc(((size_t)nb + 1) * sizeof *gb); /* each block's gate_of, INT_MIN not yet */
 	double *bw = xmalloc(((size_t)nb + 1) * sizeof *bw); /* each block's weight, -1 not yet */
+	int *inner = xmalloc(((size_t)nb + 1) * sizeof *inner); /* each block's innermost loop, -1 */
 	for (int b = 0; b < nb; b++) {
 		gb[b] = INT_MIN;
 		bw[b] = -1;
-	}
-	for (int i = lo; i < hi; i++) {
-		int b = g.block_of[i - lo], in_loop = -1;
+		inner[b] = -1;
 		for (int l = 0; l < nl; l++)
-			if (body[(size_t)l * nb + b] && (in_loop < 0 || size[l] < size[in_loop]))
-				in_loop = l;
+			if (body[(size_t)l * nb + b] && (inner[b] < 0 || size[l] < size[inner[b]]))
+				inner[b] = l;
+	}
+	double *freq = xmalloc(((size_t)nb + 1) * sizeof *freq);
+	block_freqs(&g, body, v, nl, inner, lo, o->branch_prob, freq);
+	for (int i = lo; i < hi; i++) {
+		int b = g.block_of[i - lo], in_loop = inner[b];
 		o->loop_of[i] = in_loop;
-		/* a block some iterations skip: run with the branch probability,
-		 * or, a case of a switch, in one of its jump's targets' share of
-		 * the jump's runs */
-		if (bw[b] < 0)
-			bw[b] = in_loop >= 0 && !on_every_way(&g, b, in_loop, latch, latch_b, nlatch)
-					? case_weight(&g, b, in_loop, latch, latch_b, nlatch, o->branch_prob)
-					: 1;
+		/* a block some iterations skip: run in the share of them the
+		 * flow from the loop's header gives it (block_freqs), or where
+		 * the flow does not reach, with the branch probability or, a
+		 * case of a switch, in one of its jump's targets' share of the
+		 * jump's runs */
+		if (bw[b] < 0) {
+			if (in_loop < 0 || on_every_way(&g, b, in_loop, latch, latch_b, nlatch))
+				bw[b] = 1;
+			else if (freq[b] > 0)
+				bw[b] = freq[b] < 1 ? freq[b] : 1;
+			else
+				bw[b] = case_weight(&g, b, in_loop, latch, latch_b, nlatch, o->branch_prob);
+		}
 		double w = bw[b];
 		o->weight[i] = (float)w;
 		if (w < 1 && gb[b] == INT_MIN)
@@ -1271,6 +1391,8 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 		}
 	free(gb);
 	free(bw);
+	free(inner);
+	free(freq);
 	free(latch);
 	free(latch_b);
 	free(size);

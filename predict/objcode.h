@@ -80,8 +80,10 @@ typedef struct epi_object {
 	unsigned char *ret_arg; /* per instruction: a call whose result is its first argument
 				   (memcpy, memset, strcpy, ...) */
 	float *weight;       /* per instruction: the share of its loop's iterations that run it: 1, or
-				the branch probability in a block that not every iteration passes
-				(in a case of a switch, its jump's share over the jump's targets) */
+				in a block that not every iteration passes, its share of the flow
+				from the loop's head (each branch of an if giving the branch
+				probability to the block it guards, a switch's jump its runs to
+				its targets alike) */
 	unsigned char *dispatch; /* per load: it reads a switch's jump table (the address an indirect
 				    jump takes), work of no source statement */
 	int *gate;           /* per instruction of such a block: the machine loop L directly inside
@@ -110,9 +112,12 @@ typedef struct epi_object {
  * ELF program, a machine other than x86-64 and aarch64, no debug
  * information (build with -g), no function compiled from SOURCE (the
  * files it was built from are named). A block of a loop that not every
- * iteration runs (one that does not dominate the branches back) is taken
- * to run with probability BRANCH_PROB, as the source analysis takes an
- * if's branches. */
+ * iteration runs (one that does not dominate the branches back) runs in
+ * its share of the iterations: followed from the loop's head, a
+ * conditional branch gives BRANCH_PROB of its runs to the block it guards
+ * (as the source analysis takes an if's branches) and the rest to the way
+ * around it, so the ways of an else-if chain or of a switch compiled to
+ * compares share each iteration. */
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err);
 void epi_object_free(epi_object *o);
 
@@ -171,6 +176,11 @@ void epi_object_strides(epi_object *o, int lo, int hi);
  * unrolled loop of constant trip count counts down by its factor); 0 when
  * not so. */
 int64_t epi_mloop_const_trip(const epi_object *o, int l);
+
+/* Whether IN adds a constant to the register it writes, and reads no
+ * memory (add r, 8; sub; inc; lea r, [r + 8]; aarch64 add x, x, #8): the
+ * register into *R, the constant into *K. */
+int epi_steps_reg(const epi_insn *in, unsigned *r, int64_t *k);
 
 /* Registers are numbered below this. */
 #define EPI_LOOP_REGS 1024

@@ -753,7 +753,11 @@ static void test_jump_table(void **st)
 		print_message("aarch64-linux-gnu-gcc missing: aarch64 not tested\n");
 }
 
-/* A switch over a struct's kind, each case at the element the loop is at */
+/* A switch that gcc compiles to compares, each case advancing the
+ * pointer on its own way back (-O2), or recomputing the element from the
+ * index (-O0): the loop's ways share each iteration (the blocks that step
+ * the pointer run once an iteration between them), every access moves by
+ * the struct's 16 bytes, one machine iteration is one source iteration */
 static const char ways_src[] = "struct pt { float x, y, z; int kind; };\n"
 			       "float step(struct pt *p, int n)\n"
 			       "{\n"
@@ -787,6 +791,46 @@ static void test_compare_writes_flags(void **st)
 		}
 	assert_true(moving >= 4);
 	model_free(&x);
+}
+
+static void check_ways(const char *flags)
+{
+	fixture x;
+	model(&x, "ways", ways_src, "gcc", flags, "n=1000");
+	const epi_object *o = &x.m.obj;
+	int l = loop_on(&x, 5), accesses = 0, steppers = 0;
+	assert_true(l >= 0);
+	double stepped = 0, conds = 0;
+	for (int i = 0; i < o->nin; i++) {
+		const epi_insn *in = &o->in[i];
+		if (o->loop_of[i] != l)
+			continue;
+		assert_true(o->weight[i] > 0 && o->weight[i] <= 1);
+		if ((in->loads || in->stores) && !o->frame[i] && o->stride[i] != 0) { /* not a constant's */
+			assert_true(o->stride[i] == 16);
+			accesses++;
+		}
+		unsigned r;
+		int64_t k;
+		if (epi_steps_reg(in, &r, &k) && k == 16) {
+			stepped += o->weight[i];
+			steppers++;
+		}
+		conds += in->klass == EPI_IC_BRANCH && in->cond && o->weight[i] < 1;
+	}
+	assert_true(accesses >= 4);
+	if (steppers) /* the pointer, once an iteration whichever way it takes */
+		assert_true(fabs(stepped - 1) < 1e-6);
+	assert_true(conds >= 1);
+	assert_true(fabs(x.m.cnt.l[l].iters - 1000) < 1e-9);
+	model_free(&x);
+}
+
+static void test_switch_ways(void **st)
+{
+	(void)st;
+	check_ways("-O2");
+	check_ways("-O0");
 }
 
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
@@ -2641,6 +2685,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_int_divides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jump_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_writes_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
