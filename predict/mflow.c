@@ -524,6 +524,41 @@ static double growth(const flow *f, const double *before)
 	return m;
 }
 
+/* Whether instruction I (a store to a stack slot, from LO on) stores the
+ * slot's own value plus a constant: -O0's i++ (addl $1, slot; or a load
+ * of the slot, an add or lea of a constant, the store back). */
+static int steps_slot(const epi_object *o, int i, int lo)
+{
+	const epi_insn *in = &o->in[i];
+	if (in->loads && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 2 &&
+	    in->op[1].kind == EPI_OPND_IMM)
+		return 1;
+	if (in->klass != EPI_IC_MOVE || in->loads || in->nop != 2 || in->op[1].kind != EPI_OPND_REG)
+		return 0;
+	unsigned r = in->op[1].reg, x;
+	int stepped = 0;
+	int64_t k;
+	for (int j = i - 1; j >= lo && j >= i - 8; j--) {
+		const epi_insn *p = &o->in[j];
+		int writes = 0;
+		for (int w = 0; w < p->nwr; w++)
+			writes |= p->wr[w] == r;
+		if (p->klass == EPI_IC_BRANCH || p->klass == EPI_IC_CALL)
+			return 0;
+		if (!writes)
+			continue;
+		if (!stepped && epi_steps_reg(p, &x, &k) && x == r) {
+			stepped = 1;
+		} else if (!stepped && p->aop == EPI_AOP_LEA && p->base && !p->index) {
+			stepped = 1;
+			r = p->base; /* lea edx, [rax + 1] */
+		} else {
+			return stepped && p->klass == EPI_IC_MOVE && p->loads && o->frame[j] && p->disp == in->disp;
+		}
+	}
+	return 0;
+}
+
 /* F ready for a first pass over loop L (instructions LO..HI). */
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
@@ -537,10 +572,16 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;
-	/* what the code some iterations skip writes */
+	/* what the code some iterations skip writes: not a pointer or an
+	 * index it steps by a constant, in a register or a stack slot (a
+	 * switch's case that advances the pointer, a merge's arms), whose
+	 * value the data does not settle */
 	for (int i = lo; i <= hi; i++) {
 		const epi_insn *in = &o->in[i];
-		if (o->loop_of[i] != l || !(o->weight[i] < 1))
+		unsigned sr;
+		int64_t sk;
+		if (o->loop_of[i] != l || !(o->weight[i] < 1) || epi_steps_reg(in, &sr, &sk) ||
+		    (o->frame[i] && in->stores && steps_slot(o, i, lo)))
 			continue;
 		for (int r = 0; r < in->nwr; r++)
 			if (in->wr[r] < NREG)

@@ -228,6 +228,14 @@ static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *
 		off[r] = off[o[1].reg];
 		return;
 	}
+	/* lea r, [b + k]: -O0's a[i++] keeps i's old value and stores the new
+	 * from another register */
+	if (in->aop == EPI_AOP_LEA && in->base && in->base < NREG && !in->index && in->base != r) {
+		org[r] = org[in->base];
+		disp[r] = disp[in->base];
+		off[r] = d_add(off[in->base], in->disp);
+		return;
+	}
 	/* add r, n (x86) or add r, s, n (aarch64), n the same every iteration */
 	if (in->aop == EPI_AOP_ADD && !in->loads && !in->stores) {
 		int two = in->nop == 2 && o[1].kind == EPI_OPND_REG;

@@ -757,7 +757,8 @@ static void test_jump_table(void **st)
  * pointer on its own way back (-O2), or recomputing the element from the
  * index (-O0): the loop's ways share each iteration (the blocks that step
  * the pointer run once an iteration between them), every access moves by
- * the struct's 16 bytes, one machine iteration is one source iteration */
+ * the struct's 16 bytes, one machine iteration is one source iteration,
+ * and the branches on the loaded kind are the data's to decide */
 static const char ways_src[] = "struct pt { float x, y, z; int kind; };\n"
 			       "float step(struct pt *p, int n)\n"
 			       "{\n"
@@ -823,6 +824,11 @@ static void check_ways(const char *flags)
 		assert_true(fabs(stepped - 1) < 1e-6);
 	assert_true(conds >= 1);
 	assert_true(fabs(x.m.cnt.l[l].iters - 1000) < 1e-9);
+	epi_mcosts k;
+	cycles(&k);
+	epi_mflow fl;
+	epi_mflow_loop(o, l, &k, &fl);
+	assert_true(fl.misses > 0.5);
 	model_free(&x);
 }
 
@@ -831,6 +837,57 @@ static void test_switch_ways(void **st)
 	(void)st;
 	check_ways("-O2");
 	check_ways("-O0");
+}
+
+/* A merge: each iteration advances one index or the other, as the data
+ * says. -O0 keeps i in a stack slot and writes a[i++] as a load of i, an
+ * lea of i + 1 into another register and its store back: the elements
+ * still move with the iteration (at both levels), and the compare of a[i]
+ * with b[j] is the data's to decide (the indices are stepped, not set
+ * from the data as a running minimum's would be). At -O2 gcc loads b[j]
+ * on the way back to the loop's head, after the compare in address order,
+ * where the walk over the loop's instructions does not follow it: not
+ * asserted there */
+static const char merge_src[] = "void merge(int n, const int *a, const int *b, int *c)\n"
+				"{\n"
+				"\tint i = 0, j = 0;\n"
+				"\tfor (int k = 0; k < 2 * n; k++) {\n" /* 4 */
+				"\t\tif (j >= n || (i < n && a[i] <= b[j]))\n"
+				"\t\t\tc[k] = a[i++];\n"
+				"\t\telse\n"
+				"\t\t\tc[k] = b[j++];\n"
+				"\t}\n"
+				"}\n";
+
+static void test_merge_ways(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int v = 0; v < 2; v++) {
+		fixture x;
+		model(&x, "merge", merge_src, "gcc", levels[v], "n=1000");
+		const epi_object *o = &x.m.obj;
+		epi_mcosts k;
+		cycles(&k);
+		/* gcc -O2 makes versions of the loop (the tail of either
+		 * array, one inside another: its indices change there) */
+		int loads = 0;
+		double misses = 0;
+		for (int l = 0; l < o->nloop; l++) {
+			if (o->loop[l].src < 0 || x.m.loops[o->loop[l].src].line != 4)
+				continue;
+			for (int i = 0; i < o->nin; i++)
+				if (o->loop_of[i] == l && o->in[i].loads && !o->frame[i])
+					loads += o->stride[i] > 0 && o->stride[i] <= 4;
+			epi_mflow fl;
+			epi_mflow_loop(o, l, &k, &fl);
+			misses = fl.misses > misses ? fl.misses : misses;
+		}
+		assert_true(loads >= 2);
+		if (v == 0)
+			assert_true(misses > 0);
+		model_free(&x);
+	}
 }
 
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
@@ -2686,6 +2743,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_jump_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_writes_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_switch_ways, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_merge_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
