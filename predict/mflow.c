@@ -572,23 +572,25 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;
-	/* what the code some iterations skip writes: not a pointer or an
-	 * index it steps by a constant, in a register or a stack slot (a
+	/* what the code some iterations skip writes last: not a pointer or
+	 * an index it steps by a constant, in a register or a stack slot (a
 	 * switch's case that advances the pointer, a merge's arms), whose
-	 * value the data does not settle */
+	 * value the data does not settle, nor what every iteration writes
+	 * again after it (a value loaded anew on the way back to the head) */
 	for (int i = lo; i <= hi; i++) {
 		const epi_insn *in = &o->in[i];
 		unsigned sr;
 		int64_t sk;
-		if (o->loop_of[i] != l || !(o->weight[i] < 1) || epi_steps_reg(in, &sr, &sk) ||
-		    (o->frame[i] && in->stores && steps_slot(o, i, lo)))
+		if (o->loop_of[i] != l)
 			continue;
+		int skipped = o->weight[i] < 1 && !epi_steps_reg(in, &sr, &sk) &&
+			      !(o->frame[i] && in->stores && steps_slot(o, i, lo));
 		for (int r = 0; r < in->nwr; r++)
 			if (in->wr[r] < NREG)
-				f->cw[in->wr[r]] = 1;
-		slot_st *s = o->frame[i] && in->stores ? slot_of(f, in->disp, 1) : NULL;
+				f->cw[in->wr[r]] = (unsigned char)skipped;
+		slot_st *s = o->frame[i] && in->stores ? slot_of(f, in->disp, skipped) : NULL;
 		if (s)
-			s->cw = 1;
+			s->cw = (unsigned char)skipped;
 	}
 }
 
