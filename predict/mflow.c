@@ -13,7 +13,7 @@
 
 /* What a value depends on: data loaded from memory that moves with the
  * iteration; something the code a branch guards writes back. */
-enum { DATA = 1, KEPT = 2 };
+enum { DATA = 1, KEPT = 2, CHOSEN = 4 };
 
 /* A linear form: c + sum coef[k] x root[k], the roots the values an
  * iteration starts with (registers, stack slots) and the results it
@@ -130,13 +130,11 @@ typedef struct slot_st {
 	form af;             /* its form over the passes (flow.abs) */
 	unsigned agen;
 	unsigned char bits;
-	unsigned char cw;    /* written by code some iterations skip */
 } slot_st;
 
 typedef struct flow {
 	double t[NREG];          /* when each register's value is ready */
 	unsigned char bits[NREG];
-	unsigned char cw[NREG];  /* written by code some iterations skip */
 	form f[NREG];            /* its form in this pass, when gen says so */
 	unsigned gen[NREG];
 	/* the same carried over the passes, as forms of what the first one
@@ -328,18 +326,58 @@ static int kept(const flow *f, const form *addr, int bytes)
 	return 0;
 }
 
+/* Whether instruction I (a store to a stack slot, from LO on) stores the
+ * slot's own value plus a constant: -O0's i++ (addl $1, slot; or a load
+ * of the slot, an add or lea of a constant, the store back). */
+static int steps_slot(const epi_object *o, int i, int lo)
+{
+	const epi_insn *in = &o->in[i];
+	if (in->loads && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 2 &&
+	    in->op[1].kind == EPI_OPND_IMM)
+		return 1;
+	if (in->klass != EPI_IC_MOVE || in->loads || in->nop != 2 || in->op[1].kind != EPI_OPND_REG)
+		return 0;
+	unsigned r = in->op[1].reg, x;
+	int stepped = 0;
+	int64_t k;
+	for (int j = i - 1; j >= lo && j >= i - 8; j--) {
+		const epi_insn *p = &o->in[j];
+		int writes = 0;
+		for (int w = 0; w < p->nwr; w++)
+			writes |= p->wr[w] == r;
+		if (p->klass == EPI_IC_BRANCH || p->klass == EPI_IC_CALL)
+			return 0;
+		if (!writes)
+			continue;
+		if (!stepped && epi_steps_reg(p, &x, &k) && x == r) {
+			stepped = 1;
+		} else if (!stepped && p->aop == EPI_AOP_LEA && p->base && !p->index) {
+			stepped = 1;
+			r = p->base; /* lea edx, [rax + 1] */
+		} else {
+			return stepped && p->klass == EPI_IC_MOVE && p->loads && o->frame[j] && p->disp == in->disp;
+		}
+	}
+	return 0;
+}
+
 /* One iteration: the instructions [lo, hi] that are L's own. */
 static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
 {
 	f->epoch++;
+	/* what code some iterations skip wrote last, in the iteration
+	 * before: a value a branch chose */
 	for (int k = 0; k < f->nregs; k++)
-		if (f->cw[f->regs[k]])
+		if (f->bits[f->regs[k]] & CHOSEN)
 			f->bits[f->regs[k]] |= KEPT;
 	for (int s = 0; s < f->nslot; s++)
-		if (f->slot[s].cw)
+		if (f->slot[s].bits & CHOSEN)
 			f->slot[s].bits |= KEPT;
 	double p = o->branch_prob < 0.5 ? o->branch_prob : 1 - o->branch_prob;
-	for (int i = lo; i <= hi; i++) {
+	/* from the loop's head on, the code before it in address order last
+	 * (a loop entered in its middle runs that part at the iteration's end) */
+	int h = o->loop[l].head >= lo && o->loop[l].head <= hi ? o->loop[l].head : lo;
+	for (int n = 0, i = h; n <= hi - lo; n++, i = i == hi ? lo : i + 1) {
 		if (o->loop_of[i] != l)
 			continue;
 		const epi_insn *in = &o->in[i];
@@ -450,12 +488,24 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		 * share of the iterations (an if and its else in turn: the chain
 		 * of each path in its share) */
 		float w = o->weight[i];
+		/* a value that code some iterations skip writes is one the
+		 * branch before chose (a running minimum): a condition that
+		 * reads it back in a later iteration grows predictable. Not a
+		 * pointer or an index it steps by a constant (a switch's case
+		 * that advances the pointer, a merge's arms), nor what every
+		 * iteration writes again after it */
+		unsigned sr;
+		int64_t sk;
+		int steps = epi_steps_reg(in, &sr, &sk);
+		unsigned char chosen = w < 1 && !steps ? CHOSEN : 0;
+		if (steps)
+			bits &= (unsigned char)~(KEPT | CHOSEN);
 		for (int r = 0; r < in->nwr; r++) {
 			unsigned x = in->wr[r];
 			if (x >= NREG)
 				continue;
 			f->t[x] = w < 1 && f->t[x] < done ? w * done + (1 - w) * f->t[x] : done;
-			f->bits[x] = bits;
+			f->bits[x] = bits | chosen;
 			if (same) {
 				f->f[x] = reg_form(f, x);
 				f->abs = 1;
@@ -476,7 +526,10 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			if (!s)
 				continue;
 			s->t = w < 1 && s->t >= 0 && s->t < done ? w * done + (1 - w) * s->t : done;
-			s->bits = bits;
+			if (w < 1 && steps_slot(o, i, lo))
+				s->bits = bits & (unsigned char)~(KEPT | CHOSEN);
+			else
+				s->bits = bits | (w < 1 ? CHOSEN : 0);
 			/* the value stored: x86 names it second (mov %eax, slot),
 			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */
 			const epi_opnd *src = in->op[0].kind == EPI_OPND_MEM ? &in->op[1] : &in->op[0];
@@ -524,41 +577,6 @@ static double growth(const flow *f, const double *before)
 	return m;
 }
 
-/* Whether instruction I (a store to a stack slot, from LO on) stores the
- * slot's own value plus a constant: -O0's i++ (addl $1, slot; or a load
- * of the slot, an add or lea of a constant, the store back). */
-static int steps_slot(const epi_object *o, int i, int lo)
-{
-	const epi_insn *in = &o->in[i];
-	if (in->loads && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 2 &&
-	    in->op[1].kind == EPI_OPND_IMM)
-		return 1;
-	if (in->klass != EPI_IC_MOVE || in->loads || in->nop != 2 || in->op[1].kind != EPI_OPND_REG)
-		return 0;
-	unsigned r = in->op[1].reg, x;
-	int stepped = 0;
-	int64_t k;
-	for (int j = i - 1; j >= lo && j >= i - 8; j--) {
-		const epi_insn *p = &o->in[j];
-		int writes = 0;
-		for (int w = 0; w < p->nwr; w++)
-			writes |= p->wr[w] == r;
-		if (p->klass == EPI_IC_BRANCH || p->klass == EPI_IC_CALL)
-			return 0;
-		if (!writes)
-			continue;
-		if (!stepped && epi_steps_reg(p, &x, &k) && x == r) {
-			stepped = 1;
-		} else if (!stepped && p->aop == EPI_AOP_LEA && p->base && !p->index) {
-			stepped = 1;
-			r = p->base; /* lea edx, [rax + 1] */
-		} else {
-			return stepped && p->klass == EPI_IC_MOVE && p->loads && o->frame[j] && p->disp == in->disp;
-		}
-	}
-	return 0;
-}
-
 /* F ready for a first pass over loop L (instructions LO..HI). */
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
@@ -567,31 +585,10 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 	for (int k = 0; k < f->nregs; k++) {
 		f->t[f->regs[k]] = 0;
 		f->bits[f->regs[k]] = 0;
-		f->cw[f->regs[k]] = 0;
 	}
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;
-	/* what the code some iterations skip writes last: not a pointer or
-	 * an index it steps by a constant, in a register or a stack slot (a
-	 * switch's case that advances the pointer, a merge's arms), whose
-	 * value the data does not settle, nor what every iteration writes
-	 * again after it (a value loaded anew on the way back to the head) */
-	for (int i = lo; i <= hi; i++) {
-		const epi_insn *in = &o->in[i];
-		unsigned sr;
-		int64_t sk;
-		if (o->loop_of[i] != l)
-			continue;
-		int skipped = o->weight[i] < 1 && !epi_steps_reg(in, &sr, &sk) &&
-			      !(o->frame[i] && in->stores && steps_slot(o, i, lo));
-		for (int r = 0; r < in->nwr; r++)
-			if (in->wr[r] < NREG)
-				f->cw[in->wr[r]] = (unsigned char)skipped;
-		slot_st *s = o->frame[i] && in->stores ? slot_of(f, in->disp, skipped) : NULL;
-		if (s)
-			s->cw = (unsigned char)skipped;
-	}
 }
 
 /* epi_mflow_loop's flow, one per thread, reused from loop to loop */
