@@ -652,11 +652,13 @@ static void loop_strides(epi_object *o, int l)
 				o->stride[i] = access ? addr_d : 0;
 			if (child)
 				o->outer_stride[i] = access ? addr_d : 0;
-			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && in->nop >= 2 &&
-			    in->op[1].kind != EPI_OPND_MEM) {
+			/* the value stored: x86 names it second (mov slot, eax),
+			 * aarch64 first (str w0, [sp, #20]) */
+			const epi_opnd *src = in->nop >= 2 ? &in->op[in->op[0].kind == EPI_OPND_MEM ? 1 : 0] : NULL;
+			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && src && src->kind != EPI_OPND_MEM) {
 				int64_t *p = slot(&sl, in->disp);
-				unsigned r = in->op[1].reg;
-				if (p && in->op[1].kind == EPI_OPND_IMM)
+				unsigned r = src->reg;
+				if (p && src->kind == EPI_OPND_IMM)
 					*p = 0; /* j = 0 */
 				else if (p && r < NREG && org[r] && org_disp[r] == in->disp)
 					*p = org_off[r];

@@ -794,10 +794,10 @@ static void test_compare_writes_flags(void **st)
 	model_free(&x);
 }
 
-static void check_ways(const char *flags)
+static void check_ways(const char *cc, const char *flags)
 {
 	fixture x;
-	model(&x, "ways", ways_src, "gcc", flags, "n=1000");
+	model(&x, "ways", ways_src, cc, flags, "n=1000");
 	const epi_object *o = &x.m.obj;
 	int l = loop_on(&x, 5), accesses = 0, steppers = 0;
 	assert_true(l >= 0);
@@ -835,8 +835,16 @@ static void check_ways(const char *flags)
 static void test_switch_ways(void **st)
 {
 	(void)st;
-	check_ways("-O2");
-	check_ways("-O0");
+	check_ways("gcc", "-O2");
+	check_ways("gcc", "-O0");
+	/* aarch64 -O0 stores a variable's slot with the register first
+	 * (str w0, [sp, #20]): i's step, and the elements' with it */
+	if (have("aarch64-linux-gnu-gcc")) {
+		check_ways("aarch64-linux-gnu-gcc", "-O2");
+		check_ways("aarch64-linux-gnu-gcc", "-O0");
+	} else {
+		print_message("aarch64-linux-gnu-gcc missing: aarch64 not tested\n");
+	}
 }
 
 /* A merge: each iteration advances one index or the other, as the data
