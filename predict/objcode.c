@@ -1151,12 +1151,11 @@ static double case_weight(const cfg *g, int b, int l, const int *latch, const in
 	return p;
 }
 
-/* The share of S's runs that take the branch to successor T of block B,
- * whose two successors S0 (the fall-through) and S1 both stay in the
- * loop: the branch probability P for the block an if's condition guards,
- * 1 - P for the way around it. The guarded block is the one whose only
- * successor is the other (an if without else, laid out either way); in an
- * if-else, the fall-through. */
+/* The share of a block's runs that go on to T, one of its two successors
+ * S0 (the fall-through) and S1, both in its loop: the branch probability P
+ * for the block an if's condition guards, 1 - P for the way around it.
+ * The guarded block is the one whose only successor is the other (an if
+ * without else, laid out either way); in an if-else, the fall-through. */
 static double split_share(const cfg *g, int s0, int s1, int t, double p)
 {
 	int s0_to_s1 = g->succ[2 * s0] == s1 && (g->succ[2 * s0 + 1] < 0 || g->succ[2 * s0 + 1] == s1) &&
