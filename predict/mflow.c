@@ -12,7 +12,8 @@
 #define PASSES 3
 
 /* What a value depends on: data loaded from memory that moves with the
- * iteration; something the code a branch guards writes back. */
+ * iteration; something the code a branch guards writes back (read from
+ * the iteration after: KEPT), or wrote in this one (CHOSEN). */
 enum { DATA = 1, KEPT = 2, CHOSEN = 4 };
 
 /* A linear form: c + sum coef[k] x root[k], the roots the values an
@@ -335,9 +336,11 @@ static int steps_slot(const epi_object *o, int i, int lo)
 	if (in->loads && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 2 &&
 	    in->op[1].kind == EPI_OPND_IMM)
 		return 1;
-	if (in->klass != EPI_IC_MOVE || in->loads || in->nop != 2 || in->op[1].kind != EPI_OPND_REG)
+	/* the value stored: x86 names it second, aarch64 first */
+	const epi_opnd *src = in->nop == 2 ? &in->op[in->op[0].kind == EPI_OPND_MEM ? 1 : 0] : NULL;
+	if (in->klass != EPI_IC_MOVE || in->loads || !src || src->kind != EPI_OPND_REG)
 		return 0;
-	unsigned r = in->op[1].reg, x;
+	unsigned r = src->reg, x;
 	int stepped = 0;
 	int64_t k;
 	for (int j = i - 1; j >= lo && j >= i - 8; j--) {
@@ -354,6 +357,10 @@ static int steps_slot(const epi_object *o, int i, int lo)
 		} else if (!stepped && p->aop == EPI_AOP_LEA && p->base && !p->index) {
 			stepped = 1;
 			r = p->base; /* lea edx, [rax + 1] */
+		} else if (!stepped && (p->aop == EPI_AOP_ADD || p->aop == EPI_AOP_SUB) && p->nop == 3 &&
+			   p->op[1].kind == EPI_OPND_REG && p->op[2].kind == EPI_OPND_IMM && !p->loads) {
+			stepped = 1;
+			r = p->op[1].reg; /* aarch64 add w1, w0, #1 */
 		} else {
 			return stepped && p->klass == EPI_IC_MOVE && p->loads && o->frame[j] && p->disp == in->disp;
 		}

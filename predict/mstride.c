@@ -228,12 +228,19 @@ static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *
 		off[r] = off[o[1].reg];
 		return;
 	}
-	/* lea r, [b + k]: -O0's a[i++] keeps i's old value and stores the new
-	 * from another register */
+	/* lea r, [b + k] (aarch64: add r, b, #k): -O0's a[i++] keeps i's old
+	 * value and stores the new from another register */
 	if (in->aop == EPI_AOP_LEA && in->base && in->base < NREG && !in->index && in->base != r) {
 		org[r] = org[in->base];
 		disp[r] = disp[in->base];
 		off[r] = d_add(off[in->base], in->disp);
+		return;
+	}
+	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && !in->loads && !in->stores && in->nop == 3 &&
+	    o[1].kind == EPI_OPND_REG && o[1].reg < NREG && o[1].reg != r && o[2].kind == EPI_OPND_IMM) {
+		org[r] = org[o[1].reg];
+		disp[r] = disp[o[1].reg];
+		off[r] = d_add(off[o[1].reg], in->aop == EPI_AOP_SUB ? -o[2].imm : o[2].imm);
 		return;
 	}
 	/* add r, n (x86) or add r, s, n (aarch64), n the same every iteration */
