@@ -561,6 +561,9 @@ static void decode_job(epi_isa *isa, fjob *j)
 			sz = 1;
 		for (int k = 0; k < in->nrd; k++)
 			in->rd[k] = (uint16_t)epi_isa_reg_full(isa, in->rd[k]);
+		/* an index of 32 bits (aarch64's [x2, w7, sxtw #2]) is its register's */
+		in->base = (uint16_t)(in->base ? epi_isa_reg_full(isa, in->base) : 0);
+		in->index = (uint16_t)(in->index ? epi_isa_reg_full(isa, in->index) : 0);
 		j->vdst[j->n] = 0;
 		for (int k = 0; k < in->nwr; k++) {
 			j->vdst[j->n] |= epi_isa_reg_vector(isa, in->wr[k]);

@@ -869,10 +869,11 @@ static void test_merge_ways(void **st)
 {
 	(void)st;
 	/* aarch64 -O0 computes i + 1 into another register (add w1, w0, #1)
-	 * and stores it back with the register named first */
-	const char *ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc"};
-	const char *levels[] = {"-O0", "-O2", "-O0"};
-	for (int v = 0; v < 3; v++) {
+	 * and stores it back with the register named first; -O2 indexes with
+	 * the 32-bit register (ldr w6, [x2, w7, sxtw #2]) */
+	const char *ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"};
+	const char *levels[] = {"-O0", "-O2", "-O0", "-O2"};
+	for (int v = 0; v < 4; v++) {
 		if (v >= 2 && !have(ccs[v])) {
 			print_message("%s missing: aarch64 not tested\n", ccs[v]);
 			break;
