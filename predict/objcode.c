@@ -1175,12 +1175,13 @@ static double split_share(const cfg *g, int s0, int s1, int t, double p)
  * postorder: a conditional branch gives P of its runs to the block an if
  * guards and 1 - P to the way around it (split_share), an indirect jump
  * its runs to its targets in equal shares, and an edge that leaves the
- * loop none (a loop leaves once per run, not per iteration). A loop
- * inside is one step: what enters its header leaves by its exits in equal
- * shares. So the ways of a switch compiled to compares, or of an else-if
- * chain, share their iteration among them (1/2, 1/4, 1/4), and a block
- * they all lead to runs every iteration. 0 for a block the flow does not
- * reach (a loop entered elsewhere than its header). */
+ * loop none (a loop leaves once per run, not per iteration), nor one back
+ * to a block met before (a cycle with two ways in, which gcc makes of a
+ * merge's tail). A loop inside is one step: what enters its header leaves
+ * by its exits in equal shares. So the ways of a switch compiled to
+ * compares, or of an else-if chain, share their iteration among them
+ * (1/2, 1/4, 1/4), and a block they all lead to runs every iteration. 0
+ * for a block the flow does not reach. */
 static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int nl, const int *inner, int lo,
 			double p, double *freq)
 {
@@ -1250,7 +1251,11 @@ static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int 
 					continue;
 				}
 				double share = live == 2 && ns == 2 ? split_share(g, s0, s1, t, p) : 1.0 / live;
-				if (t == head[l])
+				/* the header: the iteration's end; a block met
+				 * before: a cycle entered elsewhere than a head (an
+				 * irreducible one), which the flow does not follow
+				 * round */
+				if (t == head[l] || g->order[t] <= g->order[b])
 					continue;
 				if (heads[t] >= 0 && heads[t] != l)
 					enter[heads[t]] += f * share;
