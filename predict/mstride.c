@@ -599,8 +599,10 @@ static void loop_strides(epi_object *o, int l)
 				*p = U; /* a store of a register is followed below */
 			continue;
 		}
+		/* what else it writes changes unknowably, but for the base a
+		 * post-index steps (ldr d2, [x0], #8: above) */
 		for (int w = 0; w < in->nwr; w++)
-			if (in->wr[w] < NREG && !(in->klass == EPI_IC_BRANCH))
+			if (in->wr[w] < NREG && !(in->klass == EPI_IC_BRANCH) && !(in->writeback && in->wr[w] == in->base))
 				step[in->wr[w]] = U;
 	}
 	/* a register stepped on some ways round the loop only (a pointer
@@ -688,14 +690,16 @@ static void loop_strides(epi_object *o, int l)
 				continue; /* its change is the step, already in d */
 			if (writes_first(in) && in->op[0].reg < NREG && in->klass != EPI_IC_BRANCH) {
 				int64_t v = written(in, o->frame[i], d, &sl, addr_d);
-				/* every other register it writes (flags, rdx of cqo) */
+				/* every other register it writes (flags, rdx of cqo),
+				 * but a post-indexed base, whose change is its step */
 				for (int w = 0; w < in->nwr; w++)
-					if (in->wr[w] < NREG && in->wr[w] != in->op[0].reg)
+					if (in->wr[w] < NREG && in->wr[w] != in->op[0].reg &&
+					    !(in->writeback && in->wr[w] == in->base))
 						d[in->wr[w]] = U;
 				d[in->op[0].reg] = v;
 			} else {
 				for (int w = 0; w < in->nwr; w++)
-					if (in->wr[w] < NREG)
+					if (in->wr[w] < NREG && !(in->writeback && in->wr[w] == in->base))
 						d[in->wr[w]] = U;
 			}
 		}

@@ -154,10 +154,13 @@ static const char nest_src[] = "void mm(int n, double *c, const double *a, const
 static void test_nest(void **st)
 {
 	(void)st;
-	const char *levels[] = {"-O0", "-O2"};
-	for (int lv = 0; lv < 2; lv++) {
+	const char *levels[] = {"-O0", "-O2", "-O0", "-O2"};
+	const char *ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"};
+	for (int lv = 0; lv < 4; lv++) {
+		if (lv >= 2 && !have(ccs[lv]))
+			break;
 		fixture x;
-		model(&x, levels[lv] + 1, nest_src, "gcc", levels[lv], "n=50");
+		model(&x, levels[lv] + 1, nest_src, ccs[lv], levels[lv], "n=50");
 		assert_int_equal(x.m.obj.nloop, 3);
 		assert_int_equal(x.m.nmatched, 3);
 		int n;
