@@ -296,6 +296,13 @@ static void track_copy(const epi_object *o, int i, int inside, const char *wl, u
 		cp[op[0].reg] = cp[b];
 		cpk[op[0].reg] = d_add(cpk[b], in->disp);
 		return;
+	} else if (!inside && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && !in->loads && !in->stores &&
+		   in->nop == 3 && op[0].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].kind == EPI_OPND_REG &&
+		   op[1].reg < NREG && op[2].kind == EPI_OPND_IMM) {
+		unsigned b = op[1].reg; /* aarch64 add x3, x2, #8: the same */
+		cp[op[0].reg] = cp[b];
+		cpk[op[0].reg] = d_add(cpk[b], in->aop == EPI_AOP_SUB ? -op[2].imm : op[2].imm);
+		return;
 	} else if (!inside && in->aop == EPI_AOP_MOV && !in->loads && in->nop == 2 && op[0].kind == EPI_OPND_REG &&
 		   op[1].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].reg < NREG) {
 		cp[op[0].reg] = cp[op[1].reg];

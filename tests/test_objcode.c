@@ -957,6 +957,44 @@ static void test_running_min(void **st)
 	}
 }
 
+/* Gauss-Seidel in place: aarch64 gcc -O2 steps the pointer to the row
+ * through another register (add x3, x2, #8; mov x2, x3) and reads the
+ * row below with a pre-index writeback (ldr d6, [x0, #16]!), x0 set
+ * afresh from x2 each iteration: every access of the j loop moves 8 bytes
+ * an iteration, as at x86 */
+static const char seidel_src[] = "void seidel(int n, int t, double *A)\n"
+				 "{\n"
+				 "\tfor (int s = 0; s < t; s++)\n"
+				 "\t\tfor (int i = 1; i < n - 1; i++)\n"
+				 "\t\t\tfor (int j = 1; j < n - 1; j++)\n" /* 5 */
+				 "\t\t\t\tA[i * n + j] = (A[(i - 1) * n + j - 1] + A[(i - 1) * n + j] + A[(i - 1) * n + j + 1] +\n"
+				 "\t\t\t\t\t\tA[i * n + j - 1] + A[i * n + j] + A[i * n + j + 1] + A[(i + 1) * n + j - 1] +\n"
+				 "\t\t\t\t\t\tA[(i + 1) * n + j] + A[(i + 1) * n + j + 1]) / 9.0;\n"
+				 "}\n";
+
+static void test_copied_step(void **st)
+{
+	(void)st;
+	const char *ccs[] = {"gcc", "aarch64-linux-gnu-gcc"};
+	for (int v = 0; v < 2; v++) {
+		if (!have(ccs[v])) {
+			print_message("%s missing: not tested\n", ccs[v]);
+			continue;
+		}
+		fixture x;
+		model(&x, "seidel", seidel_src, ccs[v], "-O2", "n=1000");
+		const epi_object *o = &x.m.obj;
+		int l = loop_on(&x, 5), n = 0;
+		for (int i = 0; i < o->nin; i++)
+			if (o->loop_of[i] == l && (o->in[i].loads || o->in[i].stores) && !o->frame[i]) {
+				assert_int_equal(o->stride[i], 8);
+				n++;
+			}
+		assert_true(n >= 4);
+		model_free(&x);
+	}
+}
+
 /* SRC built by CC FLAGS, modelled with n = 100: the chain and the
  * mispredictions of the loop on each of the N LINES, in cycles, into OUT. */
 static void flows(const char *name, const char *src, const char *cc, const char *flags, const int *lines, int n,
@@ -2812,6 +2850,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_switch_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_ways, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_running_min, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copied_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
