@@ -604,10 +604,14 @@ static __thread flow loop_flow;
 void epi_mflow_release(void)
 {
 	free(loop_flow.acc);
+	free(loop_flow.accld);
+	free(loop_flow.accw);
 	free(loop_flow.st);
 	loop_flow.acc = NULL;
+	loop_flow.accld = NULL;
+	loop_flow.accw = NULL;
 	loop_flow.st = NULL;
-	loop_flow.acap = loop_flow.cap = 0;
+	loop_flow.acap = loop_flow.accldcap = loop_flow.accwcap = loop_flow.cap = 0;
 }
 
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
@@ -641,7 +645,9 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 void epi_mflow_repeats(epi_object *o, int lo, int hi)
 {
 	static const epi_mcosts none; /* forms only: no times */
-	flow *f = xcalloc(1, sizeof *f);
+	/* the thread's flow: start sets up what a loop's pass reads, so no
+	 * fresh one (tens of kilobytes of forms) is cleared for each block */
+	flow *f = &loop_flow;
 	epi_mflow out;
 	f->repeat = o->repeat;
 	f->rmw = o->rmw;
@@ -649,9 +655,7 @@ void epi_mflow_repeats(epi_object *o, int lo, int hi)
 		start(f, o, l, o->loop[l].first, o->loop[l].last);
 		pass(o, l, o->loop[l].first, o->loop[l].last, &none, f, &out);
 	}
-	free(f->acc);
-	free(f->accld);
-	free(f->accw);
-	free(f->st);
-	free(f);
+	f->repeat = NULL;
+	f->rmw = NULL;
+	epi_mflow_release();
 }
