@@ -1057,6 +1057,11 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 	return in->size;
 }
 
+const epi_opnd *epi_isa_stored(const epi_insn *in)
+{
+	return in->nop >= 2 ? &in->op[in->op[0].kind == EPI_OPND_MEM ? 1 : 0] : NULL;
+}
+
 const char *epi_isa_reg_name(const epi_isa *d, unsigned reg)
 {
 	const char *s = reg ? cs_reg_name(d->cs, reg) : NULL;

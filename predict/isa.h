@@ -124,6 +124,10 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 
 /* The register name of capstone number REG, for messages. */
 const char *epi_isa_reg_name(const epi_isa *d, unsigned reg);
+/* The operand holding the value store IN writes: x86 names it second (mov
+ * [rbp - 4], eax), aarch64 first (str w0, [sp, #20]); NULL with fewer than
+ * two operands. */
+const epi_opnd *epi_isa_stored(const epi_insn *in);
 /* The register REG as the full register it is part of (eax, ax, al -> rax;
  * w3 -> x3; s0, d0, q0 -> v0), so that a write to one is seen by readers
  * of the other. */

@@ -336,9 +336,8 @@ static int steps_slot(const epi_object *o, int i, int lo)
 	if (in->loads && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 2 &&
 	    in->op[1].kind == EPI_OPND_IMM)
 		return 1;
-	/* the value stored: x86 names it second, aarch64 first */
-	const epi_opnd *src = in->nop == 2 ? &in->op[in->op[0].kind == EPI_OPND_MEM ? 1 : 0] : NULL;
-	if (in->klass != EPI_IC_MOVE || in->loads || !src || src->kind != EPI_OPND_REG)
+	const epi_opnd *src = epi_isa_stored(in);
+	if (in->klass != EPI_IC_MOVE || in->loads || in->nop != 2 || src->kind != EPI_OPND_REG)
 		return 0;
 	unsigned r = src->reg, x;
 	int stepped = 0;
@@ -354,13 +353,9 @@ static int steps_slot(const epi_object *o, int i, int lo)
 			continue;
 		if (!stepped && epi_steps_reg(p, &x, &k) && x == r) {
 			stepped = 1;
-		} else if (!stepped && p->aop == EPI_AOP_LEA && p->base && !p->index) {
+		} else if (!stepped && epi_copies_plus(p, &x, &k)) {
 			stepped = 1;
-			r = p->base; /* lea edx, [rax + 1] */
-		} else if (!stepped && (p->aop == EPI_AOP_ADD || p->aop == EPI_AOP_SUB) && p->nop == 3 &&
-			   p->op[1].kind == EPI_OPND_REG && p->op[2].kind == EPI_OPND_IMM && !p->loads) {
-			stepped = 1;
-			r = p->op[1].reg; /* aarch64 add w1, w0, #1 */
+			r = x; /* lea edx, [rax + 1]; aarch64 add w1, w0, #1 */
 		} else {
 			return stepped && p->klass == EPI_IC_MOVE && p->loads && o->frame[j] && p->disp == in->disp;
 		}
@@ -537,9 +532,8 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				s->bits = bits & (unsigned char)~(KEPT | CHOSEN);
 			else
 				s->bits = bits | (w < 1 ? CHOSEN : 0);
-			/* the value stored: x86 names it second (mov %eax, slot),
-			 * aarch64 first (str w0, [x29, #8]); add $1, slot in place */
-			const epi_opnd *src = in->op[0].kind == EPI_OPND_MEM ? &in->op[1] : &in->op[0];
+			/* the value stored (add $1, slot: in place) */
+			const epi_opnd *src = epi_isa_stored(in);
 			if (in->loads && in->nop == 2 && src->kind == EPI_OPND_IMM &&
 			    (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB)) {
 				form one = f_const(src->imm);

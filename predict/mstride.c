@@ -110,6 +110,25 @@ int epi_steps_reg(const epi_insn *in, unsigned *r, int64_t *k)
 	return !in->loads && !in->stores && steps_reg(in, r, k);
 }
 
+int epi_copies_plus(const epi_insn *in, unsigned *from, int64_t *k)
+{
+	const epi_opnd *o = in->op;
+	if (in->loads || in->stores || in->nop < 1 || o[0].kind != EPI_OPND_REG)
+		return 0;
+	if (in->aop == EPI_AOP_LEA && in->base && !in->index && in->base != o[0].reg) {
+		*from = in->base;
+		*k = in->disp;
+		return 1;
+	}
+	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && in->nop == 3 && o[1].kind == EPI_OPND_REG &&
+	    o[1].reg != o[0].reg && o[2].kind == EPI_OPND_IMM) {
+		*from = o[1].reg;
+		*k = in->aop == EPI_AOP_SUB ? -o[2].imm : o[2].imm;
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether IN adds a register that loop L never writes to its destination
  * (add r, r2; aarch64 add x, x, x2): into *R. */
 static int steps_by_reg(const char *wl, const epi_insn *in, unsigned *r)
@@ -230,17 +249,10 @@ static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *
 	}
 	/* lea r, [b + k] (aarch64: add r, b, #k): -O0's a[i++] keeps i's old
 	 * value and stores the new from another register */
-	if (in->aop == EPI_AOP_LEA && in->base && in->base < NREG && !in->index && in->base != r) {
-		org[r] = org[in->base];
-		disp[r] = disp[in->base];
-		off[r] = d_add(off[in->base], in->disp);
-		return;
-	}
-	if ((in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && !in->loads && !in->stores && in->nop == 3 &&
-	    o[1].kind == EPI_OPND_REG && o[1].reg < NREG && o[1].reg != r && o[2].kind == EPI_OPND_IMM) {
-		org[r] = org[o[1].reg];
-		disp[r] = disp[o[1].reg];
-		off[r] = d_add(off[o[1].reg], in->aop == EPI_AOP_SUB ? -o[2].imm : o[2].imm);
+	if (epi_copies_plus(in, &x, &k) && x < NREG) {
+		org[r] = org[x];
+		disp[r] = disp[x];
+		off[r] = d_add(off[x], k);
 		return;
 	}
 	/* add r, n (x86) or add r, s, n (aarch64), n the same every iteration */
@@ -290,18 +302,10 @@ static void track_copy(const epi_object *o, int i, int inside, const char *wl, u
 	} else if (!inside && !in->loads && !in->stores && steps_by_reg(wl, in, &r)) {
 		cpk[r] = d_add(cpk[r], R); /* p += stride */
 		return;
-	} else if (!inside && in->aop == EPI_AOP_LEA && in->base && in->base < NREG && !in->index && in->nop >= 1 &&
-		   op[0].kind == EPI_OPND_REG && op[0].reg < NREG) {
-		unsigned b = in->base; /* lea r, [b + k]: b's value plus k */
-		cp[op[0].reg] = cp[b];
-		cpk[op[0].reg] = d_add(cpk[b], in->disp);
-		return;
-	} else if (!inside && (in->aop == EPI_AOP_ADD || in->aop == EPI_AOP_SUB) && !in->loads && !in->stores &&
-		   in->nop == 3 && op[0].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].kind == EPI_OPND_REG &&
-		   op[1].reg < NREG && op[2].kind == EPI_OPND_IMM) {
-		unsigned b = op[1].reg; /* aarch64 add x3, x2, #8: the same */
-		cp[op[0].reg] = cp[b];
-		cpk[op[0].reg] = d_add(cpk[b], in->aop == EPI_AOP_SUB ? -op[2].imm : op[2].imm);
+	} else if (!inside && epi_copies_plus(in, &r, &k) && r < NREG && op[0].reg < NREG) {
+		/* lea r, [b + k], aarch64 add r, b, #k: b's value plus k */
+		cp[op[0].reg] = cp[r];
+		cpk[op[0].reg] = d_add(cpk[r], k);
 		return;
 	} else if (!inside && in->aop == EPI_AOP_MOV && !in->loads && in->nop == 2 && op[0].kind == EPI_OPND_REG &&
 		   op[1].kind == EPI_OPND_REG && op[0].reg < NREG && op[1].reg < NREG) {
@@ -668,9 +672,7 @@ static void loop_strides(epi_object *o, int l)
 				o->stride[i] = access ? addr_d : 0;
 			if (child)
 				o->outer_stride[i] = access ? addr_d : 0;
-			/* the value stored: x86 names it second (mov slot, eax),
-			 * aarch64 first (str w0, [sp, #20]) */
-			const epi_opnd *src = in->nop >= 2 ? &in->op[in->op[0].kind == EPI_OPND_MEM ? 1 : 0] : NULL;
+			const epi_opnd *src = epi_isa_stored(in);
 			if (o->frame[i] && in->stores && in->klass == EPI_IC_MOVE && src && src->kind != EPI_OPND_MEM) {
 				int64_t *p = slot(&sl, in->disp);
 				unsigned r = src->reg;

@@ -181,6 +181,10 @@ int64_t epi_mloop_const_trip(const epi_object *o, int l);
  * memory (add r, 8; sub; inc; lea r, [r + 8]; aarch64 add x, x, #8): the
  * register into *R, the constant into *K. */
 int epi_steps_reg(const epi_insn *in, unsigned *r, int64_t *k);
+/* Whether IN sets the register it writes to another register's value plus
+ * a constant, and reads no memory (lea r, [b + k]; aarch64 add r, b, #k,
+ * sub): that register into *FROM, the constant into *K. */
+int epi_copies_plus(const epi_insn *in, unsigned *from, int64_t *k);
 
 /* Registers are numbered below this. */
 #define EPI_LOOP_REGS 1024
