@@ -59,6 +59,10 @@ struct epi_isa {
 	LLVMDisasmContextRef llvm; /* x86-64: what capstone cannot decode; NULL when LLVM cannot open */
 	const char **by_id;        /* the last mnemonic interned for each capstone id */
 	unsigned nid;
+	/* instructions decoded, by their bytes (see dc_find) */
+	struct dc_ent *dc;
+	size_t dc_cap, dc_n;
+	uint16_t dc_lens[256]; /* bit L: an instruction of L bytes starting with this byte is cached */
 };
 
 /* ---- mnemonics, each kept once for the process -------------------------- */
@@ -961,6 +965,7 @@ void epi_isa_close(epi_isa *d)
 		return;
 	cs_free(d->insn, 1);
 	cs_close(&d->cs);
+	free(d->dc);
 	if (d->llvm)
 		LLVMDisasmDispose(d->llvm);
 	free(d->by_id);
@@ -1019,7 +1024,113 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
 	}
 }
 
+/* ---- decoded instructions, by their bytes -------------------------------
+ *
+ * Code repeats the same encodings (the same register moves, loads from
+ * the same stack slots), and capstone's decoding with details is most of
+ * the cost of reading an object. An encoding decodes alike wherever it
+ * is, unless it is addressed from the program counter (a relative branch
+ * or call, a rip-relative operand, adr, adrp, a literal load). Rather
+ * than list those forms, an encoding is decoded again where it is met the
+ * second time: if that decoding equals the first one but for the address,
+ * at an address in another 4 KiB page (adrp's result moves with the page
+ * only), the encoding is taken from the cache from then on; if it
+ * differs, it is always decoded. An encoding costs at most two decodings. */
+
+enum { DC_EMPTY, DC_ONCE, DC_SAME, DC_PCREL };
+enum { DC_MAXLEN = 15, DC_MAX = 1 << 15 };
+
+typedef struct dc_ent {
+	epi_insn in; /* as decoded at in.addr */
+	uint8_t bytes[DC_MAXLEN];
+	uint8_t state;
+} dc_ent;
+
+static size_t dc_hash(const uint8_t *b, size_t n)
+{
+	return name_hash((const char *)b, n);
+}
+
+/* The cached instruction that CODE (N bytes) starts with, or NULL. An
+ * encoding's length is fixed by its own bytes, so one that matches the
+ * start of CODE is the instruction there. */
+static dc_ent *dc_find(const epi_isa *d, const uint8_t *code, size_t n)
+{
+	unsigned lens = d->dc_n ? d->dc_lens[code[0]] : 0;
+	for (size_t len = 1; lens >> len && len <= n; len++) {
+		if (!(lens >> len & 1))
+			continue;
+		size_t mask = d->dc_cap - 1;
+		for (size_t i = dc_hash(code, len) & mask; d->dc[i].state != DC_EMPTY; i = (i + 1) & mask)
+			if (d->dc[i].in.size == len && memcmp(d->dc[i].bytes, code, len) == 0)
+				return &d->dc[i];
+	}
+	return NULL;
+}
+
+static void dc_put(dc_ent *t, size_t cap, const dc_ent *e)
+{
+	size_t i = dc_hash(e->bytes, e->in.size) & (cap - 1);
+	while (t[i].state != DC_EMPTY)
+		i = (i + 1) & (cap - 1);
+	t[i] = *e;
+}
+
+/* Caches IN, decoded from CODE, until the cache holds DC_MAX encodings. */
+static void dc_add(epi_isa *d, const uint8_t *code, const epi_insn *in)
+{
+	if (in->size == 0 || in->size > DC_MAXLEN || d->dc_n >= DC_MAX)
+		return;
+	if (2 * (d->dc_n + 1) > d->dc_cap) {
+		size_t cap = d->dc_cap ? 2 * d->dc_cap : 1024;
+		dc_ent *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < d->dc_cap; i++)
+			if (d->dc[i].state != DC_EMPTY)
+				dc_put(t, cap, &d->dc[i]);
+		free(d->dc);
+		d->dc = t;
+		d->dc_cap = cap;
+	}
+	dc_ent e = {.in = *in, .state = DC_ONCE};
+	memcpy(e.bytes, code, in->size);
+	dc_put(d->dc, d->dc_cap, &e);
+	d->dc_n++;
+	d->dc_lens[code[0]] |= (uint16_t)(1u << in->size);
+}
+
+/* E met again at ADDR and decoded there as IN: whether it decodes alike
+ * anywhere. */
+static void dc_again(dc_ent *e, const epi_insn *in)
+{
+	epi_insn t = e->in;
+	t.addr = in->addr;
+	if (memcmp(&t, in, sizeof t) != 0)
+		e->state = DC_PCREL;
+	else if ((e->in.addr ^ in->addr) >> 12)
+		e->state = DC_SAME;
+}
+
+static size_t decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, epi_insn *out, int *decoded);
+
 size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, epi_insn *out)
+{
+	dc_ent *e = n ? dc_find(d, code, n) : NULL;
+	if (e && e->state == DC_SAME) {
+		*out = e->in;
+		out->addr = addr;
+		return out->size;
+	}
+	int decoded = 0;
+	size_t sz = decode(d, code, n, addr, out, &decoded);
+	if (e && e->state == DC_ONCE)
+		dc_again(e, out);
+	else if (!e && decoded)
+		dc_add(d, code, out);
+	return sz;
+}
+
+/* Decodes the instruction at CODE; DECODED set when capstone knew it. */
+static size_t decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, epi_insn *out, int *decoded)
 {
 	memset(out, 0, sizeof *out);
 	out->addr = addr;
@@ -1046,6 +1157,7 @@ size_t epi_isa_decode(epi_isa *d, const uint8_t *code, size_t n, uint64_t addr, 
 		return 0;
 	}
 	const cs_insn *in = d->insn;
+	*decoded = 1;
 	out->size = (uint8_t)in->size;
 	out->mnem = mnemonic(d, in->id, in->mnemonic);
 	out->aop = (uint8_t)epi_isa_aop(out->mnem);

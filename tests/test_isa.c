@@ -708,16 +708,19 @@ static void test_registers(void **st)
 /* What sets the frame pointer from the stack pointer (a function that
  * keeps its slots there), and what does not: restoring it from memory,
  * moving it as a register, setting the stack pointer from it */
+/* An instruction's bytes, and what a test expects of it. */
+typedef struct code_row {
+	int machine;
+	uint8_t code[8];
+	size_t len;
+	int expect;
+} code_row;
+
 static void test_sets_frame(void **st)
 {
 	(void)st;
 	char err[EPI_ERRLEN];
-	static const struct {
-		int machine;
-		uint8_t code[8];
-		size_t len;
-		int sets;
-	} rows[] = {
+	static const code_row rows[] = {
 		{EM_X86_64, {0x48, 0x89, 0xe5}, 3, 1},             /* mov %rsp,%rbp */
 		{EM_X86_64, {0x48, 0x8d, 0x6c, 0x24, 0x10}, 5, 1}, /* lea 0x10(%rsp),%rbp */
 		{EM_X86_64, {0x5d}, 1, 0},                         /* pop %rbp */
@@ -736,11 +739,77 @@ static void test_sets_frame(void **st)
 		epi_isa *d = rows[i].machine == EM_X86_64 ? x86 : a64;
 		epi_insn in;
 		assert_int_equal(epi_isa_decode(d, rows[i].code, rows[i].len, 0, &in), rows[i].len);
-		if (epi_isa_sets_frame(d, &in) != rows[i].sets)
-			fail_msg("row %zu: sets the frame pointer: %d", i, !rows[i].sets);
+		if (epi_isa_sets_frame(d, &in) != rows[i].expect)
+			fail_msg("row %zu: sets the frame pointer: %d", i, !rows[i].expect);
 	}
 	assert_true(epi_isa_reg_stack(x86, X86_REG_RSP) && !epi_isa_reg_stack(x86, X86_REG_RBP));
 	assert_true(epi_isa_reg_stack(a64, ARM64_REG_SP) && !epi_isa_reg_stack(a64, ARM64_REG_X29));
+	epi_isa_close(x86);
+	epi_isa_close(a64);
+}
+
+/* The same instruction met again: decoded as it would be on its own at
+ * each address, those addressed from the program counter too (adrp's
+ * result moves with the 4 KiB page only), whatever was decoded before. */
+static int same_insn(const epi_insn *a, const epi_insn *b)
+{
+	if (a->addr != b->addr || a->disp != b->disp || a->target != b->target || a->mnem != b->mnem ||
+	    a->size != b->size || a->klass != b->klass || a->nop != b->nop || a->base != b->base ||
+	    a->index != b->index || a->direct != b->direct || a->nrd != b->nrd || a->nwr != b->nwr)
+		return 0;
+	for (int k = 0; k < a->nop; k++)
+		if (a->op[k].kind != b->op[k].kind || a->op[k].imm != b->op[k].imm || a->op[k].reg != b->op[k].reg)
+			return 0;
+	return memcmp(a->rd, b->rd, a->nrd * sizeof *a->rd) == 0 && memcmp(a->wr, b->wr, a->nwr * sizeof *a->wr) == 0;
+}
+
+static void test_decode_again(void **st)
+{
+	(void)st;
+	char err[EPI_ERRLEN];
+	/* expected: whether the decoding moves with the address */
+	static const code_row rows[] = {
+		{EM_X86_64, {0xe9, 0x10, 0x00, 0x00, 0x00}, 5, 1},             /* jmp rel32 */
+		{EM_X86_64, {0xe8, 0x00, 0x01, 0x00, 0x00}, 5, 1},             /* call rel32 */
+		{EM_X86_64, {0x75, 0xf0}, 2, 1},                               /* jne rel8 */
+		{EM_X86_64, {0x48, 0x8d, 0x05, 0x10, 0x00, 0x00, 0x00}, 7, 1}, /* lea 0x10(%rip),%rax */
+		{EM_X86_64, {0x8b, 0x05, 0x08, 0x00, 0x00, 0x00}, 6, 1},       /* mov 0x8(%rip),%eax */
+		{EM_X86_64, {0x01, 0xd8}, 2, 0},                               /* add %ebx,%eax */
+		{EM_X86_64, {0xf2, 0x0f, 0x10, 0x04, 0xc8}, 5, 0},             /* movsd (%rax,%rcx,8),%xmm0 */
+		{EM_AARCH64, {0x04, 0x00, 0x00, 0x14}, 4, 1},                  /* b .+16 */
+		{EM_AARCH64, {0x02, 0x00, 0x00, 0x94}, 4, 1},                  /* bl .+8 */
+		{EM_AARCH64, {0x40, 0x00, 0x00, 0xb4}, 4, 1},                  /* cbz x0, .+8 */
+		{EM_AARCH64, {0x80, 0x00, 0x00, 0x10}, 4, 1},                  /* adr x0, .+16 */
+		{EM_AARCH64, {0x00, 0x00, 0x00, 0xb0}, 4, 1},                  /* adrp x0, next page */
+		{EM_AARCH64, {0x40, 0x00, 0x00, 0x58}, 4, 1},                  /* ldr x0, .+8 */
+		{EM_AARCH64, {0x20, 0x00, 0x02, 0x8b}, 4, 0},                  /* add x0, x1, x2 */
+	};
+	/* twice in a page, then in others, then back */
+	static const uint64_t at[] = {0x1000, 0x1008, 0x1010, 0x5000, 0x5008, 0x9ff0, 0x10000, 0x1000, 0x7fff0};
+	epi_isa *x86 = epi_isa_open(EM_X86_64, err), *a64 = epi_isa_open(EM_AARCH64, err);
+	assert_non_null(x86);
+	assert_non_null(a64);
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		epi_isa *d = rows[i].machine == EM_X86_64 ? x86 : a64;
+		int moved = 0;
+		epi_insn first;
+		for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+			epi_isa *alone = epi_isa_open(rows[i].machine, err);
+			assert_non_null(alone);
+			epi_insn a, b;
+			assert_int_equal(epi_isa_decode(d, rows[i].code, rows[i].len, at[k], &a), rows[i].len);
+			assert_int_equal(epi_isa_decode(alone, rows[i].code, rows[i].len, at[k], &b), rows[i].len);
+			epi_isa_close(alone);
+			if (!same_insn(&a, &b))
+				fail_msg("row %zu (%s) at %#lx: not as decoded alone", i, b.mnem, (unsigned long)at[k]);
+			if (k == 0)
+				first = b;
+			first.addr = b.addr;
+			moved |= !same_insn(&first, &b);
+		}
+		if (moved != rows[i].expect)
+			fail_msg("row %zu (%s): its decoding moves with its address: %d", i, first.mnem, moved);
+	}
 	epi_isa_close(x86);
 	epi_isa_close(a64);
 }
@@ -756,6 +825,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a64_loops, setup, teardown),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_registers),
+		cmocka_unit_test(test_decode_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
