@@ -968,8 +968,12 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
-	F.args = xmalloc((o->nclang_args + 2) * sizeof *F.args);
+	int nlenient;
+	const char *const *lenient = gcc_lenient(&nlenient);
+	F.args = xmalloc((o->nclang_args + nlenient + 2) * sizeof *F.args);
 	F.args[F.nargs++] = "-ferror-limit=1";
+	for (int i = 0; i < nlenient; i++)
+		F.args[F.nargs++] = lenient[i];
 	for (int i = 0; i < o->nclang_args; i++)
 		F.args[F.nargs++] = o->clang_args[i];
 	/* threads: as many as asked, but no more than the file has chunks */

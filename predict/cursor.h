@@ -127,4 +127,17 @@ static inline char *spelling(CXCursor c)
 	return r;
 }
 
+/* What gcc accepts with a warning and clang 16 and later reject (older C:
+ * implicit int, functions called undeclared, integers taken as pointers,
+ * function pointers of another type): warnings here too, as the C that
+ * users build with gcc. Passed before the user's flags, which can make
+ * them errors again (-Werror=implicit-int). */
+static inline const char *const *gcc_lenient(int *n)
+{
+	static const char *const flags[] = {"-Wno-error=implicit-int", "-Wno-error=implicit-function-declaration",
+					    "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types"};
+	*n = (int)(sizeof flags / sizeof *flags);
+	return flags;
+}
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "model/util.h"
 #include "predict/counts.h"
+#include "predict/cursor.h"
 #include "predict/mflow.h"
 
 #ifndef EPI_CLANG
@@ -35,11 +36,16 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 	int lfd = mkstemps(log, 4);
 	const char *cc = getenv("EPI_CC");
 	cc = cc && *cc ? cc : EPI_CLANG;
-	const char **argv = xcalloc((size_t)nflags + 8, sizeof *argv);
+	/* the project's clang builds what its parse accepted */
+	int nlenient = 0;
+	const char *const *lenient = strcmp(cc, EPI_CLANG) == 0 ? gcc_lenient(&nlenient) : NULL;
+	const char **argv = xcalloc((size_t)nflags + (size_t)nlenient + 8, sizeof *argv);
 	int k = 0;
 	argv[k++] = cc;
 	argv[k++] = "-g";
 	argv[k++] = "-c";
+	for (int i = 0; i < nlenient; i++)
+		argv[k++] = lenient[i];
 	for (int i = 0; i < nflags; i++)
 		argv[k++] = flags[i];
 	argv[k++] = source;

@@ -297,13 +297,16 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 		return epi_error(err, "cannot open '%s': %s", file, strerror(errno));
 	fclose(probe);
 	CXIndex idx = clang_createIndex(0, 0);
-	const char **args = xmalloc(((size_t)(o ? o->nclang_args : 0) + 1) * sizeof *args);
+	int nargs;
+	const char *const *lenient = gcc_lenient(&nargs);
+	const char **args = xmalloc(((size_t)(o ? o->nclang_args : 0) + (size_t)nargs) * sizeof *args);
+	memcpy(args, lenient, (size_t)nargs * sizeof *args);
 	for (int i = 0; o && i < o->nclang_args; i++)
-		args[i] = o->clang_args[i];
+		args[nargs++] = o->clang_args[i];
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse: enough here */
-	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, o ? o->nclang_args : 0, NULL, 0,
-							  CXTranslationUnit_None, &tu);
+	enum CXErrorCode ec =
+		clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0, CXTranslationUnit_None, &tu);
 	free(args);
 	if (ec != CXError_Success || !tu) {
 		clang_disposeIndex(idx);

@@ -840,10 +840,18 @@ static int find_loops(epi_trips *t, int src, char *err)
 		args = (const char *const *)dbargs;
 		nargs = ndb;
 	}
+	int nlenient;
+	const char *const *lenient = gcc_lenient(&nlenient);
+	const char **all = xmalloc(((size_t)nargs + (size_t)nlenient) * sizeof *all);
+	memcpy(all, lenient, (size_t)nlenient * sizeof *all);
+	for (int i = 0; i < nargs; i++)
+		all[nlenient + i] = args[i];
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse */
-	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, args, nargs, NULL, 0, CXTranslationUnit_None, &tu);
+	enum CXErrorCode ec =
+		clang_parseTranslationUnit2(idx, file, all, nargs + nlenient, NULL, 0, CXTranslationUnit_None, &tu);
+	free(all);
 	int ret = 0;
 	if (ec != CXError_Success || !tu) {
 		ret = epi_error(err, "cannot parse '%s' (libclang error %d)", file, (int)ec);

@@ -157,6 +157,10 @@ expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code
 	"$K/gemm.c" --table "$M/t.xml" --param n=60 -- -O2
 [ "$(ls /tmp | grep -c '^epi-build-')" -eq "$before" ] && ok "compiled model: its build is removed" ||
 	bad "compiled model: its build is removed"
+# older C that gcc builds with warnings: the build takes it as the parse did
+printf 'static twice(a) int a; { return a + a; }\nint sum(int n) { int t = 0; for (int i = 0; i < n; i++) t += twice(i); return t + strlen("x"); }\n' >"$M/old.c"
+expect "compiled model: older C gcc accepts, built and priced" 0 "machine code: .*instructions" -- \
+	"$M/old.c" --table "$M/t.xml" --param n=60 -- -O0
 expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
 	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
 

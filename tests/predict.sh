@@ -16,6 +16,14 @@ pe.c'
 	bad "an error naming a file with a newline is one line" "$tmp/err"
 printf 'int f(int n) {\n  return n +;\n}\n' >"$tmp/broken.c"
 expect "C that does not parse" 1 "broken.c:2:13: error: expected expression" -- "$tmp/broken.c"
+# older C that gcc builds with warnings (implicit int, undeclared calls, an
+# integer taken as a pointer): counted, unless the user's flags forbid it
+cat >"$tmp/old.c" <<'EOF'
+static twice(a) int a; { return a + a; }
+int sum(int n) { int *p = n; int t = 0; for (int i = 0; i < n; i++) t += twice(i); return t + (p != 0) + strlen("x"); }
+EOF
+expect "older C gcc accepts: counted" 0 "call:strlen .* 1" -- "$tmp/old.c"
+expect "older C, -Werror=implicit-int" 1 "old.c:1:8: error: type specifier missing" -- "$tmp/old.c" -- -Werror=implicit-int
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
 expect "schema-invalid table" 1 "bad.xml' line 6" -- "$ex/scalar_product.c" --table "$tmp/bad.xml"
 printf '<costtable>\n<oops>\n' >"$tmp/trunc.xml"
