@@ -1504,6 +1504,9 @@ static const char *no_code(Elf *e, const GElf_Ehdr *eh, off_t bytes)
 			return "holds link-time optimisation bytecode (-flto), not machine code: build it without "
 			       "-flto, or give the linked program";
 	}
+	/* an object of a file whose functions are all left out (#if 0) */
+	if (code_bytes(e) == 0)
+		return "holds no machine code (no function was compiled into it)";
 	return NULL;
 }
 

@@ -7,8 +7,8 @@
 # program whose compiler removed a call; the loops matched to the
 # source's; the bound and the instruction mix in the report; and the
 # bad input: no debug information, another program's source, a stripped
-# program, a foreign architecture, LTO bytecode, split DWARF, a truncated
-# file, a table without the model's kernels.
+# program, a foreign architecture, LTO bytecode, split DWARF, no code, a
+# truncated file, a table without the model's kernels.
 . "$(dirname "$0")/lib.sh"
 
 K="$top/evals/kernels"
@@ -638,6 +638,10 @@ expect "compiled model: an object of LTO bytecode" 1 "'.*lto.o' holds link-time 
 (cd "$M" && gcc -O2 -g -gsplit-dwarf -c -o split.o "$K/gemm.c")
 expect "compiled model: debug information in .dwo files" 1 "keeps its debug information in .dwo files (-gsplit-dwarf)" -- \
 	"$K/gemm.c" --binary "$M/split.o" --table "$M/t.xml" --param n=60
+printf '#if 0\nint f(void) { return 0; }\n#endif\n' >"$M/none.c"
+gcc -O2 -g -c -o "$M/none.o" "$M/none.c"
+expect "compiled model: an object with no function in it" 1 "'.*none.o' holds no machine code" -- \
+	"$M/none.c" --binary "$M/none.o" --table "$M/t.xml"
 head -c 1000 "$M/gemm" >"$M/truncated"
 expect "compiled model: a truncated program" 1 "'.*truncated' is truncated" -- \
 	"$K/gemm.c" --binary "$M/truncated" --table "$M/t.xml" --param n=60
