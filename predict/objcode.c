@@ -705,7 +705,28 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
 	return any ? 0 : -1;
 }
 
-/* A function of the program: read when the source declares it. */
+/* Whether function D of unit CU, declared in DF, its code at LO, was
+ * compiled from SOURCE: declared there, or its code's first line is there
+ * (a function of a system header that the source defines, as read() in an
+ * interposer, which gcc describes as declared in the header). *LINE its
+ * line there. */
+static int from_source(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *df, Dwarf_Addr lo,
+		       const char *source, int *line)
+{
+	*line = 0;
+	if (epi_same_source(df, dir, source)) {
+		dwarf_decl_line(d, line);
+		return 1;
+	}
+	Dwarf_Line *l = dwarf_getsrc_die(cu, lo);
+	const char *f = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+	if (!f || !epi_same_source(f, dir, source))
+		return 0;
+	dwarf_lineno(l, line);
+	return 1;
+}
+
+/* A function of the program: read when compiled from the source. */
 static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
 {
 	reader *r = ctx;
@@ -713,10 +734,9 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	if (cuname)
 		note_built_from(r, cuname);
 	Dwarf_Addr lo, hi;
-	int line = 0;
-	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !epi_same_source(df, dir, r->o->source))
+	int line;
+	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !from_source(cu, dir, d, df, lo, r->o->source, &line))
 		return 0;
-	dwarf_decl_line(d, &line);
 	const uint8_t *code = code_at(r->elf, lo, hi);
 	if (!code || hi <= lo)
 		return 0;
@@ -741,10 +761,10 @@ static int size_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	(void)name;
 	reader *r = ctx;
 	Dwarf_Addr lo, hi;
-	if (dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo && epi_same_source(df, dir, r->o->source) &&
-	    code_at(r->elf, lo, hi))
+	int line;
+	if (dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo &&
+	    from_source(cu, dir, d, df, lo, r->o->source, &line) && code_at(r->elf, lo, hi))
 		r->bytes += hi - lo;
-	(void)cu;
 	return 0;
 }
 

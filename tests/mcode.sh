@@ -161,6 +161,21 @@ expect "compiled model: -O2 after -- builds the file with clang" 0 "machine code
 printf 'static twice(a) int a; { return a + a; }\nint sum(int n) { int t = 0; for (int i = 0; i < n; i++) t += twice(i); return t + strlen("x"); }\n' >"$M/old.c"
 expect "compiled model: older C gcc accepts, built and priced" 0 "machine code: .*instructions" -- \
 	"$M/old.c" --table "$M/t.xml" --param n=60 -- -O0
+# a function the source defines and a system header declares (an
+# interposer's read): gcc names the header as its declaration's file
+cat >"$M/rd.c" <<'EOF'
+#include <unistd.h>
+ssize_t read(int fd, void *buf, size_t count)
+{
+	char *b = buf;
+	for (size_t i = 0; i < count; i++)
+		b[i] = (char)(fd + i);
+	return (ssize_t)count;
+}
+EOF
+gcc -O2 -g -c -o "$M/rd.o" "$M/rd.c"
+expect "compiled model: a function a system header declares, priced" 0 "1 machine loop, 1 matched" -- \
+	"$M/rd.c" --binary "$M/rd.o" --table "$M/t.xml" --param count=100
 expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
 	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
 
