@@ -59,9 +59,11 @@ struct epi_isa {
 	LLVMDisasmContextRef llvm; /* x86-64: what capstone cannot decode; NULL when LLVM cannot open */
 	const char **by_id;        /* the last mnemonic interned for each capstone id */
 	unsigned nid;
-	/* instructions decoded, by their bytes (see dc_find) */
+	/* instructions decoded (dc_n of them), and an index of them by their
+	 * bytes: dc_cap slots, each 0 or an entry's number plus one (dc_find) */
 	struct dc_ent *dc;
-	size_t dc_cap, dc_n;
+	uint32_t *dc_slot;
+	size_t dc_cap, dc_n, dc_alloc;
 	uint16_t dc_lens[256]; /* bit L: an instruction of L bytes starting with this byte is cached */
 };
 
@@ -966,6 +968,7 @@ void epi_isa_close(epi_isa *d)
 	cs_free(d->insn, 1);
 	cs_close(&d->cs);
 	free(d->dc);
+	free(d->dc_slot);
 	if (d->llvm)
 		LLVMDisasmDispose(d->llvm);
 	free(d->by_id);
@@ -1037,7 +1040,7 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
  * only), the encoding is taken from the cache from then on; if it
  * differs, it is always decoded. An encoding costs at most two decodings. */
 
-enum { DC_EMPTY, DC_ONCE, DC_SAME, DC_PCREL };
+enum { DC_ONCE = 1, DC_SAME, DC_PCREL };
 enum { DC_MAXLEN = 15, DC_MAX = 1 << 15 };
 
 typedef struct dc_ent {
@@ -1061,19 +1064,23 @@ static dc_ent *dc_find(const epi_isa *d, const uint8_t *code, size_t n)
 		if (!(lens >> len & 1))
 			continue;
 		size_t mask = d->dc_cap - 1;
-		for (size_t i = dc_hash(code, len) & mask; d->dc[i].state != DC_EMPTY; i = (i + 1) & mask)
-			if (d->dc[i].in.size == len && memcmp(d->dc[i].bytes, code, len) == 0)
-				return &d->dc[i];
+		for (size_t i = dc_hash(code, len) & mask; d->dc_slot[i]; i = (i + 1) & mask) {
+			dc_ent *e = &d->dc[d->dc_slot[i] - 1];
+			if (e->in.size == len && memcmp(e->bytes, code, len) == 0)
+				return e;
+		}
 	}
 	return NULL;
 }
 
-static void dc_put(dc_ent *t, size_t cap, const dc_ent *e)
+/* Indexes entry K of D in its slots. */
+static void dc_index(epi_isa *d, size_t k)
 {
-	size_t i = dc_hash(e->bytes, e->in.size) & (cap - 1);
-	while (t[i].state != DC_EMPTY)
-		i = (i + 1) & (cap - 1);
-	t[i] = *e;
+	const dc_ent *e = &d->dc[k];
+	size_t i = dc_hash(e->bytes, e->in.size) & (d->dc_cap - 1);
+	while (d->dc_slot[i])
+		i = (i + 1) & (d->dc_cap - 1);
+	d->dc_slot[i] = (uint32_t)k + 1;
 }
 
 /* Caches IN, decoded from CODE, until the cache holds DC_MAX encodings. */
@@ -1081,21 +1088,20 @@ static void dc_add(epi_isa *d, const uint8_t *code, const epi_insn *in)
 {
 	if (in->size == 0 || in->size > DC_MAXLEN || d->dc_n >= DC_MAX)
 		return;
-	if (2 * (d->dc_n + 1) > d->dc_cap) {
-		size_t cap = d->dc_cap ? 2 * d->dc_cap : 1024;
-		dc_ent *t = xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < d->dc_cap; i++)
-			if (d->dc[i].state != DC_EMPTY)
-				dc_put(t, cap, &d->dc[i]);
-		free(d->dc);
-		d->dc = t;
-		d->dc_cap = cap;
-	}
-	dc_ent e = {.in = *in, .state = DC_ONCE};
-	memcpy(e.bytes, code, in->size);
-	dc_put(d->dc, d->dc_cap, &e);
-	d->dc_n++;
+	ALLOC_GROW(d->dc, d->dc_n + 1, d->dc_alloc);
+	dc_ent *e = &d->dc[d->dc_n++];
+	*e = (dc_ent){.in = *in, .state = DC_ONCE};
+	memcpy(e->bytes, code, in->size);
 	d->dc_lens[code[0]] |= (uint16_t)(1u << in->size);
+	if (2 * d->dc_n > d->dc_cap) {
+		free(d->dc_slot);
+		d->dc_cap = d->dc_cap ? 2 * d->dc_cap : 1024;
+		d->dc_slot = xcalloc(d->dc_cap, sizeof *d->dc_slot);
+		for (size_t k = 0; k < d->dc_n; k++)
+			dc_index(d, k);
+	} else {
+		dc_index(d, d->dc_n - 1);
+	}
 }
 
 /* E met again at ADDR and decoded there as IN: whether it decodes alike
