@@ -262,6 +262,20 @@ int epi_mmodel_open(epi_mmodel *m, const char *binary, const char *source, const
 	return link_parsed(m, source, fo, err);
 }
 
+/* An error about the object built from SOURCE names the build rather than
+ * its temporary file (BUILT), which the user never saw. */
+static void name_build(char *err, const char *built, const char *source)
+{
+	char quoted[80];
+	snprintf(quoted, sizeof quoted, "'%s'", built);
+	char *at = strstr(err, quoted);
+	if (!at)
+		return;
+	char rest[EPI_ERRLEN];
+	snprintf(rest, sizeof rest, "%s", at + strlen(quoted));
+	snprintf(at, EPI_ERRLEN - (size_t)(at - err), "the build of '%s'%s", source, rest);
+}
+
 static void *job_run(void *arg)
 {
 	epi_mmodel_job *j = arg;
@@ -275,8 +289,11 @@ static void *job_run(void *arg)
 		prog = j->built;
 	}
 	j->ret = epi_mmodel_read(j->m, prog, j->source, j->fo, j->err);
-	if (j->built[0])
+	if (j->built[0]) {
 		unlink(j->built); /* read whole: nothing is left behind */
+		if (j->ret < 0)
+			name_build(j->err, j->built, j->source);
+	}
 	return NULL;
 }
 

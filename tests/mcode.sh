@@ -657,6 +657,8 @@ printf '#if 0\nint f(void) { return 0; }\n#endif\n' >"$M/none.c"
 gcc -O2 -g -c -o "$M/none.o" "$M/none.c"
 expect "compiled model: an object with no function in it" 1 "'.*none.o' holds no machine code" -- \
 	"$M/none.c" --binary "$M/none.o" --table "$M/t.xml"
+expect "compiled model: the build of a file with no function" 1 "the build of '.*none.c' holds no machine code" -- \
+	"$M/none.c" --table "$M/t.xml" -- -O2
 head -c 1000 "$M/gemm" >"$M/truncated"
 expect "compiled model: a truncated program" 1 "'.*truncated' is truncated" -- \
 	"$K/gemm.c" --binary "$M/truncated" --table "$M/t.xml" --param n=60
