@@ -117,6 +117,7 @@ typedef struct reader {
 	int capcalls;
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
+	int built_here;   /* a unit of the program was compiled from the source */
 	uint64_t bytes;   /* the code of the functions read */
 	struct fjob *jobs; /* the functions to read, in the order DWARF lists them */
 	int njobs, capjobs;
@@ -731,8 +732,10 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 {
 	reader *r = ctx;
 	const char *cuname = dwarf_diename(cu);
-	if (cuname)
+	if (cuname) {
 		note_built_from(r, cuname);
+		r->built_here |= epi_same_source(cuname, dir, r->o->source);
+	}
 	Dwarf_Addr lo, hi;
 	int line;
 	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !from_source(cu, dir, d, df, lo, r->o->source, &line))
@@ -1526,7 +1529,8 @@ static const char *no_code(Elf *e, const GElf_Ehdr *eh, off_t bytes)
 	}
 	/* an object of a file whose functions are all left out (#if 0) */
 	if (code_bytes(e) == 0)
-		return "holds no machine code (no function was compiled into it)";
+		return "holds no machine code (no function was compiled into it: all left out by the preprocessor, "
+		       "or static ones that nothing calls)";
 	return NULL;
 }
 
@@ -1623,6 +1627,10 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		if (split_dwarf(mod))
 			epi_error(err, "'%s' keeps its debug information in .dwo files (-gsplit-dwarf): build it with -g "
 				       "alone", path);
+		else if (r.built_here)
+			epi_error(err, "'%s' has no function of '%s' itself: its functions come from the files it "
+				       "includes",
+				  path, source);
 		else
 			epi_error(err, "'%s' has no function compiled from '%s' (it was built from %s)", path, source,
 				  r.built_from ? r.built_from : "no file with debug information");

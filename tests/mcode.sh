@@ -659,6 +659,12 @@ expect "compiled model: an object with no function in it" 1 "'.*none.o' holds no
 	"$M/none.c" --binary "$M/none.o" --table "$M/t.xml"
 expect "compiled model: the build of a file with no function" 1 "the build of '.*none.c' holds no machine code" -- \
 	"$M/none.c" --table "$M/t.xml" -- -O2
+# a file whose functions all come from a .c file it includes
+printf 'int twice(int a) { return a + a; }\n' >"$M/part.c"
+printf '#include "part.c"\n' >"$M/whole.c"
+gcc -O0 -g -c -o "$M/whole.o" "$M/whole.c"
+expect "compiled model: functions all from an included file" 1 "has no function of '.*whole.c' itself" -- \
+	"$M/whole.c" --binary "$M/whole.o" --table "$M/t.xml"
 head -c 1000 "$M/gemm" >"$M/truncated"
 expect "compiled model: a truncated program" 1 "'.*truncated' is truncated" -- \
 	"$K/gemm.c" --binary "$M/truncated" --table "$M/t.xml" --param n=60
