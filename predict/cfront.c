@@ -2256,7 +2256,7 @@ static int prior_value(W *w, CXCursor c, loop *l)
 	sym_ctx *s = w->s;
 	int found = 0;
 	for (int i = w->isib - 1; i >= 0 && !found && w->sib; i--) {
-		CXCursor p = w->sib[i];
+		CXCursor p = attributed(w->sib[i]);
 		if (!writes(p, l->decl, NULL) && kind(p) != CXCursor_DeclStmt)
 			continue;
 		if (is_loop_stmt(p)) { /* where a loop before it left the variable */
@@ -3031,6 +3031,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			kids_free(&vk);
 		}
 		break;
+	case CXCursor_UnexposedStmt: /* an attributed statement (see attributed) */
 	case CXCursor_ReturnStmt:
 	case CXCursor_LabelStmt:
 	case CXCursor_CaseStmt:
@@ -3058,8 +3059,13 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_GCCAsmStmt:
 		break;
 	default:
-		if (clang_isExpression(k))
+		if (clang_isExpression(k)) {
 			ret = rval(w, c, out);
+		} else {
+			CXString sp = clang_getCursorKindSpelling(k);
+			note(w, c, "a statement of a kind not counted (%s): its work is left out", clang_getCString(sp));
+			clang_disposeString(sp);
+		}
 	}
 	kids_free(&kk);
 	return ret;

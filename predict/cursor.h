@@ -87,6 +87,24 @@ static inline int const_truth(CXCursor c)
 	return v;
 }
 
+/* The statement that attributed statement C carries (a loop under
+ * `#pragma GCC unroll` or `#pragma clang loop`, which libclang shows as an
+ * unexposed statement around it), else C. */
+static inline CXCursor attributed(CXCursor c)
+{
+	while (kind(c) == CXCursor_UnexposedStmt) {
+		kids kk = {0};
+		kids_of(c, &kk);
+		int one = kk.n == 1 && clang_isStatement(kind(kk.c[0]));
+		CXCursor in = one ? kk.c[0] : c;
+		kids_free(&kk);
+		if (!one)
+			break;
+		c = in;
+	}
+	return c;
+}
+
 /* `do { ... } while (0)`, the macro idiom: its body runs once, no loop. */
 static inline int is_once(CXCursor c)
 {

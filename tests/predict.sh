@@ -24,6 +24,37 @@ int sum(int n) { int *p = n; int t = 0; for (int i = 0; i < n; i++) t += twice(i
 EOF
 expect "older C gcc accepts: counted" 0 "call:strlen .* 1" -- "$tmp/old.c"
 expect "older C, -Werror=implicit-int" 1 "old.c:1:8: error: type specifier missing" -- "$tmp/old.c" -- -Werror=implicit-int
+# loops under pragmas: an unrolling or vectorising hint (an attributed
+# statement to libclang) and OpenMP's directives (their loops hidden from
+# libclang's cursors when parsed with -fopenmp): each counted, none dropped
+cat >"$tmp/prag.c" <<'EOF'
+void hints(int n, double *a)
+{
+#pragma GCC unroll 4
+	for (int i = 0; i < n; i++)
+		a[i] *= 2;
+#pragma clang loop vectorize(enable)
+	for (int i = 0; i < n; i++)
+		a[i] += 1;
+}
+void omp(int n, double *a)
+{
+#pragma omp parallel for collapse(2)
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			a[i] += j;
+#pragma omp parallel
+	{
+#pragma omp for
+		for (int i = 0; i < n; i++)
+			a[i] -= 1;
+	}
+}
+EOF
+"$P" "$tmp/prag.c" --param n=10 --format csv >"$tmp/prag.csv" 2>"$tmp/err"
+grep -q 'prag.c,4,hints,loop,iter,10,' "$tmp/prag.csv" && grep -q 'prag.c,7,hints,loop,iter,10,' "$tmp/prag.csv" &&
+	ok "loops under unrolling and vectorising hints counted" ||
+	bad "loops under unrolling and vectorising hints counted" "$tmp/prag.csv"
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
 expect "schema-invalid table" 1 "bad.xml' line 6" -- "$ex/scalar_product.c" --table "$tmp/bad.xml"
 printf '<costtable>\n<oops>\n' >"$tmp/trunc.xml"
