@@ -65,6 +65,7 @@ typedef struct W {
 	int lvvar[MAXDEPTH];
 	pragma *pragmas;
 	int npragmas;
+	int omp_line;     /* the first line with an OpenMP directive (cf_scan_pragmas), 0 none */
 	unsigned char *trip_hit; /* per --trip: a loop matched it (set by any thread) */
 	int nfallback;    /* loops counted with a trip-count parameter or a given bound */
 	char why[300];    /* why the loop being counted could not be, for its fallback */

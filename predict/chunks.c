@@ -970,12 +970,13 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	atomic_init(&F.next, 0);
 	int nlenient;
 	const char *const *lenient = gcc_lenient(&nlenient);
-	F.args = xmalloc((o->nclang_args + nlenient + 2) * sizeof *F.args);
+	F.args = xmalloc((o->nclang_args + nlenient + 3) * sizeof *F.args);
 	F.args[F.nargs++] = "-ferror-limit=1";
 	for (int i = 0; i < nlenient; i++)
 		F.args[F.nargs++] = lenient[i];
 	for (int i = 0; i < o->nclang_args; i++)
 		F.args[F.nargs++] = o->clang_args[i];
+	F.args[F.nargs++] = NO_OPENMP;
 	/* threads: as many as asked, but no more than the file has chunks */
 	int nt = epi_threads(o->jobs);
 	if (nt > lines / chunk_lines)
@@ -1084,6 +1085,14 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 				*x = *y;
 				*y = t;
 			}
+		if (pw.omp_line) {
+			char msg[EPI_ERRLEN];
+			snprintf(msg, sizeof msg, "%s:%d: OpenMP directives are read as plain C (the file is parsed "
+				 "without -fopenmp): a loop counts all its iterations, whichever threads run them; code "
+				 "of a parallel region outside its loops runs on every thread and is counted once",
+				 file, pw.omp_line);
+			cf_add_unique(&a->notes, &a->nnotes, xstrdup(msg));
+		}
 		if (F.nfns == 0) {
 			char msg[EPI_ERRLEN];
 			snprintf(msg, sizeof msg, "%s: defines no function, so there is nothing to count (functions of the "

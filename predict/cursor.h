@@ -145,6 +145,11 @@ static inline char *spelling(CXCursor c)
 	return r;
 }
 
+/* OpenMP's directives hide their loops from libclang's cursors (a captured
+ * statement shows only what it captures): the front end parses without
+ * OpenMP, after the user's flags, so that they are plain C. */
+#define NO_OPENMP "-fno-openmp"
+
 /* What gcc accepts with a warning and clang 16 and later reject (older C:
  * implicit int, functions called undeclared, integers taken as pointers,
  * function pointers of another type): warnings here too, as the C that

@@ -97,8 +97,8 @@ static int add_loopbound(W *w, const char *args, int line, const char *text, cha
  * annotations `#pragma loopbound min N max M` and `_Pragma("loopbound min N
  * max M")`; each applies to the loop on the next line that is neither
  * blank, a comment nor another pragma (or on its own line, when code
- * follows a _Pragma there).  Returns 0, or -1 with ERR naming a malformed
- * one. */
+ * follows a _Pragma there). Notes the first OpenMP directive's line in
+ * w->omp_line. Returns 0, or -1 with ERR naming a malformed one. */
 int cf_scan_pragmas(W *w, const char *text, char *err)
 {
 	int line = 1, pending = 0;
@@ -144,6 +144,8 @@ int cf_scan_pragmas(W *w, const char *text, char *err)
 					if (add_loopbound(w, q + 9, line, h, err) < 0)
 						return -1;
 					pending = 1;
+				} else if (!strncmp(q, "omp", 3) && (isspace((unsigned char)q[3]) || !q[3]) && !w->omp_line) {
+					w->omp_line = line;
 				}
 			}
 		} else if (!strncmp(h, "_Pragma", 7)) {
