@@ -676,6 +676,42 @@ static void read_jobs(reader *r, int nt)
 	pthread_cond_destroy(&D.cv);
 }
 
+static int one_fn(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, int depth, epi_dwarf_fn fn, void *ctx);
+
+/* FN for the functions defined inside PARENT (a function or a block of
+ * one) that have code of their own: gcc's outlined parallel regions
+ * (main._omp_fn.0, artificial, declared nowhere), GNU C's nested
+ * functions. */
+static int nested_fns(Dwarf_Die *cu, const char *dir, Dwarf_Die *parent, int depth, epi_dwarf_fn fn, void *ctx)
+{
+	Dwarf_Die k;
+	if (depth > 32 || dwarf_child(parent, &k) != 0)
+		return 0;
+	do {
+		int t = dwarf_tag(&k), r = 0;
+		if (t == DW_TAG_subprogram && dwarf_hasattr(&k, DW_AT_low_pc))
+			r = one_fn(cu, dir, &k, depth, fn, ctx);
+		else if (t == DW_TAG_lexical_block)
+			r = nested_fns(cu, dir, &k, depth + 1, fn, ctx);
+		if (r)
+			return r;
+	} while (dwarf_siblingof(&k, &k) == 0);
+	return 0;
+}
+
+static int one_fn(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, int depth, epi_dwarf_fn fn, void *ctx)
+{
+	const char *name = dwarf_diename(d), *df = dwarf_decl_file(d);
+	Dwarf_Attribute fa;
+	Dwarf_Word fi;
+	/* DWARF 5 numbers the unit's own file 0, which libdw's dwarf_decl_file
+	 * takes for none */
+	if (!df && dwarf_formudata(dwarf_attr(d, DW_AT_decl_file, &fa), &fi) == 0 && fi == 0)
+		df = dwarf_diename(cu);
+	int r = name ? fn(cu, dir, d, name, df, ctx) : 0;
+	return r ? r : nested_fns(cu, dir, d, depth + 1, fn, ctx);
+}
+
 int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
 {
 	Dwarf_Die *cu = NULL;
@@ -689,16 +725,7 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx)
 		if (dwarf_child(cu, &d) != 0)
 			continue;
 		do {
-			if (dwarf_tag(&d) != DW_TAG_subprogram)
-				continue;
-			const char *name = dwarf_diename(&d), *df = dwarf_decl_file(&d);
-			Dwarf_Attribute fa;
-			Dwarf_Word fi;
-			/* DWARF 5 numbers the unit's own file 0, which libdw's
-			 * dwarf_decl_file takes for none */
-			if (!df && dwarf_formudata(dwarf_attr(&d, DW_AT_decl_file, &fa), &fi) == 0 && fi == 0)
-				df = dwarf_diename(cu);
-			int r = name && df ? fn(cu, dir, &d, name, df, ctx) : 0;
+			int r = dwarf_tag(&d) == DW_TAG_subprogram ? one_fn(cu, dir, &d, 0, fn, ctx) : 0;
 			if (r)
 				return r;
 		} while (dwarf_siblingof(&d, &d) == 0);
@@ -715,7 +742,7 @@ static int from_source(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char 
 		       const char *source, int *line)
 {
 	*line = 0;
-	if (epi_same_source(df, dir, source)) {
+	if (df && epi_same_source(df, dir, source)) {
 		dwarf_decl_line(d, line);
 		return 1;
 	}

@@ -149,11 +149,12 @@ int epi_object_calls_off(const epi_object *o, const char *callee, const int *lin
  * machine loops were matched. */
 int epi_object_match(epi_object *o, const epi_nest *loops, int nloops);
 
-/* Calls FN for every named function (DW_TAG_subprogram) declared in a
- * file, in MOD's compile units, with its compile unit, the unit's
- * directory (may be NULL) and the file declaring it; stops at the first
- * FN returning non-zero, and returns that. -1 when MOD has no compile
- * unit (no debug information). */
+/* Calls FN for every named function (DW_TAG_subprogram) in MOD's compile
+ * units, those with code defined inside others too, with its compile unit,
+ * the unit's directory (may be NULL) and the file declaring it (NULL for
+ * one declared nowhere: an outlined parallel region); stops at the first
+ * FN returning non-zero, and returns that. -1 when MOD has no compile unit
+ * (no debug information). */
 typedef int (*epi_dwarf_fn)(Dwarf_Die *cu, const char *dir, Dwarf_Die *die, const char *name, const char *decl_file,
 			    void *ctx);
 int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);

@@ -176,6 +176,25 @@ EOF
 gcc -O2 -g -c -o "$M/rd.o" "$M/rd.c"
 expect "compiled model: a function a system header declares, priced" 0 "1 machine loop, 1 matched" -- \
 	"$M/rd.c" --binary "$M/rd.o" --table "$M/t.xml" --param count=100
+# gcc outlines an OpenMP parallel loop into a function of its own
+# (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
+# its machine loop is the nest's
+cat >"$M/omp.c" <<'EOF'
+void axpy(int n, double a, const double *x, double *y)
+{
+#pragma omp parallel for
+	for (int i = 0; i < n; i++)
+		y[i] = a * x[i] + y[i];
+}
+EOF
+gcc -O2 -g -fopenmp -c -o "$M/omp.o" "$M/omp.c"
+"$P" "$M/omp.c" --binary "$M/omp.o" --table "$M/t.xml" --param n=100000 --format json -- -fopenmp >"$tmp/out" 2>"$tmp/err"
+python3 -c '
+import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["regions"] if x["scope"] == "loop" and x["line"] == 4]
+sys.exit(0 if len(r) == 1 and r[0]["all"][0]["time_s"] > 0 and r[0]["machine"]["instructions"] > 100000 else 1)' "$tmp/out" &&
+	ok "compiled model: an OpenMP loop outlined by gcc is priced in its nest" ||
+	bad "compiled model: an OpenMP loop outlined by gcc is priced in its nest" "$tmp/err"
 expect "compiled model: --model source keeps the source-level model" 0 "^  all  .*J +- " -- \
 	"$ex/selection_sort.c" --table "$ref" --freq 2.4GHz --param n=100 --model source -- -O2
 

@@ -453,7 +453,7 @@ static int decl_visit(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *
 	(void)cu;
 	decl_find *q = ctx;
 	int line = 0;
-	if (strcmp(name, q->function) != 0 || dwarf_decl_line(d, &line) != 0)
+	if (!df || strcmp(name, q->function) != 0 || dwarf_decl_line(d, &line) != 0)
 		return 0;
 	if (!epi_same_source(df, dir, q->file))
 		return 0;
