@@ -970,13 +970,16 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	atomic_init(&F.next, 0);
 	int nlenient;
 	const char *const *lenient = gcc_lenient(&nlenient);
-	F.args = xmalloc((o->nclang_args + nlenient + 3) * sizeof *F.args);
+	int nomp;
+	const char *const *omp = no_openmp(&nomp);
+	F.args = xmalloc((o->nclang_args + nlenient + nomp + 2) * sizeof *F.args);
 	F.args[F.nargs++] = "-ferror-limit=1";
 	for (int i = 0; i < nlenient; i++)
 		F.args[F.nargs++] = lenient[i];
 	for (int i = 0; i < o->nclang_args; i++)
 		F.args[F.nargs++] = o->clang_args[i];
-	F.args[F.nargs++] = NO_OPENMP;
+	for (int i = 0; i < nomp; i++)
+		F.args[F.nargs++] = omp[i];
 	/* threads: as many as asked, but no more than the file has chunks */
 	int nt = epi_threads(o->jobs);
 	if (nt > lines / chunk_lines)

@@ -147,8 +147,14 @@ static inline char *spelling(CXCursor c)
 
 /* OpenMP's directives hide their loops from libclang's cursors (a captured
  * statement shows only what it captures): the front end parses without
- * OpenMP, after the user's flags, so that they are plain C. */
-#define NO_OPENMP "-fno-openmp"
+ * OpenMP, its simd directives' mode too, after the user's flags, so that
+ * they are plain C. */
+static inline const char *const *no_openmp(int *n)
+{
+	static const char *const flags[] = {"-fno-openmp", "-fno-openmp-simd"};
+	*n = (int)(sizeof flags / sizeof *flags);
+	return flags;
+}
 
 /* What gcc accepts with a warning and clang 16 and later reject (older C:
  * implicit int, functions called undeclared, integers taken as pointers,

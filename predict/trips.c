@@ -842,16 +842,19 @@ static int find_loops(epi_trips *t, int src, char *err)
 	}
 	int nlenient;
 	const char *const *lenient = gcc_lenient(&nlenient);
-	const char **all = xmalloc(((size_t)nargs + (size_t)nlenient + 1) * sizeof *all);
+	int nomp;
+	const char *const *omp = no_openmp(&nomp);
+	const char **all = xmalloc(((size_t)nargs + (size_t)nlenient + (size_t)nomp) * sizeof *all);
 	memcpy(all, lenient, (size_t)nlenient * sizeof *all);
 	for (int i = 0; i < nargs; i++)
 		all[nlenient + i] = args[i];
-	all[nlenient + nargs] = NO_OPENMP;
+	for (int i = 0; i < nomp; i++)
+		all[nlenient + nargs + i] = omp[i];
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse */
 	enum CXErrorCode ec =
-		clang_parseTranslationUnit2(idx, file, all, nargs + nlenient + 1, NULL, 0, CXTranslationUnit_None, &tu);
+		clang_parseTranslationUnit2(idx, file, all, nargs + nlenient + nomp, NULL, 0, CXTranslationUnit_None, &tu);
 	free(all);
 	int ret = 0;
 	if (ec != CXError_Success || !tu) {

@@ -59,6 +59,10 @@ grep -q 'prag.c,4,hints,loop,iter,10,' "$tmp/prag.csv" && grep -q 'prag.c,7,hint
 grep -q 'prag.c,13,omp,loop,iter,110,' "$tmp/prag.csv" && grep -q 'prag.c,19,omp,loop,iter,10,' "$tmp/prag.csv" &&
 	ok "loops under OpenMP directives counted with -fopenmp" ||
 	bad "loops under OpenMP directives counted with -fopenmp" "$tmp/prag.csv"
+"$P" "$tmp/prag.c" --param n=10 --format csv -- -fopenmp-simd >"$tmp/prag.csv" 2>"$tmp/err"
+grep -q 'prag.c,13,omp,loop,iter,110,' "$tmp/prag.csv" && grep -q 'prag.c,19,omp,loop,iter,10,' "$tmp/prag.csv" &&
+	ok "loops under OpenMP directives counted with -fopenmp-simd" ||
+	bad "loops under OpenMP directives counted with -fopenmp-simd" "$tmp/prag.csv"
 expect "OpenMP: read as plain C, said so" 0 "prag.c:12: OpenMP directives are read as plain C" -- "$tmp/prag.c" -- -fopenmp
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
 expect "schema-invalid table" 1 "bad.xml' line 6" -- "$ex/scalar_product.c" --table "$tmp/bad.xml"
