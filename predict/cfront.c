@@ -3052,11 +3052,13 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 				    "count once", line_of(label));
 		break;
 	}
+	case CXCursor_GCCAsmStmt:
+		note(w, c, "inline assembly: its instructions are not counted (the compiled-code model prices them)");
+		break;
 	case CXCursor_NullStmt:
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
 	case CXCursor_IndirectGotoStmt:
-	case CXCursor_GCCAsmStmt:
 		break;
 	default:
 		if (clang_isExpression(k)) {
