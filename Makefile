@@ -32,7 +32,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 DEB_PKGS = pkg-config libclang-19-dev libgsl-dev libxml2-dev libcmocka-dev libdw-dev \
            libflint-dev libgmp-dev libjansson-dev zlib1g-dev libfuse3-dev fuse3 gnuplot-nox \
            gcc-aarch64-linux-gnu libc6-dev-arm64-cross libmimalloc-dev \
-           clang-19 llvm-19 libclang-rt-19-dev python3 libcapstone-dev valgrind libcsmith-dev \
+           clang-19 llvm-19 libclang-rt-19-dev libomp-19-dev python3 libcapstone-dev valgrind libcsmith-dev \
            slurmctld slurmd slurm-client munge
 BENCH_PKGS = clang-19
 # make fuzz: libFuzzer comes with clang's runtime; csmith writes random C

@@ -64,6 +64,8 @@ grep -q 'prag.c,13,omp,loop,iter,110,' "$tmp/prag.csv" && grep -q 'prag.c,19,omp
 	ok "loops under OpenMP directives counted with -fopenmp-simd" ||
 	bad "loops under OpenMP directives counted with -fopenmp-simd" "$tmp/prag.csv"
 expect "OpenMP: read as plain C, said so" 0 "prag.c:12: OpenMP directives are read as plain C" -- "$tmp/prag.c" -- -fopenmp
+printf '#include <omp.h>\nint f(int n)\n{\n\tint s = 0;\n#pragma omp parallel for reduction(+ : s)\n\tfor (int i = 0; i < n; i++)\n\t\ts += omp_get_thread_num();\n\treturn s;\n}\n' >"$tmp/ompinc.c"
+expect "OpenMP: a program that includes omp.h" 0 "call:omp_get_thread_num  *10 " -- "$tmp/ompinc.c" --param n=10 -- -fopenmp
 printf 'int f(int n)\n{\n\tint s = 0;\n\tfor (int i = 0; i < n; i++) {\n\t\t__asm__ volatile("" ::: "memory");\n\t\ts += i;\n\t}\n\treturn s;\n}\n' >"$tmp/asm.c"
 expect "inline assembly, said so" 0 "asm.c:5: inline assembly: its instructions are not counted" -- "$tmp/asm.c"
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
