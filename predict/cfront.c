@@ -1013,6 +1013,21 @@ static int call(W *w, CXCursor c, epi_counts *out)
 		int indirect = clang_Cursor_isNull(callee) || kind(callee) != CXCursor_FunctionDecl;
 		snprintf(key, sizeof key, "call:%s%s", indirect ? "*" : "", raw[0] ? raw : "(indirect)");
 		count_si(w, out, key, 1);
+		/* a function that a header of the program's own defines (not the
+		 * system's): its body is there to see, but only the file's
+		 * functions are counted */
+		CXCursor def = indirect ? clang_getNullCursor() : clang_getCursorDefinition(callee);
+		CXSourceLocation at = clang_getCursorLocation(def);
+		if (!clang_Cursor_isNull(def) && !clang_Location_isFromMainFile(at) && !clang_Location_isInSystemHeader(at)) {
+			CXFile file;
+			unsigned line;
+			clang_getExpansionLocation(at, &file, &line, NULL, NULL);
+			CXString fname = clang_getFileName(file);
+			const char *fs = clang_getCString(fname), *b = fs ? strrchr(fs, '/') : NULL;
+			note(w, c, "%s() is defined in %s:%u, not in this file: the call is listed, its work not counted",
+			     raw, b ? b + 1 : fs ? fs : "another file", line);
+			clang_disposeString(fname);
+		}
 	}
 out:
 	free(raw);
