@@ -1104,8 +1104,9 @@ static void dc_add(epi_isa *d, const uint8_t *code, const epi_insn *in)
 	}
 }
 
-/* E met again at ADDR and decoded there as IN: whether it decodes alike
- * anywhere. */
+/* E met again and decoded there as IN (at IN's address): marks whether
+ * it decodes alike anywhere (DC_SAME), or not (DC_PCREL); met again in the
+ * same page, it stays DC_ONCE. */
 static void dc_again(dc_ent *e, const epi_insn *in)
 {
 	epi_insn t = e->in;
