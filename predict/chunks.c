@@ -968,18 +968,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
-	int nlenient;
-	const char *const *lenient = gcc_lenient(&nlenient);
-	int nomp;
-	const char *const *omp = no_openmp(&nomp);
-	F.args = xmalloc((o->nclang_args + nlenient + nomp + 2) * sizeof *F.args);
-	F.args[F.nargs++] = "-ferror-limit=1";
-	for (int i = 0; i < nlenient; i++)
-		F.args[F.nargs++] = lenient[i];
-	for (int i = 0; i < o->nclang_args; i++)
-		F.args[F.nargs++] = o->clang_args[i];
-	for (int i = 0; i < nomp; i++)
-		F.args[F.nargs++] = omp[i];
+	F.args = parse_args("-ferror-limit=1", o->clang_args, o->nclang_args, &F.nargs);
 	/* threads: as many as asked, but no more than the file has chunks */
 	int nt = epi_threads(o->jobs);
 	if (nt > lines / chunk_lines)

@@ -145,17 +145,6 @@ static inline char *spelling(CXCursor c)
 	return r;
 }
 
-/* OpenMP's directives hide their loops from libclang's cursors (a captured
- * statement shows only what it captures): the front end parses without
- * OpenMP, its simd directives' mode too, after the user's flags, so that
- * they are plain C. */
-static inline const char *const *no_openmp(int *n)
-{
-	static const char *const flags[] = {"-fno-openmp", "-fno-openmp-simd"};
-	*n = (int)(sizeof flags / sizeof *flags);
-	return flags;
-}
-
 /* What gcc accepts with a warning and clang 16 and later reject (older C:
  * implicit int, functions called undeclared, integers taken as pointers,
  * function pointers of another type): warnings here too, as the C that
@@ -167,6 +156,30 @@ static inline const char *const *gcc_lenient(int *n)
 					    "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types"};
 	*n = (int)(sizeof flags / sizeof *flags);
 	return flags;
+}
+
+/* The flags of a front-end parse, in a new array of *N: FIRST (unless
+ * NULL), gcc_lenient's, the user's (USER, NUSER), then -fno-openmp and
+ * -fno-openmp-simd. OpenMP's directives hide their loops from libclang's
+ * cursors (a captured statement shows only what it captures), so the
+ * front end parses without OpenMP, its simd mode too, whatever the user's
+ * flags: the directives are plain C. */
+static inline const char **parse_args(const char *first, const char *const *user, int nuser, int *n)
+{
+	static const char *const no_openmp[] = {"-fno-openmp", "-fno-openmp-simd"};
+	int nlenient, nomp = (int)(sizeof no_openmp / sizeof *no_openmp);
+	const char *const *lenient = gcc_lenient(&nlenient);
+	const char **args = xmalloc(((size_t)nuser + (size_t)nlenient + (size_t)nomp + 1) * sizeof *args);
+	*n = 0;
+	if (first)
+		args[(*n)++] = first;
+	for (int i = 0; i < nlenient; i++)
+		args[(*n)++] = lenient[i];
+	for (int i = 0; i < nuser; i++)
+		args[(*n)++] = user[i];
+	for (int i = 0; i < nomp; i++)
+		args[(*n)++] = no_openmp[i];
+	return args;
 }
 
 #endif

@@ -298,15 +298,7 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 	fclose(probe);
 	CXIndex idx = clang_createIndex(0, 0);
 	int nargs;
-	const char *const *lenient = gcc_lenient(&nargs);
-	int nomp;
-	const char *const *omp = no_openmp(&nomp);
-	const char **args = xmalloc(((size_t)(o ? o->nclang_args : 0) + (size_t)nargs + (size_t)nomp) * sizeof *args);
-	memcpy(args, lenient, (size_t)nargs * sizeof *args);
-	for (int i = 0; o && i < o->nclang_args; i++)
-		args[nargs++] = o->clang_args[i];
-	for (int i = 0; i < nomp; i++)
-		args[nargs++] = omp[i];
+	const char **args = parse_args(NULL, o ? o->clang_args : NULL, o ? o->nclang_args : 0, &nargs);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse: enough here */
 	enum CXErrorCode ec =

@@ -840,21 +840,12 @@ static int find_loops(epi_trips *t, int src, char *err)
 		args = (const char *const *)dbargs;
 		nargs = ndb;
 	}
-	int nlenient;
-	const char *const *lenient = gcc_lenient(&nlenient);
-	int nomp;
-	const char *const *omp = no_openmp(&nomp);
-	const char **all = xmalloc(((size_t)nargs + (size_t)nlenient + (size_t)nomp) * sizeof *all);
-	memcpy(all, lenient, (size_t)nlenient * sizeof *all);
-	for (int i = 0; i < nargs; i++)
-		all[nlenient + i] = args[i];
-	for (int i = 0; i < nomp; i++)
-		all[nlenient + nargs + i] = omp[i];
+	int nall;
+	const char **all = parse_args(NULL, args, nargs, &nall);
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse */
-	enum CXErrorCode ec =
-		clang_parseTranslationUnit2(idx, file, all, nargs + nlenient + nomp, NULL, 0, CXTranslationUnit_None, &tu);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, file, all, nall, NULL, 0, CXTranslationUnit_None, &tu);
 	free(all);
 	int ret = 0;
 	if (ec != CXError_Success || !tu) {
