@@ -138,6 +138,11 @@ static int with_role(const fixture *x, enum epi_mrole role)
 	return -1;
 }
 
+/* The builds of the tests that run on both architectures: x86-64 and
+ * aarch64 (the cross gcc, when installed), each at -O0 and -O2 */
+static const char *const both_ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"};
+static const char *const both_levels[] = {"-O0", "-O2", "-O0", "-O2"};
+
 static const char nest_src[] = "void mm(int n, double *c, const double *a, const double *b)\n" /* 1 */
 			       "{\n"
 			       "\tfor (int i = 0; i < n; i++)\n" /* 3 */
@@ -154,8 +159,7 @@ static const char nest_src[] = "void mm(int n, double *c, const double *a, const
 static void test_nest(void **st)
 {
 	(void)st;
-	const char *levels[] = {"-O0", "-O2", "-O0", "-O2"};
-	const char *ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"};
+	const char *const *levels = both_levels, *const *ccs = both_ccs;
 	for (int lv = 0; lv < 4; lv++) {
 		if (lv >= 2 && !have(ccs[lv]))
 			break;
@@ -874,8 +878,7 @@ static void test_merge_ways(void **st)
 	/* aarch64 -O0 computes i + 1 into another register (add w1, w0, #1)
 	 * and stores it back with the register named first; -O2 indexes with
 	 * the 32-bit register (ldr w6, [x2, w7, sxtw #2]) */
-	const char *ccs[] = {"gcc", "gcc", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"};
-	const char *levels[] = {"-O0", "-O2", "-O0", "-O2"};
+	const char *const *ccs = both_ccs, *const *levels = both_levels;
 	for (int v = 0; v < 4; v++) {
 		if (v >= 2 && !have(ccs[v])) {
 			print_message("%s missing: aarch64 not tested\n", ccs[v]);
