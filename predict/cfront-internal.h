@@ -18,6 +18,9 @@ typedef struct fn {
 	int queued;       /* on analyze_deep's stack */
 	int called;
 	int blank;        /* its body was blanked in this translation unit */
+	char *header;     /* the program's header that defines it (NULL: the main
+			   * file): counted at its calls, with no region or tag */
+	char *uncounted;  /* a header's function: why its work cannot be counted */
 	int nparams;
 	char **params;
 	epi_counts counts;
@@ -54,6 +57,7 @@ typedef struct W {
 	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */
 	int missing;        /* the walk reached a function whose body was blanked */
 	fn *cur;
+	int foreign;      /* cur is a header's function: no loop or block tags */
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;

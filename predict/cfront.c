@@ -102,16 +102,25 @@ static void type_suffix(CXType t, char *buf, size_t n)
 
 /* ---- the walker ------------------------------------------------------- */
 
+/* "FILE:LINE" of AT: the file analysed, or the program's header that
+ * holds the function being counted. */
+static void where(W *w, CXCursor at, char *buf, size_t n)
+{
+	const char *file = w->foreign && !in_main_file(at) ? w->cur->header : w->filename;
+	snprintf(buf, n, "%s:%d", file, line_of(at));
+}
+
 static int fail(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(W *w, CXCursor at, const char *fmt, ...)
 {
-	char msg[EPI_ERRLEN - 64];
+	char msg[EPI_ERRLEN - 64], loc[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return epi_error(w->err, "%s:%d: %s", w->filename, line_of(at), msg);
+	where(w, at, loc, sizeof loc);
+	return epi_error(w->err, "%s: %s", loc, msg);
 }
 
 /* Appends S (taking it) to the N strings V, unless one equals it. */
@@ -130,12 +139,13 @@ static void note(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(
 
 static void note(W *w, CXCursor at, const char *fmt, ...)
 {
-	char msg[400], full[512];
+	char msg[400], full[700], loc[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(full, sizeof full, "%s:%d: %s", w->filename, line_of(at), msg);
+	where(w, at, loc, sizeof loc);
+	snprintf(full, sizeof full, "%s: %s", loc, msg);
 	cf_add_unique(&w->a->notes, &w->a->nnotes, xstrdup(full));
 }
 
@@ -148,7 +158,7 @@ static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amou
 	char tagged[400];
 	const char *sum;
 	int weight;
-	if (w->o->tag_loops && w->loop_line && (sum = epi_op_loop_sum(key, &weight))) {
+	if (w->o->tag_loops && w->loop_line && !w->foreign && (sum = epi_op_loop_sum(key, &weight))) {
 		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, sum);
 		if (weight == 1) {
 			counts_add_poly(w->s, out, tagged, amount);
@@ -162,7 +172,7 @@ static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amou
 	}
 	if (!w->o->tag_blocks || !w->cur)
 		return;
-	if (w->tag_line)
+	if (w->tag_line && !w->foreign) /* a header's lines are no nest's of the file */
 		snprintf(tagged, sizeof tagged, "@%d/%s", w->tag_line, key);
 	else
 		snprintf(tagged, sizeof tagged, "@%s()/%s", w->cur->name, key);
@@ -903,6 +913,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			break;
 		}
 	fn *f = find_fn(w, raw);
+	if (f && f->uncounted)
+		goto listed;
 	if (bytes_cls != EPI_OP_COUNT && !f && bytes_arg < nargs && bytes_arg2 < nargs) {
 		poly_t b, b2;
 		poly_init(b, s->ctx);
@@ -941,7 +953,25 @@ static int call(W *w, CXCursor c, epi_counts *out)
 				ret = -1;
 				goto out;
 			}
+			int nerrors = w->a->nerrors, nnotes = w->a->nnotes;
 			if (f->state == 0 && cf_analyze_fn(w, f) < 0) {
+				if (f->header && !w->missing && !w->s->full) {
+					/* a header's function beyond the analysis: the
+					 * call listed, as any it cannot see into */
+					while (w->a->nerrors > nerrors)
+						free(w->a->errors[--w->a->nerrors]);
+					while (w->a->nnotes > nnotes)
+						free(w->a->notes[--w->a->nnotes]);
+					f->uncounted = xstrdup(w->err);
+					counts_clear(s, &f->counts);
+					counts_init(&f->counts);
+					goto listed;
+				}
+				if (f->header) { /* counted again when the walk is */
+					f->state = 0;
+					counts_clear(s, &f->counts);
+					counts_init(&f->counts);
+				}
 				ret = -1;
 				goto out;
 			}
@@ -1006,7 +1036,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			goto out;
 		}
 	}
-	{
+listed: {
 		char key[160];
 		/* through a function pointer: call:*f */
 		CXCursor callee = clang_getCursorReferenced(c);
@@ -1014,8 +1044,7 @@ static int call(W *w, CXCursor c, epi_counts *out)
 		snprintf(key, sizeof key, "call:%s%s", indirect ? "*" : "", raw[0] ? raw : "(indirect)");
 		count_si(w, out, key, 1);
 		/* a function that a header of the program's own defines (not the
-		 * system's): its body is there to see, but only the file's
-		 * functions are counted */
+		 * system's) whose work cannot be counted: said why */
 		CXCursor def = indirect ? clang_getNullCursor() : clang_getCursorDefinition(callee);
 		CXSourceLocation at = clang_getCursorLocation(def);
 		if (!clang_Cursor_isNull(def) && !clang_Location_isFromMainFile(at) && !clang_Location_isInSystemHeader(at)) {
@@ -1024,8 +1053,12 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			clang_getExpansionLocation(at, &file, &line, NULL, NULL);
 			CXString fname = clang_getFileName(file);
 			const char *fs = clang_getCString(fname), *b = fs ? strrchr(fs, '/') : NULL;
-			note(w, c, "%s() is defined in %s:%u, not in this file: the call is listed, its work not counted",
-			     raw, b ? b + 1 : fs ? fs : "another file", line);
+			if (f && f->uncounted)
+				note(w, c, "%s() is defined in %s:%u: the call is listed, its work not counted (%s)", raw,
+				     b ? b + 1 : fs ? fs : "another file", line, f->uncounted);
+			else
+				note(w, c, "%s() is defined in %s:%u, not in this file: the call is listed, its work not "
+					   "counted", raw, b ? b + 1 : fs ? fs : "another file", line);
 			clang_disposeString(fname);
 		}
 	}
@@ -1455,6 +1488,8 @@ static const epi_trip *find_trip(W *w, CXCursor at, int measured, int *nth)
 {
 	int line = line_of(at);
 	const epi_trip *found = NULL;
+	if (w->foreign)
+		return NULL; /* they name the main file's loops */
 	for (int i = 0; i < w->o->ntrips; i++) {
 		const epi_trip *t = &w->o->trips[i];
 		if (t->line != line || !t->measured != !measured || !trip_file_matches(w, t))
@@ -1475,6 +1510,8 @@ static const epi_trip *find_trip(W *w, CXCursor at, int measured, int *nth)
 static const pragma *find_pragma(W *w, CXCursor at, int expr)
 {
 	int line = line_of(at);
+	if (w->foreign)
+		return NULL;
 	for (int i = 0; i < w->npragmas; i++) {
 		pragma *p = &w->pragmas[i];
 		if (p->line == line && !p->expr == !expr) {
@@ -2144,6 +2181,8 @@ static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 	sym_ctx *s = w->s;
 	char why[sizeof w->why], label[48];
 	snprintf(why, sizeof why, "%s", w->why);
+	if (w->foreign) /* no trip count names a header's loop */
+		return fail(w, at, "cannot count this loop: %s", why);
 	int nth = 0;
 	const epi_trip *m = find_trip(w, at, 1, &nth);
 	const pragma *pb = find_pragma(w, at, 0);
@@ -2979,7 +3018,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		int top = w->loopdepth == 0, outer_loop = w->loop_line;
 		if (top)
 			w->tag_line = line_of(c);
-		if (w->o->tag_loops)
+		if (w->o->tag_loops && !w->foreign)
 			w->loop_line = line_of(c);
 		/* the calls the compiled code moved out of this loop, once per entry */
 		epi_counts hc;
@@ -3013,7 +3052,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		}
 		counts_clear(w->s, &hc);
 		w->loop_line = outer_loop;
-		if (ret == 0 && w->o->tag_loops) {
+		if (ret == 0 && w->o->tag_loops && !w->foreign) {
 			char ek[32];
 			snprintf(ek, sizeof ek, "%%%d/entry", line_of(c));
 			counts_add_si(w->s, &lc, ek, 1);
@@ -3149,10 +3188,11 @@ int cf_analyze_fn(W *w, fn *f)
 	w->analyzed++;
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary, npin = w->npin;
-	int loop_line = w->loop_line, nhoist = w->nhoist;
+	int loop_line = w->loop_line, nhoist = w->nhoist, foreign = w->foreign;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
+	w->foreign = f->header != NULL;
 	w->nhoist = 0;
 	w->nlv = 0;
 	w->nvary = 0;
@@ -3163,7 +3203,7 @@ int cf_analyze_fn(W *w, fn *f)
 	w->sib = NULL;
 	w->nsib = w->isib = 0;
 	f->state = 1;
-	if (w->o->tag_loops) {
+	if (w->o->tag_loops && !w->foreign) {
 		char ek[160];
 		snprintf(ek, sizeof ek, "%%%s()/entry", f->name);
 		counts_add_si(w->s, &f->counts, ek, 1);
@@ -3200,6 +3240,7 @@ int cf_analyze_fn(W *w, fn *f)
 	w->tag_line = tag;
 	w->loop_line = loop_line;
 	w->nhoist = nhoist;
+	w->foreign = foreign;
 	w->sib = sib;
 	w->nsib = nsib;
 	w->isib = isib;

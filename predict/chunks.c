@@ -37,10 +37,40 @@ static int parse_file(CXIndex idx, const char *file, const char *text, size_t le
 	return ret;
 }
 
-/* The functions defined in TU's main file, in source order. */
-static fn *list_fns(CXTranslationUnit tu, int *n)
+/* The functions a program's header defines: in a file that is neither
+ * the main one nor a system header. */
+static int in_program_header(CXCursor c)
 {
-	fn *fns = NULL;
+	CXSourceLocation l = clang_getCursorLocation(c);
+	return !clang_Location_isInSystemHeader(l) && !in_main_file(c);
+}
+
+static void add_fn(fn **fns, int *n, CXCursor c)
+{
+	*fns = xrealloc(*fns, (*n + 1) * sizeof **fns);
+	fn *f = &(*fns)[(*n)++];
+	memset(f, 0, sizeof *f);
+	f->name = spelling(c);
+	f->cur = c;
+	f->line = line_of(c);
+	unsigned end;
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+	f->end_line = (int)end;
+	counts_init(&f->counts);
+	int np = clang_Cursor_getNumArguments(c);
+	f->nparams = np > 0 ? np : 0;
+	f->params = xcalloc(f->nparams + 1, sizeof *f->params);
+	for (int j = 0; j < f->nparams; j++)
+		f->params[j] = spelling(clang_Cursor_getArgument(c, j));
+}
+
+/* The functions defined in TU's main file, in source order (*N of them),
+ * then those its program's headers define (*NALL in all), which are
+ * counted where the main file calls them. */
+static fn *list_fns(CXTranslationUnit tu, int *n, int *nall)
+{
+	fn *fns = NULL, *hdr = NULL;
+	int nh = 0;
 	*n = 0;
 	kids top = {0};
 	kids_of(clang_getTranslationUnitCursor(tu), &top);
@@ -48,25 +78,24 @@ static fn *list_fns(CXTranslationUnit tu, int *n)
 		CXCursor c = top.c[i];
 		if (kind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 			continue;
-		if (!in_main_file(c))
-			continue;
-		fns = xrealloc(fns, (*n + 1) * sizeof *fns);
-		fn *f = &fns[(*n)++];
-		memset(f, 0, sizeof *f);
-		f->name = spelling(c);
-		f->cur = c;
-		f->line = line_of(c);
-		unsigned end;
-		clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
-		f->end_line = (int)end;
-		counts_init(&f->counts);
-		int np = clang_Cursor_getNumArguments(c);
-		f->nparams = np > 0 ? np : 0;
-		f->params = xcalloc(f->nparams + 1, sizeof *f->params);
-		for (int j = 0; j < f->nparams; j++)
-			f->params[j] = spelling(clang_Cursor_getArgument(c, j));
+		if (in_main_file(c)) {
+			add_fn(&fns, n, c);
+		} else if (in_program_header(c)) {
+			add_fn(&hdr, &nh, c);
+			CXFile file;
+			clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+			CXString name = clang_getFileName(file);
+			hdr[nh - 1].header = xstrdup(clang_getCString(name) ? clang_getCString(name) : "a header");
+			clang_disposeString(name);
+		}
 	}
 	kids_free(&top);
+	if (nh) {
+		fns = xrealloc(fns, (*n + nh) * sizeof *fns);
+		memcpy(fns + *n, hdr, nh * sizeof *hdr);
+		free(hdr);
+	}
+	*nall = *n + nh;
 	return fns;
 }
 
@@ -77,6 +106,8 @@ static void free_fns(fn *fns, int n)
 		for (int j = 0; j < fns[i].nparams; j++)
 			free(fns[i].params[j]);
 		free(fns[i].params);
+		free(fns[i].header);
+		free(fns[i].uncounted);
 	}
 	free(fns);
 }
@@ -451,7 +482,7 @@ static void split_free(front *F, int nt)
 	F->nsplit = 0;
 }
 
-static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, int nfns)
+static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, int nfns, int nall)
 {
 	epi_analysis *a = ch->a;
 	if (a != F->a) {
@@ -460,11 +491,13 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	}
 	ch->started = 1;
 	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
-	       .fns = fns, .nfns = nfns, .own_lo = ch->lo, .own_hi = ch->hi,
+	       .fns = fns, .nfns = nall, .own_lo = ch->lo, .own_hi = ch->hi,
 	       .pragmas = F->pragmas, .npragmas = F->npragmas, .trip_hit = F->trip_hit};
-	for (int i = 0; i < nfns; i++) {
+	for (int i = 0; i < nall; i++) {
 		fns[i].state = 0;
 		fns[i].called = 0;
+		free(fns[i].uncounted);
+		fns[i].uncounted = NULL;
 	}
 	int ret = 0;
 	poly_take_overflow(); /* what came before is not this chunk's */
@@ -481,10 +514,10 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	ch->recursive = w.recursive;
 	ch->missing = w.missing;
 	ch->called = xmalloc(nfns + 1);
-	for (int i = 0; i < nfns; i++) {
+	for (int i = 0; i < nfns; i++)
 		ch->called[i] = (char)fns[i].called;
+	for (int i = 0; i < nall; i++)
 		counts_clear(w.s, &fns[i].counts);
-	}
 	/* the loops of its functions, for the compiled-code model's matching:
 	 * from this walk's tree rather than a parse of their own */
 	epi_nests_free(ch->loops, ch->nloops);
@@ -696,17 +729,17 @@ static void front_help(front *F, int leaving)
 
 /* Parses thread ID's copy of the file, or the whole file when *WHOLE or
  * when nothing is blanked (setting *WHOLE when the copy does not do);
- * returns the translation unit and sets *FNS, *NFNS, or returns NULL after
- * recording in F why the file cannot be analysed. */
-static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int *nfns)
+ * returns the translation unit and sets *FNS, *NFNS and *NALL (list_fns),
+ * or returns NULL after recording in F why the file cannot be analysed. */
+static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int *nfns, int *nall)
 {
 	char err[EPI_ERRLEN];
 	CXTranslationUnit tu;
 	int split = F->nsplit && !*whole;
 	int ok = parse_file(F->idx[id], F->a->file, split ? F->copy[id] : F->text, F->len, F->args, F->nargs,
 			    CXTranslationUnit_None, &tu, err) == 0;
-	*nfns = 0;
-	*fns = ok ? list_fns(tu, nfns) : NULL;
+	*nfns = *nall = 0;
+	*fns = ok ? list_fns(tu, nfns, nall) : NULL;
 	if (split) {
 		if (ok && same_fns(F, *fns, *nfns)) {
 			for (int i = 0; i < *nfns; i++)
@@ -714,11 +747,11 @@ static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int
 			return tu;
 		}
 		/* an error, maybe in the whole file: the whole file says */
-		free_fns(*fns, *nfns);
+		free_fns(*fns, *nall);
 		if (tu)
 			clang_disposeTranslationUnit(tu);
 		*whole = 1;
-		return front_parse(F, id, whole, fns, nfns);
+		return front_parse(F, id, whole, fns, nfns, nall);
 	}
 	pthread_mutex_lock(&F->mu);
 	if (ok && !F->chunks)
@@ -735,9 +768,9 @@ static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int
 	pthread_mutex_unlock(&F->mu);
 	if (ok)
 		return tu;
-	free_fns(*fns, *nfns);
+	free_fns(*fns, *nall);
 	*fns = NULL;
-	*nfns = 0;
+	*nfns = *nall = 0;
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	return NULL;
@@ -745,22 +778,23 @@ static CXTranslationUnit front_parse(front *F, int id, int *whole, fn **fns, int
 
 /* Analyses chunk C in TU, and when its walk reaches a body TU blanked,
  * again in the whole file (the thread's TU from then on). */
-static void front_chunk(front *F, int id, int c, CXTranslationUnit *tu, int *whole, fn **fns, int *nfns)
+static void front_chunk(front *F, int id, int c, CXTranslationUnit *tu, int *whole, fn **fns, int *nfns,
+			int *nall)
 {
 	chunk *ch = &F->chunks[c];
-	analyze_chunk(F, ch, *tu, *fns, *nfns);
+	analyze_chunk(F, ch, *tu, *fns, *nfns, *nall);
 	if (ch->missing && !*whole) {
 		epi_analysis_free(&ch->part);
 		free(ch->called);
 		ch->called = NULL;
 		ch->started = 0; /* its walk dropped */
-		free_fns(*fns, *nfns);
+		free_fns(*fns, *nall);
 		clang_disposeTranslationUnit(*tu);
 		*whole = 1;
-		*tu = front_parse(F, id, whole, fns, nfns);
+		*tu = front_parse(F, id, whole, fns, nfns, nall);
 		if (!*tu)
 			return; /* the chunk is not done, and the failure recorded */
-		analyze_chunk(F, ch, *tu, *fns, *nfns);
+		analyze_chunk(F, ch, *tu, *fns, *nfns, *nall);
 	}
 	chunk_done(F, c);
 }
@@ -769,16 +803,16 @@ static void *front_run(void *arg)
 {
 	front_worker *k = arg;
 	front *F = k->F;
-	int whole = 0, nfns;
+	int whole = 0, nfns, nall;
 	fn *fns;
-	CXTranslationUnit tu = front_parse(F, k->id, &whole, &fns, &nfns);
+	CXTranslationUnit tu = front_parse(F, k->id, &whole, &fns, &nfns, &nall);
 	for (int mine = k->id; tu; mine += F->nsplit) {
 		int c = F->nsplit ? mine : atomic_fetch_add(&F->next, 1);
 		if (c >= F->nchunks)
 			break;
-		front_chunk(F, k->id, c, &tu, &whole, &fns, &nfns);
+		front_chunk(F, k->id, c, &tu, &whole, &fns, &nfns, &nall);
 	}
-	free_fns(fns, nfns);
+	free_fns(fns, nall);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	front_help(F, 1);
@@ -789,17 +823,17 @@ static void *front_run(void *arg)
 /* The chunks dealt to threads that could not start: on the whole file. */
 static void front_rest(front *F)
 {
-	int whole = 1, nfns = 0;
+	int whole = 1, nfns = 0, nall = 0;
 	fn *fns = NULL;
 	CXTranslationUnit tu = NULL;
 	for (int c = 0; c < F->nchunks && !F->failed; c++) {
 		if (F->chunks[c].started)
 			continue;
-		if (!tu && !(tu = front_parse(F, 0, &whole, &fns, &nfns)))
+		if (!tu && !(tu = front_parse(F, 0, &whole, &fns, &nfns, &nall)))
 			break;
-		front_chunk(F, 0, c, &tu, &whole, &fns, &nfns);
+		front_chunk(F, 0, c, &tu, &whole, &fns, &nfns, &nall);
 	}
-	free_fns(fns, nfns);
+	free_fns(fns, nall);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 }

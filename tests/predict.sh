@@ -68,10 +68,14 @@ printf '#include <omp.h>\nint f(int n)\n{\n\tint s = 0;\n#pragma omp parallel fo
 expect "OpenMP: a program that includes omp.h" 0 "call:omp_get_thread_num  *10 " -- "$tmp/ompinc.c" --param n=10 -- -fopenmp
 printf 'int f(int n)\n{\n\tint s = 0;\n\tfor (int i = 0; i < n; i++) {\n\t\t__asm__ volatile("" ::: "memory");\n\t\ts += i;\n\t}\n\treturn s;\n}\n' >"$tmp/asm.c"
 expect "inline assembly, said so" 0 "asm.c:5: inline assembly: its instructions are not counted" -- "$tmp/asm.c"
-# a helper that a header of the program defines: the call listed, and said so
+# helpers that a header of the program defines: counted at their calls;
+# one whose loop cannot be counted is listed, and said so
 printf 'static inline double dot(int n, const double *a)\n{\n\tdouble s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += a[i] * a[i];\n\treturn s;\n}\n' >"$tmp/vec.h"
-printf '#include "vec.h"\ndouble norm2(int n, const double *a)\n{\n\treturn dot(n, a);\n}\n' >"$tmp/usevec.c"
-expect "a helper a header defines, said so" 0 "usevec.c:4: dot() is defined in vec.h:1, not in this file" -- "$tmp/usevec.c"
+printf 'static inline int last(const int *next, int i)\n{\n\twhile (next[i] >= 0)\n\t\ti = next[i];\n\treturn i;\n}\n' >>"$tmp/vec.h"
+printf '#include "vec.h"\ndouble norm2(int n, const double *a)\n{\n\treturn dot(n, a);\n}\nint end(const int *next)\n{\n\treturn last(next, 0);\n}\n' >"$tmp/usevec.c"
+expect "a helper a header defines, counted" 0 "usevec.c,2,norm2,function,mul.f64,7," -- "$tmp/usevec.c" --param n=7 --format csv
+expect "a header's helper that cannot be counted, said so" 0 \
+	"usevec.c:8: last() is defined in vec.h:8: the call is listed, its work not counted (.*vec.h:10: cannot count this loop" -- "$tmp/usevec.c"
 printf '<?xml version="1.0"?>\n<costtable version="1">\n<machine><cpu>x</cpu></machine>\n<meter name="none" domain="none"/>\n<frequency ghz="2">\n<op name="add" unit="op" energy_j="abc" runs="1"/>\n</frequency>\n</costtable>\n' >"$tmp/bad.xml"
 expect "schema-invalid table" 1 "bad.xml' line 6" -- "$ex/scalar_product.c" --table "$tmp/bad.xml"
 printf '<costtable>\n<oops>\n' >"$tmp/trunc.xml"

@@ -1101,6 +1101,84 @@ static void test_loop_sums(void **st)
 	}
 }
 
+/* Functions that a header of the program defines (not a system header):
+ * counted where the file calls them, with their parameters bound to the
+ * arguments; no region or loop tag of their own (their lines are the
+ * header's, which the file's loops' lines must not meet); one whose loop
+ * cannot be counted is listed as a call, and said so. */
+static void test_header_functions(void **st)
+{
+	(void)st;
+	char hdr[64] = "/tmp/epi-test-XXXXXX.h";
+	int fd = mkstemps(hdr, 2);
+	assert_true(fd >= 0);
+	const char *h = "static inline double dot(const double *a, const double *b, int n)\n"
+			"{\n"
+			"\tdouble s = 0;\n"
+			"\tfor (int i = 0; i < n; i++)\n"
+			"\t\ts += a[i] * b[i];\n"
+			"\treturn s;\n"
+			"}\n"
+			"static inline int last(const int *next, int i)\n"
+			"{\n"
+			"\twhile (next[i] >= 0)\n"
+			"\t\ti = next[i];\n"
+			"\treturn i;\n"
+			"}\n";
+	assert_int_equal(write(fd, h, strlen(h)), (ssize_t)strlen(h));
+	close(fd);
+	char src[1024];
+	/* the file's loop in gemv is on line 4, as the header's in dot */
+	snprintf(src, sizeof src,
+		 "#include \"%s\"\n"
+		 "void gemv(int n, int m, const double *A, const double *x, double *y)\n"
+		 "{\n"
+		 "\tfor (int i = 0; i < m; i++)\n"
+		 "\t\ty[i] = dot(&A[i * n], x, n);\n"
+		 "}\n"
+		 "int roots(int n, const int *next)\n"
+		 "{\n"
+		 "\tint c = 0;\n"
+		 "\tfor (int i = 0; i < n; i++)\n"
+		 "\t\tc += last(next, i);\n"
+		 "\treturn c;\n"
+		 "}\n",
+		 hdr);
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.tag_loops = 1;
+	o.tag_blocks = 1;
+	int r = analyze_opts(src, &o);
+	epi_front_opts_clear(&o);
+	unlink(hdr);
+	if (r != 0)
+		fail_msg("analysis failed: %s", err);
+	for (int i = 0; i < A.nregions; i++)
+		assert_true(strcmp(A.regions[i].function ? A.regions[i].function : "", "dot") != 0);
+	const epi_region *g = FN("gemv"), *t = region(EPI_SCOPE_TOTAL, NULL, 0);
+	for (long n = 0; n < 5; n++)
+		for (long m = 0; m < 4; m++) {
+			assert_int_equal(count(g, "mul.f64", EXP, n, m), n * m);
+			assert_int_equal(count(g, "load.f64", EXP, n, m), 2 * n * m);
+			assert_int_equal(count(g, "iter", EXP, n, m), m + n * m);
+			assert_int_equal(count(g, "call:dot", EXP, n, m), 0);
+			/* the profile finds its code on the header's lines: its
+			 * own block, under its name, not the nest on line 4 */
+			assert_int_equal(count(g, "@dot()/mul.f64", EXP, n, m), n * m);
+			assert_int_equal(count(g, "@4/mul.f64", EXP, n, m), 0);
+			assert_int_equal(count(g, "@4/store.f64", EXP, n, m), m);
+			/* the loop on line 4 is gemv's: its iterations alone */
+			assert_int_equal(count(t, "%4/iter", EXP, n, m), m);
+			assert_int_equal(count(t, "%4/entry", EXP, n, m), 1);
+		}
+	assert_int_equal(count(FN("roots"), "call:last", EXP, 3, 0), 3);
+	int said = 0;
+	for (int i = 0; i < A.nnotes; i++)
+		said |= strstr(A.notes[i], "last() is defined in") && strstr(A.notes[i], ":10: cannot count this loop");
+	if (!said)
+		fail_msg("no note says why last() is not counted");
+}
+
 static void test_two_ends(void **st)
 {
 	(void)st;
@@ -1249,6 +1327,7 @@ int main(void)
 		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_loop_sums),
+		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
 		cmocka_unit_test(test_deep_calls),
