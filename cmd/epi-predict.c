@@ -416,6 +416,9 @@ static void report(const predict_opts *o, predict_run *r)
 	if (epi_report(epi_out_open(&eo, o->output), &r->a, &ro, err) < 0)
 		epi_die(1, "%s", err);
 	epi_out_close(&eo);
+	if (o->format == EPI_FMT_CSV) /* the columns stay the rows' */
+		for (int i = 0; i < r->a.nnotes; i++)
+			fprintf(stderr, "%s: note: %s\n", epi_prog, r->a.notes[i]);
 }
 
 static void free_run(predict_opts *o, predict_run *r)

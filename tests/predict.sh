@@ -93,6 +93,11 @@ expect "10^6 elements, exact" 0 "499999500000" -- "$ex/selection_sort.c" --param
 expect "counts without a table" 0 "counts only" -- "$ex/weighted_means.c"
 EPI_TABLE="$ref" expect "EPI_TABLE" 0 "cost table $ref" -- "$ex/scalar_product.c" --param n=5
 
+# CSV: the notes on standard error, the rows alone on standard output
+printf 'int f(int *a)\n{\n\tint i = 0;\n\twhile (a[i])\n\t\ti++;\n\treturn i;\n}\n' >"$tmp/scan.c"
+"$P" "$tmp/scan.c" --format csv >"$tmp/o.csv" 2>"$tmp/err"
+grep -q "^epi-predict: note: .*scan.c:4: cannot count this loop" "$tmp/err" && ! grep -q "cannot count" "$tmp/o.csv" &&
+	ok "CSV: notes on standard error" || bad "CSV: notes on standard error" "$tmp/err"
 # CSV: the exact header, 12 fields on every row
 "$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
 if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&
