@@ -49,11 +49,66 @@ static inline enum CXChildVisitResult only_expr_visit(CXCursor c, CXCursor paren
 	return ++o->n > 1 ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* The expression under implicit casts, parentheses and explicit casts. */
+/* C under implicit casts and parentheses. */
+static inline CXCursor unparen(CXCursor c)
+{
+	while (kind(c) == CXCursor_ParenExpr || kind(c) == CXCursor_UnexposedExpr) {
+		only_expr o = {.n = 0};
+		clang_visitChildren(c, only_expr_visit, &o);
+		if (o.n != 1)
+			break;
+		c = o.c;
+	}
+	return c;
+}
+
+/* Whether C is `!!E` (E then in *IN). */
+static inline int not_not(CXCursor c, CXCursor *in)
+{
+	for (int i = 0; i < 2; i++) {
+		c = unparen(c);
+		if (kind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_LNot)
+			return 0;
+		only_expr o = {.n = 0};
+		clang_visitChildren(c, only_expr_visit, &o);
+		if (o.n != 1)
+			return 0;
+		c = o.c;
+	}
+	*in = unparen(c);
+	return 1;
+}
+
+/* E of `__builtin_expect(E, V)` (a likely() or unlikely() macro: a hint
+ * to the compiler, E's value, no code of its own), `!!` around E dropped;
+ * else C. */
+static inline CXCursor expected(CXCursor c)
+{
+	if (kind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 2)
+		return c;
+	CXString s = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(s);
+	int hint = name && (!strcmp(name, "__builtin_expect") || !strcmp(name, "__builtin_expect_with_probability"));
+	clang_disposeString(s);
+	if (!hint)
+		return c;
+	CXCursor e = clang_Cursor_getArgument(c, 0), in;
+	return not_not(e, &in) ? in : e;
+}
+
+/* The expression under implicit casts, parentheses and explicit casts (and
+ * a __builtin_expect hint). */
 static inline CXCursor strip(CXCursor c)
 {
 	for (;;) {
 		enum CXCursorKind ck = kind(c);
+		if (ck == CXCursor_CallExpr) {
+			CXCursor e = expected(c);
+			if (clang_equalCursors(e, c))
+				break;
+			c = e;
+			continue;
+		}
 		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr && ck != CXCursor_CStyleCastExpr)
 			break;
 		only_expr o = {.n = 0};

@@ -1101,6 +1101,30 @@ static void test_loop_sums(void **st)
 	}
 }
 
+/* likely() and unlikely(): __builtin_expect is a hint, its first
+ * argument's value; a loop whose condition it wraps is counted. */
+static void test_expect_hints(void **st)
+{
+	(void)st;
+	must_analyze("#define likely(x) __builtin_expect(!!(x), 1)\n"
+		     "#define unlikely(x) __builtin_expect((x), 0)\n"
+		     "int f(int n, int *a) {\n"
+		     "  int s = 0;\n"
+		     "  for (int i = 0; likely(i < n); i++)\n"
+		     "    if (unlikely(a[i] < 0)) s++;\n"
+		     "  return s;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n += 2) {
+		assert_int_equal(count(r, "iter", EXP, n, 0), n);
+		assert_int_equal(count(r, "cmp.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "load.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "add.i32", EXP, n, 0), n / 2);
+	}
+	assert_int_equal(counts_find(&r->counts, "call:__builtin_expect"), -1);
+	assert_int_equal(A.nnotes, 0);
+}
+
 /* Functions that a header of the program defines (not a system header):
  * counted where the file calls them, with their parameters bound to the
  * arguments; no region or loop tag of their own (their lines are the
@@ -1327,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_loop_sums),
+		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
