@@ -1067,6 +1067,39 @@ out:
 	return ret;
 }
 
+/* The name of the atomic builtin that C (an expression libclang does not
+ * expose) is, as written: __atomic_fetch_add, __c11_atomic_load, or
+ * <stdatomic.h>'s atomic_fetch_add (a macro around them); else NULL. */
+static char *atomic_op(W *w, CXCursor c)
+{
+	/* the first two tokens where it is written (a macro's name and its
+	 * parenthesis, for a macro) */
+	CXFile f;
+	unsigned off;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &f, NULL, NULL, &off);
+	size_t len = 0;
+	if (!f || !clang_getFileContents(w->tu, f, &len) || off >= len)
+		return NULL;
+	CXToken *toks;
+	unsigned n;
+	size_t end = off + 64 < len ? off + 64 : len;
+	clang_tokenize(w->tu, clang_getRange(clang_getLocationForOffset(w->tu, f, off),
+					     clang_getLocationForOffset(w->tu, f, (unsigned)end)),
+		       &toks, &n);
+	char *name = NULL;
+	if (n >= 2 && clang_getTokenKind(toks[0]) == CXToken_Identifier) {
+		CXString s = clang_getTokenSpelling(w->tu, toks[0]), p = clang_getTokenSpelling(w->tu, toks[1]);
+		const char *t = clang_getCString(s), *paren = clang_getCString(p);
+		if (t && paren && !strcmp(paren, "(") &&
+		    (!strncmp(t, "__atomic_", 9) || !strncmp(t, "__c11_atomic_", 13) || !strncmp(t, "atomic_", 7)))
+			name = xstrdup(t);
+		clang_disposeString(s);
+		clang_disposeString(p);
+	}
+	clang_disposeTokens(w->tu, toks, n);
+	return name;
+}
+
 static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
 {
 	epi_counts a, b;
@@ -1192,12 +1225,25 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_CallExpr:
 		ret = call(w, c, out);
 		break;
-	default:
-		/* init lists, compound literals, statement expressions, ...: their parts */
+	case CXCursor_StmtExpr: /* GNU's ({ ...; value; }): its statements */
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && ret == 0; i++)
+			ret = clang_isExpression(kind(kk.c[i])) ? rval(w, kk.c[i], out) : stmt(w, kk.c[i], out);
+		break;
+	default: {
+		/* init lists, compound literals, ...: their parts */
 		kids_of(c, &kk);
 		for (int i = 0; i < kk.n && ret == 0; i++)
 			if (clang_isExpression(kind(kk.c[i])))
 				ret = rval(w, kk.c[i], out);
+		char *at = k == CXCursor_UnexposedExpr ? atomic_op(w, c) : NULL;
+		if (at) { /* a locked read-modify-write, or an ordered access */
+			char key[160];
+			snprintf(key, sizeof key, "call:%s", at);
+			count_si(w, out, key, 1);
+			free(at);
+		}
+	}
 	}
 	kids_free(&kk);
 	return ret;

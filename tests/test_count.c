@@ -1125,6 +1125,32 @@ static void test_expect_hints(void **st)
 	assert_int_equal(A.nnotes, 0);
 }
 
+/* GNU's statement expressions count their statements; atomic builtins
+ * (C11's <stdatomic.h> macros, GCC's __atomic_*) are listed as calls
+ * under the name written, not left out. */
+static void test_stmt_expr_atomics(void **st)
+{
+	(void)st;
+	must_analyze("#include <stdatomic.h>\n"
+		     "static _Atomic long hits;\n"
+		     "void f(int n, int *a) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    a[i] = ({ int t = a[i] * 3; t + 1; });\n"
+		     "    atomic_fetch_add(&hits, 1);\n"
+		     "    __atomic_fetch_add(&a[0], 1, __ATOMIC_RELAXED);\n"
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "mul.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "add.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "load.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "store.i32", EXP, n, 0), n);
+		assert_int_equal(count(r, "call:atomic_fetch_add", EXP, n, 0), n);
+		assert_int_equal(count(r, "call:__atomic_fetch_add", EXP, n, 0), n);
+	}
+}
+
 /* Functions that a header of the program defines (not a system header):
  * counted where the file calls them, with their parameters bound to the
  * arguments; no region or loop tag of their own (their lines are the
@@ -1352,6 +1378,7 @@ int main(void)
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_loop_sums),
 		cmocka_unit_test(test_expect_hints),
+		cmocka_unit_test(test_stmt_expr_atomics),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
