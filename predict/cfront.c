@@ -188,10 +188,57 @@ static void count_si(W *w, epi_counts *out, const char *key, long amount)
 	poly_clear(p, w->s->ctx);
 }
 
+static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t);
+
+/* An operation of class CLS on complex numbers of element type ET, as the
+ * operations on their parts: a product four products and two sums, a
+ * quotient Smith's three divisions, three products and three sums, any
+ * other (a sum, an access, a comparison) one per part; with one operand
+ * real (MIXED), a sum one sum, a product or a quotient by a real one per
+ * part. */
+static void complex_op(W *w, epi_counts *out, enum epi_op cls, CXType et, int mixed)
+{
+	int n = 2;
+	if (cls == EPI_OP_MUL && !mixed) {
+		n = 4;
+		add_op(w, out, EPI_OP_ADD, et);
+		add_op(w, out, EPI_OP_ADD, et);
+	} else if (cls == EPI_OP_DIV && !mixed) {
+		n = 3;
+		for (int i = 0; i < 3; i++) {
+			add_op(w, out, EPI_OP_MUL, et);
+			add_op(w, out, EPI_OP_ADD, et);
+		}
+	} else if (cls == EPI_OP_ADD && mixed) {
+		n = 1;
+	}
+	for (int i = 0; i < n; i++)
+		add_op(w, out, cls, et);
+}
+
+static int is_complex(CXType t) { return clang_getCanonicalType(t).kind == CXType_Complex; }
+
+/* Operation CLS of result type T on the operands L and R: by parts for
+ * complex numbers (one of them maybe real). */
+static void arith_op(W *w, epi_counts *out, enum epi_op cls, CXType t, CXCursor l, CXCursor r)
+{
+	if (!is_complex(t) || (w->subscript && cls != EPI_OP_CMP)) {
+		add_op(w, out, cls, t);
+		return;
+	}
+	int real_l = !is_complex(clang_getCursorType(strip(l))), real_r = !is_complex(clang_getCursorType(strip(r)));
+	int mixed = cls == EPI_OP_DIV ? real_r : real_l || real_r;
+	complex_op(w, out, cls, clang_getElementType(clang_getCanonicalType(t)), mixed);
+}
+
 static void add_op(W *w, epi_counts *out, enum epi_op cls, CXType t)
 {
 	if (w->subscript && (cls == EPI_OP_ADD || cls == EPI_OP_MUL || cls == EPI_OP_DIV || cls == EPI_OP_BIT))
 		return; /* address computation */
+	if (is_complex(t)) {
+		complex_op(w, out, cls, clang_getElementType(clang_getCanonicalType(t)), 0);
+		return;
+	}
 	char key[64], ts[24];
 	type_suffix(t, ts, sizeof ts);
 	snprintf(key, sizeof key, "%s%s%s", epi_op_name(cls), ts[0] ? "." : "", ts);
@@ -1192,7 +1239,7 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 				ret = lval(w, l, WR, out);
 		} else if (op >= CXBinaryOperator_MulAssign && op <= CXBinaryOperator_OrAssign) {
 			ret = rval(w, r, out);
-			add_op(w, out, cls, clang_getCursorType(l));
+			arith_op(w, out, cls, clang_getCursorType(l), l, r);
 			if (ret == 0)
 				ret = lval(w, l, RW, out);
 		} else if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
@@ -1201,13 +1248,13 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 			if (ret == 0)
 				ret = branch(w, r, clang_getNullCursor(), out, 0);
 		} else if (cls == EPI_OP_CMP) {
-			add_op(w, out, cls, clang_getCursorType(l));
+			arith_op(w, out, cls, clang_getCursorType(l), l, r);
 			ret = rval(w, l, out);
 			if (ret == 0)
 				ret = rval(w, r, out);
 		} else {
 			if (cls != EPI_OP_COUNT)
-				add_op(w, out, cls, clang_getCursorType(c));
+				arith_op(w, out, cls, clang_getCursorType(c), l, r);
 			ret = rval(w, l, out);
 			if (ret == 0)
 				ret = rval(w, r, out);

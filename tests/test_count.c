@@ -1151,6 +1151,37 @@ static void test_stmt_expr_atomics(void **st)
 	}
 }
 
+/* Complex numbers by their parts: a product four products and two sums,
+ * a quotient Smith's three quotients, three products and three sums, a
+ * sum or an access one per part; with a real operand, a sum one sum, a
+ * product or a quotient by it one per part. */
+static void test_complex(void **st)
+{
+	(void)st;
+	must_analyze("#include <complex.h>\n"
+		     "void f(int n, double complex *z, float complex *w, double x) {\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    z[i] = z[i] * z[0] + x;\n"
+		     "    z[i] /= x;\n"
+		     "    w[i] /= w[0];\n"
+		     "  }\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "mul.f64", EXP, n, 0), 4 * n);
+		assert_int_equal(count(r, "add.f64", EXP, n, 0), 3 * n);
+		assert_int_equal(count(r, "div.f64", EXP, n, 0), 2 * n);
+		assert_int_equal(count(r, "load.f64", EXP, n, 0), 6 * n);
+		assert_int_equal(count(r, "store.f64", EXP, n, 0), 4 * n);
+		assert_int_equal(count(r, "div.f32", EXP, n, 0), 3 * n);
+		assert_int_equal(count(r, "mul.f32", EXP, n, 0), 3 * n);
+		assert_int_equal(count(r, "add.f32", EXP, n, 0), 3 * n);
+		assert_int_equal(count(r, "load.f32", EXP, n, 0), 4 * n);
+		assert_int_equal(count(r, "store.f32", EXP, n, 0), 2 * n);
+	}
+	assert_int_equal(counts_find(&r->counts, "mul"), -1);
+}
+
 /* Functions that a header of the program defines (not a system header):
  * counted where the file calls them, with their parameters bound to the
  * arguments; no region or loop tag of their own (their lines are the
@@ -1379,6 +1410,7 @@ int main(void)
 		cmocka_unit_test(test_loop_sums),
 		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_stmt_expr_atomics),
+		cmocka_unit_test(test_complex),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
