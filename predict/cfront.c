@@ -1316,6 +1316,11 @@ typedef struct loop {
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
 	int scoped;         /* declared by the for's init: no code after it sees it */
+	/* a bound that is the lesser (ALT 1) or the greater (ALT -1) of B and
+	 * B2, as MIN() and MAX() macros write it, and a first value so of L
+	 * and L2 (ALT_L): counted on each side */
+	int alt, alt_l;
+	poly_t B2, L2;
 } loop;
 
 static int loop_cond1(W *w, CXCursor cond, loop *l);
@@ -1340,6 +1345,43 @@ static void op_parts(CXCursor e, enum CXBinaryOperatorKind op, kids *k)
  * D is not null, else any variable; sets l->decl, l->rel and l->B.  In a
  * chain `T1 && T2 && ...`, the first test of that form is the bound and
  * the others (at most 4) go to l->extra. */
+static void loop_init(W *w, loop *l);
+static void loop_clear(W *w, loop *l);
+
+/* `var < a && var < b`: when COND bounds l->decl on the side l->rel does
+ * (another upper bound of an ascending test, lower of a descending one),
+ * it is l->B2, the bound the lesser (greater) of the two; returns 0, or
+ * -1 when COND is some other test. */
+static int second_bound(W *w, CXCursor cond, loop *l)
+{
+	loop m;
+	loop_init(w, &m);
+	m.decl = l->decl;
+	int ret = -1;
+	enum CXBinaryOperatorKind a = l->rel, b;
+	int up = a == CXBinaryOperator_LT || a == CXBinaryOperator_LE;
+	int down = a == CXBinaryOperator_GT || a == CXBinaryOperator_GE;
+	if ((up || down) && !w->nvary && loop_cond1(w, cond, &m) == 0 && !m.alt) { /* w->nvary: see minmax */
+		b = m.rel;
+		int up2 = b == CXBinaryOperator_LT || b == CXBinaryOperator_LE;
+		int down2 = b == CXBinaryOperator_GT || b == CXBinaryOperator_GE;
+		if ((up && up2) || (down && down2)) {
+			/* as l->rel reads it: var < b + 1 is var <= b, var > b - 1 is var >= b */
+			int strict = a == CXBinaryOperator_LT || a == CXBinaryOperator_GT;
+			int strict2 = b == CXBinaryOperator_LT || b == CXBinaryOperator_GT;
+			poly_set(l->B2, m.B, w->s->ctx);
+			if (strict && !strict2)
+				poly_add_si(l->B2, l->B2, up ? 1 : -1, w->s->ctx);
+			else if (!strict && strict2)
+				poly_add_si(l->B2, l->B2, up ? -1 : 1, w->s->ctx);
+			l->alt = up ? 1 : -1;
+			ret = 0;
+		}
+	}
+	loop_clear(w, &m);
+	return ret;
+}
+
 static int loop_cond(W *w, CXCursor cond, loop *l)
 {
 	l->nextra = 0;
@@ -1350,16 +1392,66 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 	op_parts(cond, CXBinaryOperator_LAnd, &parts);
 	int ret = -1;
 	if (parts.n <= 5) {
-		int b = -1;
+		int b = -1, b2 = -1;
 		for (int i = 0; i < parts.n && b < 0; i++)
 			if (loop_cond1(w, parts.c[i], l) == 0)
 				b = i;
+		for (int i = 0; i < parts.n && b >= 0 && b2 < 0 && !l->alt; i++)
+			if (i != b && second_bound(w, parts.c[i], l) == 0)
+				b2 = i;
 		for (int i = 0; i < parts.n && b >= 0; i++)
-			if (i != b)
+			if (i != b && i != b2)
 				l->extra[l->nextra++] = parts.c[i];
 		ret = b >= 0 ? 0 : -1;
 	}
 	kids_free(&parts);
+	return ret;
+}
+
+/* Reads E, `a < b ? a : b` and the like (a MIN() or MAX() macro), into
+ * A, B and *ALT (1: the lesser, -1: the greater); returns 0, or -1 when E
+ * is no such choice between two affine values. */
+static int minmax(W *w, CXCursor e, poly_t A, poly_t B, int *alt)
+{
+	e = strip(e);
+	/* inside a loop counted by a trip count, the variables around are
+	 * no loop variables to sum: where the two bounds cross is unknown */
+	if (kind(e) != CXCursor_ConditionalOperator || w->nvary)
+		return -1;
+	kids kk = {0}, ck = {0};
+	kids_of(e, &kk);
+	int ret = -1;
+	CXCursor test = kk.n == 3 ? strip(kk.c[0]) : clang_getNullCursor();
+	if (!clang_Cursor_isNull(test) && kind(test) == CXCursor_BinaryOperator)
+		kids_of(test, &ck);
+	enum CXBinaryOperatorKind op = ck.n == 2 ? clang_getCursorBinaryOperatorKind(test) : CXBinaryOperator_Invalid;
+	int less = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
+	if (less || op == CXBinaryOperator_GT || op == CXBinaryOperator_GE) {
+		sym_ctx *s = w->s;
+		poly_t p, q, t, f;
+		poly_init(p, s->ctx);
+		poly_init(q, s->ctx);
+		poly_init(t, s->ctx);
+		poly_init(f, s->ctx);
+		if (expr_poly(w, ck.c[0], p) == 0 && expr_poly(w, ck.c[1], q) == 0 && expr_poly(w, kk.c[1], t) == 0 &&
+		    expr_poly(w, kk.c[2], f) == 0) {
+			/* p < q ? p : q is the lesser, p < q ? q : p the greater */
+			int same = poly_equal(t, p, s->ctx) && poly_equal(f, q, s->ctx);
+			int swapped = poly_equal(t, q, s->ctx) && poly_equal(f, p, s->ctx);
+			if (same || swapped) {
+				poly_set(A, p, s->ctx);
+				poly_set(B, q, s->ctx);
+				*alt = same == less ? 1 : -1;
+				ret = 0;
+			}
+		}
+		poly_clear(p, s->ctx);
+		poly_clear(q, s->ctx);
+		poly_clear(t, s->ctx);
+		poly_clear(f, s->ctx);
+	}
+	kids_free(&ck);
+	kids_free(&kk);
 	return ret;
 }
 
@@ -1415,16 +1507,21 @@ static int loop_cond1(W *w, CXCursor cond, loop *l)
 			int self = 0;
 			for (int i = 0; i < r.n; i++)
 				self |= clang_equalCursors(r.d[i], d);
-			if (self || expr_poly(w, kk.c[1 - side], l->B) < 0)
+			l->alt = 0;
+			if (self || (expr_poly(w, kk.c[1 - side], l->B) < 0 &&
+				     minmax(w, kk.c[1 - side], l->B, l->B2, &l->alt) < 0))
 				continue;
 			if (off_sign) {
 				poly_t e;
 				poly_init(e, w->s->ctx);
 				int bad = expr_poly(w, off, e) < 0;
-				if (!bad && off_sign > 0)
+				if (!bad && off_sign > 0) {
 					poly_sub(l->B, l->B, e, w->s->ctx);
-				else if (!bad)
+					poly_sub(l->B2, l->B2, e, w->s->ctx);
+				} else if (!bad) {
 					poly_add(l->B, l->B, e, w->s->ctx);
+					poly_add(l->B2, l->B2, e, w->s->ctx);
+				}
 				poly_clear(e, w->s->ctx);
 				if (bad)
 					continue;
@@ -1847,7 +1944,7 @@ static long geo_next(const loop *l, long v)
 static int geo_values(W *w, CXCursor at, loop *l, int is_do)
 {
 	sym_ctx *s = w->s;
-	if (!poly_is_fmpq(l->L, s->ctx) || !poly_is_fmpq(l->B, s->ctx))
+	if (!poly_is_fmpq(l->L, s->ctx) || !poly_is_fmpq(l->B, s->ctx) || l->alt || l->alt_l)
 		return unsupported(w, at, "its variable is multiplied, divided or shifted: the trip count is logarithmic "
 					  "in a bound that is not a constant");
 	fmpq_t q;
@@ -2184,7 +2281,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		counts_add_poly(s, &before, key, x);
 		fmpz_clear(st);
 	}
-	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && kind(l->decl) != CXCursor_ParmDecl) {
+	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && !l->alt && !l->alt_l && kind(l->decl) != CXCursor_ParmDecl) {
 		/* its variable after it: L + step (K + 1) */
 		poly_add_si(x, K, 1, s->ctx);
 		poly_scalar_mul_si(x, x, l->step, s->ctx);
@@ -2230,6 +2327,61 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 /* Counts a loop whose trip count is given: trip x (body + iter); with
  * TMIN, the minimum counts are TMIN x (body + iter) and the maximum and
  * expected ones T x (body + iter). */
+/* Restricts C to where the value chosen by ALT (1 the lesser, -1 the
+ * greater) of A and B is A (WHICH 0, ties included) or B (WHICH 1). */
+static void restrict_choice(sym_ctx *s, epi_counts *c, const poly_t A, const poly_t B, int alt, int which)
+{
+	poly_t d;
+	poly_init(d, s->ctx);
+	poly_sub(d, B, A, s->ctx); /* A the lesser: B - A >= 0 */
+	if (alt < 0)
+		poly_neg(d, d, s->ctx);
+	if (which) {
+		poly_neg(d, d, s->ctx);
+		poly_sub_ui(d, d, 1, s->ctx);
+	}
+	counts_restrict(s, c, d);
+	poly_clear(d, s->ctx);
+}
+
+/* count_loop(), and for a bound or a first value that is the lesser or the
+ * greater of two (l->alt, l->alt_l), the loop counted with each, where it
+ * is the one chosen: exact, as the sums over the loops around split where
+ * the two cross. */
+static int count_bounded(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int is_do, epi_counts *out)
+{
+	if (!l->alt && !l->alt_l)
+		return count_loop(w, at, l, body, nbody, upd, is_do, out);
+	sym_ctx *s = w->s;
+	poly_t L1, B1;
+	poly_init(L1, s->ctx);
+	poly_init(B1, s->ctx);
+	poly_set(L1, l->L, s->ctx);
+	poly_set(B1, l->B, s->ctx);
+	int ret = 0;
+	for (int il = 0; il < (l->alt_l ? 2 : 1) && ret == 0; il++)
+		for (int ib = 0; ib < (l->alt ? 2 : 1) && ret == 0; ib++) {
+			poly_set(l->L, il ? l->L2 : L1, s->ctx);
+			poly_set(l->B, ib ? l->B2 : B1, s->ctx);
+			epi_counts c;
+			counts_init(&c);
+			ret = count_loop(w, at, l, body, nbody, upd, is_do, &c);
+			if (ret == 0) {
+				if (l->alt_l)
+					restrict_choice(s, &c, L1, l->L2, l->alt_l, il);
+				if (l->alt)
+					restrict_choice(s, &c, B1, l->B2, l->alt, ib);
+				counts_add(s, out, &c);
+			}
+			counts_clear(s, &c);
+		}
+	poly_set(l->L, L1, s->ctx);
+	poly_set(l->B, B1, s->ctx);
+	poly_clear(L1, s->ctx);
+	poly_clear(B1, s->ctx);
+	return ret;
+}
+
 static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, const poly_struct *tmin, epi_counts *out)
 {
 	(void)at;
@@ -2339,6 +2491,8 @@ static void loop_init(W *w, loop *l)
 	l->offset = clang_getNullCursor();
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);
+	poly_init(l->B2, w->s->ctx);
+	poly_init(l->L2, w->s->ctx);
 }
 
 static void loop_clear(W *w, loop *l)
@@ -2347,6 +2501,8 @@ static void loop_clear(W *w, loop *l)
 	l->vals = NULL;
 	poly_clear(l->L, w->s->ctx);
 	poly_clear(l->B, w->s->ctx);
+	poly_clear(l->B2, w->s->ctx);
+	poly_clear(l->L2, w->s->ctx);
 }
 
 /* The statements of one iteration of the loop L, as count_loop() takes
@@ -2774,7 +2930,9 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");
 		}
 		ret = unsupported(w, c, why);
-	} else if (!clang_Cursor_isNull(init_expr) ? expr_poly(w, init_expr, l.L) < 0 : 0) {
+	} else if (!clang_Cursor_isNull(init_expr) ? expr_poly(w, init_expr, l.L) < 0 &&
+							 minmax(w, init_expr, l.L, l.L2, &l.alt_l) < 0
+						       : 0) {
 		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");
 	} else if (clang_Cursor_isNull(init_expr) && (ret = prior_value(w, c, &l)) != 0) {
 		/* unsupported, or an error */
@@ -2794,7 +2952,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		int vary = uk.n > 1 && w->nvary < MAXDEPTH;
 		if (vary)
 			w->vary[w->nvary++] = inc;
-		ret = count_loop(w, c, &l, bk.c, bk.n, -1, 0, out);
+		ret = count_bounded(w, c, &l, bk.c, bk.n, -1, 0, out);
 		if (vary)
 			w->nvary--;
 	}
@@ -2842,7 +3000,7 @@ static int while_loop(W *w, CXCursor c, int is_do, epi_counts *out)
 		ret = prior_value(w, c, &l);
 		if (ret == 0) {
 			cond_update_adjust(w, &l, post, is_do);
-			ret = count_loop(w, c, &l, bk.c, bk.n, -1, is_do, out);
+			ret = count_bounded(w, c, &l, bk.c, bk.n, -1, is_do, out);
 		}
 		goto out;
 	}
@@ -2907,7 +3065,7 @@ static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int 
 	if (ret == 0 && geo)
 		ret = geo_values(w, c, &l, is_do);
 	if (ret == 0)
-		ret = count_loop(w, c, &l, bk.c, bk.n, upd, is_do, out);
+		ret = count_bounded(w, c, &l, bk.c, bk.n, upd, is_do, out);
 out:
 	loop_clear(w, &l);
 	kids_free(&bk);

@@ -1182,6 +1182,71 @@ static void test_complex(void **st)
 	assert_int_equal(counts_find(&r->counts, "mul"), -1);
 }
 
+/* Bounds and first values that are the lesser or the greater of two
+ * (MIN() and MAX() macros, `j < i && j < m`): counted exactly on each
+ * side of where the two cross, as a brute-force run of the loops says. */
+#define TMIN(a, b) ((a) < (b) ? (a) : (b))
+#define TMAX(a, b) ((a) > (b) ? (a) : (b))
+static void test_minmax_bounds(void **st)
+{
+	(void)st;
+	must_analyze("#define MIN(a, b) ((a) < (b) ? (a) : (b))\n"
+		     "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n"
+		     "void tiled(int n, double *c) {\n"
+		     "  for (int ii = 0; ii < n; ii += 7)\n"
+		     "    for (int jj = 0; jj < n; jj += 7)\n"
+		     "      for (int i = ii; i < MIN(ii + 7, n); i++)\n"
+		     "        for (int j = jj; j < MIN(n, jj + 7); j++)\n"
+		     "          c[0] += 1.0;\n"
+		     "}\n"
+		     "void band(int n, double *c) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = MAX(0, i - 3); j <= MIN(n - 1, i + 3); j++)\n"
+		     "      c[0] += 1.0;\n"
+		     "}\n"
+		     "void both(int n, int m, double *c) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = 0; j < i && j <= m; j++)\n"
+		     "      c[0] += 1.0;\n"
+		     "}\n"
+		     "void down(int n, int m, double *c) {\n"
+		     "  for (int i = n - 1; i >= MAX(0, n - m); i--)\n"
+		     "    c[0] += 1.0;\n"
+		     "}\n"
+		     "void from(int n, int m, double *c) {\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = i > m ? i : m; j < n; j++)\n"
+		     "      c[0] += 1.0;\n"
+		     "}\n");
+	for (long n = 0; n < 23; n++)
+		for (long m = 0; m < 7; m++) {
+			long t = 0, b = 0, h = 0, d = 0, f = 0;
+			for (long ii = 0; ii < n; ii += 7)
+				for (long jj = 0; jj < n; jj += 7)
+					for (long i = ii; i < TMIN(ii + 7, n); i++)
+						for (long j = jj; j < TMIN(n, jj + 7); j++)
+							t++;
+			for (long i = 0; i < n; i++)
+				for (long j = TMAX(0, i - 3); j <= TMIN(n - 1, i + 3); j++)
+					b++;
+			for (long i = 0; i < n; i++)
+				for (long j = 0; j < i && j <= m; j++)
+					h++;
+			for (long i = n - 1; i >= TMAX(0, n - m); i--)
+				d++;
+			for (long i = 0; i < n; i++)
+				for (long j = i > m ? i : m; j < n; j++)
+					f++;
+			assert_int_equal(count(FN("tiled"), "store.f64", EXP, n, m), t);
+			assert_int_equal(count(FN("band"), "store.f64", EXP, n, m), b);
+			assert_int_equal(count(FN("both"), "store.f64", EXP, n, m), h);
+			assert_int_equal(count(FN("both"), "store.f64", MIN, n, m), h);
+			assert_int_equal(count(FN("down"), "store.f64", EXP, n, m), d);
+			assert_int_equal(count(FN("from"), "store.f64", EXP, n, m), f);
+		}
+	assert_int_equal(A.nnotes, 0);
+}
+
 /* Functions that a header of the program defines (not a system header):
  * counted where the file calls them, with their parameters bound to the
  * arguments; no region or loop tag of their own (their lines are the
@@ -1411,6 +1476,7 @@ int main(void)
 		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_stmt_expr_atomics),
 		cmocka_unit_test(test_complex),
+		cmocka_unit_test(test_minmax_bounds),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
