@@ -1147,6 +1147,77 @@ static char *atomic_op(W *w, CXCursor c)
 	return name;
 }
 
+/* Whether the function that call C calls never returns: declared
+ * noreturn (exit, abort, the C library's assertion failure, err), by the
+ * GNU attribute, which its type shows, or by C11's _Noreturn or C23's
+ * [[noreturn]], which its declaration's first tokens show. */
+static int noreturn_call(W *w, CXCursor c)
+{
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(d) || kind(d) != CXCursor_FunctionDecl)
+		return 0;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(d));
+	const char *t = clang_getCString(ts);
+	int yes = t && strstr(t, "noreturn") != NULL;
+	clang_disposeString(ts);
+	if (yes)
+		return 1;
+	CXToken *toks;
+	unsigned n;
+	clang_tokenize(w->tu, clang_getCursorExtent(d), &toks, &n);
+	CXString name = clang_getCursorSpelling(d);
+	for (unsigned i = 0; i < n && !yes; i++) {
+		CXString sp = clang_getTokenSpelling(w->tu, toks[i]);
+		const char *k = clang_getCString(sp);
+		if (k && !strcmp(k, clang_getCString(name)))
+			i = n; /* the name: the specifiers are before it */
+		else
+			yes = k && (!strcmp(k, "_Noreturn") || !strcmp(k, "noreturn"));
+		clang_disposeString(sp);
+	}
+	clang_disposeString(name);
+	clang_disposeTokens(w->tu, toks, n);
+	return yes;
+}
+
+/* Whether statement or expression C always ends in a call that does not
+ * return (an error path: `if (!p) { perror(f); exit(1); }`, a failed
+ * assertion). */
+static int dies(W *w, CXCursor c)
+{
+	if (clang_Cursor_isNull(c))
+		return 0;
+	c = strip(attributed(c));
+	kids kk = {0};
+	int yes = 0;
+	switch (kind(c)) {
+	case CXCursor_CallExpr:
+		yes = noreturn_call(w, c);
+		break;
+	case CXCursor_CompoundStmt: /* any statement of it that dies, as nothing after runs */
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && !yes; i++)
+			yes = dies(w, kk.c[i]);
+		break;
+	case CXCursor_BinaryOperator: /* a comma: either side */
+		if (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
+			kids_of(c, &kk);
+			for (int i = 0; i < kk.n && !yes; i++)
+				yes = dies(w, kk.c[i]);
+		}
+		break;
+	case CXCursor_IfStmt: /* both ways */
+	case CXCursor_ConditionalOperator:
+		kids_of(c, &kk);
+		yes = kk.n == 3 && dies(w, kk.c[1]) && dies(w, kk.c[2]);
+		break;
+	default:
+		break;
+	}
+	kids_free(&kk);
+	return yes;
+}
+
 static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
 {
 	epi_counts a, b;
@@ -1160,8 +1231,20 @@ static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int a
 	if (ret == 0 && !clang_Cursor_isNull(else_c))
 		ret = as_stmt ? stmt(w, else_c, &b) : rval(w, else_c, &b);
 	w->sib = sib;
-	if (ret == 0)
-		counts_branch(w->s, out, &a, &b, w->o->branch_prob);
+	if (ret == 0) {
+		/* a way that ends the program is not taken in a run that
+		 * completes (the one predicted and profiled): its work counts
+		 * in the maximum alone */
+		int da = dies(w, then_c), db = dies(w, else_c);
+		fmpq_t p;
+		fmpq_init(p);
+		if (da != db)
+			fmpq_set_si(p, db, 1);
+		else
+			fmpq_set(p, w->o->branch_prob);
+		counts_branch(w->s, out, &a, &b, p);
+		fmpq_clear(p);
+	}
 	counts_clear(w->s, &a);
 	counts_clear(w->s, &b);
 	return ret;

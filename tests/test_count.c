@@ -1182,6 +1182,45 @@ static void test_complex(void **st)
 	assert_int_equal(counts_find(&r->counts, "mul"), -1);
 }
 
+/* A way that ends the program (exit, abort, a failed assertion, a
+ * function declared noreturn by the GNU attribute or by _Noreturn) is not
+ * taken in the expected count: a run that completes never takes it; the
+ * maximum keeps its work. */
+static void test_noreturn_paths(void **st)
+{
+	(void)st;
+	must_analyze("#include <stdlib.h>\n"
+		     "#include <stdio.h>\n"
+		     "#include <assert.h>\n"
+		     "_Noreturn void die(const char *m);\n"
+		     "__attribute__((noreturn)) void die2(int code);\n"
+		     "void warn(const char *m);\n"
+		     "double f(int n, double *a) {\n"
+		     "  double s = 0;\n"
+		     "  for (int i = 0; i < n; i++) {\n"
+		     "    assert(a[i] >= 0);\n"
+		     "    if (a[i] > 1e9) { fprintf(stderr, \"big\\n\"); exit(1); }\n"
+		     "    if (a[i] < -1) die(\"neg\"); else s += 1;\n"
+		     "    if (a[i] == 3) warn(\"three\");\n"
+		     "    a[i] > 7 || (die2(2), 0);\n"
+		     "  }\n"
+		     "  return s;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "call:exit", EXP, n, 0), 0);
+		assert_int_equal(count(r, "call:exit", MAX, n, 0), n);
+		assert_int_equal(count(r, "print", EXP, n, 0), 0);
+		assert_int_equal(count(r, "call:die", EXP, n, 0), 0);
+		assert_int_equal(count(r, "call:die2", EXP, n, 0), 0);
+		assert_int_equal(count(r, "call:die2", MAX, n, 0), n);
+		assert_int_equal(count(r, "call:__assert_fail", EXP, n, 0), 0);
+		assert_int_equal(count(r, "add.f64", EXP, n, 0), n); /* the else of die() always */
+		if (n % 2 == 0) /* a call that returns keeps the branch probability */
+			assert_int_equal(count(r, "call:warn", EXP, n, 0), n / 2);
+	}
+}
+
 /* Bounds and first values that are the lesser or the greater of two
  * (MIN() and MAX() macros, `j < i && j < m`): counted exactly on each
  * side of where the two cross, as a brute-force run of the loops says. */
@@ -1476,6 +1515,7 @@ int main(void)
 		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_stmt_expr_atomics),
 		cmocka_unit_test(test_complex),
+		cmocka_unit_test(test_noreturn_paths),
 		cmocka_unit_test(test_minmax_bounds),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
