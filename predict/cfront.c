@@ -1164,7 +1164,9 @@ static int noreturn_call(W *w, CXCursor c)
 		return 1;
 	CXToken *toks;
 	unsigned n;
-	clang_tokenize(w->tu, clang_getCursorExtent(d), &toks, &n);
+	/* the tokens before the name (a definition's extent holds its body) */
+	clang_tokenize(w->tu, clang_getRange(clang_getRangeStart(clang_getCursorExtent(d)), clang_getCursorLocation(d)),
+		       &toks, &n);
 	CXString name = clang_getCursorSpelling(d);
 	for (unsigned i = 0; i < n && !yes; i++) {
 		CXString sp = clang_getTokenSpelling(w->tu, toks[i]);
