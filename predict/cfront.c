@@ -1357,6 +1357,19 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_CallExpr:
 		ret = call(w, c, out);
 		break;
+	case CXCursor_GenericSelectionExpr: {
+		/* _Generic(x, T1: e1, ...): the association chosen alone, the
+		 * one of the selection's type (x is not evaluated) */
+		kids_of(c, &kk);
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+		for (int i = 1; i < kk.n; i++)
+			if (clang_isExpression(kind(kk.c[i])) &&
+			    clang_equalTypes(clang_getCanonicalType(clang_getCursorType(kk.c[i])), t)) {
+				ret = rval(w, kk.c[i], out);
+				break;
+			}
+		break;
+	}
 	case CXCursor_StmtExpr: /* GNU's ({ ...; value; }): its statements */
 		kids_of(c, &kk);
 		for (int i = 0; i < kk.n && ret == 0; i++)

@@ -96,6 +96,18 @@ static inline CXCursor expected(CXCursor c)
 	return not_not(e, &in) ? in : e;
 }
 
+/* A node's last expression child (a cast's operand: a typeof() in the
+ * type it names comes first, and is not evaluated). */
+static inline enum CXChildVisitResult last_expr_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	only_expr *o = d;
+	if (clang_isExpression(kind(c))) {
+		o->c = c;
+		o->n++;
+	}
+	return CXChildVisit_Continue;
+}
+
 /* The expression under implicit casts, parentheses and explicit casts (and
  * a __builtin_expect hint). */
 static inline CXCursor strip(CXCursor c)
@@ -109,7 +121,15 @@ static inline CXCursor strip(CXCursor c)
 			c = e;
 			continue;
 		}
-		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr && ck != CXCursor_CStyleCastExpr)
+		if (ck == CXCursor_CStyleCastExpr) {
+			only_expr o = {.n = 0};
+			clang_visitChildren(c, last_expr_visit, &o);
+			if (o.n < 1)
+				break;
+			c = o.c;
+			continue;
+		}
+		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr)
 			break;
 		only_expr o = {.n = 0};
 		clang_visitChildren(c, only_expr_visit, &o);

@@ -1182,6 +1182,33 @@ static void test_complex(void **st)
 	assert_int_equal(counts_find(&r->counts, "mul"), -1);
 }
 
+/* What is not evaluated is not counted: _Generic's controlling
+ * expression and the associations it does not choose; an expression in
+ * a typeof() that a cast names (<tgmath.h> writes its promotions so). */
+static void test_unevaluated(void **st)
+{
+	(void)st;
+	must_analyze("#define ABS(x) _Generic((x), int: abs_i(x), double: abs_d(x))\n"
+		     "#define PROMOTE(x) ((__typeof__(promote(x)))(x))\n"
+		     "int abs_i(int);\n"
+		     "double abs_d(double);\n"
+		     "double promote(double);\n"
+		     "double f(int n, double *a) {\n"
+		     "  double s = 0;\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    s += ABS(a[i]) + PROMOTE(a[i] * 2);\n"
+		     "  return s;\n"
+		     "}\n");
+	const epi_region *r = FN("f");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(r, "load.f64", EXP, n, 0), 2 * n);
+		assert_int_equal(count(r, "mul.f64", EXP, n, 0), n);
+		assert_int_equal(count(r, "call:abs_d", EXP, n, 0), n);
+	}
+	assert_int_equal(counts_find(&r->counts, "call:abs_i"), -1);
+	assert_int_equal(counts_find(&r->counts, "call:promote"), -1);
+}
+
 /* A way that ends the program (exit, abort, a failed assertion, a
  * function declared noreturn by the GNU attribute or by _Noreturn) is not
  * taken in the expected count: a run that completes never takes it; the
@@ -1515,6 +1542,7 @@ int main(void)
 		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_stmt_expr_atomics),
 		cmocka_unit_test(test_complex),
+		cmocka_unit_test(test_unevaluated),
 		cmocka_unit_test(test_noreturn_paths),
 		cmocka_unit_test(test_minmax_bounds),
 		cmocka_unit_test(test_header_functions),
