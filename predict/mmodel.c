@@ -477,8 +477,43 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	}
 }
 
+/* A note, for each function of the code that has machine loops matched
+ * to no loop of the source, that they are not priced: their runs come
+ * from no count of the source (a loop of a header's function inlined into
+ * the file's, a loop the compiler made). Each note once. */
+static void note_unmatched(const epi_mmodel *m, epi_analysis *a)
+{
+	const epi_object *o = &m->obj;
+	int *per_fn = xcalloc((size_t)o->nfn + 1, sizeof *per_fn);
+	for (int l = 0; l < o->nloop; l++)
+		if (o->loop[l].src < 0 && o->loop[l].fn >= 0 && o->loop[l].fn < o->nfn)
+			per_fn[o->loop[l].fn]++;
+	const char *base = strrchr(a->file, '/');
+	for (int f = 0; f < o->nfn; f++) {
+		if (!per_fn[f])
+			continue;
+		char text[600];
+		snprintf(text, sizeof text,
+			 "the compiled code of %s() has %d machine loop%s that match%s no loop of %s (a loop of "
+			 "another file inlined there, such as a header's function's, or one the compiler made): "
+			 "%s not priced",
+			 o->fn[f].name, per_fn[f], per_fn[f] == 1 ? "" : "s", per_fn[f] == 1 ? "es" : "",
+			 base ? base + 1 : a->file,
+			 per_fn[f] == 1 ? "it is" : "they are");
+		int seen = 0;
+		for (int i = 0; i < a->nnotes && !seen; i++)
+			seen = !strcmp(a->notes[i], text);
+		if (!seen) {
+			a->notes = xrealloc(a->notes, ((size_t)a->nnotes + 1) * sizeof *a->notes);
+			a->notes[a->nnotes++] = xstrdup(text);
+		}
+	}
+	free(per_fn);
+}
+
 void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals_in)
 {
+	note_unmatched(m, a);
 	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
 	double *const *vals = vals_in ? vals_in : own;
 	epi_mcount_free(&m->cnt);

@@ -176,6 +176,15 @@ EOF
 gcc -O2 -g -c -o "$M/rd.o" "$M/rd.c"
 expect "compiled model: a function a system header declares, priced" 0 "1 machine loop, 1 matched" -- \
 	"$M/rd.c" --binary "$M/rd.o" --table "$M/t.xml" --param count=100
+# a header's helper with a loop, inlined into the file's loop: its
+# machine loop matches no loop of the file, and the note says it is not
+# priced (the source-level counts have its work)
+printf 'static inline double dot(const double *a, int n)\n{\n\tdouble s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += a[i] * a[i];\n\treturn s;\n}\n' >"$M/vec.h"
+printf '#include "vec.h"\nvoid norms(int m, int n, const double *A, double *y)\n{\n\tfor (int i = 0; i < m; i++)\n\t\ty[i] = dot(&A[i * n], n);\n}\n' >"$M/norms.c"
+gcc -O2 -g -c -o "$M/norms.o" "$M/norms.c"
+expect "compiled model: a header's loop inlined, not priced, said so" 0 \
+	"norms() has 1 machine loop that matches no loop of norms.c .*: it is not priced" -- \
+	"$M/norms.c" --binary "$M/norms.o" --table "$M/t.xml" --param m=10 --param n=10
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's
