@@ -65,6 +65,45 @@ static char *member_text(CXCursor c)
 	return r;
 }
 
+/* The text of the first element read through [] or * in C (a bound
+ * rowptr[i + 1]), at most 60 bytes of it, or NULL. */
+static enum CXChildVisitResult memory_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	CXCursor *found = d;
+	if (kind(c) == CXCursor_ArraySubscriptExpr ||
+	    (kind(c) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
+		*found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static char *memory_read(W *w, CXCursor c)
+{
+	CXCursor found = clang_getNullCursor();
+	clang_visitChildren(c, memory_visit, &found);
+	if (clang_Cursor_isNull(found))
+		return NULL;
+	CXSourceRange r = clang_getCursorExtent(found);
+	CXFile f0, f1;
+	unsigned a, b;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f0, NULL, NULL, &a);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f1, NULL, NULL, &b);
+	size_t len = 0;
+	const char *text = f0 ? clang_getFileContents(w->tu, f0, &len) : NULL;
+	if (!text || !clang_File_isEqual(f0, f1) || b <= a || b > len)
+		return xstrdup("an array element");
+	size_t n = b - a > 60 ? 60 : b - a;
+	char *t = xmalloc(n + 1);
+	memcpy(t, text + a, n);
+	t[n] = 0;
+	for (char *q = t; *q; q++)
+		if (*q == '\n' || *q == '\t')
+			*q = ' ';
+	return t;
+}
+
 static int is_array_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -3019,10 +3058,14 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			if (loop_var_of(w, r.d[i]) < 0 && varies(w, r.d[i]))
 				v = i;
 		char why[300];
+		char *mem = v < 0 ? memory_read(w, cond) : NULL;
 		if (v >= 0) {
 			char *nm = spelling(r.d[v]);
 			snprintf(why, sizeof why, "its condition reads '%s', which a loop around it changes", nm);
 			free(nm);
+		} else if (mem) {
+			snprintf(why, sizeof why, "its condition reads memory ('%s'): the trip count follows the data", mem);
+			free(mem);
 		} else {
 			snprintf(why, sizeof why, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound "
 				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");
@@ -3130,7 +3173,12 @@ static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int 
 		goto out;
 	}
 	if (loop_cond(w, cond, &l) < 0) {
-		ret = unsupported(w, c, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound");
+		char *mem = memory_read(w, cond), why[300];
+		snprintf(why, sizeof why, mem ? "its condition reads memory ('%s'): the trip count follows the data"
+					      : "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound%s",
+			 mem ? mem : "");
+		free(mem);
+		ret = unsupported(w, c, why);
 		goto out;
 	}
 	iteration_stmts(&l, body, &bk);

@@ -98,6 +98,9 @@ printf 'int f(int *a)\n{\n\tint i = 0;\n\twhile (a[i])\n\t\ti++;\n\treturn i;\n}
 "$P" "$tmp/scan.c" --format csv >"$tmp/o.csv" 2>"$tmp/err"
 grep -q "^epi-predict: note: .*scan.c:4: cannot count this loop" "$tmp/err" && ! grep -q "cannot count" "$tmp/o.csv" &&
 	ok "CSV: notes on standard error" || bad "CSV: notes on standard error" "$tmp/err"
+# a loop bounded by what memory holds (a sparse row's end) says so
+printf 'void spmv(int n, const int *rowptr, const double *val, double *y)\n{\n\tfor (int i = 0; i < n; i++)\n\t\tfor (int j = rowptr[i]; j < rowptr[i + 1]; j++)\n\t\t\ty[i] += val[j];\n}\n' >"$tmp/spmv.c"
+expect "a bound read from memory, said so" 0 "spmv.c:4: cannot count this loop: its condition reads memory ('rowptr\[i + 1\]')" -- "$tmp/spmv.c"
 # CSV: the exact header, 12 fields on every row
 "$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
 if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&

@@ -797,7 +797,7 @@ static void test_trip_params(void **st)
 	assert_true(has_param("T5"));
 	assert_true(has_param("T5_2"));
 	assert_false(has_param("m"));
-	assert_true(noted(":5: cannot count this loop: the condition is not"));
+	assert_true(noted(":5: cannot count this loop: its condition reads memory ('*p')"));
 	/* --trip LINE_2 binds the second */
 	epi_front_opts o;
 	epi_front_opts_init(&o);
