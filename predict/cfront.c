@@ -445,6 +445,34 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 						fmpq_clear(d);
 					}
 					break;
+				case CXBinaryOperator_Shl:
+				case CXBinaryOperator_Shr: {
+					/* by a constant: a product, or a floor quotient (an
+					 * arithmetic shift rounds down), by a power of 2 */
+					fmpq_t d;
+					fmpq_init(d);
+					if (integral && poly_is_fmpq(b, s->ctx))
+						poly_get_fmpq(d, b, s->ctx);
+					long sh = fmpz_is_one(fmpq_denref(d)) && fmpz_fits_si(fmpq_numref(d)) ? fmpz_get_si(fmpq_numref(d)) : -1;
+					if (!integral || !poly_is_fmpq(b, s->ctx) || sh < 0 || sh > 62) {
+						ret = -1;
+					} else if (op == CXBinaryOperator_Shl) {
+						poly_scalar_mul_si(out, out, 1L << sh, s->ctx);
+					} else {
+						fmpz_t p2;
+						fmpz_init_set_si(p2, 1L << sh);
+						poly_t q;
+						poly_init(q, s->ctx);
+						if (sym_floor(s, q, out, p2) < 0)
+							ret = -1;
+						else
+							poly_swap(out, q, s->ctx);
+						poly_clear(q, s->ctx);
+						fmpz_clear(p2);
+					}
+					fmpq_clear(d);
+					break;
+				}
 				default:
 					ret = -1;
 				}

@@ -1248,6 +1248,30 @@ static void test_noreturn_paths(void **st)
 	}
 }
 
+/* Shifts by constants in bounds: << a product, >> a floor quotient, by a
+ * power of 2 (n >> 1 is n / 2 rounded down), against brute force. */
+static void test_shift_bounds(void **st)
+{
+	(void)st;
+	must_analyze("void f(int n, double *c) {\n"
+		     "  for (int i = 0; i < n >> 1; i++) c[0] += 1;\n"
+		     "  for (int i = 0; i < (n << 2) - 3; i++) c[0] += 1;\n"
+		     "  for (int i = 0; i < n; i++)\n"
+		     "    for (int j = 0; j < i >> 2; j++) c[0] += 1;\n"
+		     "}\n");
+	for (long n = 0; n < 21; n++) {
+		long k = 0;
+		for (long i = 0; i < n >> 1; i++)
+			k++;
+		for (long i = 0; i < (n << 2) - 3; i++)
+			k++;
+		for (long i = 0; i < n; i++)
+			for (long j = 0; j < i >> 2; j++)
+				k++;
+		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), k);
+	}
+}
+
 /* Bounds and first values that are the lesser or the greater of two
  * (MIN() and MAX() macros, `j < i && j < m`): counted exactly on each
  * side of where the two cross, as a brute-force run of the loops says. */
@@ -1544,6 +1568,7 @@ int main(void)
 		cmocka_unit_test(test_complex),
 		cmocka_unit_test(test_unevaluated),
 		cmocka_unit_test(test_noreturn_paths),
+		cmocka_unit_test(test_shift_bounds),
 		cmocka_unit_test(test_minmax_bounds),
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
