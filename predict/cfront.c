@@ -65,8 +65,7 @@ static char *member_text(CXCursor c)
 	return r;
 }
 
-/* The text of the first element read through [] or * in C (a bound
- * rowptr[i + 1]), at most 60 bytes of it, or NULL. */
+/* memory_read()'s visit: the first element read through [] or *. */
 static enum CXChildVisitResult memory_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
@@ -79,12 +78,10 @@ static enum CXChildVisitResult memory_visit(CXCursor c, CXCursor p, CXClientData
 	return CXChildVisit_Recurse;
 }
 
-static char *memory_read(W *w, CXCursor c)
+/* The source text of expression C, at most 60 bytes of it ("an
+ * expression" when a macro spans files). */
+static char *expr_text(W *w, CXCursor found)
 {
-	CXCursor found = clang_getNullCursor();
-	clang_visitChildren(c, memory_visit, &found);
-	if (clang_Cursor_isNull(found))
-		return NULL;
 	CXSourceRange r = clang_getCursorExtent(found);
 	CXFile f0, f1;
 	unsigned a, b;
@@ -93,7 +90,7 @@ static char *memory_read(W *w, CXCursor c)
 	size_t len = 0;
 	const char *text = f0 ? clang_getFileContents(w->tu, f0, &len) : NULL;
 	if (!text || !clang_File_isEqual(f0, f1) || b <= a || b > len)
-		return xstrdup("an array element");
+		return xstrdup("an expression");
 	size_t n = b - a > 60 ? 60 : b - a;
 	char *t = xmalloc(n + 1);
 	memcpy(t, text + a, n);
@@ -102,6 +99,15 @@ static char *memory_read(W *w, CXCursor c)
 		if (*q == '\n' || *q == '\t')
 			*q = ' ';
 	return t;
+}
+
+/* The text of the first element read through [] or * in C (a bound
+ * rowptr[i + 1]), at most 60 bytes of it, or NULL. */
+static char *memory_read(W *w, CXCursor c)
+{
+	CXCursor found = clang_getNullCursor();
+	clang_visitChildren(c, memory_visit, &found);
+	return clang_Cursor_isNull(found) ? NULL : expr_text(w, found);
 }
 
 static int is_array_type(CXType t)
@@ -1480,6 +1486,7 @@ typedef struct loop {
 	int nextra;
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
+	CXCursor vstep;     /* `var += e` with e no constant (loop_step fails): e */
 	int scoped;         /* declared by the for's init: no code after it sees it */
 	/* a bound that is the lesser (ALT 1) or the greater (ALT -1) of B and
 	 * B2, as MIN() and MAX() macros write it, and a first value so of L
@@ -1753,6 +1760,8 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 			}
 			kids_free(&rk);
 		}
+		if (sign)
+			l->vstep = amount;
 		if (sign && expr_poly(w, amount, c) == 0 && poly_is_fmpq(c, w->s->ctx)) {
 			fmpq_t q;
 			fmpq_init(q);
@@ -2654,6 +2663,7 @@ static void loop_init(W *w, loop *l)
 	l->decl = clang_getNullCursor();
 	l->bound = clang_getNullCursor();
 	l->offset = clang_getNullCursor();
+	l->vstep = clang_getNullCursor();
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);
 	poly_init(l->B2, w->s->ctx);
@@ -3038,6 +3048,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	 * a constant and the condition bounds; the increment's other updates
 	 * (i++, p++) are counted as statements at the end of the body */
 	int ind = -1, geo = 0, post = -1;
+	CXCursor vstep = clang_getNullCursor(), vdecl = clang_getNullCursor(); /* a step that is no constant */
 	if (!clang_Cursor_isNull(inc))
 		op_parts(inc, CXBinaryOperator_Comma, &uk);
 	for (int i = 0; i < uk.n && ind < 0 && !given && !clang_Cursor_isNull(cond); i++) {
@@ -3051,6 +3062,8 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			ind = i;
 		else if (!clang_Cursor_isNull(l.bound) && loop_step_geo(w, uk.c[i], &l) == 0)
 			ind = i, geo = 1;
+		else if (!clang_Cursor_isNull(l.bound) && !clang_Cursor_isNull(l.vstep) && clang_Cursor_isNull(vstep))
+			vstep = l.vstep, vdecl = d;
 	}
 	/* no increment: the condition may update its variable, for (i = n; i--;) */
 	if (ind < 0 && !given && uk.n == 0 && !clang_Cursor_isNull(cond)) {
@@ -3094,6 +3107,12 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		} else if (mem) {
 			snprintf(why, sizeof why, "its condition reads memory ('%s'): the trip count follows the data", mem);
 			free(mem);
+		} else if (!clang_Cursor_isNull(vstep)) {
+			char *nm = spelling(vdecl), *st = expr_text(w, vstep);
+			snprintf(why, sizeof why, "'%s' steps by '%s', which is no constant: its trip count, a quotient "
+				 "by it rounded up, is no polynomial", nm, st);
+			free(nm);
+			free(st);
 		} else {
 			snprintf(why, sizeof why, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound "
 				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");

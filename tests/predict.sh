@@ -101,6 +101,9 @@ grep -q "^epi-predict: note: .*scan.c:4: cannot count this loop" "$tmp/err" && !
 # a loop bounded by what memory holds (a sparse row's end) says so
 printf 'void spmv(int n, const int *rowptr, const double *val, double *y)\n{\n\tfor (int i = 0; i < n; i++)\n\t\tfor (int j = rowptr[i]; j < rowptr[i + 1]; j++)\n\t\t\ty[i] += val[j];\n}\n' >"$tmp/spmv.c"
 expect "a bound read from memory, said so" 0 "spmv.c:4: cannot count this loop: its condition reads memory ('rowptr\[i + 1\]')" -- "$tmp/spmv.c"
+# a loop stepped by a parameter says so
+printf 'void tiles(int n, int bs, double *a)\n{\n\tfor (int ii = 0; ii < n; ii += bs)\n\t\ta[ii] = 0;\n}\n' >"$tmp/tiles.c"
+expect "a step that is no constant, said so" 0 "tiles.c:3: cannot count this loop: 'ii' steps by 'bs', which is no constant" -- "$tmp/tiles.c"
 # CSV: the exact header, 12 fields on every row
 "$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
 if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&
