@@ -459,7 +459,9 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 					fmpq_init(d);
 					if (integral && poly_is_fmpq(b, s->ctx))
 						poly_get_fmpq(d, b, s->ctx);
-					long sh = fmpz_is_one(fmpq_denref(d)) && fmpz_fits_si(fmpq_numref(d)) ? fmpz_get_si(fmpq_numref(d)) : -1;
+					long sh = fmpz_is_one(fmpq_denref(d)) && fmpz_fits_si(fmpq_numref(d))
+							  ? fmpz_get_si(fmpq_numref(d))
+							  : -1;
 					if (!integral || !poly_is_fmpq(b, s->ctx) || sh < 0 || sh > 62) {
 						ret = -1;
 					} else if (op == CXBinaryOperator_Shl) {
@@ -2455,7 +2457,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		counts_add_poly(s, &before, key, x);
 		fmpz_clear(st);
 	}
-	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && !l->alt && !l->alt_l && kind(l->decl) != CXCursor_ParmDecl) {
+	if (ret == 0 && esc < 0 && !is_do && !l->pre_step && !l->scoped && !l->alt && !l->alt_l &&
+	    kind(l->decl) != CXCursor_ParmDecl) {
 		/* its variable after it: L + step (K + 1) */
 		poly_add_si(x, K, 1, s->ctx);
 		poly_scalar_mul_si(x, x, l->step, s->ctx);
