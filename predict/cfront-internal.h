@@ -58,6 +58,7 @@ typedef struct W {
 	int missing;        /* the walk reached a function whose body was blanked */
 	fn *cur;
 	int foreign;      /* cur is a header's function: no loop or block tags */
+	int inits;        /* pointer variables read through their initializers (expr_poly) */
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;

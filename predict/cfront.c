@@ -311,6 +311,21 @@ static int param_poly(W *w, const char *name, poly_t out)
 static int writes(CXCursor stmt, CXCursor decl, CXCursor *at);
 static int writes_member(CXTranslationUnit tu, CXCursor stmt, const char *text, CXCursor *at);
 
+/* The initializer of D, a variable of the function being counted that
+ * nothing in it writes again (nor takes the address of), else null. */
+static CXCursor var_init(W *w, CXCursor d)
+{
+	if (kind(d) != CXCursor_VarDecl || !clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
+		return clang_getNullCursor();
+	kids vk = {0};
+	kids_of(d, &vk);
+	CXCursor init = vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])) ? vk.c[vk.n - 1] : clang_getNullCursor();
+	kids_free(&vk);
+	if (!clang_Cursor_isNull(init) && writes(w->cur->cur, d, NULL))
+		return clang_getNullCursor();
+	return init;
+}
+
 /* Whether the variable D changes inside a loop around the code being
  * counted that is counted without an induction variable (see W's vary). */
 static int varies(W *w, CXCursor d)
@@ -355,6 +370,18 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 				}
 				if (r)
 					clang_EvalResult_dispose(r);
+			}
+			/* a pointer the function sets once, where it declares it
+			 * (double *end = a + n): its initializer, so that a walk to
+			 * it counts in elements (n), not in two addresses */
+			CXCursor init = t.kind == CXType_Pointer && w->cur && w->inits < 8 ? var_init(w, d)
+											   : clang_getNullCursor();
+			if (!clang_Cursor_isNull(init)) {
+				w->inits++;
+				int r = expr_poly(w, init, out);
+				w->inits--;
+				if (r == 0)
+					return 0;
 			}
 			char *name = spelling(d);
 			int r = param_poly(w, name, out);

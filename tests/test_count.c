@@ -1248,6 +1248,32 @@ static void test_noreturn_paths(void **st)
 	}
 }
 
+/* A walk to an end pointer the function sets once where it declares it
+ * (double *e = a + n) counts in elements: n, not e - a; one it sets
+ * again stays a parameter. */
+static void test_end_pointer(void **st)
+{
+	(void)st;
+	must_analyze("void f(int n, double *a) {\n"
+		     "  double *e = a + n;\n"
+		     "  for (double *p = a; p != e; ++p) *p = 0;\n"
+		     "}\n"
+		     "void g(int n, double *a) {\n"
+		     "  double *e = a + n;\n"
+		     "  if (n > 4) e = a + 4;\n"
+		     "  for (double *p = a; p < e; p++) *p = 0;\n"
+		     "}\n");
+	for (long n = 0; n < 6; n++)
+		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n);
+	assert_true(has_param("e"));
+	int i = counts_find(&FN("f")->counts, "store.f64");
+	int used[SYM_MAXVARS] = {0};
+	sym_pw_params(&A.sym, &FN("f")->counts.v[i].exp, used);
+	for (int k = 0; k < A.sym.nvars; k++)
+		if (used[k])
+			assert_string_equal(A.sym.name[k], "n");
+}
+
 /* Shifts by constants in bounds: << a product, >> a floor quotient, by a
  * power of 2 (n >> 1 is n / 2 rounded down), against brute force. */
 static void test_shift_bounds(void **st)
@@ -1568,6 +1594,7 @@ int main(void)
 		cmocka_unit_test(test_complex),
 		cmocka_unit_test(test_unevaluated),
 		cmocka_unit_test(test_noreturn_paths),
+		cmocka_unit_test(test_end_pointer),
 		cmocka_unit_test(test_shift_bounds),
 		cmocka_unit_test(test_minmax_bounds),
 		cmocka_unit_test(test_header_functions),
