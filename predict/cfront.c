@@ -1789,8 +1789,6 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 			}
 			kids_free(&rk);
 		}
-		if (sign)
-			l->vstep = amount;
 		if (sign && expr_poly(w, amount, c) == 0 && poly_is_fmpq(c, w->s->ctx)) {
 			fmpq_t q;
 			fmpq_init(q);
@@ -1801,6 +1799,8 @@ static int loop_step(W *w, CXCursor inc, loop *l)
 			}
 			fmpq_clear(q);
 		}
+		if (sign && ret < 0)
+			l->vstep = amount;
 	}
 	poly_clear(c, w->s->ctx);
 	kids_free(&kk);
@@ -3259,10 +3259,11 @@ static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int 
 		goto out;
 	}
 	iteration_stmts(&l, body, &bk);
-	int upd = -1, geo = 0;
+	int upd = -1, geo = 0, nwrites = 0;
 	for (int i = 0; i < bk.n; i++) {
 		if (!writes(bk.c[i], l.decl, NULL))
 			continue;
+		nwrites++;
 		if (upd < 0 && loop_step(w, bk.c[i], &l) < 0 && loop_step_geo(w, bk.c[i], &l) == 0)
 			geo = 1;
 		else if (upd >= 0 || loop_step(w, bk.c[i], &l) < 0) {
@@ -3270,6 +3271,15 @@ static int body_update_loop(W *w, CXCursor c, CXCursor cond, CXCursor body, int 
 			break;
 		}
 		upd = i;
+	}
+	if (upd < 0 && nwrites == 1 && !clang_Cursor_isNull(l.vstep)) {
+		char *nm = spelling(l.decl), *st = expr_text(w, l.vstep), why[300];
+		snprintf(why, sizeof why, "'%s' steps by '%s', which is no constant: its trip count, a quotient by it "
+			 "rounded up, is no polynomial", nm, st);
+		free(nm);
+		free(st);
+		ret = unsupported(w, c, why);
+		goto out;
 	}
 	if (upd < 0) {
 		ret = unsupported(w, c, "its variable is not updated by exactly one statement (++, --, += c, -= c) of the body");

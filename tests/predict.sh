@@ -104,6 +104,8 @@ expect "a bound read from memory, said so" 0 "spmv.c:4: cannot count this loop: 
 # a loop stepped by a parameter says so
 printf 'void tiles(int n, int bs, double *a)\n{\n\tfor (int ii = 0; ii < n; ii += bs)\n\t\ta[ii] = 0;\n}\n' >"$tmp/tiles.c"
 expect "a step that is no constant, said so" 0 "tiles.c:3: cannot count this loop: 'ii' steps by 'bs', which is no constant" -- "$tmp/tiles.c"
+printf 'int walk(int n, int s, const int *a)\n{\n\tint i = 0, c = 0;\n\twhile (i < n) {\n\t\tc += a[i];\n\t\ti += s;\n\t}\n\treturn c;\n}\n' >"$tmp/wstep.c"
+expect "a while loop's step that is no constant, said so" 0 "wstep.c:4: cannot count this loop: 'i' steps by 's', which is no constant" -- "$tmp/wstep.c"
 # CSV: the exact header, 12 fields on every row
 "$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
 if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&
