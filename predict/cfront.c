@@ -1175,10 +1175,19 @@ static int call(W *w, CXCursor c, epi_counts *out)
 					if (used[k] && !sub[k] && s->kind[k] == SYM_PARAM && strcmp(s->name[k], f->params[i]) == 0)
 						note(w, c, "argument %d of %s() is not a polynomial in the parameters; its count "
 							   "keeps the parameter '%s'", i + 1, raw, f->params[i]);
-			if (counts_compose(s, &cc, sub) < 0)
+			if (counts_compose(s, &cc, sub) < 0) {
 				ret = fail(w, c, "%s", s->err);
-			else
-				counts_add(s, hoisted_to(w, c, f, out), &cc);
+			} else {
+				epi_counts *to = hoisted_to(w, c, f, out);
+				counts_add(s, to, &cc);
+				if (f->header && w->o->tag_loops && !w->foreign) {
+					/* for the compiled-code model, which does not
+					 * read a header's code: the file calls it */
+					char hk[200];
+					snprintf(hk, sizeof hk, "%%hdr:%s/site", f->name);
+					counts_add_si(s, to, hk, 1);
+				}
+			}
 			for (int i = 0; i < nown; i++)
 				poly_clear(&argp[i], s->ctx);
 			counts_clear(s, &cc);

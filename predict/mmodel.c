@@ -477,11 +477,23 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	}
 }
 
-/* A note, for each function of the code that has machine loops matched
- * to no loop of the source, that they are not priced: their runs come
- * from no count of the source (a loop of a header's function inlined into
- * the file's, a loop the compiler made). Each note once. */
-static void note_unmatched(const epi_mmodel *m, epi_analysis *a)
+/* Appends TEXT to A's notes, unless one says it already. */
+static void add_note(epi_analysis *a, const char *text)
+{
+	for (int i = 0; i < a->nnotes; i++)
+		if (!strcmp(a->notes[i], text))
+			return;
+	a->notes = xrealloc(a->notes, ((size_t)a->nnotes + 1) * sizeof *a->notes);
+	a->notes[a->nnotes++] = xstrdup(text);
+}
+
+/* Notes on the code the model does not price: for each function of the
+ * code with machine loops matched to no loop of the source (their runs
+ * come from no count of the source: a header's function's loop inlined
+ * into the file's, a loop the compiler made), and for each function of
+ * the program's headers that the code calls rather than inlines (the
+ * object's reading takes the file's functions only). Each note once. */
+static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 {
 	const epi_object *o = &m->obj;
 	int *per_fn = xcalloc((size_t)o->nfn + 1, sizeof *per_fn);
@@ -500,20 +512,42 @@ static void note_unmatched(const epi_mmodel *m, epi_analysis *a)
 			 o->fn[f].name, per_fn[f], per_fn[f] == 1 ? "" : "s", per_fn[f] == 1 ? "es" : "",
 			 base ? base + 1 : a->file,
 			 per_fn[f] == 1 ? "it is" : "they are");
-		int seen = 0;
-		for (int i = 0; i < a->nnotes && !seen; i++)
-			seen = !strcmp(a->notes[i], text);
-		if (!seen) {
-			a->notes = xrealloc(a->notes, ((size_t)a->nnotes + 1) * sizeof *a->notes);
-			a->notes[a->nnotes++] = xstrdup(text);
-		}
+		add_note(a, text);
 	}
 	free(per_fn);
+	/* calls the code makes (not inlined) to functions that a header of
+	 * the program defines, which the source's counts have and the
+	 * object's reading leaves out as another file's */
+	const epi_region *tr = &a->regions[a->nregions - 1];
+	for (int i = 0; i < tr->counts.n; i++) {
+		const char *key = tr->counts.key[i], *slash = strrchr(key, '/');
+		if (strncmp(key, "%hdr:", 5) != 0 || !slash)
+			continue;
+		char name[160];
+		snprintf(name, sizeof name, "%.*s", (int)(slash - key - 5), key + 5);
+		/* a call of it seen (an object file names its callees), or no
+		 * copy of it inlined (a program's calls of its own functions
+		 * are not named) */
+		int called = 0, inlined = 0;
+		for (int k = 0; k < o->ncalls; k++)
+			if (o->calls[k].callee && !strcmp(o->calls[k].callee, name)) {
+				called |= !o->calls[k].inlined;
+				inlined |= o->calls[k].inlined;
+			}
+		if (!called && inlined)
+			continue;
+		char text[400];
+		snprintf(text, sizeof text,
+			 "the compiled code calls %s(), a function that a header of the program defines: its code is "
+			 "not priced (the source-level counts have its work)",
+			 name);
+		add_note(a, text);
+	}
 }
 
 void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals_in)
 {
-	note_unmatched(m, a);
+	note_unpriced(m, a);
 	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
 	double *const *vals = vals_in ? vals_in : own;
 	epi_mcount_free(&m->cnt);

@@ -185,6 +185,10 @@ gcc -O2 -g -c -o "$M/norms.o" "$M/norms.c"
 expect "compiled model: a header's loop inlined, not priced, said so" 0 \
 	"norms() has 1 machine loop that matches no loop of norms.c .*: it is not priced" -- \
 	"$M/norms.c" --binary "$M/norms.o" --table "$M/t.xml" --param m=10 --param n=10
+gcc -O0 -g -c -o "$M/norms0.o" "$M/norms.c"
+expect "compiled model: a call of a header's function, not priced, said so" 0 \
+	"the compiled code calls dot(), a function that a header of the program defines: its code is not priced" -- \
+	"$M/norms.c" --binary "$M/norms0.o" --table "$M/t.xml" --param m=10 --param n=10
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's
