@@ -611,8 +611,7 @@ static void note_outside(validate_run *r)
 		 "%.0f%% of the program's %" PRIu64 " samples are outside the code of '%s' (its start-up, "
 		 "libraries, other files): the program row's measured time includes them, its prediction does not",
 		 100.0 * (double)(all - in) / (double)all, all, r->a.file);
-	r->a.notes = xrealloc(r->a.notes, ((size_t)r->a.nnotes + 1) * sizeof *r->a.notes);
-	r->a.notes[r->a.nnotes++] = xstrdup(line);
+	epi_analysis_note(&r->a, line);
 }
 
 /* The prediction, compared row by row. */

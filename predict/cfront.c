@@ -180,6 +180,11 @@ void cf_add_unique(char ***v, int *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+void epi_analysis_note(epi_analysis *a, const char *text)
+{
+	cf_add_unique(&a->notes, &a->nnotes, xstrdup(text));
+}
+
 static void note(W *w, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void note(W *w, CXCursor at, const char *fmt, ...)
@@ -191,7 +196,7 @@ static void note(W *w, CXCursor at, const char *fmt, ...)
 	va_end(ap);
 	where(w, at, loc, sizeof loc);
 	snprintf(full, sizeof full, "%s: %s", loc, msg);
-	cf_add_unique(&w->a->notes, &w->a->nnotes, xstrdup(full));
+	epi_analysis_note(w->a, full);
 }
 
 /* Counts AMOUNT of KEY, with tag_loops into its loop's sum of that kind

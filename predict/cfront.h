@@ -140,6 +140,8 @@ int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char
  * compiled-code model's object is built. */
 void epi_analysis_format(epi_analysis *a, int jobs);
 void epi_analysis_free(epi_analysis *a);
+/* Adds TEXT (copied) to A's notes, unless a note says it already. */
+void epi_analysis_note(epi_analysis *a, const char *text);
 /* Removes R's counts whose key starts with PREFIX, and their formulas. */
 void epi_region_drop(sym_ctx *s, epi_region *r, const char *prefix);
 

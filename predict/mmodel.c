@@ -477,16 +477,6 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	}
 }
 
-/* Appends TEXT to A's notes, unless one says it already. */
-static void add_note(epi_analysis *a, const char *text)
-{
-	for (int i = 0; i < a->nnotes; i++)
-		if (!strcmp(a->notes[i], text))
-			return;
-	a->notes = xrealloc(a->notes, ((size_t)a->nnotes + 1) * sizeof *a->notes);
-	a->notes[a->nnotes++] = xstrdup(text);
-}
-
 /* Notes on the code the model does not price: for each function of the
  * code with machine loops matched to no loop of the source (their runs
  * come from no count of the source: a header's function's loop inlined
@@ -512,7 +502,7 @@ static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 			 o->fn[f].name, per_fn[f], per_fn[f] == 1 ? "" : "s", per_fn[f] == 1 ? "es" : "",
 			 base ? base + 1 : a->file,
 			 per_fn[f] == 1 ? "it is" : "they are");
-		add_note(a, text);
+		epi_analysis_note(a, text);
 	}
 	free(per_fn);
 	/* calls the code makes (not inlined) to functions that a header of
@@ -541,7 +531,7 @@ static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 			 "the compiled code calls %s(), a function that a header of the program defines: its code is "
 			 "not priced (the source-level counts have its work)",
 			 name);
-		add_note(a, text);
+		epi_analysis_note(a, text);
 	}
 }
 
