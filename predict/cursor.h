@@ -49,16 +49,22 @@ static inline enum CXChildVisitResult only_expr_visit(CXCursor c, CXCursor paren
 	return ++o->n > 1 ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* Whether C has exactly one expression child (then in *OUT). */
+static inline int only_child(CXCursor c, CXCursor *out)
+{
+	only_expr o = {.n = 0};
+	clang_visitChildren(c, only_expr_visit, &o);
+	if (o.n != 1)
+		return 0;
+	*out = o.c;
+	return 1;
+}
+
 /* C under implicit casts and parentheses. */
 static inline CXCursor unparen(CXCursor c)
 {
-	while (kind(c) == CXCursor_ParenExpr || kind(c) == CXCursor_UnexposedExpr) {
-		only_expr o = {.n = 0};
-		clang_visitChildren(c, only_expr_visit, &o);
-		if (o.n != 1)
-			break;
-		c = o.c;
-	}
+	while ((kind(c) == CXCursor_ParenExpr || kind(c) == CXCursor_UnexposedExpr) && only_child(c, &c))
+		;
 	return c;
 }
 
@@ -67,13 +73,9 @@ static inline int not_not(CXCursor c, CXCursor *in)
 {
 	for (int i = 0; i < 2; i++) {
 		c = unparen(c);
-		if (kind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_LNot)
+		if (kind(c) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_LNot ||
+		    !only_child(c, &c))
 			return 0;
-		only_expr o = {.n = 0};
-		clang_visitChildren(c, only_expr_visit, &o);
-		if (o.n != 1)
-			return 0;
-		c = o.c;
 	}
 	*in = unparen(c);
 	return 1;
@@ -129,13 +131,8 @@ static inline CXCursor strip(CXCursor c)
 			c = o.c;
 			continue;
 		}
-		if (ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr)
+		if ((ck != CXCursor_UnexposedExpr && ck != CXCursor_ParenExpr) || !only_child(c, &c))
 			break;
-		only_expr o = {.n = 0};
-		clang_visitChildren(c, only_expr_visit, &o);
-		if (o.n != 1)
-			break;
-		c = o.c;
 	}
 	return c;
 }
