@@ -24,6 +24,20 @@ top2() { grep "loop in main" "$tmp/out" | sort -k5,5nr | head -2 | sed 's/^phase
 clang-19 -std=c11 -O1 -g -I"$top" -o "$tmp/phases-clang" "$top/tests/phases.c"
 run_epi "profile a clang program (no .debug_aranges)" 0 "phases.c:[0-9]* loop in main" -- \
 	profile -n 1 -m none -q -o "$tmp/phc.trace" -- "$tmp/phases-clang" "$tmp/page" 20000
+# a header's inline helper called in a loop: its code, inlined there, is
+# the loop's (on the line of the call), not the function's outside its
+# loops nor a block of the header's lines
+mkdir -p "$tmp/hdr"
+printf 'static inline long mix(long x)\n{\n\treturn x * x %% 7 + (x >> 3);\n}\n' >"$tmp/hdr/mix.h"
+printf '#include "mix.h"\nint main(void)\n{\n\tlong s = 0;\n\tfor (long i = 0; i < 60000000L; i++)\n\t\ts += mix(i + s %% 3);\n\tvolatile long sink = s;\n\t(void)sink;\n\treturn 0;\n}\n' >"$tmp/hdr/m.c"
+for cc in gcc clang-19; do
+	"$cc" -O2 -g -o "$tmp/hdr/m-$cc" "$tmp/hdr/m.c"
+	run_epi "profile: a header's helper inlined into a loop is the loop's ($cc)" 0 "m.c:5 loop in main" -- \
+		profile -n 1 -m none -q -o "$tmp/hdr/$cc.trace" -- "$tmp/hdr/m-$cc"
+	awk '/loop in main/ { l = $(NF - 5) } /^main / || /mix/ { o += $(NF - 5) } END { exit (l > 20 * (o + 1)) ? 0 : 1 }' \
+		"$tmp/out" && ok "profile: the inlined helper's samples in the loop ($cc)" ||
+		bad "profile: the inlined helper's samples in the loop ($cc)" "$tmp/out"
+done
 # a source that needs -I: the loops that do not parse are reported by
 # function, and the report says so; with the flags after --, by nest
 mkdir -p "$tmp/inc/h"

@@ -347,6 +347,89 @@ static Dwarf_Line *line_by_cu(object *o, Dwarf_Addr addr, Dwarf_Die *cu)
 	return dwarf_getsrc_die(cu, x);
 }
 
+/* NAME (a line table's or a DIE's file name) made absolute with the
+ * compile unit's directory CD into BUF. */
+static const char *absolute(const char *name, const char *cd, char *buf, size_t n)
+{
+	if (!name || name[0] == '/' || !cd)
+		return name;
+	snprintf(buf, n, "%s/%s", cd, name);
+	return buf;
+}
+
+/* Code of another file's function inlined into a function of the program
+ * (a header's static inline helper) stands, for the nests, on the line of
+ * the call that brought it into the function's own file: the call site's
+ * file and line into *FILE (BUF, N bytes) and *LINE, when the code at ADDR
+ * (a dwfl address) of O whose innermost line is in SRC is such code;
+ * otherwise 0 and nothing changed. */
+static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char **file, int *line, char *buf, size_t n)
+{
+	Dwarf_Addr b = 0;
+	Dwarf_Die cub, *cu = dwfl_module_addrdie(o->mod, addr, &b);
+	Dwarf_Attribute at;
+	if (!cu) { /* no .debug_aranges: the unit whose ranges hold it */
+		if (!line_by_cu(o, addr, &cub))
+			return 0;
+		cu = &cub;
+		b = o->dwbias;
+	}
+	Dwarf_Addr pc = addr - b;
+	/* the concrete scopes that hold PC, outermost first: the function,
+	 * then its blocks and the inlined calls in it (dwarf_getscopes follows
+	 * an inlined call into its abstract origin instead) */
+	Dwarf_Die chain[64], d;
+	int nc = 0;
+	if (dwarf_child(cu, &d) != 0)
+		return 0;
+	for (;;) {
+		int tag = dwarf_tag(&d), in = (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+					     tag == DW_TAG_lexical_block) &&
+					    dwarf_haspc(&d, pc) == 1;
+		if (in && nc < 64) {
+			chain[nc++] = d;
+			if (dwarf_child(&chain[nc - 1], &d) != 0)
+				break;
+			continue;
+		}
+		if (dwarf_siblingof(&d, &d) != 0)
+			break;
+	}
+	if (nc == 0 || dwarf_tag(&chain[0]) != DW_TAG_subprogram)
+		return 0;
+	const char *cd = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+	Dwarf_Files *files;
+	size_t nf;
+	Dwarf_Word df;
+	if (dwarf_getsrcfiles(cu, &files, &nf) != 0 ||
+	    dwarf_formudata(dwarf_attr_integrate(&chain[0], DW_AT_decl_file, &at), &df) != 0 || df >= nf)
+		return 0;
+	/* the file by its index (DWARF 5 numbers the unit's own file 0,
+	 * which dwarf_decl_file does not take in every libdw) */
+	char fbuf[4096], sbuf[4096];
+	const char *own = absolute(dwarf_filesrc(files, df, NULL, NULL), cd, fbuf, sizeof fbuf);
+	const char *inner = absolute(src, cd, sbuf, sizeof sbuf);
+	if (!own || !inner || strcmp(own, inner) == 0)
+		return 0;
+	/* the innermost call made in the function's own file */
+	for (int i = nc - 1; i > 0; i--) {
+		Dwarf_Word fi, cl;
+		if (dwarf_tag(&chain[i]) != DW_TAG_inlined_subroutine ||
+		    dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &at), &fi) != 0 || fi >= nf ||
+		    dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &at), &cl) != 0 || cl == 0 || cl > INT_MAX)
+			continue;
+		char cbuf[4096];
+		const char *call = absolute(dwarf_filesrc(files, fi, NULL, NULL), cd, cbuf, sizeof cbuf);
+		if (call && strcmp(call, own) == 0) {
+			snprintf(buf, n, "%s", call);
+			*file = buf;
+			*line = (int)cl;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 {
 	object *o = &a->o[k];
@@ -379,6 +462,8 @@ static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 	if (a->by == EPI_BY_LINE && src)
 		return add_block(a, EPI_BLOCK_LINE, src, fn, o->path, line, prog);
 	if (a->by == EPI_BY_LOOP && src && prog) {
+		char site[4096];
+		inlined_site(o, addr, src, &src, &line, site, sizeof site);
 		source *s = source_of(a, src);
 		for (int i = 0; i < s->n; i++)
 			if (line >= s->nests[i].line && line <= s->nests[i].end_line)
