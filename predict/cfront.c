@@ -984,6 +984,27 @@ static char *member_rename(CXCursor arg, const char *rest)
 	return r;
 }
 
+/* For the compiled-code model: the work of a call made in a loop (CC, the
+ * callee's counts at the call) in the loop's sums of work per iteration,
+ * where a compiler that inlines the callee puts it. Only a callee with no
+ * loop of its own (a helper such as a square or a clamp): a callee's loop
+ * inlined is a machine loop of its own, whose work is not the loop's. */
+static void loop_work_of_call(W *w, epi_counts *out, const epi_counts *cc)
+{
+	if (!w->o->tag_loops || !w->loop_line || w->foreign || counts_find(cc, "iter") >= 0)
+		return;
+	for (int i = 0; i < cc->n; i++) {
+		const char *key = cc->key[i], *sum;
+		int weight;
+		if (key[0] == '%' || key[0] == '@' || strchr(key, '/') || !(sum = epi_op_loop_sum(key, &weight)) ||
+		    strcmp(sum, "iter") == 0)
+			continue;
+		char tagged[400];
+		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, sum);
+		counts_add_scaled(w->s, out, tagged, cc, i, weight);
+	}
+}
+
 /* Where call C of F counts: OUT, or, when the compiled code moved it out
  * of the loops around it, what is added once per entry of the outermost
  * loop it left. */
@@ -1185,6 +1206,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			} else {
 				epi_counts *to = hoisted_to(w, c, f, out);
 				counts_add(s, to, &cc);
+				if (to == out)
+					loop_work_of_call(w, out, &cc);
 				if (f->header && w->o->tag_loops && !w->foreign) {
 					/* for the compiled-code model, which does not
 					 * read a header's code: the file calls it */

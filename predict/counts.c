@@ -156,6 +156,24 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 	dst->approx |= a->approx;
 }
 
+void counts_add_scaled(sym_ctx *s, epi_counts *dst, const char *key, const epi_counts *a, int i, long k)
+{
+	fmpq_t q;
+	fmpq_init(q);
+	fmpq_set_si(q, k, 1);
+	const epi_tri *x = &a->v[i];
+	epi_tri *t = slot(dst, key);
+	if (!x->same)
+		unshare(s, t);
+	if (!t->same) {
+		sym_pw_addmul_fmpq(s, &t->min, tri_min(x), q);
+		sym_pw_addmul_fmpq(s, &t->max, tri_max(x), q);
+	}
+	sym_pw_addmul_fmpq(s, &t->exp, &x->exp, q);
+	fmpq_clear(q);
+	dst->approx |= a->approx;
+}
+
 void counts_add_if(sym_ctx *s, epi_counts *dst, const epi_counts *a, int (*keep)(const char *key))
 {
 	for (int i = 0; i < a->n; i++)

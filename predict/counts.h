@@ -31,6 +31,8 @@ typedef struct epi_counts {
 void counts_init(epi_counts *c);
 void counts_clear(sym_ctx *s, epi_counts *c);
 void counts_set(sym_ctx *s, epi_counts *dst, const epi_counts *src);
+/* DST's KEY += K times A's count I (A not DST). */
+void counts_add_scaled(sym_ctx *s, epi_counts *dst, const char *key, const epi_counts *a, int i, long k);
 /* DST += A's counts whose keys KEEP says to keep. */
 void counts_add_if(sym_ctx *s, epi_counts *dst, const epi_counts *a, int (*keep)(const char *key));
 /* Adds AMOUNT (exact) of KEY. */

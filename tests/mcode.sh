@@ -45,13 +45,15 @@ cat >"$M/t.xml" <<'EOF'
 EOF
 
 # callgrind's instructions in function FN of the kernel's file, its own
-# (gcc's clones of it, FN.constprop.0, included)
+# (gcc's clones of it, FN.constprop.0, included), on the lines of any file
+# (a header's functions inlined into it: callgrind names their file)
 cg_count() { # PROG SOURCE-BASENAME FN ARGS...
-	prog=$1 src=$2 fn=$3
+	prog=$1 fn=$3
 	shift 3
 	valgrind --tool=callgrind --callgrind-out-file="$M/cg.out" "$prog" "$@" >/dev/null 2>&1 || return 1
 	callgrind_annotate "$M/cg.out" 2>/dev/null |
-		awk -v s="$src:$fn" '!/=>/ && (index($0, s " ") || index($0, s ".")) { gsub(",", "", $1); n += $1 } END { print n + 0 }'
+		awk -v f="$fn" '!/=>/ && (index($0, ":" f " ") || index($0, ":" f ".") || $NF ~ (":" f "$")) {
+			gsub(",", "", $1); n += $1 } END { print n + 0 }'
 }
 
 # the model's instructions of function FN over the run, its own (its loops
@@ -103,6 +105,51 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
 		# not the one call its region prices
 		agree "gcc -fno-inline" $lvl 3mm mm "30" --param n=30
 	done
+	# helpers inlined into a loop (a header's static inline functions and
+	# the file's own): their work is the loop's, which tells how many
+	# source iterations a machine iteration does
+	mkdir -p "$M/h"
+	cat >"$M/h/helpers.h" <<'EOF'
+static inline double sq(double x)
+{
+	return x * x;
+}
+static inline double lerp(double a, double b, double t)
+{
+	return a + t * (b - a);
+}
+EOF
+	cat >"$M/h/helpers.c" <<'EOF'
+#include <stdlib.h>
+#include "helpers.h"
+static inline double half(double x)
+{
+	return 0.5 * x;
+}
+__attribute__((noinline)) static void norms(int n, int m, const double *a, double *y)
+{
+	for (int i = 0; i < m; i++) {
+		double s = 0;
+		for (int j = 0; j < n; j++)
+			s += lerp(sq(a[i * n + j]), 1.0, 0.25) + half(a[j]);
+		y[i] = s;
+	}
+}
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 100, m = 100;
+	double *a = malloc(sizeof *a * n * m), *y = malloc(sizeof *y * m);
+	for (int i = 0; i < n * m; i++)
+		a[i] = i % 7;
+	norms(n, m, a, y);
+	return y[3] < 0;
+}
+EOF
+	k0=$K
+	K="$M/h"
+	agree gcc -O2 helpers norms "300" --param n=300 --param m=100
+	command -v clang-19 >/dev/null && agree clang-19 -O2 helpers norms "300" --param n=300 --param m=100
+	K=$k0
 	if command -v clang-19 >/dev/null; then
 		for lvl in -O0 -O2; do
 			agree "clang-19 -fno-inline" $lvl gemm gemm "60" --param n=60
