@@ -375,6 +375,13 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 		b = o->dwbias;
 	}
 	Dwarf_Addr pc = addr - b;
+	/* a line of the unit's own file: no other file's code (the walk
+	 * below is for the others) */
+	const char *cd = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
+	char ubuf[4096], ibuf[4096];
+	const char *unit = absolute(dwarf_diename(cu), cd, ubuf, sizeof ubuf), *in = absolute(src, cd, ibuf, sizeof ibuf);
+	if (unit && in && strcmp(unit, in) == 0)
+		return 0;
 	/* the concrete scopes that hold PC, outermost first: the function,
 	 * then its blocks and the inlined calls in it (dwarf_getscopes follows
 	 * an inlined call into its abstract origin instead) */
@@ -383,10 +390,10 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 	if (dwarf_child(cu, &d) != 0)
 		return 0;
 	for (;;) {
-		int tag = dwarf_tag(&d), in = (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-					     tag == DW_TAG_lexical_block) &&
-					    dwarf_haspc(&d, pc) == 1;
-		if (in && nc < 64) {
+		int tag = dwarf_tag(&d), holds = (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+						tag == DW_TAG_lexical_block) &&
+					       dwarf_haspc(&d, pc) == 1;
+		if (holds && nc < 64) {
 			chain[nc++] = d;
 			if (dwarf_child(&chain[nc - 1], &d) != 0)
 				break;
@@ -397,7 +404,6 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 	}
 	if (nc == 0 || dwarf_tag(&chain[0]) != DW_TAG_subprogram)
 		return 0;
-	const char *cd = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
 	Dwarf_Files *files;
 	size_t nf;
 	Dwarf_Word df;
@@ -406,10 +412,9 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 		return 0;
 	/* the file by its index (DWARF 5 numbers the unit's own file 0,
 	 * which dwarf_decl_file does not take in every libdw) */
-	char fbuf[4096], sbuf[4096];
+	char fbuf[4096];
 	const char *own = absolute(dwarf_filesrc(files, df, NULL, NULL), cd, fbuf, sizeof fbuf);
-	const char *inner = absolute(src, cd, sbuf, sizeof sbuf);
-	if (!own || !inner || strcmp(own, inner) == 0)
+	if (!own || !in || strcmp(own, in) == 0)
 		return 0;
 	/* the innermost call made in the function's own file */
 	for (int i = nc - 1; i > 0; i--) {
