@@ -24,6 +24,8 @@ typedef struct fn {
 	int nparams;
 	char **params;
 	epi_counts counts;
+	epi_nest *hl;     /* a header's function: its loops (listed when first counted) */
+	int nhl;
 } fn;
 
 /* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
@@ -54,6 +56,7 @@ typedef struct W {
 	fn *fns;
 	int nfns;
 	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
+	int syn_base;       /* epi_analysis' syn_base */
 	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */
 	int missing;        /* the walk reached a function whose body was blanked */
 	fn *cur;

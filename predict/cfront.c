@@ -14,6 +14,7 @@
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <flint/fmpz.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,7 +209,7 @@ static void count_poly(W *w, epi_counts *out, const char *key, const poly_t amou
 	char tagged[400];
 	const char *sum;
 	int weight;
-	if (w->o->tag_loops && w->loop_line && !w->foreign && (sum = epi_op_loop_sum(key, &weight))) {
+	if (w->o->tag_loops && w->loop_line && (sum = epi_op_loop_sum(key, &weight))) {
 		snprintf(tagged, sizeof tagged, "%%%d/%s", w->loop_line, sum);
 		if (weight == 1) {
 			counts_add_poly(w->s, out, tagged, amount);
@@ -984,6 +985,58 @@ static char *member_rename(CXCursor arg, const char *rest)
 	return r;
 }
 
+/* The tag of loop C's counts for the compiled-code model: its line, or in
+ * a header's function -(K + 1) for its loop K (epi_analysis' hloops order,
+ * of the function's loops), 0 beyond EPI_SYN_LOOPS. */
+static int loop_tag(W *w, CXCursor c)
+{
+	if (!w->foreign)
+		return line_of(c);
+	fn *f = w->cur;
+	if (!f->hl) {
+		int cap = 0;
+		cf_list_loops(f->cur, f->header, f->name, &f->hl, &f->nhl, &cap);
+	}
+	int line = line_of(c);
+	for (int k = 0; k < f->nhl && k < EPI_SYN_LOOPS; k++)
+		if (f->hl[k].line == line)
+			return -(k + 1);
+	return 0;
+}
+
+/* A header's function's counts CC at its call C: its loops' tags (-K - 1)
+ * as the loops of that call (epi_analysis' syn_base), from a call in the
+ * file; dropped from a call in a header (its loops are not told apart). */
+static void tag_call_loops(W *w, CXCursor c, epi_counts *cc)
+{
+	int any = 0;
+	for (int i = 0; i < cc->n && !any; i++)
+		any = cc->key[i][0] == '%' && cc->key[i][1] == '-';
+	if (!any)
+		return;
+	epi_counts t;
+	counts_init(&t);
+	int line = line_of(c);
+	for (int i = 0; i < cc->n; i++) {
+		const char *key = cc->key[i];
+		if (key[0] != '%' || key[1] != '-') {
+			counts_add_scaled(w->s, &t, key, cc, i, 1);
+			continue;
+		}
+		char *end;
+		long k = strtol(key + 2, &end, 10) - 1;
+		if (w->foreign || *end != '/' || k < 0 || k >= EPI_SYN_LOOPS || line <= 0 ||
+		    line > (INT_MAX - w->syn_base) / EPI_SYN_LOOPS - 1)
+			continue;
+		char renamed[200];
+		snprintf(renamed, sizeof renamed, "%%%ld%s", (long)w->syn_base + (long)line * EPI_SYN_LOOPS + k, end);
+		counts_add_scaled(w->s, &t, renamed, cc, i, 1);
+	}
+	t.approx = cc->approx;
+	counts_clear(w->s, cc);
+	*cc = t;
+}
+
 /* For the compiled-code model: the work of a call made in a loop (CC, the
  * callee's counts at the call) in the loop's sums of work per iteration,
  * where a compiler that inlines the callee puts it. Only a callee with no
@@ -991,7 +1044,7 @@ static char *member_rename(CXCursor arg, const char *rest)
  * inlined is a machine loop of its own, whose work is not the loop's. */
 static void loop_work_of_call(W *w, epi_counts *out, const epi_counts *cc)
 {
-	if (!w->o->tag_loops || !w->loop_line || w->foreign || counts_find(cc, "iter") >= 0)
+	if (!w->o->tag_loops || !w->loop_line || counts_find(cc, "iter") >= 0)
 		return;
 	for (int i = 0; i < cc->n; i++) {
 		const char *key = cc->key[i], *sum;
@@ -1204,6 +1257,8 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			if (counts_compose(s, &cc, sub) < 0) {
 				ret = fail(w, c, "%s", s->err);
 			} else {
+				if (f->header && w->o->tag_loops)
+					tag_call_loops(w, c, &cc);
 				epi_counts *to = hoisted_to(w, c, f, out);
 				counts_add(s, to, &cc);
 				if (to == out)
@@ -3536,11 +3591,11 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_WhileStmt: {
 		epi_counts lc;
 		counts_init(&lc);
-		int top = w->loopdepth == 0, outer_loop = w->loop_line;
+		int top = w->loopdepth == 0, outer_loop = w->loop_line, tag = loop_tag(w, c);
 		if (top)
 			w->tag_line = line_of(c);
-		if (w->o->tag_loops && !w->foreign)
-			w->loop_line = line_of(c);
+		if (w->o->tag_loops)
+			w->loop_line = tag;
 		/* the calls the compiled code moved out of this loop, once per entry */
 		epi_counts hc;
 		counts_init(&hc);
@@ -3573,9 +3628,9 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		}
 		counts_clear(w->s, &hc);
 		w->loop_line = outer_loop;
-		if (ret == 0 && w->o->tag_loops && !w->foreign) {
+		if (ret == 0 && w->o->tag_loops && tag) {
 			char ek[32];
-			snprintf(ek, sizeof ek, "%%%d/entry", line_of(c));
+			snprintf(ek, sizeof ek, "%%%d/entry", tag);
 			counts_add_si(w->s, &lc, ek, 1);
 		}
 		if (ret == 0) {

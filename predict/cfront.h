@@ -119,7 +119,18 @@ typedef struct epi_analysis {
 	epi_nest *loops;     /* with opts.tag_loops: every loop of the file's functions, each after the loop
 				it is in, in source order (as epi_find_loops lists them) */
 	int nloops;
+	/* with opts.tag_loops: the loops of the functions that the program's
+	 * headers define (their lines the header's), and the line from which
+	 * the counts tag a header's loop by the call that runs it: loop K
+	 * (of those of its function, in that order) of the function called on
+	 * line C of the file is tagged as the loop on line
+	 * syn_base + C * EPI_SYN_LOOPS + K, for K < EPI_SYN_LOOPS */
+	epi_nest *hloops;
+	int nhloops;
+	int syn_base;
 } epi_analysis;
+
+#define EPI_SYN_LOOPS 8
 
 void epi_front_opts_init(epi_front_opts *o);
 void epi_front_opts_clear(epi_front_opts *o);

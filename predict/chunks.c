@@ -108,6 +108,7 @@ static void free_fns(fn *fns, int n)
 		free(fns[i].params);
 		free(fns[i].header);
 		free(fns[i].uncounted);
+		epi_nests_free(fns[i].hl, fns[i].nhl);
 	}
 	free(fns);
 }
@@ -493,6 +494,19 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
 	       .fns = fns, .nfns = nall, .own_lo = ch->lo, .own_hi = ch->hi,
 	       .pragmas = F->pragmas, .npragmas = F->npragmas, .trip_hit = F->trip_hit};
+	/* past the file's last function, the lines that tag a header's loops */
+	for (int i = 0; i < nfns; i++)
+		if (fns[i].end_line + 1 > w.syn_base)
+			w.syn_base = fns[i].end_line + 1;
+	if (ch->lo == 0 && F->o->tag_loops) {
+		epi_nests_free(F->a->hloops, F->a->nhloops);
+		F->a->hloops = NULL;
+		F->a->nhloops = 0;
+		int cap = 0;
+		for (int i = nfns; i < nall; i++)
+			cf_list_loops(fns[i].cur, fns[i].header, fns[i].name, &F->a->hloops, &F->a->nhloops, &cap);
+		F->a->syn_base = w.syn_base;
+	}
 	for (int i = 0; i < nall; i++) {
 		fns[i].state = 0;
 		fns[i].called = 0;
@@ -1184,6 +1198,7 @@ void epi_analysis_free(epi_analysis *a)
 	free(a->errors);
 	free(a->file);
 	epi_nests_free(a->loops, a->nloops);
+	epi_nests_free(a->hloops, a->nhloops);
 	sym_free(&a->sym);
 	memset(a, 0, sizeof *a);
 }

@@ -222,11 +222,19 @@ static void inlined_straight(epi_mmodel *m)
 		qsort(m->xstraight, (size_t)m->nxstraight, sizeof *m->xstraight, by_xline);
 }
 
-void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
+/* What M's machine loops' sources give: each one's nest, the index by
+ * nest, the nests by line, the loops on other nests' lines. */
+static void link_nests(epi_mmodel *m)
 {
-	m->loops = loops;
-	m->nloops = nloops;
-	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
+	free(m->nest_line);
+	free(m->by_nest);
+	free(m->nest_at);
+	free(m->cross);
+	free(m->insn_cross);
+	m->by_nest = NULL;
+	m->cross = NULL;
+	m->insn_cross = NULL;
+	m->nby_nest = m->ncross = 0;
 	m->nest_line = xcalloc((size_t)m->obj.nloop + 1, sizeof *m->nest_line);
 	for (int l = 0; l < m->obj.nloop; l++) {
 		int s = m->obj.loop[l].src;
@@ -241,6 +249,143 @@ void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
 	qsort(m->by_nest, (size_t)m->nby_nest, sizeof *m->by_nest, by_line);
 	nest_lines(m);
 	cross_nests(m);
+}
+
+void epi_mmodel_link(epi_mmodel *m, epi_nest *loops, int nloops)
+{
+	m->loops = loops;
+	m->nloops = m->nfile = nloops;
+	m->nmatched = epi_object_match(&m->obj, m->loops, m->nloops);
+	link_nests(m);
+}
+
+/* The loop of a header's function K (in A's hloops) that the call on LINE
+ * of the source runs, listed in M's loops with its line as A's counts tag
+ * it (after the source's), and its loops around it first: its index there. */
+static int call_loop(epi_mmodel *m, const epi_analysis *a, int first, int k, int line, int *cap)
+{
+	int tag = a->syn_base + line * EPI_SYN_LOOPS + (k - first);
+	for (int s = m->nfile; s < m->nloops; s++)
+		if (m->loops[s].line == tag)
+			return s;
+	int parent = -1;
+	if (a->hloops[k].parent >= first)
+		parent = call_loop(m, a, first, a->hloops[k].parent, line, cap);
+	else /* the file's innermost loop around the call */
+		for (int s = 0; s < m->nfile; s++)
+			if (m->loops[s].line <= line && line <= m->loops[s].end_line &&
+			    (parent < 0 || m->loops[s].depth > m->loops[parent].depth))
+				parent = s;
+	ALLOC_GROW(m->loops, m->nloops + 1, *cap);
+	epi_nest *x = &m->loops[m->nloops];
+	memset(x, 0, sizeof *x);
+	x->file = xstrdup(m->loops[0].file ? m->loops[0].file : "");
+	x->function = xstrdup(parent >= 0 ? m->loops[parent].function : a->hloops[k].function);
+	x->line = x->end_line = tag;
+	x->parent = parent;
+	x->depth = parent >= 0 ? m->loops[parent].depth + 1 : 0;
+	return m->nloops++;
+}
+
+static int by_tag(const void *x, const void *y)
+{
+	const epi_nest *a = x, *b = y;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* The machine loops of a header's function inlined by a call of the file,
+ * which match no loop of the file: each matched to the loop of that call
+ * (its function's loop whose lines hold most of its instructions'), which
+ * the analysis A counts with the call's runs (epi_analysis' syn_base).
+ * Those loops are listed after the file's, by their tags; a second count
+ * starts from the file's loops again. */
+static void link_header_loops(epi_mmodel *m, const epi_analysis *a)
+{
+	epi_object *o = &m->obj;
+	for (int l = 0; l < o->nloop; l++)
+		if (o->loop[l].src >= m->nfile) {
+			o->loop[l].src = -1;
+			m->nmatched--;
+		}
+	for (int s = m->nfile; s < m->nloops; s++) {
+		free(m->loops[s].file);
+		free(m->loops[s].function);
+	}
+	int had = m->nloops, cap = m->nloops;
+	m->nloops = m->nfile;
+	if (!a->syn_base || !a->nhloops || !m->nfile) {
+		if (had != m->nloops)
+			link_nests(m);
+		return;
+	}
+	/* how many levels of loops each machine loop and each header's loop
+	 * holds: a machine loop with loops inside is a loop with as many */
+	int *tag = xmalloc(((size_t)o->nloop + 1) * sizeof *tag), *mh = xcalloc((size_t)o->nloop + 1, sizeof *mh),
+	    *hh = xcalloc((size_t)a->nhloops + 1, sizeof *hh);
+	for (int l = 0; l < o->nloop; l++)
+		for (int p = o->loop[l].parent, d = 1; p >= 0; p = o->loop[p].parent, d++)
+			mh[p] = mh[p] > d ? mh[p] : d;
+	for (int k = 0; k < a->nhloops; k++)
+		for (int p = a->hloops[k].parent, d = 1; p >= 0 && p < a->nhloops; p = a->hloops[p].parent, d++)
+			hh[p] = hh[p] > d ? hh[p] : d;
+	for (int l = 0; l < o->nloop; l++) {
+		tag[l] = -1;
+		const char *callee = NULL;
+		int line = o->loop[l].src < 0 ? epi_object_inlined_at(o, o->in[o->loop[l].head].addr, &callee) : 0;
+		if (line <= 0 || line > (INT_MAX - a->syn_base) / EPI_SYN_LOOPS - 1)
+			continue;
+		int first = 0;
+		while (first < a->nhloops && strcmp(a->hloops[first].function, callee) != 0)
+			first++;
+		/* the callee's innermost loop holding each instruction's line */
+		int best = -1, votes = 0;
+		int *n = xcalloc(EPI_SYN_LOOPS + 1, sizeof *n);
+		for (int i = o->loop[l].first; i <= o->loop[l].last && first < a->nhloops; i++) {
+			if (o->loop_of[i] != l || !o->xline[i])
+				continue;
+			int in = -1;
+			for (int k = first; k < a->nhloops && k - first < EPI_SYN_LOOPS &&
+					    !strcmp(a->hloops[k].function, callee);
+			     k++)
+				if (a->hloops[k].line <= o->xline[i] && o->xline[i] <= a->hloops[k].end_line &&
+				    hh[k] >= mh[l] && (in < 0 || a->hloops[k].depth > a->hloops[in].depth))
+					in = k;
+			if (in >= 0 && ++n[in - first] > votes) {
+				votes = n[in - first];
+				best = in;
+			}
+		}
+		free(n);
+		if (best >= 0)
+			tag[l] = call_loop(m, a, first, best, line, &cap);
+	}
+	/* in the order of their tags (each after the loops around it) */
+	int nh = m->nloops - m->nfile;
+	if (nh > 0) {
+		int *old = xmalloc(((size_t)nh + 1) * sizeof *old), *pos = xmalloc(((size_t)nh + 1) * sizeof *pos);
+		for (int s = 0; s < nh; s++)
+			old[s] = m->loops[m->nfile + s].line;
+		qsort(m->loops + m->nfile, (size_t)nh, sizeof *m->loops, by_tag);
+		for (int s = 0; s < nh; s++)
+			for (int t = 0; t < nh; t++)
+				if (m->loops[m->nfile + t].line == old[s])
+					pos[s] = m->nfile + t;
+		for (int s = m->nfile; s < m->nloops; s++)
+			if (m->loops[s].parent >= m->nfile)
+				m->loops[s].parent = pos[m->loops[s].parent - m->nfile];
+		for (int l = 0; l < o->nloop; l++)
+			if (tag[l] >= 0) {
+				o->loop[l].src = pos[tag[l] - m->nfile];
+				m->nmatched++;
+			}
+		free(old);
+		free(pos);
+	}
+	free(tag);
+	free(mh);
+	free(hh);
+	if (nh > 0 || had != m->nloops)
+		link_nests(m);
 }
 
 /* M's machine loops matched to the loops of a parse of SOURCE: 0, or -1
@@ -537,6 +682,7 @@ static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 
 void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals_in)
 {
+	link_header_loops(m, a);
 	note_unpriced(m, a);
 	double **own = vals_in ? NULL : epi_mcount_all_values(a, env);
 	double *const *vals = vals_in ? vals_in : own;

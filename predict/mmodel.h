@@ -46,8 +46,10 @@ typedef struct epi_mxstraight {
 
 typedef struct epi_mmodel {
 	epi_object obj;
-	epi_nest *loops;  /* every loop of the source */
+	epi_nest *loops;  /* every loop of the source, then (epi_mmodel_count) the loops of
+			     the header's functions its calls inlined, one per call */
 	int nloops;
+	int nfile;        /* the source's own loops: the first NFILE of LOOPS */
 	int nmatched;     /* machine loops matched to a source loop */
 	int *nest_line;   /* per machine loop: the line of the source nest it is in, 0 none */
 	epi_mnest_loop *by_nest; /* the machine loops of nests, by line */

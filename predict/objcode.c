@@ -114,7 +114,7 @@ typedef struct reader {
 	/* the last DWARF file name seen and whether it is the source */
 	const char *last_name;
 	int last_same;
-	int capcalls;
+	int capcalls, capinl;
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
 	int built_here;   /* a unit of the program was compiled from the source */
@@ -473,21 +473,26 @@ static int is_source(reader *r, const char *name, const char *dir)
 	return r->last_same;
 }
 
-/* The line in the source of the instruction at ADDR of CU, 0 elsewhere. */
-static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr)
+/* The line in the source of the instruction at ADDR of CU, 0 elsewhere
+ * (its line in the file it is from into *XLINE then, else 0). */
+static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr, int *xline)
 {
 	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
 	int line = 0;
+	*xline = 0;
 	if (!l || dwarf_lineno(l, &line) != 0)
 		return 0;
 	const char *name = dwarf_linesrc(l, NULL, NULL);
-	return name && is_source(r, name, dir) ? line : 0;
+	if (name && is_source(r, name, dir))
+		return line;
+	*xline = line;
+	return 0;
 }
 
 /* The functions inlined into D (of CU, in directory DIR), at any depth,
  * into the object's calls, on the line of the source they were called on
  * (0 elsewhere). */
-static void inlined_calls(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Die *d)
+static void inlined_calls(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Die *d, int depth)
 {
 	Dwarf_Die c;
 	if (dwarf_child(d, &c) != 0)
@@ -508,9 +513,15 @@ static void inlined_calls(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Die *
 				line = 0;
 			if (name)
 				add_call(r->o, (int)line, name, -1, &r->capcalls);
+			Dwarf_Addr base, lo, hi;
+			for (ptrdiff_t p = 0; name && line > 0 && (p = dwarf_ranges(&c, p, &base, &lo, &hi)) > 0;) {
+				epi_object *o = r->o;
+				ALLOC_GROW(o->inl, o->ninl + 1, r->capinl);
+				o->inl[o->ninl++] = (epi_inlined_range){lo, hi, (int)line, depth, xstrdup(name)};
+			}
 		}
 		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
-			inlined_calls(r, cu, dir, &c);
+			inlined_calls(r, cu, dir, &c, depth + (tag == DW_TAG_inlined_subroutine));
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -522,6 +533,7 @@ static void reserve(reader *r, int n)
 	ALLOC_GROW(o->in, n, r->capin);
 	if (r->capin != had) {
 		o->line = xrealloc(o->line, r->capin * sizeof *o->line);
+		o->xline = xrealloc(o->xline, r->capin * sizeof *o->xline);
 		o->frame = xrealloc(o->frame, r->capin * sizeof *o->frame);
 		o->vdst = xrealloc(o->vdst, r->capin * sizeof *o->vdst);
 	}
@@ -635,7 +647,7 @@ static void append_job(reader *r, fjob *j)
 	memcpy(o->vdst + o->nin, j->vdst, (size_t)j->n);
 	memcpy(o->frame + o->nin, j->frame, (size_t)j->n);
 	for (int i = 0; i < j->n; i++)
-		o->line[o->nin + i] = line_at(r, &j->cu, j->dir, j->in[i].addr);
+		o->line[o->nin + i] = line_at(r, &j->cu, j->dir, j->in[i].addr, &o->xline[o->nin + i]);
 	o->nin += j->n;
 	o->nother += j->nother;
 	f->n = o->nin - f->first;
@@ -781,7 +793,7 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	j->hi = hi;
 	j->code = code;
 	atomic_init(&j->done, 0);
-	inlined_calls(r, cu, dir, d);
+	inlined_calls(r, cu, dir, d, 0);
 	return 0;
 }
 
@@ -1680,6 +1692,18 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	return 0;
 }
 
+int epi_object_inlined_at(const epi_object *o, uint64_t addr, const char **callee)
+{
+	int best = -1;
+	for (int i = 0; i < o->ninl; i++)
+		if (addr >= o->inl[i].lo && addr < o->inl[i].hi && (best < 0 || o->inl[i].depth > o->inl[best].depth))
+			best = i;
+	if (best < 0)
+		return 0;
+	*callee = o->inl[best].callee;
+	return o->inl[best].line;
+}
+
 void epi_object_free(epi_object *o)
 {
 	for (int i = 0; i < o->nfn; i++)
@@ -1688,8 +1712,12 @@ void epi_object_free(epi_object *o)
 	for (int i = 0; i < o->ncalls; i++)
 		free(o->calls[i].callee);
 	free(o->calls);
+	for (int i = 0; i < o->ninl; i++)
+		free(o->inl[i].callee);
+	free(o->inl);
 	free(o->in);
 	free(o->line);
+	free(o->xline);
 	free(o->loop_of);
 	free(o->frame);
 	free(o->vdst);

@@ -49,6 +49,14 @@ typedef struct epi_mloop {
 	int first, last;     /* the first and last instruction in it or in a loop inside it */
 } epi_mloop;
 
+/* Addresses [lo, hi) of code that function CALLEE, inlined by the call on
+ * LINE of the source, brought there; DEPTH its inlined calls around it. */
+typedef struct epi_inlined_range {
+	uint64_t lo, hi;
+	int line, depth;
+	char *callee;
+} epi_inlined_range;
+
 typedef struct epi_object {
 	char *path;
 	char *source;        /* the source file its functions were matched against */
@@ -57,6 +65,8 @@ typedef struct epi_object {
 	int idlen;           /* build-id bytes; 0: none */
 	epi_insn *in;        /* registers as their full registers (epi_isa_reg_full) */
 	int *line;           /* per instruction: its line in the source, 0 when elsewhere */
+	int *xline;          /* per instruction on no line of the source: its line in the file it is
+				from (a header's function inlined), else 0 */
 	int *loop_of;        /* per instruction: the innermost machine loop holding it, -1 */
 	unsigned char *frame; /* per instruction: its memory operand is a stack slot (frame register + constant) */
 	unsigned char *vdst; /* per instruction: it writes a floating-point or SIMD register */
@@ -104,6 +114,10 @@ typedef struct epi_object {
 	 * not known. By callee (unknown first), then line */
 	epi_call_site *calls;
 	int ncalls;
+	/* the address ranges of the functions inlined by calls the source
+	 * makes (DWARF's inlined subroutines called from the source's lines) */
+	epi_inlined_range *inl;
+	int ninl;
 	double bss;          /* bytes of zero-initialised data (static arrays), fresh on first touch */
 } epi_object;
 
@@ -119,6 +133,9 @@ typedef struct epi_object {
  * around it, so the ways of an else-if chain or of a switch compiled to
  * compares share each iteration. */
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err);
+/* The line of the source's call whose inlined code holds ADDR (the
+ * innermost such call), its callee into *CALLEE; 0 when none does. */
+int epi_object_inlined_at(const epi_object *o, uint64_t addr, const char **callee);
 void epi_object_free(epi_object *o);
 
 /* Of the N call sites SITES of the source (their callees the source's
