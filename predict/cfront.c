@@ -3591,7 +3591,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 	case CXCursor_WhileStmt: {
 		epi_counts lc;
 		counts_init(&lc);
-		int top = w->loopdepth == 0, outer_loop = w->loop_line, tag = loop_tag(w, c);
+		int top = w->loopdepth == 0, outer_loop = w->loop_line, tag = w->o->tag_loops ? loop_tag(w, c) : 0;
 		if (top)
 			w->tag_line = line_of(c);
 		if (w->o->tag_loops)
