@@ -276,11 +276,19 @@ static int call_loop(epi_mmodel *m, const epi_analysis *a, int first, int k, int
 			if (m->loops[s].line <= line && line <= m->loops[s].end_line &&
 			    (parent < 0 || m->loops[s].depth > m->loops[parent].depth))
 				parent = s;
+	/* its function: the file's function that makes the call (the last to
+	 * start on or before its line) */
+	const char *in = parent >= 0 ? m->loops[parent].function : NULL;
+	for (int r = 0, at = 0; parent < 0 && r < a->nregions; r++)
+		if (a->regions[r].scope == EPI_SCOPE_FUNCTION && a->regions[r].line <= line && a->regions[r].line >= at) {
+			at = a->regions[r].line;
+			in = a->regions[r].function;
+		}
 	ALLOC_GROW(m->loops, m->nloops + 1, *cap);
 	epi_nest *x = &m->loops[m->nloops];
 	memset(x, 0, sizeof *x);
 	x->file = xstrdup(m->loops[0].file ? m->loops[0].file : "");
-	x->function = xstrdup(parent >= 0 ? m->loops[parent].function : a->hloops[k].function);
+	x->function = xstrdup(in ? in : a->hloops[k].function);
 	x->line = x->end_line = tag;
 	x->parent = parent;
 	x->depth = parent >= 0 ? m->loops[parent].depth + 1 : 0;
