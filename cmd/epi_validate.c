@@ -606,11 +606,36 @@ static void note_outside(validate_run *r)
 			in += r->v.rows[i].samples;
 	if (all < 20 || in >= 0.9 * (double)all)
 		return;
-	char line[400];
+	/* where they are: the blocks of other files and objects with the most */
+	int nb = 0, top[3] = {-1, -1, -1};
+	const epi_block *b = r->prof.attrib ? epi_attrib_blocks(r->prof.attrib, &nb) : NULL;
+	for (int i = 0; i < nb; i++) {
+		if (b[i].file && epi_same_source(b[i].file, NULL, r->a.file))
+			continue;
+		for (int k = 0; k < 3; k++)
+			if (top[k] < 0 || b[i].n > b[top[k]].n) {
+				for (int j = 2; j > k; j--)
+					top[j] = top[j - 1];
+				top[k] = i;
+				break;
+			}
+	}
+	char most[300] = "";
+	size_t len = 0;
+	for (int k = 0; k < 3 && top[k] >= 0 && len < sizeof most; k++) {
+		const epi_block *x = &b[top[k]];
+		/* a function of the program is named with its file */
+		const char *f = x->kind == EPI_BLOCK_FUNCTION && x->in_program && x->file ? strrchr(x->file, '/') : NULL;
+		if (100.0 * (double)x->n / (double)all >= 1)
+			len += (size_t)snprintf(most + len, sizeof most - len, "%s%s%s%s%s %.0f%%",
+						len ? ", " : "; the most in ", x->name, f ? " (" : "", f ? f + 1 : "",
+						f ? ")" : "", 100.0 * (double)x->n / (double)all);
+	}
+	char line[800];
 	snprintf(line, sizeof line,
 		 "%.0f%% of the program's %" PRIu64 " samples are outside the code of '%s' (its start-up, "
-		 "libraries, other files): the program row's measured time includes them, its prediction does not",
-		 100.0 * (double)(all - in) / (double)all, all, r->a.file);
+		 "libraries, other files%s): the program row's measured time includes them, its prediction does not",
+		 100.0 * (double)(all - in) / (double)all, all, r->a.file, most);
 	epi_analysis_note(&r->a, line);
 }
 

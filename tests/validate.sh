@@ -175,6 +175,16 @@ run_epi "validate: a run mostly outside the source noted" 0 \
 	"^note: [0-9]*% of the program's [0-9]* samples are outside the code of '.*short.c'" -- \
 	validate "$tmp/short.c" -a "$tmp/short.trace" -t "$Q6600" -f 2.4GHz
 
+# most of the time in a header's function that the code calls (-O0): the
+# note says where
+printf 'static double heavy(double x)\n{\n\tdouble y = x * x + 1;\n\ty = y * y / (y + 3);\n\ty = y * 0.5 + x / (y + 1);\n\treturn y / (y + x + 2);\n}\n' >"$tmp/heavy.h"
+printf '#include "heavy.h"\nint main(void)\n{\n\tvolatile double s = 0;\n\tfor (int i = 0; i < 3000000; i++)\n\t\ts += heavy(i);\n\treturn 0;\n}\n' >"$tmp/calls.c"
+cc -O0 -g -o "$tmp/calls" "$tmp/calls.c"
+"$top/build/san/bin/epi" profile -n 2 -m none -q -o "$tmp/calls.trace" -- "$tmp/calls" >/dev/null 2>&1
+run_epi "validate: the time outside the source, where" 0 \
+	"^note: .* outside the code of '.*calls.c' (.*; the most in heavy (heavy.h) [0-9]*%" -- \
+	validate "$tmp/calls.c" -a "$tmp/calls.trace" -t "$Q6600" -f 2.4GHz
+
 # whole-program measurements: RR-8416's Table VI
 MEAS="$top/data/rr8416-measured/selection_sort.csv"
 run_epi "validate against RR-8416's measurements" 0 "^n=100000 *1.6 *3015 *2600 *+16.0%" -- \
