@@ -24,8 +24,14 @@ typedef struct fn {
 	int nparams;
 	char **params;
 	epi_counts counts;
-	epi_nest *hl;     /* a header's function: its loops (listed when first counted) */
-	int nhl;
+	/* a header's function, for the compiled-code model (cf_header_loops):
+	 * its own loops (the first NOWN), then those of the headers' functions
+	 * it calls, a block for each call (HCALL: the call's line, column and
+	 * block's first index) */
+	epi_nest *hl;
+	int nhl, nown, hdone, hbusy;
+	int (*hcall)[3];
+	int nhcall;
 } fn;
 
 /* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
@@ -101,6 +107,9 @@ typedef struct W {
 	char *err;
 } W;
 
+/* Lists the loops of F, a header's function, for the compiled-code model
+ * (fn's hl), those of the headers' functions it calls among FNS (N) too. */
+void cf_header_loops(fn *fns, int n, fn *f);
 /* Counts F (and, first, the functions it calls) into f->counts and records
  * its regions; returns 0, or -1 with w->err. */
 int cf_analyze_fn(W *w, fn *f);

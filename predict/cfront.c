@@ -985,20 +985,76 @@ static char *member_rename(CXCursor arg, const char *rest)
 	return r;
 }
 
+typedef struct hcall_walk {
+	fn *fns, *f;
+	int n, cap;
+} hcall_walk;
+
+static enum CXChildVisitResult hcall_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	hcall_walk *hw = d;
+	fn *f = hw->f;
+	if (kind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	char *name = spelling(c);
+	fn *g = NULL;
+	for (int i = 0; i < hw->n && !g; i++)
+		if (hw->fns[i].header && &hw->fns[i] != f && strcmp(hw->fns[i].name, name) == 0)
+			g = &hw->fns[i];
+	free(name);
+	if (g)
+		cf_header_loops(hw->fns, hw->n, g);
+	if (!g || !g->nhl || f->nhl + g->nhl > EPI_SYN_LOOPS)
+		return CXChildVisit_Recurse;
+	/* G's loops, inside F's own loop around the call */
+	int line = line_of(c), around = -1, at = f->nhl;
+	for (int k = 0; k < f->nown; k++)
+		if (f->hl[k].line <= line && line <= f->hl[k].end_line)
+			around = k; /* the last listed: the innermost */
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	unsigned col = 0;
+	clang_getExpansionLocation(loc, NULL, NULL, &col, NULL);
+	f->hcall = xrealloc(f->hcall, (size_t)(f->nhcall + 1) * sizeof *f->hcall);
+	f->hcall[f->nhcall][0] = line;
+	f->hcall[f->nhcall][1] = (int)col;
+	f->hcall[f->nhcall++][2] = at;
+	ALLOC_GROW(f->hl, f->nhl + g->nhl, hw->cap);
+	for (int j = 0; j < g->nhl; j++) {
+		epi_nest *x = &f->hl[f->nhl++];
+		*x = g->hl[j];
+		x->file = xstrdup(g->hl[j].file);
+		x->function = xstrdup(f->name);
+		x->parent = g->hl[j].parent >= 0 ? at + g->hl[j].parent : around;
+		x->depth = x->parent >= 0 ? f->hl[x->parent].depth + 1 : 0;
+	}
+	return CXChildVisit_Recurse;
+}
+
+void cf_header_loops(fn *fns, int n, fn *f)
+{
+	if (f->hdone || f->hbusy)
+		return;
+	f->hbusy = 1;
+	hcall_walk hw = {.fns = fns, .f = f, .n = n};
+	cf_list_loops(f->cur, f->header, f->name, &f->hl, &f->nhl, &hw.cap);
+	f->nown = f->nhl;
+	clang_visitChildren(f->cur, hcall_visit, &hw);
+	f->hbusy = 0;
+	f->hdone = 1;
+}
+
 /* The tag of loop C's counts for the compiled-code model: its line, or in
- * a header's function -(K + 1) for its loop K (epi_analysis' hloops order,
- * of the function's loops), 0 beyond EPI_SYN_LOOPS. */
+ * a header's function -(K + 1) for its loop K (of its own loops in
+ * cf_header_loops' list), 0 beyond EPI_SYN_LOOPS. */
 static int loop_tag(W *w, CXCursor c)
 {
 	if (!w->foreign)
 		return line_of(c);
 	fn *f = w->cur;
-	if (!f->hl) {
-		int cap = 0;
-		cf_list_loops(f->cur, f->header, f->name, &f->hl, &f->nhl, &cap);
-	}
+	cf_header_loops(w->fns, w->nfns, f);
 	int line = line_of(c);
-	for (int k = 0; k < f->nhl && k < EPI_SYN_LOOPS; k++)
+	for (int k = 0; k < f->nown && k < EPI_SYN_LOOPS; k++)
 		if (f->hl[k].line == line)
 			return -(k + 1);
 	return 0;
@@ -1006,7 +1062,8 @@ static int loop_tag(W *w, CXCursor c)
 
 /* A header's function's counts CC at its call C: its loops' tags (-K - 1)
  * as the loops of that call (epi_analysis' syn_base), from a call in the
- * file; dropped from a call in a header (its loops are not told apart). */
+ * file; from a call in a header's function, as that function's loops
+ * (cf_header_loops' block of the call), dropped when it has none. */
 static void tag_call_loops(W *w, CXCursor c, epi_counts *cc)
 {
 	int any = 0;
@@ -1016,7 +1073,15 @@ static void tag_call_loops(W *w, CXCursor c, epi_counts *cc)
 		return;
 	epi_counts t;
 	counts_init(&t);
-	int line = line_of(c);
+	int line = line_of(c), off = -1;
+	if (w->foreign) { /* the block of this call among the caller's loops */
+		unsigned col = 0;
+		clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, &col, NULL);
+		cf_header_loops(w->fns, w->nfns, w->cur);
+		for (int k = 0; k < w->cur->nhcall && off < 0; k++)
+			if (w->cur->hcall[k][0] == line && w->cur->hcall[k][1] == (int)col)
+				off = w->cur->hcall[k][2];
+	}
 	for (int i = 0; i < cc->n; i++) {
 		const char *key = cc->key[i];
 		if (key[0] != '%' || key[1] != '-') {
@@ -1025,11 +1090,19 @@ static void tag_call_loops(W *w, CXCursor c, epi_counts *cc)
 		}
 		char *end;
 		long k = strtol(key + 2, &end, 10) - 1;
-		if (w->foreign || *end != '/' || k < 0 || k >= EPI_SYN_LOOPS || line <= 0 ||
-		    line > (INT_MAX - w->syn_base) / EPI_SYN_LOOPS - 1)
+		if (*end != '/' || k < 0 || k >= EPI_SYN_LOOPS)
 			continue;
 		char renamed[200];
-		snprintf(renamed, sizeof renamed, "%%%ld%s", (long)w->syn_base + (long)line * EPI_SYN_LOOPS + k, end);
+		if (w->foreign) {
+			if (off < 0 || off + k >= EPI_SYN_LOOPS)
+				continue;
+			snprintf(renamed, sizeof renamed, "%%-%ld%s", (long)off + k + 1, end);
+		} else {
+			if (line <= 0 || line > (INT_MAX - w->syn_base) / EPI_SYN_LOOPS - 1)
+				continue;
+			snprintf(renamed, sizeof renamed, "%%%ld%s", (long)w->syn_base + (long)line * EPI_SYN_LOOPS + k,
+				 end);
+		}
 		counts_add_scaled(w->s, &t, renamed, cc, i, 1);
 	}
 	t.approx = cc->approx;

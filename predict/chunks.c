@@ -109,6 +109,7 @@ static void free_fns(fn *fns, int n)
 		free(fns[i].header);
 		free(fns[i].uncounted);
 		epi_nests_free(fns[i].hl, fns[i].nhl);
+		free(fns[i].hcall);
 	}
 	free(fns);
 }
@@ -503,8 +504,19 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		F->a->hloops = NULL;
 		F->a->nhloops = 0;
 		int cap = 0;
-		for (int i = nfns; i < nall; i++)
-			cf_list_loops(fns[i].cur, fns[i].header, fns[i].name, &F->a->hloops, &F->a->nhloops, &cap);
+		for (int i = nfns; i < nall; i++) {
+			cf_header_loops(fns, nall, &fns[i]);
+			ALLOC_GROW(F->a->hloops, F->a->nhloops + fns[i].nhl, cap);
+			for (int k = 0; k < fns[i].nhl; k++) {
+				epi_nest *x = &F->a->hloops[F->a->nhloops + k];
+				*x = fns[i].hl[k];
+				x->file = xstrdup(x->file);
+				x->function = xstrdup(x->function);
+				if (x->parent >= 0)
+					x->parent += F->a->nhloops;
+			}
+			F->a->nhloops += fns[i].nhl;
+		}
 		F->a->syn_base = w.syn_base;
 	}
 	for (int i = 0; i < nall; i++) {

@@ -148,7 +148,8 @@ EOF
 	# a header's functions with loops inlined by the file's calls: each
 	# machine loop of theirs is the loop of its call, run as the source
 	# counts that call (a dot product in a loop, twice on one line; two
-	# loops one after the other; a nest called outside any loop)
+	# loops one after the other; a nest called outside any loop; a dot
+	# product that a header's function calls, alone and in its loop)
 	cat >"$M/h/vec.h" <<'EOF'
 static inline double dot(const double *a, const double *b, int n)
 {
@@ -172,6 +173,17 @@ static inline double msum(const double *m, int r, int c)
 			s += m[i * c + j];
 	return s;
 }
+static inline double norm2(const double *a, int n)
+{
+	return dot(a, a, n);
+}
+static inline double rowsum(const double *m, int r, int c)
+{
+	double s = 0;
+	for (int i = 0; i < r; i++)
+		s += dot(&m[i * c], &m[i * c], c);
+	return s;
+}
 EOF
 	cat >"$M/h/hloops.c" <<'EOF'
 #include <stdlib.h>
@@ -183,6 +195,8 @@ __attribute__((noinline)) static double work(int n, int m, double *a, double *x,
 		t += dot(&a[i * n], x, n) + dot(x, x, n);
 		axpy2(y, &a[i * n], 0.5, n);
 	}
+	for (int r = 0; r < 3; r++)
+		t += norm2(y, n) + rowsum(a, m, n);
 	return t + msum(a, m, n);
 }
 int main(int argc, char **argv)
