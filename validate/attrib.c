@@ -24,11 +24,12 @@ typedef struct seg {
 	uint64_t vaddr, offset, filesz;
 } seg;
 
-/* A compile unit's addresses (DWARF addresses, [lo, hi)) and its DIE. */
-typedef struct cu_range {
+/* A compile unit's or a function's addresses (DWARF addresses, [lo, hi))
+ * and its DIE. */
+typedef struct die_range {
 	Dwarf_Addr lo, hi;
 	Dwarf_Off die;
-} cu_range;
+} die_range;
 
 typedef struct object {
 	char *path;
@@ -37,8 +38,12 @@ typedef struct object {
 	GElf_Addr bias;       /* dwfl address = file vaddr + bias */
 	/* its compile units by address, read when libdwfl finds no line for an
 	 * address (a program without .debug_aranges, as clang builds them) */
-	cu_range *cus;
+	die_range *cus;
 	int ncus, cus_read;
+	/* its functions by address (the units' top-level subprograms), read
+	 * when a sample's line is another file's than its unit's */
+	die_range *fns;
+	int nfns, fns_read;
 	Dwarf *dw;
 	Dwarf_Addr dwbias;    /* DWARF address = dwfl address - dwbias */
 	seg *segs;
@@ -115,6 +120,7 @@ void epi_attrib_free(epi_attrib *a)
 		free(a->o[i].path);
 		free(a->o[i].segs);
 		free(a->o[i].cus);
+		free(a->o[i].fns);
 	}
 	for (int i = 0; i < a->nsrc; i++) {
 		free(a->src[i].path);
@@ -301,7 +307,7 @@ static source *source_of(epi_attrib *a, const char *path)
 
 static int by_lo(const void *x, const void *y)
 {
-	const cu_range *a = x, *b = y;
+	const die_range *a = x, *b = y;
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
@@ -318,13 +324,27 @@ static void read_cus(object *o)
 			Dwarf_Addr base, lo, hi;
 			for (ptrdiff_t p = 0; (p = dwarf_ranges(&cu, p, &base, &lo, &hi)) > 0;) {
 				ALLOC_GROW(o->cus, o->ncus + 1, cap);
-				o->cus[o->ncus++] = (cu_range){lo, hi, off + hsize};
+				o->cus[o->ncus++] = (die_range){lo, hi, off + hsize};
 			}
 		}
 		off = next;
 	}
 	if (o->ncus > 1)
 		qsort(o->cus, (size_t)o->ncus, sizeof *o->cus, by_lo);
+}
+
+/* The range of V (N, by lo) that holds X, -1 none. */
+static int range_at(const die_range *v, int n, Dwarf_Addr x)
+{
+	int lo = 0, hi = n; /* the last range starting at or before X */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].lo <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && x < v[lo - 1].hi ? lo - 1 : -1;
 }
 
 /* The line of ADDR (a dwfl address) of O found through the compile unit
@@ -334,17 +354,46 @@ static Dwarf_Line *line_by_cu(object *o, Dwarf_Addr addr, Dwarf_Die *cu)
 	if (!o->cus_read)
 		read_cus(o);
 	Dwarf_Addr x = addr - o->dwbias;
-	int lo = 0, hi = o->ncus; /* the last range starting at or before X */
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (o->cus[mid].lo <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || x >= o->cus[lo - 1].hi || !dwarf_offdie(o->dw, o->cus[lo - 1].die, cu))
+	int k = range_at(o->cus, o->ncus, x);
+	if (k < 0 || !dwarf_offdie(o->dw, o->cus[k].die, cu))
 		return NULL;
 	return dwarf_getsrc_die(cu, x);
+}
+
+static void read_fns(object *o)
+{
+	o->fns_read = 1;
+	if (!o->cus_read)
+		read_cus(o);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int cap = 0;
+	while (o->dw && dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, d;
+		if (dwarf_offdie(o->dw, off + hsize, &cu) && dwarf_child(&cu, &d) == 0)
+			do {
+				Dwarf_Addr base, lo, hi;
+				if (dwarf_tag(&d) != DW_TAG_subprogram)
+					continue;
+				for (ptrdiff_t p = 0; (p = dwarf_ranges(&d, p, &base, &lo, &hi)) > 0;) {
+					ALLOC_GROW(o->fns, o->nfns + 1, cap);
+					o->fns[o->nfns++] = (die_range){lo, hi, dwarf_dieoffset(&d)};
+				}
+			} while (dwarf_siblingof(&d, &d) == 0);
+		off = next;
+	}
+	if (o->nfns > 1)
+		qsort(o->fns, (size_t)o->nfns, sizeof *o->fns, by_lo);
+}
+
+/* The function of O whose code holds PC (a DWARF address) into *D: 0, or
+ * -1 when none does. */
+static int fn_at(object *o, Dwarf_Addr pc, Dwarf_Die *d)
+{
+	if (!o->fns_read)
+		read_fns(o);
+	int k = range_at(o->fns, o->nfns, pc);
+	return k >= 0 && dwarf_offdie(o->dw, o->fns[k].die, d) ? 0 : -1;
 }
 
 /* NAME (a line table's or a DIE's file name) made absolute with the
@@ -386,24 +435,19 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 	 * then its blocks and the inlined calls in it (dwarf_getscopes follows
 	 * an inlined call into its abstract origin instead) */
 	Dwarf_Die chain[64], d;
-	int nc = 0;
-	if (dwarf_child(cu, &d) != 0)
+	if (fn_at(o, pc, &chain[0]) < 0)
 		return 0;
-	for (;;) {
-		int tag = dwarf_tag(&d), holds = (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-						tag == DW_TAG_lexical_block) &&
-					       dwarf_haspc(&d, pc) == 1;
+	int nc = 1, more = dwarf_child(&chain[0], &d) == 0;
+	while (more) {
+		int tag = dwarf_tag(&d), holds = (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
+						 dwarf_haspc(&d, pc) == 1;
 		if (holds && nc < 64) {
 			chain[nc++] = d;
-			if (dwarf_child(&chain[nc - 1], &d) != 0)
-				break;
-			continue;
+			more = dwarf_child(&chain[nc - 1], &d) == 0;
+		} else {
+			more = dwarf_siblingof(&d, &d) == 0;
 		}
-		if (dwarf_siblingof(&d, &d) != 0)
-			break;
 	}
-	if (nc == 0 || dwarf_tag(&chain[0]) != DW_TAG_subprogram)
-		return 0;
 	Dwarf_Files *files;
 	size_t nf;
 	Dwarf_Word df;
