@@ -1008,10 +1008,7 @@ static enum CXChildVisitResult hcall_visit(CXCursor c, CXCursor p, CXClientData 
 	if (!g || !g->nhl || f->nhl + g->nhl > EPI_SYN_LOOPS)
 		return CXChildVisit_Recurse;
 	/* G's loops, inside F's own loop around the call */
-	int line = line_of(c), around = -1, at = f->nhl;
-	for (int k = 0; k < f->nown; k++)
-		if (f->hl[k].line <= line && line <= f->hl[k].end_line)
-			around = k; /* the last listed: the innermost */
+	int line = line_of(c), around = epi_nest_around(f->hl, f->nown, line), at = f->nhl;
 	CXSourceLocation loc = clang_getCursorLocation(c);
 	unsigned col = 0;
 	clang_getExpansionLocation(loc, NULL, NULL, &col, NULL);

@@ -166,6 +166,9 @@ int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, in
  * as they parse, and then leave clang's first error in ERR; else ERR is
  * empty.) */
 void epi_nests_free(epi_nest *v, int n);
+/* The innermost of the N loops V (as epi_find_loops lists them) whose
+ * lines hold LINE, -1 none. */
+int epi_nest_around(const epi_nest *v, int n, int line);
 
 /* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a
  * malloc'd argv (and *argc) without the compiler, the file and -o/-c, or NULL with ERR. */

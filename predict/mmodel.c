@@ -272,10 +272,7 @@ static int call_loop(epi_mmodel *m, const epi_analysis *a, int first, int k, int
 	if (a->hloops[k].parent >= first)
 		parent = call_loop(m, a, first, a->hloops[k].parent, line, cap);
 	else /* the file's innermost loop around the call */
-		for (int s = 0; s < m->nfile; s++)
-			if (m->loops[s].line <= line && line <= m->loops[s].end_line &&
-			    (parent < 0 || m->loops[s].depth > m->loops[parent].depth))
-				parent = s;
+		parent = epi_nest_around(m->loops, m->nfile, line);
 	/* its function: the file's function that makes the call (the last to
 	 * start on or before its line) */
 	const char *in = parent >= 0 ? m->loops[parent].function : NULL;
@@ -1242,11 +1239,8 @@ static int loop_within(const epi_mmodel *m, int a, int b)
 static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int only)
 {
 	const epi_object *o = &m->obj;
-	int s = -1; /* the innermost source loop around the site */
-	for (int k = 0; k < m->nloops; k++)
-		if (m->loops[k].line <= site->line && site->line <= m->loops[k].end_line &&
-		    (s < 0 || m->loops[k].depth > m->loops[s].depth))
-			s = k;
+	/* the innermost source loop around the site */
+	int s = epi_nest_around(m->loops, m->nloops, site->line);
 	int machine = 0;
 	for (int l = 0; l < o->nloop && s >= 0 && !machine; l++)
 		machine = o->loop[l].src >= 0 && loop_within(m, o->loop[l].src, s);

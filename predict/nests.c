@@ -351,6 +351,15 @@ int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, in
 	return find_loops(file, o, 1, out, n, err);
 }
 
+int epi_nest_around(const epi_nest *v, int n, int line)
+{
+	int in = -1;
+	for (int k = 0; k < n; k++)
+		if (v[k].line <= line && line <= v[k].end_line && (in < 0 || v[k].depth > v[in].depth))
+			in = k;
+	return in;
+}
+
 void epi_nests_free(epi_nest *v, int n)
 {
 	for (int i = 0; i < n; i++) {
