@@ -216,6 +216,9 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 			best = c->load_tp;
 		c->issue = best;
 	}
+	/* a taken branch: the empty loop's iteration, one taken branch and
+	 * its counter's step (the front end's rate of following branches) */
+	c->taken = cost(col, "iter", NULL, 0);
 	/* the kernel's unit is a load, a test and branch fused, and an add
 	 * skipped half the time, mispredicted half the time */
 	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
@@ -808,6 +811,28 @@ static void name_bound(epi_mloop_price *out)
 		out->bound = EPI_BOUND_BRANCH;
 }
 
+/* The branches an iteration of loop L takes: its backward branch, its
+ * jumps, and of a conditional branch forward within it the share of the
+ * flow that its target gets from it (what the next instruction loses). */
+static double taken_branches(const epi_object *o, int l)
+{
+	const epi_mloop *L = &o->loop[l];
+	uint64_t lo = o->in[L->first].addr, hi = o->in[L->last].addr;
+	double n = 0;
+	for (int i = L->first; i <= L->last; i++) {
+		const epi_insn *in = &o->in[i];
+		if (o->loop_of[i] != l || in->klass != EPI_IC_BRANCH)
+			continue;
+		double w = o->weight[i];
+		if (!in->cond || !in->direct || (in->target >= lo && in->target <= in->addr))
+			n += w;
+		else if (in->target > in->addr && in->target <= hi && i < L->last && o->loop_of[i + 1] == l &&
+			 w > o->weight[i + 1])
+			n += w - o->weight[i + 1];
+	}
+	return n;
+}
+
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT; a loop's with its streams ST (scan's at SW),
  * NULL for code in no loop. */
@@ -920,6 +945,18 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		double f = apart < 1 ? apart : 1, miss = c->scatter > core ? c->scatter : core;
 		t = f * miss + (1 - f) * t;
 		out->bound_t[EPI_BOUND_DRAM] += f * miss;
+	}
+	/* an iteration takes at least the time the front end takes to follow
+	 * its taken branches, at the empty loop's rate of one an iteration
+	 * (the core's other bounds overlap it: where it is the longest, the
+	 * rest waits for instructions; the bound named issue) */
+	if (st && c->taken > 0) {
+		double fe = taken_branches(o, l) * c->taken;
+		if (fe > t) {
+			t = fe;
+			if (fe > out->bound_t[EPI_BOUND_ISSUE])
+				out->bound_t[EPI_BOUND_ISSUE] = fe;
+		}
 	}
 	out->t = t + out->bound_t[EPI_BOUND_BRANCH];
 	name_bound(out);

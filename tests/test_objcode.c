@@ -1246,6 +1246,57 @@ static void test_access_bound(void **st)
 	model_free(&x);
 }
 
+static const char count_src[] = "long count(int n, const int *v)\n"
+				"{\n"
+				"\tlong c = 0;\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				"\t\tc += v[i] > 7;\n"
+				"\treturn c;\n"
+				"}\n"
+				"long pick(int n, const int *v)\n"
+				"{\n"
+				"\tlong c = 0;\n"
+				"\tfor (int i = 0; i < n; i++) {\n" /* 11 */
+				"\t\tif (v[i] & 1)\n"
+				"\t\t\tc = c * 3 + v[i];\n"
+				"\t\telse\n"
+				"\t\t\tc = c / 2 - v[i];\n"
+				"\t}\n"
+				"\treturn c;\n"
+				"}\n";
+
+/* The front end follows a taken branch in the empty loop's time: an
+ * iteration takes at least that for each branch it takes (its backward
+ * branch; of an if and its else, the jump over the one not run), and the
+ * bound is then the issue's. A table without the empty loop sets no
+ * floor. */
+static void test_taken_branches(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "taken", count_src, "gcc", "-O1", "n=1000");
+	epi_mcosts k;
+	cycles(&k);
+	k.issue = 0.25;
+	k.load_tp = k.store_tp = 0.5;
+	int l = loop_on(&x, 4);
+	epi_mloop_price p;
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(p.t < 5);
+	k.taken = 20;
+	price_alone(&x, l, 1000, &k, &p);
+	/* one taken branch an iteration: the loop's own */
+	assert_true(fabs(p.t - 20) < 1e-9);
+	assert_int_equal(p.bound, EPI_BOUND_ISSUE);
+	assert_true(fabs(p.bound_t[EPI_BOUND_ISSUE] - 20) < 1e-9);
+	/* an if and its else: the backward branch, and one of the branch
+	 * over the else's block and the jump over it, on each way */
+	l = loop_on(&x, 11);
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(p.t > 20 * 1.4 && p.t <= 20 * 2 + 1e-9);
+	model_free(&x);
+}
+
 static const char mv_src[] = "void mv(int n, const double *a, const double *x, double *y)\n"
 			     "{\n"
 			     "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
@@ -2839,6 +2890,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forward_into_op, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guarded_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_taken_branches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_static_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rewrites_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_returns, setup, teardown),
