@@ -7,6 +7,7 @@
  * within their 95% intervals. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,6 +62,9 @@ static epi_sample sample(uint64_t t, uint64_t ip, double w)
 }
 
 /* Writes NRUNS runs of 10000 samples each (more than one SAMPLES record). */
+/* CPU seconds of each run that write_trace writes (1.25 each when NULL) */
+static const double *run_cpu;
+
 static void write_trace(const char *path, int nruns)
 {
 	char err[EPI_ERRLEN];
@@ -83,7 +87,8 @@ static void write_trace(const char *path, int nruns)
 		for (int i = 0; i < 10000; i++)
 			s[i] = sample((uint64_t)i, 0x1000 + (uint64_t)(i % 64), i % 2 ? 30.0 : NAN);
 		assert_int_equal(epi_trace_samples(&w, s, 10000, err), 0);
-		epi_run_end e = {.status = 0, .wall_s = 1.5, .cpu_s = 1.25, .joules = 40, .nsamples = 10000, .prof_cpu_s = 0.01};
+		epi_run_end e = {.status = 0, .wall_s = 1.5, .cpu_s = run_cpu ? run_cpu[r] : 1.25, .joules = 40,
+				 .nsamples = 10000, .prof_cpu_s = 0.01};
 		assert_int_equal(epi_trace_end(&w, &e, err), 0);
 	}
 	/* a run begun but not ended is not written */
@@ -226,6 +231,56 @@ static void test_trace_v1(void **st)
 			assert_true(fabs(e.power.v - 50) < 0.01 && b[i].nk == 0);
 	}
 	epi_profile_sum_free(&p);
+}
+
+/* A block's time is its share of the runs' mean time T: runs of the same
+ * length give the share's (Wilson) interval times T; runs that differ
+ * widen it by T's own t interval over them, the two relative half-widths
+ * added in quadrature, as they widen the energy's. */
+static void test_runs_spread(void **st)
+{
+	(void)st;
+	char path[300], err[EPI_ERRLEN], warn[EPI_ERRLEN];
+	snprintf(path, sizeof path, "%s/spread.trace", dir);
+	epi_block_est even[64], spread[64];
+	int nb[2];
+	for (int k = 0; k < 2; k++) {
+		static const double cpu[3] = {1.0, 1.25, 1.5};
+		run_cpu = k ? cpu : NULL;
+		write_trace(path, 3);
+		run_cpu = NULL;
+		epi_profile_sum p;
+		assert_int_equal(epi_profile_load(&p, path, EPI_BY_FUNCTION, NULL, 0, warn, err), 0);
+		assert_true(p.nruns == 3 && fabs(p.t_mean - 1.25) < 1e-12);
+		epi_block *b = epi_attrib_blocks(p.attrib, &nb[k]);
+		assert_true(nb[k] >= 1 && nb[k] <= 64);
+		for (int i = 0; i < nb[k]; i++) {
+			epi_block_estimate(&p, &b[i], k ? &spread[i] : &even[i]);
+			if (k == 0) {
+				double lo, hi;
+				epi_wilson(b[i].n, p.n, &lo, &hi);
+				assert_true(fabs(even[i].time.lo - lo * 1.25) < 1e-12 &&
+					    fabs(even[i].time.hi - hi * 1.25) < 1e-12);
+			}
+		}
+		epi_profile_sum_free(&p);
+	}
+	assert_int_equal(nb[0], nb[1]);
+	/* T = 1.25 s, its standard deviation over the runs 0.25 s */
+	double r = gsl_cdf_tdist_Pinv(0.975, 2) * 0.25 / sqrt(3) / 1.25;
+	int wider = 0;
+	for (int i = 0; i < nb[0]; i++) {
+		const epi_est *e = &even[i].time, *s = &spread[i].time;
+		assert_true(fabs(s->v - e->v) < 1e-12);
+		assert_true(fabs(s->hi - (e->v + hypot(e->hi - e->v, e->v * r))) < 1e-12);
+		assert_true(fabs(s->lo - fmax(0, e->v - hypot(e->v - e->lo, e->v * r))) < 1e-12);
+		wider += e->v > 0 && s->hi > e->hi && s->lo < e->lo;
+		if (!isnan(even[i].energy.v)) {
+			const epi_est *ee = &even[i].energy, *se = &spread[i].energy;
+			assert_true(fabs(se->hi - (ee->v + hypot(ee->hi - ee->v, ee->v * r))) < 1e-9);
+		}
+	}
+	assert_true(wider >= 1);
 }
 
 static void test_trace_truncated(void **st)
@@ -559,6 +614,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_trace_round_trip, setup, teardown),
 		cmocka_unit_test(test_trace_v1),
 		cmocka_unit_test_setup_teardown(test_trace_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs_spread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_corrupt, setup, teardown),
 		cmocka_unit_test(test_assign_power),

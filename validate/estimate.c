@@ -29,6 +29,17 @@ static double tq(uint64_t n)
 	return n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) : NAN;
 }
 
+/* E, an estimate of the form x T, widened by T's relative half-width R:
+ * the two half-widths added in quadrature (never below 0). */
+static void times_t(epi_est *e, double r)
+{
+	if (!(r > 0) || !isfinite(r) || !isfinite(e->v))
+		return;
+	double v = e->v, h = v * r;
+	e->lo = fmax(0, v - hypot(v - e->lo, h));
+	e->hi = v + hypot(e->hi - v, h);
+}
+
 void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_est *out)
 {
 	double T = p->t_mean;
@@ -39,6 +50,12 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 	out->share = (epi_est){share, lo, hi};
 	out->time = (epi_est){share * Tt, lo * Tt, hi * Tt};
 	out->energy = out->power = (epi_est){NAN, NAN, NAN};
+	/* T is the runs' mean: where they differ (a machine shared with other
+	 * work), its own interval widens the block's beside the sampling's */
+	epi_est tt;
+	epi_profile_total(p, &tt, &(epi_est){0});
+	double r = T > 0 && isfinite(tt.hi) ? (tt.hi - T) / T : NAN;
+	times_t(&out->time, r);
 	if (p->np > 1 && p->npticks) {
 		/* y_j = P_j / k_j [j in b] over every sample with power, k_j the
 		 * samples of j's tick: E_b = T x sum(y) / ticks */
@@ -46,6 +63,7 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 		double var = (b->e2 - b->e1 * b->e1 / n) / (n - 1);
 		double h = tq(p->np) * sqrt(var > 0 ? var / n : 0);
 		out->energy = (epi_est){T * f * m, T * f * fmax(0, m - h), T * f * (m + h)}; /* never below 0 */
+		times_t(&out->energy, r);
 	}
 	if (b->np == 0)
 		return;

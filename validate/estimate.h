@@ -13,6 +13,9 @@
  *           streak (blocks shorter than two sensing intervals).
  * T is the mean run time: CPU time for the perf sampler (cpu-clock samples a
  * thread only while it runs), wall time for ptrace. Figures are per run.
+ * Where the runs' times differ, T's own t interval over them widens the
+ * time and energy intervals (relative half-widths added in quadrature);
+ * with one run, the sampling's alone.
  *
  * Threads (ALEA section 3.4): the ptrace sampler samples every thread at each
  * tick, so a tick is a vector of blocks. A block's time is then thread time,
