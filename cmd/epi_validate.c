@@ -639,6 +639,26 @@ static void note_outside(validate_run *r)
 	epi_analysis_note(&r->a, line);
 }
 
+/* A note when the trace's runs took times further apart than a quiet
+ * machine gives (a standard deviation of 5% of their mean or more): the
+ * intervals carry that spread, and the errors within it say little. */
+static void note_spread(validate_run *r)
+{
+	const epi_profile_sum *p = &r->prof;
+	double sd = p->time_is_cpu ? p->cpu_sd : p->wall_sd, T = p->t_mean;
+	if (p->nruns < 2 || !(T > 0) || !(sd >= 0.05 * T))
+		return;
+	epi_est t, e;
+	epi_profile_total(p, &t, &e);
+	char line[400];
+	snprintf(line, sizeof line,
+		 "the trace's %d runs took %.4g s +- %.0f%% of %s time (their standard deviation; a quiet machine "
+		 "gives a few %%): the measured intervals carry it (the program's +- %.0f%%); more runs "
+		 "(epi-profile -n) or a quieter machine narrow them",
+		 p->nruns, T, 100 * sd / T, p->time_is_cpu ? "CPU" : "wall", 100 * (t.hi - T) / T);
+	epi_analysis_note(&r->a, line);
+}
+
 /* The prediction, compared row by row. */
 static void run(const validate_opts *o, validate_run *r)
 {
@@ -680,6 +700,7 @@ static void run(const validate_opts *o, validate_run *r)
 	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)
 		epi_die(1, "%s", err);
 	note_outside(r);
+	note_spread(r);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))
 			die_unbound(r, o->source);

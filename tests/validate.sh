@@ -20,6 +20,45 @@ grep -q "^program " "$tmp/out" && grep -q "^time: mean absolute error [0-9.]*% o
 	bad "validate: time and energy summaries" "$tmp/out"
 grep -q "samples are outside the code" "$tmp/out" && bad "validate: no note for a run in the source" "$tmp/out" ||
 	ok "validate: no note for a run in the source"
+# runs of different lengths (a program that does 1, 3 and 5 times the work
+# in turn): a note says so, and the intervals carry the spread; one run has none
+cat >"$tmp/grow.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+
+static double work(long n)
+{
+	double s = 0;
+	for (long i = 0; i < n; i++)
+		s += (double)i * 0.5;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	int k = 0;
+	FILE *f = argc > 2 ? fopen(argv[2], "r+") : NULL;
+	if (f) {
+		if (fscanf(f, "%d", &k) != 1)
+			k = 0;
+		rewind(f);
+		fprintf(f, "%d\n", k + 1);
+		fclose(f);
+	}
+	printf("%g\n", work(atol(argv[1]) * (1 + 2 * k)));
+	return 0;
+}
+EOF
+cc -O0 -g -o "$tmp/grow" "$tmp/grow.c"
+GROW="validate $tmp/grow.c --table $Q6600 --freq 2.4GHz --param n=3000000 --against"
+echo 0 >"$tmp/grow.count"
+"$top/build/san/bin/epi" profile -n 3 -q -o "$tmp/grow.trace" -- "$tmp/grow" 3000000 "$tmp/grow.count" >/dev/null 2>&1
+run_epi "validate: runs of different lengths noted" 0 "note: the trace's 3 runs took [0-9.]* s +- [1-9][0-9]*% of CPU time" -- \
+	$GROW "$tmp/grow.trace"
+echo 0 >"$tmp/grow.count"
+"$top/build/san/bin/epi" profile -n 1 -q -o "$tmp/grow1.trace" -- "$tmp/grow" 3000000 "$tmp/grow.count" >/dev/null 2>&1
+run_epi "validate: one run" 0 "^program " -- $GROW "$tmp/grow1.trace"
+grep -q "runs took" "$tmp/out" && bad "validate: one run, no note on runs" "$tmp/out" || ok "validate: one run, no note on runs"
 run_epi "validate --format csv" 0 '^"program",program,,,2.4,' -- $VAL --format csv
 head -1 "$tmp/out" | grep -qx "block,kind,function,line,freq_ghz,samples,pred_time_s,pred_time_sd,time_s,time_lo,time_hi,time_error,time_inside,pred_energy_j,pred_energy_sd,energy_j,energy_lo,energy_hi,energy_error,energy_inside" &&
 	ok "validate CSV columns" || bad "validate CSV columns" "$tmp/out"
