@@ -281,6 +281,19 @@ static void test_runs_spread(void **st)
 		}
 	}
 	assert_true(wider >= 1);
+	/* runs of 0.25, 1.25 and 2.25 s: the mean's t interval reaches below
+	 * 0, and a time stops there */
+	static const double far[3] = {0.25, 1.25, 2.25};
+	run_cpu = far;
+	write_trace(path, 3);
+	run_cpu = NULL;
+	epi_profile_sum p;
+	assert_int_equal(epi_profile_load(&p, path, EPI_BY_FUNCTION, NULL, 0, warn, err), 0);
+	epi_est t, e;
+	epi_profile_total(&p, &t, &e);
+	double h = gsl_cdf_tdist_Pinv(0.975, 2) * 1.0 / sqrt(3);
+	assert_true(fabs(t.v - 1.25) < 1e-12 && t.lo == 0 && fabs(t.hi - (1.25 + h)) < 1e-12);
+	epi_profile_sum_free(&p);
 }
 
 static void test_trace_truncated(void **st)

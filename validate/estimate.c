@@ -87,12 +87,13 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
 	out->power = (epi_est){R, fmax(0, plo - h), phi + h};
 }
 
+/* A t interval over N runs of a time or an energy: never below 0. */
 static epi_est t_interval(double mean, double sd, int n)
 {
 	if (isnan(mean))
 		return (epi_est){NAN, NAN, NAN};
 	double h = n > 1 ? tq((uint64_t)n) * sd / sqrt(n) : NAN;
-	return (epi_est){mean, mean - h, mean + h};
+	return (epi_est){mean, isnan(h) ? NAN : fmax(0, mean - h), mean + h};
 }
 
 void epi_profile_total(const epi_profile_sum *p, epi_est *time, epi_est *energy)
