@@ -19,6 +19,18 @@ nests=$(grep -n "for (long r = 0" "$top/tests/phases.c" | cut -d: -f1 | sort -n 
 top2() { grep "loop in main" "$tmp/out" | sort -k5,5nr | head -2 | sed 's/^phases.c:\([0-9]*\) .*/\1/' | sort -n | tr '\n' ' '; }
 [ -n "$nests" ] && [ "$(top2)" = "$nests" ] && grep -q "2 runs, [0-9]* samples every 1ms (perf), cpu time" "$tmp/out" &&
 	ok "profile: both nests, runs and samples" || bad "profile: both nests, runs and samples" "$tmp/out"
+# runs of 1, 3 and 5 times the work: the header gives their spread, JSON
+# its standard deviation; one run has neither
+cc -O0 -g -o "$tmp/grow" "$top/tests/data/grow.c"
+echo 0 >"$tmp/grow.count"
+run_epi "profile: runs of different lengths" 0 "cpu time [0-9.]* s per run (runs +- [1-9][0-9]*%)" -- \
+	profile -n 3 -m none -q -o "$tmp/grow.trace" -- "$tmp/grow" 3000000 "$tmp/grow.count"
+run_epi "profile --report -F json: the runs' deviation" 0 '"time_sd_s": [0-9.e-]*[1-9]' -- \
+	profile --report "$tmp/grow.trace" -F json
+run_epi "profile: one run" 0 "cpu time [0-9.]* s per run, " -- \
+	profile -n 1 -m none -q -o "$tmp/grow1.trace" -- "$tmp/grow" 3000000 "$tmp/grow.count"
+run_epi "profile --report -F json: one run, no deviation" 0 '"time_sd_s": null' -- \
+	profile --report "$tmp/grow1.trace" -F json
 # clang writes no .debug_aranges: the lines are found through each compile
 # unit's ranges, so the samples still reach the loop nests
 clang-19 -std=c11 -O1 -g -I"$top" -o "$tmp/phases-clang" "$top/tests/phases.c"

@@ -22,33 +22,7 @@ grep -q "samples are outside the code" "$tmp/out" && bad "validate: no note for 
 	ok "validate: no note for a run in the source"
 # runs of different lengths (a program that does 1, 3 and 5 times the work
 # in turn): a note says so, and the intervals carry the spread; one run has none
-cat >"$tmp/grow.c" <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-
-static double work(long n)
-{
-	double s = 0;
-	for (long i = 0; i < n; i++)
-		s += (double)i * 0.5;
-	return s;
-}
-
-int main(int argc, char **argv)
-{
-	int k = 0;
-	FILE *f = argc > 2 ? fopen(argv[2], "r+") : NULL;
-	if (f) {
-		if (fscanf(f, "%d", &k) != 1)
-			k = 0;
-		rewind(f);
-		fprintf(f, "%d\n", k + 1);
-		fclose(f);
-	}
-	printf("%g\n", work(atol(argv[1]) * (1 + 2 * k)));
-	return 0;
-}
-EOF
+cp "$top/tests/data/grow.c" "$tmp/grow.c"
 cc -O0 -g -o "$tmp/grow" "$tmp/grow.c"
 GROW="validate $tmp/grow.c --table $Q6600 --freq 2.4GHz --param n=3000000 --against"
 echo 0 >"$tmp/grow.count"
