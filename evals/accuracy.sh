@@ -27,6 +27,10 @@
 #                             of the means (default 30)
 # Output: the table on stdout, progress on stderr, the rows as CSV in
 # build/accuracy/results.csv, each build's files in build/accuracy/work/.
+# Each row carries its build's runs_spread (the standard deviation of its
+# runs' times over their mean; empty with one run), and each mean is also
+# given over the nests of builds whose runs agree within 5%: on a machine
+# shared with other work, the error that the model can answer for.
 set -u
 WHO=accuracy
 . "$(dirname "$0")/lib.sh"
@@ -131,7 +135,7 @@ model_opt=""
 [ -n "$MODEL" ] && model_opt="--model $MODEL"
 # the results, one row per loop nest; failures, one line per build
 res="$out/results.csv"
-echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time_error,source_pred_time_s,source_time_error" >"$res.part"
+echo "kernel,compiler,level,params,line,function,samples,pred_time_s,time_s,time_error,source_pred_time_s,source_time_error,runs_spread" >"$res.part"
 fails="$out/failures.txt"
 : >"$fails"
 
@@ -164,14 +168,19 @@ for k in $KERNELS; do
 				--format csv -o "$w/source.csv" -- -std=c11 $lv >"$w/source.err" 2>&1; then
 				say "[$step/$total] $tag: the source-level model failed: $(reason "$w/source.err")"
 			fi
+			# how far apart the runs' times were: their standard
+			# deviation over their mean (empty with one run)
+			spread=$("$E" profile --report "$w/trace" -F json 2>/dev/null | awk -F': ' '
+				$1 == "  \"time_s\"" { t = $2 + 0 } $1 == "  \"time_sd_s\"" { sd = $2 }
+				END { sub(/,$/, "", sd); if (sd != "" && sd != "null" && t > 0) printf "%.4f", sd / t }')
 			# the loop rows: block is quoted, the other columns plain
 			# (by name: with MODEL set the source-level file is empty)
-			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" -v src="$w/source.csv" '
+			awk -F'",' -v k="$k" -v cc="$cc" -v lv="$lv" -v p="$params" -v src="$w/source.csv" -v sp_="$spread" '
 				FNR == 1 { next }
 				{ split($2, f, ",") }
 				f[1] != "loop" { next }
 				FILENAME == src { sp[f[3]] = f[6]; se[f[3]] = f[11]; next }
-				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11], sp[f[3]], se[f[3]] }' \
+				{ printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, cc, lv, p, f[3], f[2], f[5], f[6], f[8], f[11], sp[f[3]], se[f[3]], sp_ }' \
 				"$w/source.csv" "$w/validate.csv" >"$w/rows.csv"
 			if [ ! -s "$w/rows.csv" ]; then
 				fail "epi validate reported no loop nest"
@@ -206,6 +215,7 @@ NR == 1 { printf "  %-15s %-9s %-4s %-22s %-18s %7s %12s %12s %8s\n", "kernel", 
 	cell[row, g] = pct($10)
 	e = $10 < 0 ? -$10 : $10
 	sum[g] += e; n[g]++; pt[g] += $8; st[g] += $9
+	if ($13 != "" && $13 + 0 < 0.05) { qsum[g] += e; qn[g]++ }
 	if ($12 != "") { es = $12 < 0 ? -$12 : $12; ssum[g] += es; sn[g]++ }
 }
 END {
@@ -231,6 +241,11 @@ END {
 			if (sn[g])
 				printf "; source-level model %.1f%%", 100 * ssum[g] / sn[g]
 			printf "\n"
+			printf "  %-14s %6s  the nests of builds whose runs agree within 5%% (their standard deviation): ", "", ""
+			if (qn[g])
+				printf "%.1f%% over %d\n", 100 * qsum[g] / qn[g], qn[g]
+			else
+				printf "none\n"
 		}
 		else
 			printf "  %-14s no nest with %d samples or more\n", g, min
