@@ -134,13 +134,6 @@ static json_t *json_block(const epi_profile_sum *p, const epi_block *b)
 	return o;
 }
 
-/* The standard deviation of the runs' times (the basis of T); NAN with
- * one run. */
-static double time_sd(const epi_profile_sum *p)
-{
-	return p->nruns > 1 ? (p->time_is_cpu ? p->cpu_sd : p->wall_sd) : NAN;
-}
-
 static void report_json(FILE *out, const epi_profile_sum *p, epi_block **v, int nb, const char *trace)
 {
 	json_t *root = json_object();
@@ -156,7 +149,8 @@ static void report_json(FILE *out, const epi_profile_sum *p, epi_block **v, int 
 	json_object_set_new(root, "time_basis", json_string(p->time_is_cpu ? "cpu" : "wall"));
 	json_object_set_new(root, "effective_ghz", isnan(p->info.effective_ghz) ? json_null() : json_real(p->info.effective_ghz));
 	json_object_set_new(root, "time_s", json_real(p->t_mean));
-	json_object_set_new(root, "time_sd_s", isnan(time_sd(p)) ? json_null() : json_real(time_sd(p)));
+	double sd = epi_profile_time_sd(p);
+	json_object_set_new(root, "time_sd_s", isnan(sd) ? json_null() : json_real(sd));
 	json_object_set_new(root, "wall_s", json_real(p->wall_mean));
 	json_object_set_new(root, "cpu_s", json_real(p->cpu_mean));
 	json_object_set_new(root, "energy_j", isnan(p->j_mean) ? json_null() : json_real(p->j_mean));
@@ -199,8 +193,8 @@ static void report_table(FILE *out, const epi_profile_sum *p, epi_block **v, int
 	fprintf(out, "%s: %d run%s, %" PRIu64 " samples every %s (%s), %s time %.4g s per run",
 		p->info.command, p->nruns, p->nruns == 1 ? "" : "s", p->n, iv, p->info.method, basis, p->t_mean);
 	/* runs further apart than a quiet machine's: the intervals carry it */
-	double sd = time_sd(p);
-	if (sd >= 0.05 * p->t_mean)
+	double sd = epi_profile_time_sd(p);
+	if (sd >= EPI_RUNS_APART * p->t_mean)
 		fprintf(out, " (runs +- %.0f%%)", 100 * sd / p->t_mean);
 	if (!isnan(p->j_mean))
 		fprintf(out, ", %.4g J measured (%s)", p->j_mean, p->info.domain);

@@ -645,8 +645,8 @@ static void note_outside(validate_run *r)
 static void note_spread(validate_run *r)
 {
 	const epi_profile_sum *p = &r->prof;
-	double sd = p->time_is_cpu ? p->cpu_sd : p->wall_sd, T = p->t_mean;
-	if (p->nruns < 2 || !(T > 0) || !(sd >= 0.05 * T))
+	double sd = epi_profile_time_sd(p), T = p->t_mean;
+	if (!(T > 0) || !(sd >= EPI_RUNS_APART * T))
 		return;
 	epi_est t, e;
 	epi_profile_total(p, &t, &e);

@@ -96,9 +96,14 @@ static epi_est t_interval(double mean, double sd, int n)
 	return (epi_est){mean, isnan(h) ? NAN : fmax(0, mean - h), mean + h};
 }
 
+double epi_profile_time_sd(const epi_profile_sum *p)
+{
+	return p->nruns > 1 ? (p->time_is_cpu ? p->cpu_sd : p->wall_sd) : NAN;
+}
+
 void epi_profile_total(const epi_profile_sum *p, epi_est *time, epi_est *energy)
 {
-	*time = t_interval(p->t_mean, p->time_is_cpu ? p->cpu_sd : p->wall_sd, p->nruns);
+	*time = t_interval(p->t_mean, epi_profile_time_sd(p), p->nruns);
 	*energy = t_interval(p->j_mean, p->j_sd, p->nj);
 }
 

@@ -75,6 +75,14 @@ void epi_block_estimate(const epi_profile_sum *p, const epi_block *b, epi_block_
  * interval over the runs (NAN bounds with one run; energy NAN without a meter). */
 void epi_profile_total(const epi_profile_sum *p, epi_est *time, epi_est *energy);
 
+/* The standard deviation of the runs' times, T's basis (CPU or wall); NAN
+ * with one run. */
+double epi_profile_time_sd(const epi_profile_sum *p);
+
+/* Runs whose times' standard deviation is this share of their mean or more
+ * are further apart than a quiet machine's: the reports say so. */
+#define EPI_RUNS_APART 0.05
+
 /* The Wilson score interval of K successes in N at 95%. */
 void epi_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
 
