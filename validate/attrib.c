@@ -311,26 +311,45 @@ static int by_lo(const void *x, const void *y)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-static void read_cus(object *o)
+/* The address ranges of D (at offset OFF) into V (*N of them, *CAP room). */
+static void push_ranges(Dwarf_Die *d, Dwarf_Off off, die_range **v, int *n, int *cap)
 {
-	o->cus_read = 1;
+	Dwarf_Addr base, lo, hi;
+	for (ptrdiff_t p = 0; (p = dwarf_ranges(d, p, &base, &lo, &hi)) > 0;) {
+		ALLOC_GROW(*v, *n + 1, *cap);
+		(*v)[(*n)++] = (die_range){lo, hi, off};
+	}
+}
+
+/* O's compile units' ranges (FNS 0) or their top-level functions' (FNS 1)
+ * into V (*N of them), by address. */
+static void read_ranges(object *o, int fns, die_range **v, int *n)
+{
 	o->dw = dwfl_module_getdwarf(o->mod, &o->dwbias);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	int cap = 0;
 	while (o->dw && dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
+		Dwarf_Die cu, d;
 		if (dwarf_offdie(o->dw, off + hsize, &cu)) {
-			Dwarf_Addr base, lo, hi;
-			for (ptrdiff_t p = 0; (p = dwarf_ranges(&cu, p, &base, &lo, &hi)) > 0;) {
-				ALLOC_GROW(o->cus, o->ncus + 1, cap);
-				o->cus[o->ncus++] = (die_range){lo, hi, off + hsize};
-			}
+			if (!fns)
+				push_ranges(&cu, off + hsize, v, n, &cap);
+			else if (dwarf_child(&cu, &d) == 0)
+				do
+					if (dwarf_tag(&d) == DW_TAG_subprogram)
+						push_ranges(&d, dwarf_dieoffset(&d), v, n, &cap);
+				while (dwarf_siblingof(&d, &d) == 0);
 		}
 		off = next;
 	}
-	if (o->ncus > 1)
-		qsort(o->cus, (size_t)o->ncus, sizeof *o->cus, by_lo);
+	if (*n > 1)
+		qsort(*v, (size_t)*n, sizeof **v, by_lo);
+}
+
+static void read_cus(object *o)
+{
+	o->cus_read = 1;
+	read_ranges(o, 0, &o->cus, &o->ncus);
 }
 
 /* The range of V (N, by lo) that holds X, -1 none. */
@@ -363,27 +382,7 @@ static Dwarf_Line *line_by_cu(object *o, Dwarf_Addr addr, Dwarf_Die *cu)
 static void read_fns(object *o)
 {
 	o->fns_read = 1;
-	if (!o->cus_read)
-		read_cus(o);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	int cap = 0;
-	while (o->dw && dwarf_nextcu(o->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, d;
-		if (dwarf_offdie(o->dw, off + hsize, &cu) && dwarf_child(&cu, &d) == 0)
-			do {
-				Dwarf_Addr base, lo, hi;
-				if (dwarf_tag(&d) != DW_TAG_subprogram)
-					continue;
-				for (ptrdiff_t p = 0; (p = dwarf_ranges(&d, p, &base, &lo, &hi)) > 0;) {
-					ALLOC_GROW(o->fns, o->nfns + 1, cap);
-					o->fns[o->nfns++] = (die_range){lo, hi, dwarf_dieoffset(&d)};
-				}
-			} while (dwarf_siblingof(&d, &d) == 0);
-		off = next;
-	}
-	if (o->nfns > 1)
-		qsort(o->fns, (size_t)o->nfns, sizeof *o->fns, by_lo);
+	read_ranges(o, 1, &o->fns, &o->nfns);
 }
 
 /* The function of O whose code holds PC (a DWARF address) into *D: 0, or
