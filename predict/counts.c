@@ -137,16 +137,34 @@ void counts_add_si(sym_ctx *s, epi_counts *c, const char *key, long amount)
 	poly_clear(p, s->ctx);
 }
 
-/* t += x */
-static void add_tri(sym_ctx *s, epi_tri *t, const epi_tri *x)
+/* t += k x */
+static void add_tri_k(sym_ctx *s, epi_tri *t, const epi_tri *x, long k)
 {
 	if (!x->same)
 		unshare(s, t);
-	if (!t->same) {
-		sym_pw_add(s, &t->min, tri_min(x));
-		sym_pw_add(s, &t->max, tri_max(x));
+	if (k == 1) {
+		if (!t->same) {
+			sym_pw_add(s, &t->min, tri_min(x));
+			sym_pw_add(s, &t->max, tri_max(x));
+		}
+		sym_pw_add(s, &t->exp, &x->exp);
+		return;
 	}
-	sym_pw_add(s, &t->exp, &x->exp);
+	fmpq_t q;
+	fmpq_init(q);
+	fmpq_set_si(q, k, 1);
+	if (!t->same) {
+		sym_pw_addmul_fmpq(s, &t->min, tri_min(x), q);
+		sym_pw_addmul_fmpq(s, &t->max, tri_max(x), q);
+	}
+	sym_pw_addmul_fmpq(s, &t->exp, &x->exp, q);
+	fmpq_clear(q);
+}
+
+/* t += x */
+static void add_tri(sym_ctx *s, epi_tri *t, const epi_tri *x)
+{
+	add_tri_k(s, t, x, 1);
 }
 
 void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
@@ -158,19 +176,7 @@ void counts_add(sym_ctx *s, epi_counts *dst, const epi_counts *a)
 
 void counts_add_scaled(sym_ctx *s, epi_counts *dst, const char *key, const epi_counts *a, int i, long k)
 {
-	fmpq_t q;
-	fmpq_init(q);
-	fmpq_set_si(q, k, 1);
-	const epi_tri *x = &a->v[i];
-	epi_tri *t = slot(dst, key);
-	if (!x->same)
-		unshare(s, t);
-	if (!t->same) {
-		sym_pw_addmul_fmpq(s, &t->min, tri_min(x), q);
-		sym_pw_addmul_fmpq(s, &t->max, tri_max(x), q);
-	}
-	sym_pw_addmul_fmpq(s, &t->exp, &x->exp, q);
-	fmpq_clear(q);
+	add_tri_k(s, slot(dst, key), &a->v[i], k);
 	dst->approx |= a->approx;
 }
 
