@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The order of the norm that combines a loop's bounds (see price_range) */
-#define EPI_OVERLAP_NORM 4.0
+#define EPI_OVERLAP_NORM 5.0
 
 const char *epi_bound_name(enum epi_bound b)
 {
