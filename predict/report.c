@@ -305,17 +305,62 @@ int epi_param_names(const epi_analysis *a, const sym_env *env, const int *only, 
 	return count;
 }
 
+/* Whether SPEC ("NAME=VALUE") names, as a plain identifier, no parameter
+ * of A but a word of its file's text (TEXT, LEN): a function's parameter
+ * that no count depends on (a size the code takes from a macro instead,
+ * say), which binding leaves as it is. A name the file does not have at
+ * all is a mistake, which epi_bind_param reports. */
+static int unused_name(const epi_analysis *a, const char *text, size_t len, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	size_t n = eq ? (size_t)(eq - spec) : 0;
+	if (!text || n == 0 || n >= 256 || !(isalpha((unsigned char)*spec) || *spec == '_'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)spec[i]) || spec[i] == '_'))
+			return 0;
+	char name[256];
+	memcpy(name, spec, n);
+	name[n] = 0;
+	if (sym_param_index(&a->sym, name) >= 0)
+		return 0;
+	for (const char *p = text; (p = strstr(p, name)) != NULL; p += n) {
+		int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		int after = (size_t)(p - text) + n < len && (isalnum((unsigned char)p[n]) || p[n] == '_');
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
 int epi_analyze_bind(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
 		     int nparams, sym_env *env, char *err)
 {
 	sym_env_init(env);
 	if (epi_analyze(a, file, o, err) < 0)
 		return 1;
+	char *text = NULL;
+	size_t len = 0;
 	for (int i = 0; i < nparams; i++) {
+		if (!text && nparams > 0) {
+			char rerr[EPI_ERRLEN];
+			text = epi_read_file(a->file, &len, rerr);
+		}
+		if (unused_name(a, text, len, params[i])) {
+			char known[256], note[600];
+			int nk = epi_param_names(a, NULL, NULL, known, sizeof known, NULL);
+			snprintf(note, sizeof note, "--param '%s': no count of '%s' depends on '%.*s' (its parameters: %s): ignored",
+				 params[i], a->file, (int)(strchr(params[i], '=') - params[i]), params[i], nk ? known : "none");
+			epi_analysis_note(a, note);
+			continue;
+		}
 		int r = epi_bind_param(a, env, params[i], err);
-		if (r < 0)
+		if (r < 0) {
+			free(text);
 			return r == EPI_BIND_USAGE ? 2 : 1;
+		}
 	}
+	free(text);
 	return 0;
 }
 

@@ -85,6 +85,16 @@ expect "frequency outside the table" 1 "calibrated: 1.6, 1.8, 2.13, 2.4 GHz" -- 
 expect "interpolated frequency" 0 "at 2 GHz, interpolated" -- "$ex/scalar_product.c" --table "$ref" --freq 2GHz --param n=10
 expect "unparsable --param" 2 "invalid --param 'n=abc'" -- "$ex/scalar_product.c" --param n=abc
 expect "unknown --param" 1 "'q' is not a parameter" -- "$ex/scalar_product.c" --param q=3
+# a function's parameter that no count depends on (its loop's bound a
+# macro, as PolyBench's stencils take their time steps): a note, the rest
+# bound; a name the file does not have stays an error
+printf '#define T 10\nvoid sweep(int tsteps, int n, double *a)\n{\n\tfor (int t = 0; t < T; t++)\n\t\tfor (int i = 1; i < n; i++)\n\t\t\ta[i] = 0.5 * a[i - 1];\n}\n' >"$tmp/steps.c"
+expect "a parameter no count depends on: a note" 0 "no count of '.*steps.c' depends on 'tsteps' (its parameters: n): ignored" -- \
+	"$tmp/steps.c" --param tsteps=5 --param n=8
+expect "a parameter no count depends on: the rest bound" 0 "steps.c,4,sweep,loop,mul.f64,70," -- \
+	"$tmp/steps.c" --param tsteps=5 --param n=8 --format csv
+expect "a name the file does not have" 1 "'tstep' is not a parameter of '.*steps.c' (its parameters: n)" -- \
+	"$tmp/steps.c" --param tstep=5 --param n=8
 expect "bad --format" 2 "invalid --format 'xml'" -- "$ex/scalar_product.c" --format xml
 expect "bad --branch-prob" 2 "invalid --branch-prob '2'" -- "$ex/scalar_product.c" --branch-prob 2
 expect "unbound parameter" 0 "unbound parameters: n" -- "$ex/scalar_product.c" --table "$ref"
