@@ -1,12 +1,14 @@
 /* die: fatal errors and warnings of every command, with its name: "epi",
  * "epi measure" or "epi-predict" (epi_prog, set by each main). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/epi_cmd.h"
+#include "predict/objcode.h"
 #include "predict/report.h"
 
 const char *epi_prog = "epi";
@@ -73,6 +75,74 @@ void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts 
 	int code = epi_analyze_bind(a, file, o, params, nparams, env, err);
 	if (code)
 		epi_analysis_die(a, code, err);
+}
+
+/* Whether FLAGS (N) name DIR as a folder to search for headers. */
+static int flags_name(const char *const *flags, int n, const char *dir)
+{
+	static const char *const opt[] = {"-I", "-iquote", "-isystem", "-idirafter"};
+	for (int i = 0; i < n; i++)
+		for (size_t k = 0; k < sizeof opt / sizeof *opt; k++) {
+			size_t len = strlen(opt[k]);
+			if (strncmp(flags[i], opt[k], len) != 0)
+				continue;
+			const char *d = flags[i][len] ? flags[i] + len : i + 1 < n ? flags[i + 1] : NULL;
+			char real[PATH_MAX];
+			if (d && realpath(d, real) && strcmp(real, dir) == 0)
+				return 1;
+		}
+	return 0;
+}
+
+void epi_headers_add(epi_headers *h, epi_front_opts *fo, const char *binary, const char *source)
+{
+	*h = (epi_headers){0};
+	char **dirs;
+	int n = binary ? epi_object_include_dirs(binary, source, &dirs) : 0;
+	for (int i = 0; i < n; i++) {
+		if (flags_name(fo->clang_args, fo->nclang_args, dirs[i])) {
+			free(dirs[i]);
+			continue;
+		}
+		dirs[h->ndirs++] = dirs[i];
+	}
+	if (!h->ndirs) {
+		free(n ? dirs : NULL);
+		return;
+	}
+	h->dirs = dirs;
+	int na = fo->nclang_args;
+	h->args = xmalloc((size_t)(na + 2 * h->ndirs + 1) * sizeof *h->args);
+	for (int i = 0; i < na; i++)
+		h->args[i] = fo->clang_args[i];
+	for (int i = 0; i < h->ndirs; i++) {
+		h->args[na++] = "-idirafter";
+		h->args[na++] = h->dirs[i];
+	}
+	h->args[na] = NULL;
+	fo->clang_args = h->args;
+	fo->nclang_args = na;
+}
+
+void epi_headers_note(const epi_headers *h, epi_analysis *a, const char *binary)
+{
+	if (!h->ndirs)
+		return;
+	char text[1200];
+	int w = snprintf(text, sizeof text, "headers also searched for where the debug information of '%s' says its "
+					    "build found them (after the flags' own; -I chooses): ", binary);
+	for (int i = 0; i < h->ndirs && w > 0 && (size_t)w < sizeof text; i++)
+		w += snprintf(text + w, sizeof text - (size_t)w, "%s%s", i ? ", " : "", h->dirs[i]);
+	epi_analysis_note(a, text);
+}
+
+void epi_headers_free(epi_headers *h)
+{
+	for (int i = 0; i < h->ndirs; i++)
+		free(h->dirs[i]);
+	free(h->dirs);
+	free(h->args);
+	*h = (epi_headers){0};
 }
 
 FILE *epi_out_open(epi_out *o, const char *path)

@@ -123,6 +123,7 @@ typedef struct predict_run {
 	sym_env env;
 	int compiled;        /* priced by the compiled-code model */
 	epi_mmodel mm;
+	epi_headers headers; /* the folders of --binary's headers added to the flags */
 } predict_run;
 
 static void parse_branch_prob(epi_front_opts *fo, const char *v)
@@ -387,6 +388,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 	}
 	epi_mmodel_count(&r->mm, &r->a, &r->env, vals);
 	epi_mcount_values_free(vals, r->a.nregions);
+	epi_headers_note(&r->headers, &r->a, o->binary);
 	if (r->have_table) {
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 		r->mm.l3_serves = r->table.l3_serves;
@@ -437,6 +439,7 @@ static void free_run(predict_opts *o, predict_run *r)
 	free(r->flags);
 	free(o->table_path);
 	epi_front_opts_clear(&o->fo);
+	epi_headers_free(&r->headers);
 }
 
 int main(int argc, char **argv)
@@ -446,6 +449,8 @@ int main(int argc, char **argv)
 	predict_run r = {0};
 	parse_args(argc, argv, &o);
 	clang_flags(argc, argv, &o, &r);
+	/* --binary's headers found where its build found them */
+	epi_headers_add(&r.headers, &o.fo, o.binary, o.file);
 	load_table(&o, &r);
 	analyze(&o, &r);
 	report(&o, &r);

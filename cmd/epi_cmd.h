@@ -28,6 +28,24 @@ void epi_analysis_die(const epi_analysis *a, int code, const char *err) __attrib
 void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
 			int nparams, sym_env *env);
 
+/* The folders of a program's headers that its debug information names
+ * (epi_object_include_dirs) and the compiler flags do not (-I, -iquote,
+ * -isystem, -idirafter), given to the parse after the flags as
+ * -idirafter: searched after everything else, they find what the flags
+ * leave out and override nothing. ARGS is the flags' new array. */
+typedef struct epi_headers {
+	const char **args;
+	char **dirs;
+	int ndirs;
+} epi_headers;
+
+/* Adds to FO's flags the folders of BINARY (may be NULL: none) for the
+ * parse of SOURCE; H keeps what FO then points to. */
+void epi_headers_add(epi_headers *h, epi_front_opts *fo, const char *binary, const char *source);
+/* A note for A saying where the folders came from, when any was added. */
+void epi_headers_note(const epi_headers *h, epi_analysis *a, const char *binary);
+void epi_headers_free(epi_headers *h);
+
 /* Parses --format's value; dies with a usage error otherwise. */
 enum epi_format epi_parse_format(const char *s);
 /* The whole number V of option OPT, from LO to HI; dies with a usage error otherwise. */

@@ -425,6 +425,8 @@ typedef struct validate_run {
 	epi_mmodel mm;
 	char missing[200]; /* kernels the table lacks for it */
 	char why_source[300]; /* why a trace is priced by the source model, "" */
+	epi_headers headers;  /* the folders of the program's headers added to the flags */
+	char program[4096];   /* the program whose debug information gave them */
 } validate_run;
 
 static void parse_args(int argc, char **argv, validate_opts *o)
@@ -555,6 +557,16 @@ static void load_inputs(validate_opts *o, validate_run *r)
 	r->meas = NULL;
 	r->nmeas = 0;
 	r->col = (epi_fcol){0};
+	/* the program priced: its headers found where its build found them */
+	r->program[0] = 0;
+	epi_trace_reader tr;
+	if (o->binary)
+		snprintf(r->program, sizeof r->program, "%s", o->binary);
+	else if (r->trace && epi_trace_open(&tr, o->against, err) == 0) {
+		snprintf(r->program, sizeof r->program, "%s", tr.info.exe);
+		epi_trace_close(&tr);
+	}
+	epi_headers_add(&r->headers, &o->fo, r->program[0] ? r->program : NULL, o->source);
 	if (r->trace)
 		load_trace(o, r);
 	else
@@ -677,6 +689,7 @@ static void run(const validate_opts *o, validate_run *r)
 	if (code)
 		epi_analysis_die(&r->a, code, err);
 	if (!r->trace) {
+		epi_headers_note(&r->headers, &r->a, r->program);
 		if (epi_validate_measured(&r->a, &r->table, &r->env, r->meas, r->nmeas, o->against, &r->v, err) < 0)
 			epi_die(1, "%s", err);
 		return;
@@ -701,6 +714,7 @@ static void run(const validate_opts *o, validate_run *r)
 		epi_die(1, "%s", err);
 	note_outside(r);
 	note_spread(r);
+	epi_headers_note(&r->headers, &r->a, r->program);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))
 			die_unbound(r, o->source);
@@ -785,6 +799,7 @@ static void free_run(validate_opts *o, validate_run *r)
 	o->fo.clang_args = NULL;
 	o->fo.nclang_args = 0;
 	epi_front_opts_clear(&o->fo);
+	epi_headers_free(&r->headers);
 }
 
 int epi_validate_main(int argc, char **argv)

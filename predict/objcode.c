@@ -59,6 +59,65 @@ int epi_same_source(const char *name, const char *dir, const char *source)
 	return epi_same_file(full, source);
 }
 
+/* The folder of PATH (absolute, or relative to DIR when not NULL) into
+ * OUT (N bytes); 0 when it has none. */
+static int folder_of(const char *path, const char *dir, char *out, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return path[0] && dir ? snprintf(out, n, "%s", dir) < (int)n : 0;
+	int len = (int)(slash - path);
+	int w = path[0] == '/' || !dir ? snprintf(out, n, "%.*s", len ? len : 1, path)
+				       : snprintf(out, n, "%s/%.*s", dir, len, path);
+	return w > 0 && w < (int)n;
+}
+
+int epi_object_include_dirs(const char *path, const char *source, char ***dirs)
+{
+	*dirs = NULL;
+	/* through libdwfl, which relocates an object's debug information */
+	Dwfl *d = dwfl_begin(&callbacks);
+	Dwfl_Module *mod = d ? dwfl_report_elf(d, path, path, -1, 0, false) : NULL;
+	Dwarf_Addr bias;
+	Dwarf *dw = mod && dwfl_report_end(d, NULL, NULL) == 0 ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	char own[PATH_MAX], real_own[PATH_MAX];
+	if (!folder_of(source, ".", own, sizeof own) || !realpath(own, real_own))
+		real_own[0] = 0;
+	int n = 0;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Attribute at;
+		Dwarf_Files *files;
+		size_t nfiles;
+		int ok = dwarf_offdie(dw, off + hsize, &cu) != NULL;
+		off = next;
+		const char *name = ok ? dwarf_diename(&cu) : NULL;
+		const char *comp = ok ? dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at)) : NULL;
+		if (!name || !epi_same_source(name, comp, source) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
+			continue;
+		for (size_t i = 0; i < nfiles; i++) {
+			const char *f = dwarf_filesrc(files, i, NULL, NULL), *base = f ? strrchr(f, '/') : NULL;
+			char dir[PATH_MAX], real[PATH_MAX];
+			/* not a file: <built-in>, <command-line> */
+			if (!f || (base ? base[1] : f[0]) == '<' || !folder_of(f, comp, dir, sizeof dir) || strncmp(dir, "/usr/", 5) == 0 ||
+			    !realpath(dir, real) || strncmp(real, "/usr/", 5) == 0 || strcmp(real, real_own) == 0)
+				continue;
+			int seen = 0;
+			for (int k = 0; k < n && !seen; k++)
+				seen = strcmp((*dirs)[k], real) == 0;
+			if (seen)
+				continue;
+			*dirs = xrealloc(*dirs, (size_t)(n + 1) * sizeof **dirs);
+			(*dirs)[n++] = xstrdup(real);
+		}
+	}
+	if (d)
+		dwfl_end(d);
+	return n;
+}
+
 /* The bytes of E's zero-initialised data (.bss, not thread-local): memory
  * the kernel gives on first touch, as it gives what malloc maps. */
 static double bss_bytes(Elf *e)

@@ -309,6 +309,22 @@ gcc -O0 -g -c -o "$M/norms0.o" "$M/norms.c"
 expect "compiled model: a call of a header's function, not priced, said so" 0 \
 	"the compiled code calls dot(), a function that a header of the program defines: its code is not priced" -- \
 	"$M/norms.c" --binary "$M/norms0.o" --table "$M/t.xml" --param m=10 --param n=10
+# a header from a folder of the build's -I, not repeated: found where the
+# binary's debug information says the build found it (a header it names:
+# one whose declarations the code uses), said so; the flags' own folder
+# wins and needs no note
+mkdir -p "$M/inc"
+printf '#define STEPS 12\ntypedef double real;\n' >"$M/inc/steps.h"
+printf '#include <steps.h>\nvoid run(int n, real *a)\n{\n\tfor (int t = 0; t < STEPS; t++)\n\t\tfor (int i = 1; i < n; i++)\n\t\t\ta[i] += a[i - 1];\n}\n' >"$M/usesteps.c"
+gcc -O2 -g -I "$M/inc" -c -o "$M/usesteps.o" "$M/usesteps.c"
+expect "compiled model: a header found through the binary's debug information" 0 \
+	"headers also searched for where the debug information of '.*usesteps.o' says its build found them .*: $M/inc" -- \
+	"$M/usesteps.c" --binary "$M/usesteps.o" --table "$M/t.xml" --param n=10
+expect "compiled model: the header's value counted" 0 "usesteps.c,4,run,loop,add.f64,108," -- \
+	"$M/usesteps.c" --binary "$M/usesteps.o" --table "$M/t.xml" --param n=10 --format csv
+"$P" "$M/usesteps.c" --binary "$M/usesteps.o" --table "$M/t.xml" --param n=10 -- -I "$M/inc" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && ! grep -q "headers also searched" "$tmp/out" &&
+	ok "compiled model: the flags' own folder, no note" || bad "compiled model: the flags' own folder, no note" "$tmp/out"
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's

@@ -146,6 +146,17 @@ run_epi "validate a source edited since the build" 1 "'$tmp/sel.c' does not matc
 run_epi "validate against a missing file" 1 "cannot read '$tmp/none.trace'" -- validate "$ex/selection_sort.c" -a "$tmp/none.trace" -t "$Q6600"
 run_epi "validate: a bad --param" 2 "invalid --param 'n=many'" -- validate "$ex/selection_sort.c" -a "$tmp/sel.trace" -P n=many
 
+# a program built with -I, validated without its flags: the trace's
+# program names where its headers were, and the source parses
+mkdir -p "$tmp/inc"
+printf '#define REPS 300\ntypedef double real;\n' >"$tmp/inc/reps.h"
+printf '#include <stdlib.h>\n#include <reps.h>\nint main(void)\n{\n\tint n = 20000;\n\treal *a = calloc(n, sizeof *a);\n\tfor (int r = 0; r < REPS; r++)\n\t\tfor (int i = 1; i < n; i++)\n\t\t\ta[i] += a[i - 1] + 1;\n\treturn a[n - 1] < 0;\n}\n' >"$tmp/reps.c"
+gcc -O0 -g -I "$tmp/inc" -o "$tmp/reps" "$tmp/reps.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/reps.trace" -- "$tmp/reps" >/dev/null 2>&1
+run_epi "validate without the build's -I: its headers found, said so" 0 \
+	"headers also searched for where the debug information of '$tmp/reps' says its build found them .*: $tmp/inc" -- \
+	validate "$tmp/reps.c" -a "$tmp/reps.trace" -t "$Q6600" -f 2.4GHz -P n=20000
+
 # what the analysis notes comes with the comparison: a recursive call that
 # the prediction lists but does not count
 cat >"$tmp/fib.c" <<'EOF'
