@@ -12,9 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The order of the norm that combines a loop's bounds (see price_range) */
-#define EPI_OVERLAP_NORM 5.0
-
 const char *epi_bound_name(enum epi_bound b)
 {
 	static const char *const n[EPI_BOUND_N] = {"issue", "int", "fp",  "load", "store", "div",

@@ -30,6 +30,11 @@ enum epi_bound {
 	EPI_BOUND_BRANCH,  /* branches the data decides, mispredicted (added to the largest of the others) */
 	EPI_BOUND_N
 };
+
+/* The order of the norm that combines a loop's bounds: their largest
+ * where one leads by far, 2^(1/p) times it where two are equal (see
+ * epi_mprice_loop) */
+#define EPI_OVERLAP_NORM 5.0
 const char *epi_bound_name(enum epi_bound b);
 
 /* Seconds and dynamic joules per instruction of each kind at one

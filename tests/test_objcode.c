@@ -557,15 +557,15 @@ static void test_dividers(void **st)
 	assert_true(fabs(p.bound_t[EPI_BOUND_DIV] - 9) < 1e-9);
 	assert_int_equal(p.bound, EPI_BOUND_DIV);
 	/* the dividers overlap the rest less than the other units do: their
-	 * bound and the 4-norm of the others combine as a 2-norm */
+	 * bound and the norm of the others combine as a 2-norm */
 	assert_true(p.bound_t[EPI_BOUND_DRAM] == 0 && p.bound_t[EPI_BOUND_BRANCH] == 0);
 	double rest = 0, lines = 0;
 	for (int b = 0; b < EPI_BOUND_L2; b++)
 		if (b != EPI_BOUND_DIV)
-			rest += pow(p.bound_t[b], 4);
+			rest += pow(p.bound_t[b], EPI_OVERLAP_NORM);
 	for (int b = EPI_BOUND_L2; b < EPI_BOUND_DRAM; b++)
 		lines = fmax(lines, p.bound_t[b]);
-	rest = pow(rest + pow(lines, 4), 0.25);
+	rest = pow(rest + pow(lines, EPI_OVERLAP_NORM), 1 / EPI_OVERLAP_NORM);
 	assert_true(rest > 1);
 	assert_true(fabs(p.t - sqrt(rest * rest + 81)) < 1e-9);
 	model_free(&x);
@@ -1359,14 +1359,14 @@ static void test_row_sweep(void **st)
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 100, .outer_trip = 100, .round = 1600}, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 0.25) < 1e-9 && p.bound_t[EPI_BOUND_DRAM] == 0);
 	/* A's lines from L2 beside the add chain: the bounds overlap as a
-	 * 4-norm, nearly the chain's alone where it leads by far, 2^(1/4)
+	 * norm, nearly the chain's alone where it leads by far, 2^(1/p)
 	 * times it where the lines take as long (24 cycles a line) */
-	assert_true(fabs(p.t - pow(pow(3, 4) + pow(0.25, 4), 0.25)) < 1e-9);
+	assert_true(fabs(p.t - pow(pow(3, EPI_OVERLAP_NORM) + pow(0.25, EPI_OVERLAP_NORM), 1 / EPI_OVERLAP_NORM)) < 1e-9);
 	assert_true(p.t < 3.0001);
 	k.line[0] = 24;
 	epi_mprice_loop(&x.m.obj, l, &(epi_msweep){.trip = 100, .outer_trip = 100, .round = 1600}, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L2] - 3) < 1e-9);
-	assert_true(fabs(p.t - 3 * pow(2, 0.25)) < 1e-9);
+	assert_true(fabs(p.t - 3 * pow(2, 1 / EPI_OVERLAP_NORM)) < 1e-9);
 	k.line[0] = 2;
 	/* n = 1000: A's 8 MB within a quarter of the 32 MiB L3 was measured
 	 * to serve, its lines from there; a share of them from memory where
