@@ -84,14 +84,16 @@ size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned lo
 
 unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n)
 {
-	if (n < 1 || !(t[0] > 0))
+	if (n < 2 || !(t[0] > 0) || !(t[n - 1] >= EPI_L3_MEMORY_STEP * t[0]))
 		return 0;
-	int k = 0;
-	while (k + 1 < n && t[k + 1] > 0 && t[k + 1] <= EPI_L3_SLOWER * t[0])
+	double at = t[0] + EPI_L3_REACH_SHARE * (t[n - 1] - t[0]);
+	int k = 1;
+	while (k < n - 1 && !(t[k] >= at))
 		k++;
-	/* every size served at the first one's rate: L3 serves at least half
-	 * of itself, and the probe cannot tell more */
-	return k == n - 1 ? 0 : bytes[k];
+	double f = t[k] > t[k - 1] ? (at - t[k - 1]) / (t[k] - t[k - 1]) : 1;
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	double s = (double)bytes[k - 1] + f * ((double)bytes[k] - (double)bytes[k - 1]);
+	return (unsigned long long)s & ~4095ull;
 }
 
 const char *epi_level_name(enum epi_level level)

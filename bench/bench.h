@@ -70,16 +70,25 @@ const epi_kernel *epi_kernel_find(const char *name);
  * but at least 64 MiB for DRAM. A multiple of 4 KiB. */
 size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned long long l3, enum epi_level level);
 
-/* How much slower than at the L3 kernels' size a line may come for a
- * working set to count as served by L3. */
-#define EPI_L3_SLOWER 1.25
+/* How much slower than at the L3 kernels' size a line must come at the
+ * largest size for that to be memory's rate, and the largest size. */
+#define EPI_L3_MEMORY_STEP 1.5
+#define EPI_L3_PROBE_MAX ((size_t)512 << 20)
 
-/* The working set L3 serves at its own rate, from the time per line T of
- * lines read in address order over buffers of BYTES (N sizes, growing,
- * the first the L3 kernels' size, the last half of L3): the largest size
- * up to which no line comes EPI_L3_SLOWER times slower than at the first;
- * 0 when none does (the model then takes three quarters of L3, as for a
- * table without the measurement) or nothing was measured. */
+/* The share of the way from L3's time per line to memory's at which the
+ * working set is taken as L3's reach. */
+#define EPI_L3_REACH_SHARE 0.25
+
+/* The working set L3 serves, from the time per line T of lines read in
+ * address order over buffers of BYTES (N sizes, growing, the first the L3
+ * kernels' size, the last memory's): the size at which a line takes
+ * EPI_L3_REACH_SHARE of the way from the first size's time to the last's,
+ * between the two sizes around it in proportion; 0 when the last is not
+ * EPI_L3_MEMORY_STEP times the first (no step to memory seen: the model
+ * then takes three quarters of L3, as for a table without the
+ * measurement) or nothing was measured. A shared L3 gives up lines to
+ * other cores gradually, not at one size: a point on the way to memory's
+ * rate, where the curve is steep, moves little with a noisy size. */
 unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n);
 const char *epi_level_name(enum epi_level level);
 

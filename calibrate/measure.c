@@ -92,8 +92,10 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 {
 	*serves = 0;
 	const epi_kernel *k = epi_kernel_find("load.l3.line");
-	size_t s0 = epi_level_bytes(l1, l2, l3, EPI_LVL_L3), top = (size_t)(l3 / 2) & ~(size_t)4095;
-	if (!k || !l3 || s0 >= top)
+	size_t s0 = epi_level_bytes(l1, l2, l3, EPI_LVL_L3), top = epi_level_bytes(l1, l2, l3, EPI_LVL_DRAM);
+	if (top > EPI_L3_PROBE_MAX)
+		top = EPI_L3_PROBE_MAX;
+	if (!k || !l3 || s0 >= (size_t)(l3 / 2) || s0 >= top)
 		return 0; /* the kernels' buffer is half of L3 already */
 	enum { MAXN = 64 };
 	size_t bytes[MAXN];
@@ -108,9 +110,8 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 	if (epi_bench_alloc(&ctx, top, 0, err) < 0)
 		return -1;
 	/* each size: a pass to bring it in, then the fastest of three runs of
-	 * 10 ms or more; up to the first size that is slower */
-	int m = 0;
-	for (; m < n; m++) {
+	 * 10 ms or more; every size, the last at memory's rate */
+	for (int m = 0; m < n; m++) {
 		ctx.bytes = bytes[m];
 		k->run(&ctx, bytes[m] / 2048 + 1);
 		double per = 0;
@@ -123,12 +124,8 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 			if (s < t[m])
 				t[m] = s;
 		}
-		if (m > 0 && !(t[m] <= EPI_L3_SLOWER * t[0])) {
-			m++;
-			break;
-		}
 	}
 	epi_bench_free(&ctx);
-	*serves = epi_l3_serves(bytes, t, m);
+	*serves = epi_l3_serves(bytes, t, n);
 	return 0;
 }

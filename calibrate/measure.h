@@ -29,12 +29,12 @@ uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, do
 int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, double per_it, epi_meter *m,
 		   const char *domain, epi_run *out, char *err);
 
-/* The working set L3 serves at its own rate (epi_l3_serves), from lines
- * read in address order (the load.l3.line kernel) over buffers from the L3
- * kernels' size up to half of L3 (cache sizes L1, L2, L3 in bytes), in
- * steps of the square root of 2, up to the first that is slower. *SERVES
- * is 0 when nothing needs measuring (L3 unknown, or no larger than the
- * kernels' buffer takes). 0, or -1 with ERR (no memory for the buffer). */
+/* The working set L3 serves (epi_l3_serves), from lines read in address
+ * order (the load.l3.line kernel) over buffers from the L3 kernels' size
+ * up to the memory kernels' (cache sizes L1, L2, L3 in bytes; at most
+ * EPI_L3_PROBE_MAX), in steps of the square root of 2. *SERVES is 0 when
+ * nothing needs measuring (L3 unknown, or no larger than twice the
+ * kernels' buffer). 0, or -1 with ERR (no memory for the buffer). */
 int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned long long l3,
 			  unsigned long long *serves, char *err);
 

@@ -93,8 +93,9 @@ fi
 unset EPI_STATE_DIR
 
 # a machine whose L3 is reported larger than the L3 kernels' buffer (8 MiB
-# here, of 1 GiB, more than any L3 serves one core): what it serves at its
-# own rate is measured once, and kept in the table beside its size
+# here, of 1 GiB, more than any L3 serves one core): what it serves (up to
+# 512 MiB, where lines come from memory) is measured once, and kept in the
+# table beside its size
 CS="$tmp/caches"
 for cpu in 0 1; do
 	for i in "0 1 Data 32K" "1 2 Unified 256K" "2 3 Unified 1024M"; do

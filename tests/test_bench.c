@@ -336,22 +336,30 @@ static void test_levels_from_sysfs(void **st)
 	fake_root_free();
 }
 
-/* L3's reach from lines' times over growing buffers: up to the last size
- * no slower than EPI_L3_SLOWER times the first; unknown (0) when none is */
+/* L3's reach from lines' times over growing buffers, the last memory's:
+ * where a line takes EPI_L3_REACH_SHARE of the way from the first size's
+ * time to the last's, in proportion between the sizes around it; unknown
+ * (0) when the last size is not memory's step slower */
 static void test_l3_serves(void **st)
 {
 	(void)st;
-	const size_t b[5] = {8 << 20, 11 << 20, 16 << 20, 22 << 20, 32 << 20};
-	const double flat[5] = {2.0, 2.1, 2.2, 2.3, 2.4}, step[5] = {2.0, 2.1, 2.4, 4.0, 4.2},
-		     noisy_first[5] = {2.0, 2.6, 2.0, 2.0, 2.0};
-	assert_true(epi_l3_serves(b, flat, 5) == 0);
-	assert_true(epi_l3_serves(b, step, 5) == 16 << 20);
-	/* the first size slower than the limit ends the reach */
-	assert_true(epi_l3_serves(b, noisy_first, 5) == 8 << 20);
-	assert_true(epi_l3_serves(b, step, 2) == 0);
-	assert_true(epi_l3_serves(b, step, 0) == 0);
-	const double none[1] = {0};
-	assert_true(epi_l3_serves(b, none, 1) == 0);
+	const size_t b[7] = {8 << 20, 11 << 20, 16 << 20, 22 << 20, 32 << 20, 45 << 20, 64 << 20};
+	const double flat[7] = {2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6}, curve[7] = {2.0, 2.1, 2.4, 3.0, 5.0, 7.0, 8.0},
+		     noisy_first[7] = {2.0, 2.6, 2.0, 2.0, 5.0, 7.0, 8.0};
+	assert_true(epi_l3_serves(b, flat, 7) == 0);
+	/* a quarter of the way from 2 to 8: 3.5, a quarter of the way from
+	 * 22 MiB (3.0) to 32 MiB (5.0) */
+	assert_true(EPI_L3_REACH_SHARE == 0.25);
+	assert_true(epi_l3_serves(b, curve, 7) == ((22ull << 20) + (10ull << 20) / 4));
+	/* a size slower by chance before the step does not end the reach */
+	assert_true(epi_l3_serves(b, noisy_first, 7) == ((22ull << 20) + (10ull << 20) / 2));
+	/* the step reached at the last size: the reach between it and the one before */
+	const double late[3] = {2.0, 2.0, 4.0};
+	assert_true(epi_l3_serves(b, late, 3) == ((11ull << 20) + (5ull << 20) / 4));
+	assert_true(epi_l3_serves(b, curve, 1) == 0);
+	assert_true(epi_l3_serves(b, curve, 0) == 0);
+	const double none[2] = {0, 8};
+	assert_true(epi_l3_serves(b, none, 2) == 0);
 }
 
 int main(void)
