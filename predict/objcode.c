@@ -101,8 +101,9 @@ int epi_object_include_dirs(const char *path, const char *source, char ***dirs)
 			const char *f = dwarf_filesrc(files, i, NULL, NULL), *base = f ? strrchr(f, '/') : NULL;
 			char dir[PATH_MAX], real[PATH_MAX];
 			/* not a file: <built-in>, <command-line> */
-			if (!f || (base ? base[1] : f[0]) == '<' || !folder_of(f, comp, dir, sizeof dir) || strncmp(dir, "/usr/", 5) == 0 ||
-			    !realpath(dir, real) || strncmp(real, "/usr/", 5) == 0 || strcmp(real, real_own) == 0)
+			if (!f || (base ? base[1] : f[0]) == '<' || !folder_of(f, comp, dir, sizeof dir) ||
+			    strncmp(dir, "/usr/", 5) == 0 || !realpath(dir, real) || strncmp(real, "/usr/", 5) == 0 ||
+			    strcmp(real, real_own) == 0)
 				continue;
 			int seen = 0;
 			for (int k = 0; k < n && !seen; k++)
