@@ -126,7 +126,14 @@ void cf_loop_label(char *buf, size_t n, int line, int nth);
 int cf_scan_pragmas(W *w, const char *text, char *err);
 
 /* Appends to *V (*N loops, room for *CAP) every loop of function FN
- * (named FUNCTION, in FILE), each after the loop it is in (nests.c). */
-void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap);
+ * (named FUNCTION, in FILE), each after the loop it is in, and to *SZ
+ * (*NSZ, room for *CAPSZ) the arrays of constant size it declares
+ * (nests.c). */
+void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap,
+		   epi_sized **sz, int *nsz, int *capsz);
+/* Appends to *V (*N of them, room for *CAP) declaration C as an epi_sized
+ * of FUNCTION ("" at file scope), when it declares an array of constant
+ * size (through pointers); else leaves V as it is (nests.c). */
+void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *cap);
 
 #endif

@@ -1034,7 +1034,7 @@ void cf_header_loops(fn *fns, int n, fn *f)
 		return;
 	f->hbusy = 1;
 	hcall_walk hw = {.fns = fns, .f = f, .n = n};
-	cf_list_loops(f->cur, f->header, f->name, &f->hl, &f->nhl, &hw.cap);
+	cf_list_loops(f->cur, f->header, f->name, &f->hl, &f->nhl, &hw.cap, NULL, NULL, NULL);
 	f->nown = f->nhl;
 	clang_visitChildren(f->cur, hcall_visit, &hw);
 	f->hbusy = 0;

@@ -107,6 +107,20 @@ typedef struct epi_nest {
 	int refs, arrays;
 } epi_nest;
 
+/* An array's constant sizes as a declaration of the source gives them,
+ * through pointers (a parameter double A[M][N] is double (*A)[N]: [N]; a
+ * local double (*A)[M][N]: [M][N]), to compare with those the program was
+ * built with: a build given -D values the parse was not has other sizes.
+ * FUNCTION "" at file scope. */
+#define EPI_SIZED_DIMS 4
+typedef struct epi_sized {
+	char *function;
+	char *name;
+	int line;
+	int ndims;
+	unsigned long long dims[EPI_SIZED_DIMS];
+} epi_sized;
+
 typedef struct epi_analysis {
 	sym_ctx sym;
 	char *file;
@@ -128,6 +142,10 @@ typedef struct epi_analysis {
 	epi_nest *hloops;
 	int nhloops;
 	int syn_base;
+	/* with opts.tag_loops: the arrays of constant size that the file's
+	 * functions and its file scope declare, in source order */
+	epi_sized *sized;
+	int nsized;
 } epi_analysis;
 
 #define EPI_SYN_LOOPS 8
@@ -166,6 +184,7 @@ int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, in
  * as they parse, and then leave clang's first error in ERR; else ERR is
  * empty.) */
 void epi_nests_free(epi_nest *v, int n);
+void epi_sized_free(epi_sized *v, int n);
 /* The innermost of the N loops V (as epi_find_loops lists them) whose
  * lines hold LINE, -1 none. */
 int epi_nest_around(const epi_nest *v, int n, int line);

@@ -158,6 +158,8 @@ typedef struct chunk {
 	int nregions;
 	epi_nest *loops;   /* with tag_loops: the loops of the functions it owns */
 	int nloops, caploops;
+	epi_sized *sized;  /* with tag_loops: the arrays they declare (chunk 0: and the file scope) */
+	int nsized, capsized;
 } chunk;
 
 typedef struct front {
@@ -549,8 +551,20 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	epi_nests_free(ch->loops, ch->nloops);
 	ch->loops = NULL;
 	ch->nloops = ch->caploops = 0;
+	epi_sized_free(ch->sized, ch->nsized);
+	ch->sized = NULL;
+	ch->nsized = ch->capsized = 0;
+	if (ch->lo == 0 && F->o->tag_loops && ret == 0) {
+		kids top = {0};
+		kids_of(clang_getTranslationUnitCursor(tu), &top);
+		for (int i = 0; i < top.n; i++)
+			if (kind(top.c[i]) == CXCursor_VarDecl && in_main_file(top.c[i]))
+				cf_sized_add(top.c[i], "", &ch->sized, &ch->nsized, &ch->capsized);
+		kids_free(&top);
+	}
 	for (int i = ch->lo; i < ch->hi && F->o->tag_loops && ret == 0; i++)
-		cf_list_loops(fns[i].cur, F->a->file, fns[i].name, &ch->loops, &ch->nloops, &ch->caploops);
+		cf_list_loops(fns[i].cur, F->a->file, fns[i].name, &ch->loops, &ch->nloops, &ch->caploops, &ch->sized,
+			      &ch->nsized, &ch->capsized);
 }
 
 /* The ordered part of merging chunk K, the next in file order: the first
@@ -1111,6 +1125,11 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		}
 		a->nloops += ch->nloops;
 		free(ch->loops);
+		a->sized = xrealloc(a->sized, ((size_t)a->nsized + ch->nsized + 1) * sizeof *a->sized);
+		if (ch->nsized)
+			memcpy(a->sized + a->nsized, ch->sized, (size_t)ch->nsized * sizeof *ch->sized);
+		a->nsized += ch->nsized;
+		free(ch->sized);
 	}
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
@@ -1211,6 +1230,7 @@ void epi_analysis_free(epi_analysis *a)
 	free(a->file);
 	epi_nests_free(a->loops, a->nloops);
 	epi_nests_free(a->hloops, a->nhloops);
+	epi_sized_free(a->sized, a->nsized);
 	sym_free(&a->sym);
 	memset(a, 0, sizeof *a);
 }

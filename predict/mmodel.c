@@ -454,6 +454,26 @@ void epi_mmodel_start(epi_mmodel_job *j)
 		job_run(j);
 }
 
+/* A's note when the program was built with other array sizes than the
+ * parse gives (not when built here, with the parse's own flags). */
+static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
+{
+	char first[400];
+	int k = j->built[0] ? 0 : epi_object_sizes_differ(&j->m->obj, a->sized, a->nsized, first, sizeof first);
+	if (k == 0)
+		return;
+	char more[48] = "";
+	if (k > 1)
+		snprintf(more, sizeof more, ", and %d more array%s", k - 1, k > 2 ? "s" : "");
+	char note[EPI_ERRLEN];
+	snprintf(note, sizeof note,
+		 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. Give the build's -D "
+		 "flags after -- : until then the counts and the memory of the loops over them follow the "
+		 "source's sizes",
+		 j->m->obj.path, j->source, first, more);
+	epi_analysis_note(a, note);
+}
+
 int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 {
 	if (j->threaded)
@@ -463,6 +483,7 @@ int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 		return -1;
 	/* the source's loops: the analysis's (taken from it), else a parse */
 	if (a) {
+		sizes_note(j, a);
 		epi_mmodel_link(j->m, a->loops, a->nloops);
 		a->loops = NULL;
 		a->nloops = 0;

@@ -1,7 +1,7 @@
 /* nests: a file's loop nests, without counting them: the top-level ones
  * for attributing a profile's samples to nests (epi-profile, epi-validate),
  * every loop for matching the machine code's loops to the source's. */
-#include "predict/cfront.h"
+#include "predict/cfront-internal.h"
 #include "predict/cursor.h"
 #include "model/util.h"
 
@@ -36,6 +36,9 @@ typedef struct nest_walk {
 	unsigned *mod;
 	int nmod, capmod;
 	int calls;
+	/* with SZ: the arrays of constant size the function declares */
+	epi_sized **sz;
+	int *nsz, *capsz;
 } nest_walk;
 
 static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientData data);
@@ -225,6 +228,8 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	(void)parent;
 	nest_walk *nw = data;
 	enum CXCursorKind k = kind(c);
+	if (nw->sz && (k == CXCursor_ParmDecl || k == CXCursor_VarDecl))
+		cf_sized_add(c, nw->function, nw->sz, nw->nsz, nw->capsz);
 	if (nw->all && nw->parent >= 0) {
 		if (nw->at && k == CXCursor_DeclRefExpr && nw->at->nvar < REF_VARS)
 			nw->at->var[nw->at->nvar++] = clang_hashCursor(clang_getCursorReferenced(c));
@@ -275,9 +280,46 @@ static void walk_fn(nest_walk *nw, CXCursor fn, const char *function)
 	clang_visitChildren(fn, nest_visit, nw);
 }
 
-void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap)
+void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *cap)
 {
-	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .all = 1, .parent = -1};
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	/* a parameter declared an array is a pointer to its element */
+	if (kind(c) == CXCursor_ParmDecl &&
+	    (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray))
+		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	while (t.kind == CXType_Pointer)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	epi_sized x = {.ndims = 0};
+	for (; t.kind == CXType_ConstantArray && x.ndims < EPI_SIZED_DIMS;
+	     t = clang_getCanonicalType(clang_getArrayElementType(t))) {
+		long long k = clang_getArraySize(t);
+		if (k < 0)
+			return;
+		x.dims[x.ndims++] = (unsigned long long)k;
+	}
+	if (x.ndims == 0)
+		return;
+	x.function = xstrdup(function);
+	x.name = spelling(c);
+	x.line = line_of(c);
+	ALLOC_GROW_FROM(*v, *n + 1, *cap, 16);
+	(*v)[(*n)++] = x;
+}
+
+void epi_sized_free(epi_sized *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].function);
+		free(v[i].name);
+	}
+	free(v);
+}
+
+void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest **v, int *n, int *cap,
+		   epi_sized **sz, int *nsz, int *capsz)
+{
+	nest_walk nw = {.v = *v, .n = *n, .cap = *cap, .file = file, .all = 1, .parent = -1,
+			.sz = sz, .nsz = nsz, .capsz = capsz};
 	walk_fn(&nw, fn, function);
 	free(nw.refs);
 	free(nw.mod);

@@ -870,6 +870,152 @@ static int size_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	return 0;
 }
 
+/* ---- the arrays' sizes ---------------------------------------------- */
+
+/* The DIE of T's type, DW_AT_type followed (through an abstract origin). */
+static Dwarf_Die *type_of(Dwarf_Die *d, Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(d, DW_AT_type, &a) ? dwarf_formref_die(&a, t) : NULL;
+}
+
+/* Variable or parameter D of FUNCTION ("" at file scope) into O's sized
+ * arrays, when its type is an array of constant sizes (through
+ * pointers, typedefs and qualifiers), as epi_sized_add takes one. */
+static void sized_die(epi_object *o, int *cap, Dwarf_Die *d, const char *function)
+{
+	const char *name = dwarf_diename(d);
+	Dwarf_Die t;
+	Dwarf_Die *at = name ? type_of(d, &t) : NULL;
+	for (int hops = 0; at && hops < 16; hops++) {
+		int tag = dwarf_tag(at);
+		if (tag != DW_TAG_pointer_type && tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			break;
+		at = type_of(at, &t);
+	}
+	epi_sized x = {.ndims = 0};
+	while (at && dwarf_tag(at) == DW_TAG_array_type && x.ndims < EPI_SIZED_DIMS) {
+		Dwarf_Die r;
+		if (dwarf_child(at, &r) != 0)
+			return;
+		do {
+			if (dwarf_tag(&r) != DW_TAG_subrange_type)
+				continue;
+			Dwarf_Attribute a;
+			Dwarf_Word k;
+			if (dwarf_attr(&r, DW_AT_count, &a) && dwarf_formudata(&a, &k) == 0)
+				;
+			else if (dwarf_attr(&r, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &k) == 0)
+				k += 1; /* C's arrays start at 0 */
+			else
+				return; /* of a size the code computes (a variable-length array) */
+			if (x.ndims == EPI_SIZED_DIMS)
+				break;
+			x.dims[x.ndims++] = k;
+		} while (dwarf_siblingof(&r, &r) == 0);
+		Dwarf_Die *el = type_of(at, &t);
+		for (int hops = 0; el && hops < 16 && dwarf_tag(el) == DW_TAG_typedef; hops++)
+			el = type_of(el, &t);
+		at = el;
+	}
+	if (x.ndims == 0)
+		return;
+	dwarf_decl_line(d, &x.line);
+	x.function = xstrdup(function);
+	x.name = xstrdup(name);
+	ALLOC_GROW_FROM(o->sized, o->nsized + 1, *cap, 16);
+	o->sized[o->nsized++] = x;
+}
+
+/* The variables and parameters of scope D (a function, or a block of
+ * one), its blocks' too. */
+static void sized_scope(epi_object *o, int *cap, Dwarf_Die *d, const char *function, int depth)
+{
+	Dwarf_Die k;
+	if (depth > 32 || dwarf_child(d, &k) != 0)
+		return;
+	do {
+		int t = dwarf_tag(&k);
+		if (t == DW_TAG_formal_parameter || t == DW_TAG_variable)
+			sized_die(o, cap, &k, function);
+		else if (t == DW_TAG_lexical_block)
+			sized_scope(o, cap, &k, function, depth + 1);
+	} while (dwarf_siblingof(&k, &k) == 0);
+}
+
+typedef struct sized_reader {
+	reader *r;
+	int cap;
+} sized_reader;
+
+/* The arrays of a function the source defines (with code of its own or
+ * only inlined: the abstract instance has the declarations). */
+static int sized_fn(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
+{
+	(void)cu;
+	sized_reader *s = ctx;
+	if (!dwarf_hasattr(d, DW_AT_declaration) && df && epi_same_source(df, dir, s->r->o->source))
+		sized_scope(s->r->o, &s->cap, d, name, 0);
+	return 0;
+}
+
+/* The arrays of the source's file scope and functions, into O. */
+static void object_sizes(reader *r, Dwfl_Module *mod)
+{
+	sized_reader s = {.r = r};
+	epi_dwarf_functions(mod, sized_fn, &s);
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		Dwarf_Attribute at;
+		const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at)), *name = dwarf_diename(cu);
+		Dwarf_Die d;
+		if (!name || !epi_same_source(name, dir, r->o->source) || dwarf_child(cu, &d) != 0)
+			continue;
+		do {
+			const char *df = dwarf_decl_file(&d);
+			if (dwarf_tag(&d) == DW_TAG_variable && (!df || epi_same_source(df, dir, r->o->source)))
+				sized_die(r->o, &s.cap, &d, "");
+		} while (dwarf_siblingof(&d, &d) == 0);
+	}
+}
+
+static void dims_text(char *buf, size_t n, const epi_sized *x)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int i = 0; i < x->ndims && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "[%llu]", x->dims[i]);
+}
+
+int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len)
+{
+	int differ = 0;
+	for (int i = 0; i < n; i++) {
+		const epi_sized *x = &src[i];
+		const epi_sized *y = NULL;
+		for (int j = 0; j < o->nsized && !y; j++)
+			if (o->sized[j].line == x->line && !strcmp(o->sized[j].name, x->name) &&
+			    !strcmp(o->sized[j].function, x->function))
+				y = &o->sized[j];
+		if (!y || (y->ndims == x->ndims && !memcmp(y->dims, x->dims, (size_t)x->ndims * sizeof *x->dims)))
+			continue;
+		if (differ++ == 0 && len) {
+			char in_prog[64], in_src[64], where[160];
+			dims_text(in_prog, sizeof in_prog, y);
+			dims_text(in_src, sizeof in_src, x);
+			if (x->function[0])
+				snprintf(where, sizeof where, "%s in %s()", x->name, x->function);
+			else
+				snprintf(where, sizeof where, "%s", x->name);
+			snprintf(msg, len, "%s (line %d) is %s in the program, %s in the source", where, x->line, in_prog,
+				 in_src);
+		}
+	}
+	return differ;
+}
+
 /* The index of the instruction at ADDR in [lo, hi), or -1. */
 static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 {
@@ -1738,6 +1884,7 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		return -1;
 	}
 	free(r.built_from);
+	object_sizes(&r, mod);
 	code_calls(&r);
 	all_loops(o);
 	/* the callees that the passes over loops, and the first writes of
@@ -1794,6 +1941,7 @@ void epi_object_free(epi_object *o)
 	free(o->loop);
 	free(o->path);
 	free(o->source);
+	epi_sized_free(o->sized, o->nsized);
 	*o = (epi_object){0};
 }
 

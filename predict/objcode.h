@@ -119,6 +119,10 @@ typedef struct epi_object {
 	epi_inlined_range *inl;
 	int ninl;
 	double bss;          /* bytes of zero-initialised data (static arrays), fresh on first touch */
+	/* the arrays of constant size that the source's functions and file
+	 * scope declare, with the sizes the program was built with */
+	epi_sized *sized;
+	int nsized;
 } epi_object;
 
 /* Reads the machine code of PATH's functions compiled from SOURCE, finds
@@ -133,6 +137,13 @@ typedef struct epi_object {
  * around it, so the ways of an else-if chain or of a switch compiled to
  * compares share each iteration. */
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err);
+
+/* Whether O was built with other array sizes than the source's parse
+ * gives (SRC, N of them, as the analysis lists them: a build given -D
+ * values the parse was not): the arrays declared alike (function, name,
+ * line) whose sizes differ. Returns how many, with the first of them
+ * told in MSG (LEN bytes) when one does. */
+int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len);
 /* The line of the source's call whose inlined code holds ADDR (the
  * innermost such call), its callee into *CALLEE; 0 when none does. */
 int epi_object_inlined_at(const epi_object *o, uint64_t addr, const char **callee);

@@ -325,6 +325,42 @@ expect "compiled model: the header's value counted" 0 "usesteps.c,4,run,loop,add
 "$P" "$M/usesteps.c" --binary "$M/usesteps.o" --table "$M/t.xml" --param n=10 -- -I "$M/inc" >"$tmp/out" 2>&1
 [ $? -eq 0 ] && ! grep -q "headers also searched" "$tmp/out" &&
 	ok "compiled model: the flags' own folder, no note" || bad "compiled model: the flags' own folder, no note" "$tmp/out"
+# a program built with other array sizes than the parse gives (a -D
+# the build had, not repeated): said, naming the first array and both
+# sizes; with the build's flags, nothing (arrays as parameters, which
+# decay to pointers, behind typedefs and pointers, file-scope and local)
+cat >"$M/sizes.c" <<'EOF2'
+#ifndef N
+#define N 100
+#endif
+typedef double row[N];
+double g[N][8];
+static row h[4];
+void fill(int n, double A[N][N], double x[N], double (*p)[N])
+{
+	double t[N];
+	double (*q)[N][N] = 0;
+	for (int i = 0; i < n; i++) {
+		t[i] = x[i];
+		A[i][0] = t[i] + g[i][0] + h[0][i] + p[0][i];
+	}
+	x[0] = t[1] + (q ? 1 : 0);
+}
+EOF2
+gcc -O0 -g -DN=300 -c -o "$M/sizes0.o" "$M/sizes.c"
+expect "compiled model: a build with other array sizes, said" 0 \
+	"'.*sizes0.o' was built with other array sizes than '.*sizes.c' has as parsed: g (line 5) is \[300\]\[8\] in the program, \[100\]\[8\] in the source, and 5 more arrays. Give the build's -D flags after --" -- \
+	"$M/sizes.c" --binary "$M/sizes0.o" --table "$M/t.xml" --param n=10
+for cc in gcc clang-19; do
+	$cc -O2 -g -DN=300 -c -o "$M/sizes2.o" "$M/sizes.c"
+	"$P" "$M/sizes.c" --binary "$M/sizes2.o" --table "$M/t.xml" --param n=10 -- -DN=300 >"$tmp/out" 2>&1
+	[ $? -eq 0 ] && ! grep -q "other array sizes" "$tmp/out" &&
+		ok "compiled model: $cc -O2, the build's sizes given, no note" ||
+		bad "compiled model: $cc -O2, the build's sizes given, no note" "$tmp/out"
+	expect "compiled model: $cc -O2, the sizes of a function's array differ, said" 0 \
+		"other array sizes .* is \[300\].* in the program, \[100\].* in the source" -- \
+		"$M/sizes.c" --binary "$M/sizes2.o" --table "$M/t.xml" --param n=10
+done
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's
