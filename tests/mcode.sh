@@ -361,6 +361,16 @@ for cc in gcc clang-19; do
 		"other array sizes .* is \[300\].* in the program, \[100\].* in the source" -- \
 		"$M/sizes.c" --binary "$M/sizes2.o" --table "$M/t.xml" --param n=10
 done
+# validate, the traced program's sizes against the source's
+printf '#ifndef N\n#define N 1000\n#endif\ndouble a[N];\nint main(void)\n{\n\tfor (int r = 0; r < 300; r++)\n\t\tfor (int i = 1; i < N; i++)\n\t\t\ta[i] += a[i - 1] + 1;\n\treturn a[N - 1] < 0;\n}\n' >"$M/gsize.c"
+gcc -O0 -g -DN=20000 -o "$M/gsize" "$M/gsize.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/gsize.trace" -- "$M/gsize" >/dev/null 2>&1
+run_epi "compiled model: validate a program built with other array sizes, said" 0 \
+	"^note: '.*gsize' was built with other array sizes than '.*gsize.c' has as parsed: a (line 4) is \[20000\] in the program, \[1000\] in the source" -- \
+	validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml"
+"$E" validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml" -- -DN=20000 >"$tmp/out" 2>&1
+[ $? -eq 0 ] && ! grep -q "other array sizes" "$tmp/out" &&
+	ok "compiled model: validate with the build's -D, no note" || bad "compiled model: validate with the build's -D, no note" "$tmp/out"
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's
