@@ -960,7 +960,14 @@ static int sized_fn(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	return 0;
 }
 
-/* The arrays of the source's file scope and functions, into O. */
+static int sized_cmp(const void *a, const void *b)
+{
+	const epi_sized *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : strcmp(x->name, y->name);
+}
+
+/* The arrays of the source's file scope and functions, into O (by line,
+ * then name). */
 static void object_sizes(reader *r, Dwfl_Module *mod)
 {
 	sized_reader s = {.r = r};
@@ -979,6 +986,8 @@ static void object_sizes(reader *r, Dwfl_Module *mod)
 				sized_die(r->o, &s.cap, &d, "");
 		} while (dwarf_siblingof(&d, &d) == 0);
 	}
+	if (r->o->nsized > 1)
+		qsort(r->o->sized, (size_t)r->o->nsized, sizeof *r->o->sized, sized_cmp);
 }
 
 static void dims_text(char *buf, size_t n, const epi_sized *x)
@@ -995,9 +1004,16 @@ int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, ch
 	for (int i = 0; i < n; i++) {
 		const epi_sized *x = &src[i];
 		const epi_sized *y = NULL;
-		for (int j = 0; j < o->nsized && !y; j++)
-			if (o->sized[j].line == x->line && !strcmp(o->sized[j].name, x->name) &&
-			    !strcmp(o->sized[j].function, x->function))
+		int lo = 0, hi = o->nsized;
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (sized_cmp(&o->sized[mid], x) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (int j = lo; j < o->nsized && !y && !sized_cmp(&o->sized[j], x); j++)
+			if (!strcmp(o->sized[j].function, x->function))
 				y = &o->sized[j];
 		if (!y || (y->ndims == x->ndims && !memcmp(y->dims, x->dims, (size_t)x->ndims * sizeof *x->dims)))
 			continue;
