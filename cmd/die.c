@@ -175,3 +175,21 @@ int epi_parse_model(const char *v)
 		epi_die(2, "--model '%s': expected compiled or source", v);
 	return strcmp(v, "source") == 0 ? -1 : 1;
 }
+
+void epi_opt_trip(epi_front_opts *fo, const char *spec)
+{
+	char err[EPI_ERRLEN];
+	fo->trips = xrealloc(fo->trips, (size_t)(fo->ntrips + 1) * sizeof *fo->trips);
+	if (epi_trip_parse(&fo->trips[fo->ntrips], spec, err) < 0)
+		epi_die(2, "%s", err);
+	fo->ntrips++;
+}
+
+void epi_opt_calls(epi_front_opts *fo, const char *spec)
+{
+	char err[EPI_ERRLEN];
+	fo->calls = xrealloc(fo->calls, (size_t)(fo->ncalls + 1) * sizeof *fo->calls);
+	if (epi_calls_parse(&fo->calls[fo->ncalls], spec, err) < 0)
+		epi_die(2, "%s", err);
+	fo->ncalls++;
+}

@@ -74,6 +74,9 @@ static const char usage[] =
 	"                          loop on LINE) (repeatable)\n"
 	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
 	"                          loops the analysis cannot count (repeatable)\n"
+	"      --calls FUNCTION=N  the program calls FUNCTION N times from other files\n"
+	"                          (a file without main): the total counts it N times\n"
+	"                          (repeatable)\n"
 	"      --strict            a loop that cannot be counted is an error, instead\n"
 	"                          of a trip-count parameter T<LINE> to bind\n"
 	"  -p DIR                  read compiler flags from DIR/compile_commands.json\n"
@@ -179,6 +182,7 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 		{"trip", required_argument, 0, 'T'},
 		{"trips", required_argument, 0, 'R'},
 		{"strict", no_argument, 0, 'S'},
+		{"calls", required_argument, 0, 'C'},
 		{"format", required_argument, 0, 'F'},
 		{"output", required_argument, 0, 'o'},
 		{"jobs", required_argument, 0, 'j'},
@@ -207,13 +211,9 @@ static void parse_args(int argc, char **argv, predict_opts *o)
 				epi_die(2, "%s", err);
 			break;
 		case 'b': parse_branch_prob(&o->fo, optarg); break;
-		case 'T':
-			o->fo.trips = xrealloc(o->fo.trips, (o->fo.ntrips + 1) * sizeof *o->fo.trips);
-			if (epi_trip_parse(&o->fo.trips[o->fo.ntrips], optarg, err) < 0)
-				epi_die(2, "%s", err);
-			o->fo.ntrips++;
-			break;
+		case 'T': epi_opt_trip(&o->fo, optarg); break;
 		case 'S': o->fo.strict = 1; break;
+		case 'C': epi_opt_calls(&o->fo, optarg); break;
 		case 'R':
 			if (epi_trips_load(optarg, &o->fo.trips, &o->fo.ntrips, err) < 0)
 				epi_die(1, "%s", err);

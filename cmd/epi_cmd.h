@@ -50,6 +50,10 @@ void epi_headers_free(epi_headers *h);
 enum epi_format epi_parse_format(const char *s);
 /* The whole number V of option OPT, from LO to HI; dies with a usage error otherwise. */
 int epi_parse_count(const char *opt, const char *v, long lo, long hi);
+/* --trip SPEC and --calls SPEC into FO; a malformed one ends the command
+ * (exit status 2). */
+void epi_opt_trip(epi_front_opts *fo, const char *spec);
+void epi_opt_calls(epi_front_opts *fo, const char *spec);
 /* V formatted with FMT (one double), or "" when V is NAN: a value nothing
  * measured is an empty field, never 0. */
 void epi_fmt_num(char *b, size_t n, double v, const char *fmt) __attribute__((format(printf, 4, 0)));

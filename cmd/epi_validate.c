@@ -47,6 +47,8 @@ static const char usage[] =
 	"                          trip count of the loop at LINE (repeatable)\n"
 	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
 	"                          loops the analysis cannot count (repeatable)\n"
+	"      --calls FUNCTION=N  the program called FUNCTION N times from other files\n"
+	"                          (a source without main) (repeatable)\n"
 	"  -m, --model M           compiled (default against a trace: the machine code of\n"
 	"                          the program the trace recorded, built with -g, priced\n"
 	"                          with overlap) or source (each source operation priced\n"
@@ -440,6 +442,7 @@ static void parse_args(int argc, char **argv, validate_opts *o)
 		{"output", required_argument, 0, 'o'},  {"plot", required_argument, 0, 'p'},
 		{"trips", required_argument, 0, 'R'},   {"help", no_argument, 0, 'h'},
 		{"model", required_argument, 0, 'm'},   {"binary", required_argument, 0, 'B'},
+		{"calls", required_argument, 0, 'C'},
 		{0, 0, 0, 0},
 	};
 	char err[EPI_ERRLEN];
@@ -460,16 +463,12 @@ static void parse_args(int argc, char **argv, validate_opts *o)
 			o->params = xrealloc(o->params, (size_t)(o->nparams + 1) * sizeof *o->params);
 			o->params[o->nparams++] = optarg;
 			break;
-		case 'T':
-			o->fo.trips = xrealloc(o->fo.trips, (size_t)(o->fo.ntrips + 1) * sizeof *o->fo.trips);
-			if (epi_trip_parse(&o->fo.trips[o->fo.ntrips], optarg, err) < 0)
-				epi_die(2, "%s", err);
-			o->fo.ntrips++;
-			break;
+		case 'T': epi_opt_trip(&o->fo, optarg); break;
 		case 'R':
 			if (epi_trips_load(optarg, &o->fo.trips, &o->fo.ntrips, err) < 0)
 				epi_die(1, "%s", err);
 			break;
+		case 'C': epi_opt_calls(&o->fo, optarg); break;
 		case 'F': o->fmt = epi_parse_format(optarg); break;
 		case 'o': o->output = optarg; break;
 		case 'p': o->svg = optarg; break;
@@ -673,6 +672,36 @@ static void note_spread(validate_run *r)
 	epi_analysis_note(&r->a, line);
 }
 
+/* A note when the source has no main(): the program calls its functions
+ * from other files, as often as the source cannot tell, and those without
+ * --calls are predicted for one call. */
+static void note_calls(const validate_opts *o, validate_run *r)
+{
+	const epi_analysis *a = &r->a;
+	char names[300] = "";
+	size_t len = 0;
+	int n = 0;
+	for (int i = 0; i < a->nroots; i++) {
+		if (!strcmp(a->roots[i], "main"))
+			return;
+		int given = 0;
+		for (int k = 0; k < o->fo.ncalls && !given; k++)
+			given = !strcmp(o->fo.calls[k].function, a->roots[i]);
+		if (given)
+			continue;
+		if (n++ < 4 && len < sizeof names)
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s()", len ? ", " : "", a->roots[i]);
+	}
+	if (n == 0)
+		return;
+	char line[600];
+	snprintf(line, sizeof line,
+		 "'%s' defines no main(): the program calls its functions from other files, and %s%s %s predicted "
+		 "for one call; give how often the run called %s with --calls FUNCTION=N",
+		 a->file, names, n > 4 ? " and more" : "", n > 1 ? "are" : "is", n > 1 ? "each" : "it");
+	epi_analysis_note(&r->a, line);
+}
+
 /* The prediction, compared row by row. */
 static void run(const validate_opts *o, validate_run *r)
 {
@@ -716,6 +745,7 @@ static void run(const validate_opts *o, validate_run *r)
 		epi_die(1, "%s", err);
 	note_outside(r);
 	note_spread(r);
+	note_calls(o, r);
 	epi_headers_note(&r->headers, &r->a, r->program);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))

@@ -3963,5 +3963,8 @@ void epi_front_opts_clear(epi_front_opts *o)
 		free(o->trips[i].origin);
 	}
 	free(o->trips);
+	for (int i = 0; i < o->ncalls; i++)
+		free(o->calls[i].function);
+	free(o->calls);
 }
 

@@ -37,12 +37,23 @@ typedef struct epi_call_site {
 	int out_of;  /* moved out of loops by the compiler: the line of the outermost loop it left */
 } epi_call_site;
 
+/* --calls FUNCTION=N: how many times the program calls FUNCTION, a
+ * function of the file that none of the file's code calls (the
+ * program's main() is in another file); the total counts its work N
+ * times rather than once. */
+typedef struct epi_calls {
+	char *function;
+	long long n;
+} epi_calls;
+
 typedef struct epi_front_opts {
 	const char *const *clang_args; /* compiler flags */
 	int nclang_args;
 	fmpq_t branch_prob;            /* probability of a then-branch */
 	epi_trip *trips;               /* --trip FILE:LINE=EXPR */
 	int ntrips;
+	epi_calls *calls;              /* --calls FUNCTION=N */
+	int ncalls;
 	/* Calls that the compiled code does not make (the compiler removed
 	 * them: a result never used, a value known at compile time): counted
 	 * as absent, each noted. With tag_loops, every other call of a
@@ -142,6 +153,11 @@ typedef struct epi_analysis {
 	epi_nest *hloops;
 	int nhloops;
 	int syn_base;
+	/* the functions the total counts: main(), else those no code of the
+	 * file calls, each as often as --calls says (once by default) */
+	char **roots;
+	long long *root_calls;
+	int nroots;
 	/* with opts.tag_loops: the arrays of constant size that the file's
 	 * functions and its file scope declare, in source order */
 	epi_sized *sized;
@@ -157,6 +173,9 @@ void epi_front_opts_clear(epi_front_opts *o);
 int epi_trip_file_matches(const char *file, const char *source);
 /* Parses "FILE:LINE=EXPR" into a trip; returns 0 or -1 with ERR. */
 int epi_trip_parse(epi_trip *t, const char *spec, char *err);
+/* Parses "FUNCTION=N" (N a whole number, 0 or more) into C; returns 0 or
+ * -1 with ERR naming SPEC. */
+int epi_calls_parse(epi_calls *c, const char *spec, char *err);
 
 /* Analyzes FILE; returns 0, or -1 with ERR naming file:line (exit status 1).
  * When loops could not be counted, A->errors lists them all (one line each)

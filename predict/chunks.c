@@ -982,6 +982,44 @@ enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
 
 /* Every --trip and `#pragma epi trip` must name a loop of the file:
  * returns 0, or -1 with ERR naming the first that does not. */
+/* The --calls of function NAME, or NULL. */
+static const epi_calls *calls_of(const epi_front_opts *o, const char *name)
+{
+	for (int i = 0; i < o->ncalls; i++)
+		if (!strcmp(o->calls[i].function, name))
+			return &o->calls[i];
+	return NULL;
+}
+
+/* Every --calls must name a function the total counts from outside the
+ * file: one the file defines, and main() where there is one or else one
+ * that no code of the file calls (CALLED). */
+static int check_calls(const front *F, const char *called, char *err)
+{
+	const char *file = F->a->file;
+	int m = -1;
+	for (int i = 0; i < F->nfns && m < 0; i++)
+		if (!strcmp(F->fn_name[i], "main"))
+			m = i;
+	for (int c = 0; c < F->o->ncalls; c++) {
+		const epi_calls *k = &F->o->calls[c];
+		int i = 0;
+		while (i < F->nfns && strcmp(F->fn_name[i], k->function))
+			i++;
+		if (i == F->nfns)
+			return epi_error(err, "--calls '%s=%lld': %s defines no function '%s'", k->function, k->n, file,
+					 k->function);
+		if (m >= 0 && i != m)
+			return epi_error(err, "--calls '%s=%lld': %s defines main(), whose run is the total: %s() runs "
+					 "as often as main's code calls it", k->function, k->n, file, k->function);
+		if (m < 0 && called && called[i])
+			return epi_error(err, "--calls '%s=%lld': the code of %s calls %s(): --calls counts the calls "
+					 "from other files, of functions that no code of %s calls", k->function, k->n, file,
+					 k->function, file);
+	}
+	return 0;
+}
+
 static int check_given(const front *F, char *err)
 {
 	const char *file = F->a->file;
@@ -1136,6 +1174,8 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		*again = AGAIN_ONE_CHUNK;
 	if (ret == 0)
 		ret = check_given(&F, err);
+	if (ret == 0)
+		ret = check_calls(&F, F.called, err);
 	free(F.trip_hit);
 	if (ret == 0 && a->nerrors) {
 		if (a->nerrors == 1)
@@ -1176,12 +1216,31 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 				m = i;
 		a->regions = xrealloc(a->regions, (a->nregions + 1) * sizeof *a->regions); /* room for the total */
 		const epi_counts **roots = xmalloc(((size_t)F.nfns + 1) * sizeof *roots);
-		int nroots = 0;
+		epi_counts *times = xcalloc((size_t)o->ncalls + 1, sizeof *times); /* roots run --calls times */
+		int nroots = 0, ntimes = 0;
+		a->roots = xcalloc((size_t)F.nfns + 1, sizeof *a->roots);
+		a->root_calls = xcalloc((size_t)F.nfns + 1, sizeof *a->root_calls);
 		for (int i = 0; i < F.nfns; i++) {
 			int r = (m >= 0 ? i == m : !called[i]) ? fn_region(a, &F, i) : -1;
-			if (r >= 0)
-				roots[nroots++] = &a->regions[r].counts;
+			if (r < 0)
+				continue;
+			const epi_calls *k = calls_of(o, F.fn_name[i]);
+			roots[nroots] = &a->regions[r].counts;
+			if (k && k->n != 1) {
+				epi_counts *t = &times[ntimes++];
+				counts_init(t);
+				counts_set(&a->sym, t, roots[nroots]);
+				poly_t p;
+				poly_init(p, a->sym.ctx);
+				poly_set_si(p, (long)k->n, a->sym.ctx);
+				counts_mul_poly(&a->sym, t, p);
+				poly_clear(p, a->sym.ctx);
+				roots[nroots] = t;
+			}
+			a->roots[nroots] = xstrdup(F.fn_name[i]);
+			a->root_calls[nroots++] = k ? k->n : 1;
 		}
+		a->nroots = nroots;
 		epi_region *r = &a->regions[a->nregions];
 		r->scope = EPI_SCOPE_TOTAL;
 		r->file = xstrdup(file);
@@ -1191,6 +1250,9 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		add_total(a, r, roots, nroots, o, nt);
 		a->nregions++;
 		free(roots);
+		for (int i = 0; i < ntimes; i++)
+			counts_clear(&a->sym, &times[i]);
+		free(times);
 	}
 	plan_free(&F);
 	for (int i = 0; i < F.npragmas; i++)
@@ -1231,6 +1293,10 @@ void epi_analysis_free(epi_analysis *a)
 	epi_nests_free(a->loops, a->nloops);
 	epi_nests_free(a->hloops, a->nhloops);
 	epi_sized_free(a->sized, a->nsized);
+	for (int i = 0; i < a->nroots; i++)
+		free(a->roots[i]);
+	free(a->roots);
+	free(a->root_calls);
 	sym_free(&a->sym);
 	memset(a, 0, sizeof *a);
 }

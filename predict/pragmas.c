@@ -6,6 +6,7 @@
 #include "model/util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,24 @@ int epi_trip_file_matches(const char *file, const char *source)
 {
 	const char *b = strrchr(source, '/');
 	return strcmp(file, source) == 0 || strcmp(file, b ? b + 1 : source) == 0;
+}
+
+int epi_calls_parse(epi_calls *c, const char *spec, char *err)
+{
+	memset(c, 0, sizeof *c);
+	const char *eq = strchr(spec, '=');
+	int named = eq && eq > spec && (isalpha((unsigned char)spec[0]) || spec[0] == '_');
+	for (const char *p = spec; named && p < eq; p++)
+		named = isalnum((unsigned char)*p) || *p == '_';
+	char *end = NULL;
+	errno = 0;
+	long long n = named && isdigit((unsigned char)eq[1]) ? strtoll(eq + 1, &end, 10) : -1;
+	if (!named || n < 0 || errno || *end)
+		return epi_error(err, "invalid --calls '%s': expected FUNCTION=N, N the times the program calls "
+				 "FUNCTION (a whole number)", spec);
+	c->function = xstrndup(spec, (size_t)(eq - spec));
+	c->n = n;
+	return 0;
 }
 
 int epi_trip_parse(epi_trip *t, const char *spec, char *err)

@@ -371,6 +371,25 @@ run_epi "compiled model: validate a program built with other array sizes, said" 
 "$E" validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml" -- -DN=20000 >"$tmp/out" 2>&1
 [ $? -eq 0 ] && ! grep -q "other array sizes" "$tmp/out" &&
 	ok "compiled model: validate with the build's -D, no note" || bad "compiled model: validate with the build's -D, no note" "$tmp/out"
+# a kernel whose main() is in another file: validate says that each of
+# its functions is predicted for one call, and --calls gives how many
+printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"
+printf 'void kern(int n, double *a);\nstatic double a[1000];\nint main(void)\n{\n\tfor (int r = 0; r < 20000; r++)\n\t\tkern(1000, a);\n\treturn a[999] > 1e300;\n}\n' >"$M/drv.c"
+gcc -O0 -g -o "$M/kern" "$M/kern.c" "$M/drv.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/kern.trace" -- "$M/kern" >/dev/null 2>&1
+run_epi "compiled model: validate a file without main(), one call each, said" 0 \
+	"^note: '.*kern.c' defines no main(): the program calls its functions from other files, and kern() is predicted for one call; give how often the run called it with --calls FUNCTION=N" -- \
+	validate "$M/kern.c" -a "$M/kern.trace" -t "$M/t.xml" -P n=1000
+"$E" validate "$M/kern.c" -a "$M/kern.trace" -t "$M/t.xml" -P n=1000 -F csv >"$M/one.csv" 2>/dev/null
+"$E" validate "$M/kern.c" -a "$M/kern.trace" -t "$M/t.xml" -P n=1000 -F csv --calls kern=20000 >"$M/all.csv" 2>"$tmp/err"
+python3 -c '
+import csv, sys
+def loop(f):
+    return [float(r["pred_time_s"]) for r in csv.DictReader(open(f)) if r["kind"] == "loop"][0]
+sys.exit(0 if abs(loop(sys.argv[2]) / loop(sys.argv[1]) / 20000 - 1) < 1e-4 else 1)' "$M/one.csv" "$M/all.csv" &&
+	! grep -q "defines no main" "$tmp/err" &&
+	ok "compiled model: validate --calls prices the nest for every call" ||
+	bad "compiled model: validate --calls prices the nest for every call" "$tmp/err"
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's

@@ -292,6 +292,22 @@ awk 'BEGIN { n = 14; printf "void deep(int *a"; for (k = 0; k < n; k++) printf "
 	for (k = 0; k < n; k++) printf "for (int i%d = 0; i%d < n%d; i%d++)\n", k, k, k, k; print "a[0] = 1;\n}" }' >"$tmp/deepnest.c"
 expect "a term in more symbols than a monomial holds: an error, not an exit from the library" 1 \
 	"deepnest.c:1: a count of deep() has a term in more than 12 symbols" -- "$tmp/deepnest.c"
+# --calls: a file without main() whose functions another file calls; the
+# total counts each as often as given
+printf 'static int sq(int x) { return x * x; }\nvoid scale(int n, double *a)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] *= 2.0;\n}\nvoid once(int n, double *a)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] += sq(i);\n}\n' >"$tmp/lib.c"
+expect "--calls: the total counts the function as often" 0 'lib.c,,,total,mul.f64,30000,' -- \
+	"$tmp/lib.c" --param n=10 --calls scale=3000 --format csv
+expect "--calls: the other functions once" 0 'lib.c,,,total,add.f64,10,' -- \
+	"$tmp/lib.c" --param n=10 --calls scale=3000 --format csv
+expect "--calls: the function's own region stays one call" 0 'lib.c,2,scale,function,mul.f64,10,' -- \
+	"$tmp/lib.c" --param n=10 --calls scale=3000 --format csv
+expect "--calls of a function the file does not define" 1 "--calls 'scal=3': .*lib.c defines no function 'scal'" -- \
+	"$tmp/lib.c" --param n=10 --calls scal=3
+expect "--calls of a function the file's code calls" 1 "--calls 'sq=3': the code of .*lib.c calls sq()" -- \
+	"$tmp/lib.c" --param n=10 --calls sq=3
+expect "--calls beside main()" 1 "--calls 'selection_sort=3': .* defines main(), whose run is the total" -- \
+	"$ex/selection_sort.c" --param n=10 --calls selection_sort=3
+expect "--calls that is no count" 2 "invalid --calls 'scale=many'" -- "$tmp/lib.c" --calls scale=many
 printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
 expect "a file that defines no function says so" 0 "nofn.c: defines no function, so there is nothing to count" -- "$tmp/nofn.c"
 printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"
