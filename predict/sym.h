@@ -203,6 +203,11 @@ int sym_grow(sym_ctx *s, int cap);
  * factored, with the condition under which it holds ("n >= 2").  Returns
  * malloc'd strings; *cond is "" when the formula holds everywhere. */
 void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond);
+/* The same at ENV's values rather than for large parameters: the pieces
+ * of W that hold there, and where they hold (or "the values given").
+ * Returns 0, or -1 (nothing made) when ENV does not bind every
+ * parameter W depends on. */
+int sym_pw_format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, char **formula, char **cond);
 /* A polynomial as text in the variables' names (malloc'd). */
 char *sym_poly_str(sym_ctx *s, const poly_t p);
 

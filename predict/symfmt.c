@@ -238,6 +238,7 @@ static void cons_put(sbuf *b, sym_ctx *s, const poly_t c)
 
 /* The polynomial of W for large parameters (into SUM) and its condition. */
 static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
+static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t sum);
 
 /* Whether c >= 0 and d >= 0 exclude each other because c + d is a negative
  * constant (n - 335 >= 0 against -n + 333 >= 0): how most pieces of a sum
@@ -419,6 +420,13 @@ void sym_pw_format(sym_ctx *s, const sym_pw *w, char **formula, char **cond)
 
 static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 {
+	return format_at(s, w, NULL, sum);
+}
+
+/* The polynomial of W at ENV's point (NULL: for large parameters) into
+ * SUM, and its condition. */
+static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t sum)
+{
 	fmpq vals[SYM_MAXVARS];
 	fmpq *ptr[SYM_MAXVARS];
 	for (int k = 0; k < s->nvars; k++) {
@@ -426,7 +434,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 		ptr[k] = &vals[k];
 	}
 	int missing;
-	sym_env_fill(s, w, NULL, 1, vals, &missing, NULL);
+	sym_env_fill(s, w, env, env == NULL, vals, &missing, NULL);
 	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
@@ -487,7 +495,7 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	sbuf c = {0};
 	sb_putn(&c, "", 0);
 	if (overlap) {
-		sb_puts(&c, "large parameters");
+		sb_puts(&c, env ? "the values given" : "large parameters");
 	} else {
 		for (int j = 0; j < all.n; j++) {
 			if (j)
@@ -502,3 +510,19 @@ static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum)
 	return c.s;
 }
 
+
+int sym_pw_format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, char **formula, char **cond)
+{
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)s->cap);
+	sym_pw_params(s, w, used);
+	for (int k = 0; k < s->nvars; k++)
+		if (used[k] && !(env && env->bound[k]))
+			return -1;
+	poly_t sum;
+	poly_init(sum, CTX);
+	*cond = format_at(s, w, env, sum);
+	*formula = poly_factored(s, sum);
+	poly_clear(sum, CTX);
+	return 0;
+}

@@ -308,6 +308,14 @@ expect "--calls of a function the file's code calls" 1 "--calls 'sq=3': the code
 expect "--calls beside main()" 1 "--calls 'selection_sort=3': .* defines main(), whose run is the total" -- \
 	"$ex/selection_sort.c" --param n=10 --calls selection_sort=3
 expect "--calls that is no count" 2 "invalid --calls 'scale=many'" -- "$tmp/lib.c" --calls scale=many
+# a count in pieces: the formula of large parameters (here the row's
+# loop empty) unless the parameters given select another piece, whose
+# formula the count then is
+printf 'void rows(double v[100], int col[100], int rd[11], double out[10])\n{\n\tfor (int i = 0; i < 10; i++) {\n\t\tint b = rd[i], e = rd[i + 1];\n\t\tfor (int j = b; j < e; j++)\n\t\t\tout[i] += v[col[j]];\n\t}\n}\n' >"$tmp/pieces.c"
+expect "a count in pieces: the formula of the values given" 0 'rows,function,load.i32,70,70,70,10\*e - 10\*b + 20 for e >= b + 1,' -- \
+	"$tmp/pieces.c" --param b=0 --param e=5 --format csv
+expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
+	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
 printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
 expect "a file that defines no function says so" 0 "nofn.c: defines no function, so there is nothing to count" -- "$tmp/nofn.c"
 printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"
