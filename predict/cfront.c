@@ -2897,6 +2897,27 @@ static void body_stmts(CXCursor body, kids *k)
 }
 
 /* The variable an update (x++, x += c, x = e) changes, or a null cursor. */
+/* The text of the structure's member that an update of UK (an increment's
+ * parts) changes (s.i++, p->k += 2), or NULL (malloc'd). */
+static char *member_update(W *w, const kids *uk)
+{
+	char *t = NULL;
+	for (int i = 0; i < uk->n && !t; i++) {
+		CXCursor e = strip(uk->c[i]);
+		enum CXCursorKind k = kind(e);
+		kids kk = {0};
+		kids_of(e, &kk);
+		int upd = (k == CXCursor_UnaryOperator && kk.n == 1) ||
+			  ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) && kk.n == 2 &&
+			   clang_getCursorBinaryOperatorKind(e) >= CXBinaryOperator_Assign &&
+			   clang_getCursorBinaryOperatorKind(e) <= CXBinaryOperator_OrAssign);
+		if (upd && kind(strip(kk.c[0])) == CXCursor_MemberRefExpr)
+			t = expr_text(w, strip(kk.c[0]));
+		kids_free(&kk);
+	}
+	return t;
+}
+
 static CXCursor update_target(CXCursor e)
 {
 	e = strip(e);
@@ -3287,9 +3308,16 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		refs r = {0};
 		refs_of(cond, &r);
 		int v = -1;
-		for (int i = 0; i < r.n && v < 0; i++)
-			if (loop_var_of(w, r.d[i]) < 0 && varies(w, r.d[i]))
+		for (int i = 0; i < r.n && v < 0; i++) {
+			/* the variables the increment updates are this loop's own */
+			int own = 0;
+			for (int k = 0; k < uk.n && !own; k++) {
+				CXCursor d = update_target(uk.c[k]);
+				own = !clang_Cursor_isNull(d) && clang_equalCursors(d, r.d[i]);
+			}
+			if (!own && loop_var_of(w, r.d[i]) < 0 && varies(w, r.d[i]))
 				v = i;
+		}
 		char why[300];
 		char *mem = v < 0 ? memory_read(w, cond) : NULL;
 		if (v >= 0) {
@@ -3305,6 +3333,10 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 				 "by it rounded up, is no polynomial", nm, st);
 			free(nm);
 			free(st);
+		} else if ((mem = member_update(w, &uk)) != NULL) {
+			snprintf(why, sizeof why, "its counter '%s' is a member of a structure: loops are counted by a "
+				 "plain variable's steps", mem);
+			free(mem);
 		} else {
 			snprintf(why, sizeof why, "the condition is not 'var < bound' (<, <=, >, >=, !=) with an affine bound "
 				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");

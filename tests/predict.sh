@@ -116,6 +116,12 @@ printf 'void tiles(int n, int bs, double *a)\n{\n\tfor (int ii = 0; ii < n; ii +
 expect "a step that is no constant, said so" 0 "tiles.c:3: cannot count this loop: 'ii' steps by 'bs', which is no constant" -- "$tmp/tiles.c"
 printf 'int walk(int n, int s, const int *a)\n{\n\tint i = 0, c = 0;\n\twhile (i < n) {\n\t\tc += a[i];\n\t\ti += s;\n\t}\n\treturn c;\n}\n' >"$tmp/wstep.c"
 expect "a while loop's step that is no constant, said so" 0 "wstep.c:4: cannot count this loop: 'i' steps by 's', which is no constant" -- "$tmp/wstep.c"
+printf 'void halve(int n, double *a)\n{\n\tfor (int m = 1; m < n; m *= 2)\n\t\tfor (int i = 0; i < n; i += m + m)\n\t\t\ta[i] += 1;\n}\n' >"$tmp/mstep.c"
+expect "a step the loop around changes: the step named, not the loop's own variable" 0 \
+	"mstep.c:4: cannot count this loop: 'i' steps by 'm + m', which is no constant" -- "$tmp/mstep.c"
+printf 'struct it { int i; };\nvoid zero(int n, double *a, struct it *p)\n{\n\tfor (p->i = 0; p->i < n; p->i += 2)\n\t\ta[p->i] = 0;\n}\n' >"$tmp/member.c"
+expect "a counter that is a structure's member, said so" 0 \
+	"member.c:4: cannot count this loop: its counter 'p->i' is a member of a structure" -- "$tmp/member.c"
 # CSV: the exact header, 12 fields on every row
 "$P" "$ex/selection_sort.c" --table "$ref" --param n=1000 --format csv >"$tmp/o.csv" 2>"$tmp/err"
 if [ "$(head -1 "$tmp/o.csv")" = "file,line,function,scope,op,count,count_min,count_max,formula,energy_j,time_s,freq_ghz" ] &&
