@@ -509,6 +509,19 @@ static unsigned exp_offset(CXSourceLocation l)
 /* Whether the text of LINE before column COL holds nothing but blanks and
  * braces (and the keyword `do` when DO): no other code shares the line
  * ahead of what starts there. */
+/* Past a label (an identifier and its colon: "outer: for (...)" runs no
+ * code of its own) at P, before END; NULL when P starts none. */
+static const char *past_label(const char *p, const char *end)
+{
+	if (p >= end || !(isalpha((unsigned char)*p) || *p == '_'))
+		return NULL;
+	while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+		p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && *p == ':' ? p + 1 : NULL;
+}
+
 static int alone_from(const finder *f, int line, int col, int do_)
 {
 	if (line < 1 || line > f->nlines)
@@ -519,7 +532,7 @@ static int alone_from(const finder *f, int line, int col, int do_)
 			p++;
 		else if (do_ && end - p >= 2 && p[0] == 'd' && p[1] == 'o' && (end - p == 2 || !(p[2] == '_' || isalnum((unsigned char)p[2]))))
 			p += 2;
-		else
+		else if ((p = past_label(p, end)) == NULL)
 			return 0;
 	}
 	return 1;

@@ -109,6 +109,13 @@ expect "validate --trips: the file is read as epi-predict reads it" 1 "trips fil
 	validate "$TR/gcc/trips_loops.c" --trips "$TR/bad.json" --against "$TR/none.trace"
 P=$saved_p
 
+# a loop after a label on its line (MachSuite's style: "outer: for"):
+# the label runs no code, and gcc's line counts are the loop's
+mkdir -p "$TR/label"
+printf 'volatile int s;\nint main(void)\n{\n\tint i;\nrows:\tfor (i = 0; i < 10; i++)\n\t\ts += i;\n\treturn 0;\n}\n' >"$TR/label/l.c"
+(cd "$TR/label" && gcc --coverage -g -O0 -o l l.c)
+trips_run "$TR/label" "trips: a loop after a label, gcc" 0 "^l.c  *5  *1  *main  *1  *10  *10 " -- trips -- ./l
+
 # errors and warnings
 cc -O0 -g -o "$TR/plain" "$TR/gcc/trips_loops.c"
 trips_run "$TR" "trips: a program built without coverage" 1 \
