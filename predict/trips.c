@@ -365,8 +365,17 @@ static json_t *read_llvm(const char *dir, const char *exe, const char *prog, cha
 	snprintf(merged, sizeof merged, "%s/merged.profdata", dir);
 	const char *merge[] = {tool("EPI_LLVM_PROFDATA", "llvm-profdata-19"), "merge", "-o", merged, NULL};
 	char *text = run_tool_on(merge, raw, n, dir, "llvm-19", err);
-	if (!text)
+	if (!text) {
+		/* a profile another clang wrote: its format is that clang's */
+		if (strstr(err, "version mismatch")) {
+			char why[EPI_ERRLEN];
+			snprintf(why, sizeof why, "%s", err);
+			epi_error(err, "'%s' was built by a clang whose coverage format %s does not read (build it "
+				       "with clang-19 -fprofile-instr-generate -fcoverage-mapping -g, or gcc --coverage "
+				       "-g): %s", prog, merge[0], why);
+		}
 		goto done;
+	}
 	free(text);
 	snprintf(inst, sizeof inst, "-instr-profile=%s", merged);
 	char *real = realpath(exe, NULL); /* the tool runs in DIR */

@@ -117,6 +117,13 @@ printf 'volatile int s;\nint main(void)\n{\n\tint i;\nrows:\tfor (i = 0; i < 10;
 trips_run "$TR/label" "trips: a loop after a label, gcc" 0 "^l.c  *5  *1  *main  *1  *10  *10 " -- trips -- ./l
 
 # errors and warnings
+# a profile of a clang whose format llvm-profdata-19 does not read (the
+# tool stood in for by one that answers as it does)
+printf '#!/bin/sh\necho "warning: x.profraw: raw profile version mismatch: Profile uses raw profile format version = 8; expected version = 10" >&2\nexit 1\n' >"$TR/old-profdata"
+chmod +x "$TR/old-profdata"
+EPI_LLVM_PROFDATA="$TR/old-profdata" trips_run "$TR/clang" "trips: another clang's profile, said so" 1 \
+	"'./prog' was built by a clang whose coverage format .*old-profdata does not read (build it with clang-19" -- \
+	trips -- ./prog 3
 cc -O0 -g -o "$TR/plain" "$TR/gcc/trips_loops.c"
 trips_run "$TR" "trips: a program built without coverage" 1 \
 	"'./plain' was built without coverage: rebuild it with gcc --coverage -g (at -O0), or clang -fprofile-instr-generate -fcoverage-mapping -g" -- \
