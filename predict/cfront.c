@@ -342,6 +342,17 @@ static int varies(W *w, CXCursor d)
 	return 0;
 }
 
+static int expr_poly(W *w, CXCursor c, poly_t out);
+
+/* expr_poly() of a loop's bound or first value. */
+static int bound_poly(W *w, CXCursor c, poly_t out)
+{
+	w->in_bound++;
+	int r = expr_poly(w, c, out);
+	w->in_bound--;
+	return r;
+}
+
 /* Converts an integer expression to a polynomial in parameters and loop
  * variables; returns 0, or -1 when it is not one. */
 static int expr_poly(W *w, CXCursor c, poly_t out)
@@ -391,6 +402,13 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 			}
 			char *name = spelling(d);
 			int r = param_poly(w, name, out);
+			/* in a loop's bound, a variable the function sets, not one
+			 * it is given */
+			if (r == 0 && w->in_bound && kind(d) == CXCursor_VarDecl && w->cur &&
+			    clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
+				note(w, c, "'%s', a variable of %s() (declared on line %d), is taken as a parameter: "
+					   "counted as one value; where it changes during the run, bind its mean", name,
+				     w->cur->name, line_of(d));
 			free(name);
 			return r;
 		}
@@ -1871,7 +1889,7 @@ static int loop_cond1(W *w, CXCursor cond, loop *l)
 			for (int i = 0; i < r.n; i++)
 				self |= clang_equalCursors(r.d[i], d);
 			l->alt = 0;
-			if (self || (expr_poly(w, kk.c[1 - side], l->B) < 0 &&
+			if (self || (bound_poly(w, kk.c[1 - side], l->B) < 0 &&
 				     minmax(w, kk.c[1 - side], l->B, l->B2, &l->alt) < 0))
 				continue;
 			if (off_sign) {
@@ -3342,7 +3360,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 				 "on a variable the increment changes by a constant (++, --, += c, -= c, var = var + c)");
 		}
 		ret = unsupported(w, c, why);
-	} else if (!clang_Cursor_isNull(init_expr) ? expr_poly(w, init_expr, l.L) < 0 &&
+	} else if (!clang_Cursor_isNull(init_expr) ? bound_poly(w, init_expr, l.L) < 0 &&
 							 minmax(w, init_expr, l.L, l.L2, &l.alt_l) < 0
 						       : 0) {
 		ret = unsupported(w, c, "the initial value is not affine in the parameters and outer loop variables");

@@ -320,6 +320,9 @@ expect "--calls that is no count" 2 "invalid --calls 'scale=many'" -- "$tmp/lib.
 printf 'void rows(double v[100], int col[100], int rd[11], double out[10])\n{\n\tfor (int i = 0; i < 10; i++) {\n\t\tint b = rd[i], e = rd[i + 1];\n\t\tfor (int j = b; j < e; j++)\n\t\t\tout[i] += v[col[j]];\n\t}\n}\n' >"$tmp/pieces.c"
 expect "a count in pieces: the formula of the values given" 0 'rows,function,load.i32,70,70,70,10\*e - 10\*b + 20 for e >= b + 1,' -- \
 	"$tmp/pieces.c" --param b=0 --param e=5 --format csv
+expect "a bound that a variable of the function holds, said so" 0 \
+	"pieces.c:5: 'e', a variable of rows() (declared on line 4), is taken as a parameter: counted as one value; where it changes during the run, bind its mean" -- \
+	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
 printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
