@@ -837,7 +837,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0;
+	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0, imul = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l || (sel && sel[i] != want))
 			continue;
@@ -852,12 +852,19 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		/* the integer and the floating-point dividers work beside
 		 * each other and beside the other units */
 		double tp = w * epi_mcosts_tp(c, in);
-		if (in->klass == EPI_IC_INT_DIV)
+		if (in->klass == EPI_IC_INT_DIV) {
 			idiv += tp;
-		else if (in->klass == EPI_IC_FP_DIV)
+		} else if (in->klass == EPI_IC_FP_DIV) {
 			fdiv += tp;
-		else if (u != EPI_BOUND_ISSUE)
+		} else if (in->klass == EPI_IC_INT_MUL) {
+			/* a multiply takes one of the integer units' turns, as
+			 * an add does, on the units that multiply: those at
+			 * mul.i64's rate (fewer than the adders) */
+			out->bound_t[EPI_BOUND_INT] += w * c->tp[EPI_IC_INT];
+			imul += tp;
+		} else if (u != EPI_BOUND_ISSUE) {
 			out->bound_t[u] += tp;
+		}
 		out->bound_t[EPI_BOUND_LOAD] +=
 			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
@@ -867,6 +874,8 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			acc += w * (in->loads + in->stores);
 		out->e_dyn += w * (epi_mcosts_e(c, in) + in->loads * c->e_load + in->stores * c->e_store);
 	}
+	if (imul > out->bound_t[EPI_BOUND_INT])
+		out->bound_t[EPI_BOUND_INT] = imul;
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	out->bound_t[EPI_BOUND_DIV] = idiv > fdiv ? idiv : fdiv;
 	/* loads and stores share address units: so many accesses a cycle of

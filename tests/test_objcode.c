@@ -525,6 +525,56 @@ static void test_fmax_chain(void **st)
 	model_free(&x);
 }
 
+static const char imul_src[] = "long dotk(int n, const int *a, const int *b)\n"
+			       "{\n"
+			       "\tlong s = 0;\n"
+			       "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+			       "\t\ts += a[i] * b[i * 64];\n"
+			       "\treturn s;\n"
+			       "}\n";
+
+/* An integer multiply takes one of the integer units' turns, as an add
+ * does, on the units that multiply: the integer bound is the larger of
+ * all the integer work's turns and the multiplies at their own rate,
+ * not their sum */
+static void test_multiply_turns(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "imul", imul_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	cycles(&k);
+	for (int c = 0; c < EPI_IC_N; c++)
+		k.tp[c] = 0.25;
+	k.tp[EPI_IC_BRANCH] = 0.5;
+	k.tp[EPI_IC_INT_MUL] = 1;
+	double turns = 0, mul = 0;
+	const epi_object *o = &x.m.obj;
+	for (int i = o->loop[l].first; i <= o->loop[l].last; i++) {
+		if (o->loop_of[i] != l)
+			continue;
+		enum epi_iclass c = o->in[i].klass;
+		double w = o->weight[i];
+		if (c == EPI_IC_INT_MUL) {
+			turns += w * 0.25;
+			mul += w;
+		} else if (c == EPI_IC_INT || c == EPI_IC_BRANCH || c == EPI_IC_CALL || c == EPI_IC_RET ||
+			   c == EPI_IC_OTHER) {
+			turns += w * k.tp[c];
+		}
+	}
+	assert_true(mul >= 1 && turns > mul);
+	epi_mloop_price p;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_INT] - turns) < 1e-9);
+	/* the multiplies alone bound it when their units are slow enough */
+	k.tp[EPI_IC_INT_MUL] = 2 * turns / mul;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_INT] - 2 * turns) < 1e-9);
+	model_free(&x);
+}
+
 static const char div_src[] = "void qd(int n, int d, const int *x, int *q, double *r)\n"
 			      "{\n"
 			      "\tfor (int i = 0; i < n; i++) {\n" /* 3 */
@@ -2879,6 +2929,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiply_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
