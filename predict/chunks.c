@@ -980,8 +980,6 @@ static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *r
 
 enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
 
-/* Every --trip and `#pragma epi trip` must name a loop of the file:
- * returns 0, or -1 with ERR naming the first that does not. */
 /* The --calls of function NAME, or NULL. */
 static const epi_calls *calls_of(const epi_front_opts *o, const char *name)
 {
@@ -1020,6 +1018,8 @@ static int check_calls(const front *F, const char *called, char *err)
 	return 0;
 }
 
+/* Every --trip and `#pragma epi trip` must name a loop of the file:
+ * returns 0, or -1 with ERR naming the first that does not. */
 static int check_given(const front *F, char *err)
 {
 	const char *file = F->a->file;
