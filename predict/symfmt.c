@@ -510,7 +510,6 @@ static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t s
 	return c.s;
 }
 
-
 int sym_pw_format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, char **formula, char **cond)
 {
 	int used[SYM_MAXVARS];
