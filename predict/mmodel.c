@@ -474,6 +474,20 @@ static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 	epi_analysis_note(a, note);
 }
 
+/* A's notes of the functions the compiler folded into others. */
+static void folds_note(const epi_mmodel_job *j, epi_analysis *a)
+{
+	const epi_object *o = &j->m->obj;
+	for (int i = 0; i < o->nfold; i++) {
+		char note[600];
+		snprintf(note, sizeof note,
+			 "the compiler folded %s() into %s(), whose machine code is the same (gcc's -fipa-icf): "
+			 "%s() runs %s()'s code, on its lines, where a profile finds the time of both",
+			 o->fold_from[i], o->fold_into[i], o->fold_from[i], o->fold_into[i]);
+		epi_analysis_note(a, note);
+	}
+}
+
 int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 {
 	if (j->threaded)
@@ -484,6 +498,7 @@ int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a)
 	/* the source's loops: the analysis's (taken from it), else a parse */
 	if (a) {
 		sizes_note(j, a);
+		folds_note(j, a);
 		epi_mmodel_link(j->m, a->loops, a->nloops);
 		a->loops = NULL;
 		a->nloops = 0;

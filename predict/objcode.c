@@ -183,32 +183,51 @@ typedef struct reader {
 	int njobs, capjobs;
 } reader;
 
+/* E's function symbols (and indirect functions') one by one: the next
+ * into *SYM and *NAME (named ones only) from where IT is (zeroed to
+ * start); 0 when there is none left. */
+typedef struct fsym_iter {
+	Elf_Scn *scn;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i;
+} fsym_iter;
+
+static int next_fsym(Elf *e, fsym_iter *it, GElf_Sym *sym, const char **name)
+{
+	for (;;) {
+		while (!it->d || it->i >= it->sh.sh_size / it->sh.sh_entsize) {
+			if (!(it->scn = elf_nextscn(e, it->scn)))
+				return 0;
+			it->d = NULL;
+			it->i = 0;
+			if (gelf_getshdr(it->scn, &it->sh) && it->sh.sh_type == SHT_SYMTAB && it->sh.sh_entsize)
+				it->d = elf_getdata(it->scn, NULL);
+		}
+		int t;
+		if (gelf_getsym(it->d, (int)it->i++, sym) &&
+		    ((t = GELF_ST_TYPE(sym->st_info)) == STT_FUNC || t == STT_GNU_IFUNC) &&
+		    (*name = elf_strptr(e, it->sh.sh_link, sym->st_name)) && (*name)[0])
+			return 1;
+	}
+}
+
 /* The name of the function (or indirect function) of E's symbol table
  * at ADDR, or NULL: of the names there, a global one before a local, the
  * shortest (memcpy, not __new_memcpy, at the same resolver). */
 static const char *symbol_at(Elf *e, GElf_Addr addr)
 {
-	const char *best = NULL;
+	const char *best = NULL, *name;
 	int best_global = 0;
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+	fsym_iter it = {0};
+	GElf_Sym sym;
+	while (next_fsym(e, &it, &sym, &name)) {
+		if (sym.st_value != addr)
 			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			int t;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym) || sym.st_value != addr ||
-			    ((t = GELF_ST_TYPE(sym.st_info)) != STT_FUNC && t != STT_GNU_IFUNC) ||
-			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !name[0])
-				continue;
-			int global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
-			if (!best || global > best_global || (global == best_global && strlen(name) < strlen(best))) {
-				best = name;
-				best_global = global;
-			}
+		int global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+		if (!best || global > best_global || (global == best_global && strlen(name) < strlen(best))) {
+			best = name;
+			best_global = global;
 		}
 	}
 	return best;
@@ -988,6 +1007,51 @@ static void object_sizes(reader *r, Dwfl_Module *mod)
 	}
 	if (r->o->nsized > 1)
 		qsort(r->o->sized, (size_t)r->o->nsized, sizeof *r->o->sized, sized_cmp);
+}
+
+/* ---- functions folded into others ------------------------------------ */
+
+/* The address of E's function symbol NAME, or 0. */
+static GElf_Addr symbol_addr(Elf *e, const char *name)
+{
+	fsym_iter it = {0};
+	GElf_Sym sym;
+	const char *nm;
+	while (next_fsym(e, &it, &sym, &nm))
+		if (sym.st_value && GELF_ST_TYPE(sym.st_info) == STT_FUNC && !strcmp(nm, name))
+			return sym.st_value;
+	return 0;
+}
+
+/* A function the source defines whose debug information gives it no
+ * code, neither its own nor inlined (DW_AT_inline), while the program has
+ * a symbol of its name: when that symbol's code is one jump to the start
+ * of a function read, the compiler folded it into that one. */
+static int fold_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *name, const char *df, void *ctx)
+{
+	(void)cu;
+	reader *r = ctx;
+	epi_object *o = r->o;
+	if (!df || !epi_same_source(df, dir, o->source) || dwarf_hasattr(d, DW_AT_low_pc) ||
+	    dwarf_hasattr(d, DW_AT_ranges) || dwarf_hasattr(d, DW_AT_inline) || dwarf_hasattr(d, DW_AT_declaration))
+		return 0;
+	GElf_Addr at = symbol_addr(r->elf, name);
+	size_t n = 16; /* a jump's bytes at most, fewer at the end of the code */
+	const uint8_t *code = NULL;
+	while (at && n > 0 && !(code = code_at(r->elf, at, at + n)))
+		n--;
+	epi_insn in;
+	if (!code || !epi_isa_decode(r->isa, code, n, at, &in) || in.klass != EPI_IC_BRANCH || in.cond || !in.target)
+		return 0;
+	for (int f = 0; f < o->nfn; f++)
+		if (o->fn[f].n && o->in[o->fn[f].first].addr == in.target && strcmp(o->fn[f].name, name)) {
+			o->fold_from = xrealloc(o->fold_from, (size_t)(o->nfold + 1) * sizeof *o->fold_from);
+			o->fold_into = xrealloc(o->fold_into, (size_t)(o->nfold + 1) * sizeof *o->fold_into);
+			o->fold_from[o->nfold] = xstrdup(name);
+			o->fold_into[o->nfold++] = xstrdup(o->fn[f].name);
+			break;
+		}
+	return 0;
 }
 
 static void dims_text(char *buf, size_t n, const epi_sized *x)
@@ -1901,6 +1965,8 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	}
 	free(r.built_from);
 	object_sizes(&r, mod);
+	if (!r.rel) /* an object file's jumps to others are relocations */
+		epi_dwarf_functions(mod, fold_one, &r);
 	code_calls(&r);
 	all_loops(o);
 	/* the callees that the passes over loops, and the first writes of
@@ -1958,6 +2024,12 @@ void epi_object_free(epi_object *o)
 	free(o->path);
 	free(o->source);
 	epi_sized_free(o->sized, o->nsized);
+	for (int i = 0; i < o->nfold; i++) {
+		free(o->fold_from[i]);
+		free(o->fold_into[i]);
+	}
+	free(o->fold_from);
+	free(o->fold_into);
 	*o = (epi_object){0};
 }
 

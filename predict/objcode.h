@@ -123,6 +123,10 @@ typedef struct epi_object {
 	 * scope declare, with the sizes the program was built with */
 	epi_sized *sized;
 	int nsized;
+	/* functions of the source whose code is a jump to another's with the
+	 * same code (gcc's -fipa-icf, at -O2): FOLD_FROM[i] runs FOLD_INTO[i] */
+	char **fold_from, **fold_into;
+	int nfold;
 } epi_object;
 
 /* Reads the machine code of PATH's functions compiled from SOURCE, finds

@@ -390,6 +390,23 @@ sys.exit(0 if abs(loop(sys.argv[2]) / loop(sys.argv[1]) / 20000 - 1) < 1e-4 else
 	! grep -q "defines no main" "$tmp/err" &&
 	ok "compiled model: validate --calls prices the nest for every call" ||
 	bad "compiled model: validate --calls prices the nest for every call" "$tmp/err"
+# two functions of the same code: gcc -O2 folds the second into the
+# first (its code a jump to the first's), and the report says so
+twin='(double *a, const double *x, int o, int s)\n{\n'
+for k in 0 1 2 3 4 5 6 7; do twin="$twin\ta[$k] = x[$k * s + o];\n"; done
+printf "void loadx$twin}\nvoid loady$twin}\n" >"$M/twins.c"
+printf 'int main(void)\n{\n\tstatic double a[8], x[64];\n\tfor (int r = 0; r < 1000; r++) {\n\t\tloadx(a, x, r %% 8, 4);\n\t\tloady(a, x, r %% 7, 3);\n\t}\n\treturn a[0] > 1;\n}\n' >>"$M/twins.c"
+gcc -O2 -g -o "$M/twins" "$M/twins.c"
+objdump -d "$M/twins" | grep -A1 '<loady>:' | grep -q 'jmp.*<loadx>' &&
+	ok "compiled model: gcc -O2 folds loady() into loadx() (the case below)" ||
+	bad "compiled model: gcc -O2 folds loady() into loadx() (the case below)"
+expect "compiled model: a function folded into its twin, said" 0 \
+	"the compiler folded loady() into loadx(), whose machine code is the same" -- \
+	"$M/twins.c" --binary "$M/twins" --table "$M/t.xml"
+gcc -O2 -g -fno-ipa-icf -o "$M/twins2" "$M/twins.c"
+"$P" "$M/twins.c" --binary "$M/twins2" --table "$M/t.xml" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && ! grep -q "the compiler folded" "$tmp/out" && ok "compiled model: twins kept apart, no note" ||
+	bad "compiled model: twins kept apart, no note" "$tmp/out"
 # gcc outlines an OpenMP parallel loop into a function of its own
 # (axpy._omp_fn.0, declared nowhere, inside axpy's debug information):
 # its machine loop is the nest's
