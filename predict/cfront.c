@@ -2914,7 +2914,6 @@ static void body_stmts(CXCursor body, kids *k)
 	}
 }
 
-/* The variable an update (x++, x += c, x = e) changes, or a null cursor. */
 /* The text of the structure's member that an update of UK (an increment's
  * parts) changes (s.i++, p->k += 2), or NULL (malloc'd). */
 static char *member_update(W *w, const kids *uk)
@@ -2925,7 +2924,9 @@ static char *member_update(W *w, const kids *uk)
 		enum CXCursorKind k = kind(e);
 		kids kk = {0};
 		kids_of(e, &kk);
-		int upd = (k == CXCursor_UnaryOperator && kk.n == 1) ||
+		enum CXUnaryOperatorKind u = k == CXCursor_UnaryOperator ? clang_getCursorUnaryOperatorKind(e) : 0;
+		int upd = (kk.n == 1 && (u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreInc ||
+					 u == CXUnaryOperator_PostDec || u == CXUnaryOperator_PreDec)) ||
 			  ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) && kk.n == 2 &&
 			   clang_getCursorBinaryOperatorKind(e) >= CXBinaryOperator_Assign &&
 			   clang_getCursorBinaryOperatorKind(e) <= CXBinaryOperator_OrAssign);
@@ -2936,6 +2937,7 @@ static char *member_update(W *w, const kids *uk)
 	return t;
 }
 
+/* The variable an update (x++, x += c, x = e) changes, or a null cursor. */
 static CXCursor update_target(CXCursor e)
 {
 	e = strip(e);
