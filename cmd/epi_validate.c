@@ -601,11 +601,30 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 	int trips = 0; /* a name T<digit>..., first or after ", " */
 	for (const char *t = names; *t && !trips; t++)
 		trips = (t == names || t[-1] == ' ') && t[0] == 'T' && t[1] >= '0' && t[1] <= '9';
-	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s", source,
+	/* the names that are variables the functions set (the analysis's
+	 * notes say which), not parameters the program is given */
+	char vars[300] = "";
+	size_t len = 0;
+	for (int k = 0; k < r->a.sym.nvars; k++) {
+		if (!used[k] || r->env.bound[k] || !r->a.sym.name[k])
+			continue;
+		char key[160];
+		snprintf(key, sizeof key, "'%s', a variable of ", r->a.sym.name[k]);
+		int var = 0;
+		for (int i = 0; i < r->a.nnotes && !var; i++)
+			var = strstr(r->a.notes[i], key) != NULL;
+		if (var && len < sizeof vars)
+			len += (size_t)snprintf(vars + len, sizeof vars - len, "%s%s", len ? ", " : "", r->a.sym.name[k]);
+	}
+	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s%s%s%s", source,
 		nu ? names : "each",
 		trips ? " (T<line>: the trip count of the loop on that line, which the analysis cannot count: "
 			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips)"
-		      : "");
+		      : "",
+		len ? " (" : "", vars,
+		len ? ": variables its functions set, each taken as one value: their means over the run, or the trip "
+		      "counts of the loops they bound with --trip)"
+		    : "");
 }
 
 /* A note when much of the program's time is outside the source's code

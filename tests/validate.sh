@@ -157,6 +157,17 @@ run_epi "validate without the build's -I: its headers found, said so" 0 \
 	"headers also searched for where the debug information of '$tmp/reps' says its build found them .*: $tmp/inc" -- \
 	validate "$tmp/reps.c" -a "$tmp/reps.trace" -t "$Q6600" -f 2.4GHz -P n=20000
 
+# a loop bounded by variables the function sets (a row of a sparse
+# matrix): the error asking for them says what they are
+printf 'int main(void)\n{\n\tstatic double v[100];\n\tint rd[11];\n\tfor (int i = 0; i < 11; i++)\n\t\trd[i] = 5 * i;\n\tfor (int r = 0; r < 20000; r++)\n\t\tfor (int i = 0; i < 10; i++) {\n\t\t\tint b = rd[i], e = rd[i + 1];\n\t\t\tfor (int j = b; j < e; j++)\n\t\t\t\tv[j] += 1;\n\t\t}\n\treturn v[3] > 1e300;\n}\n' >"$tmp/rows.c"
+cc -O0 -g -o "$tmp/rows" "$tmp/rows.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$tmp/rows.trace" -- "$tmp/rows" >/dev/null 2>&1
+run_epi "validate: the parameters that are variables of the source, said so" 1 \
+	"give --param for .* (e, b: variables its functions set, each taken as one value: their means over the run" -- \
+	validate "$tmp/rows.c" -a "$tmp/rows.trace" -t "$Q6600" -f 2.4GHz
+run_epi "validate: their means given, compared" 0 "^rows.c:7 loop in main " -- \
+	validate "$tmp/rows.c" -a "$tmp/rows.trace" -t "$Q6600" -f 2.4GHz -P b=0 -P e=5
+
 # what the analysis notes comes with the comparison: a recursive call that
 # the prediction lists but does not count
 cat >"$tmp/fib.c" <<'EOF'
