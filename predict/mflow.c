@@ -285,6 +285,35 @@ static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 	return o->in[a].addr == in->target && a != o->loop[l].head && epi_in_loop(o, a, l);
 }
 
+/* Whether conditional branch I of loop L jumps over an inner loop whole
+ * (its code from a few instructions after I to just before the target):
+ * a test that an inner loop of the source runs at all, which goes the
+ * way that loop's runs go, as a predictor learns (rows of a sparse matrix
+ * are seldom empty). */
+static int guards_loop(const epi_object *o, int l, int i, int lo, int hi)
+{
+	const epi_insn *in = &o->in[i];
+	if (!in->direct)
+		return 0;
+	int a = lo, b = hi + 1;
+	while (a < b) {
+		int m = a + (b - a) / 2;
+		if (o->in[m].addr < in->target)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a > hi || o->in[a].addr != in->target)
+		return 0;
+	/* an inner loop of the source's (not a version of L itself that the
+	 * compiler made for a way the data takes) */
+	for (int k = 0; k < o->nloop; k++)
+		if (o->loop[k].parent == l && o->loop[k].src >= 0 && o->loop[k].src != o->loop[l].src &&
+		    o->loop[k].first > i && o->loop[k].first <= i + 8 && o->loop[k].last < a && a - o->loop[k].last <= 8)
+			return 1;
+	return 0;
+}
+
 /* The latest store of an earlier iteration (or earlier in this one) whose
  * bytes a load of BYTES at ADDR (moving STRIDE per iteration) reads: into
  * *WHOLE whether it covers them all. */
@@ -385,7 +414,8 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		const epi_insn *in = &o->in[i];
 		if (in->klass == EPI_IC_BRANCH) {
 			/* predicted: nothing waits for it, unless the data decides */
-			if (in->cond && f->pass == PASSES - 1 && p > 0 && inner_branch(o, l, i, lo, hi)) {
+			if (in->cond && f->pass == PASSES - 1 && p > 0 && inner_branch(o, l, i, lo, hi) &&
+			    !guards_loop(o, l, i, lo, hi)) {
 				unsigned char b = 0;
 				for (int r = 0; r < in->nrd; r++)
 					if (in->rd[r] < NREG)
