@@ -515,9 +515,6 @@ static unsigned exp_offset(CXSourceLocation l)
 	return o;
 }
 
-/* Whether the text of LINE before column COL holds nothing but blanks and
- * braces (and the keyword `do` when DO): no other code shares the line
- * ahead of what starts there. */
 /* Past a label (an identifier and its colon: "outer: for (...)" runs no
  * code of its own) at P, before END; NULL when P starts none. */
 static const char *past_label(const char *p, const char *end)
@@ -531,6 +528,9 @@ static const char *past_label(const char *p, const char *end)
 	return p < end && *p == ':' ? p + 1 : NULL;
 }
 
+/* Whether the text of LINE before column COL holds nothing but blanks,
+ * braces and labels (and the keyword `do` when DO): no other code shares
+ * the line ahead of what starts there. */
 static int alone_from(const finder *f, int line, int col, int do_)
 {
 	if (line < 1 || line > f->nlines)
