@@ -274,15 +274,8 @@ static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 	const epi_insn *in = &o->in[i];
 	if (!in->direct || i + 1 > hi || !epi_in_loop(o, i + 1, l))
 		return 0;
-	int a = lo, b = hi;
-	while (a < b) {
-		int m = a + (b - a) / 2;
-		if (o->in[m].addr < in->target)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return o->in[a].addr == in->target && a != o->loop[l].head && epi_in_loop(o, a, l);
+	int a = epi_object_insn_at(o, lo, hi + 1, in->target);
+	return a >= 0 && a != o->loop[l].head && epi_in_loop(o, a, l);
 }
 
 /* Whether conditional branch I of loop L jumps over an inner loop whole
@@ -293,17 +286,8 @@ static int inner_branch(const epi_object *o, int l, int i, int lo, int hi)
 static int guards_loop(const epi_object *o, int l, int i, int lo, int hi)
 {
 	const epi_insn *in = &o->in[i];
-	if (!in->direct)
-		return 0;
-	int a = lo, b = hi + 1;
-	while (a < b) {
-		int m = a + (b - a) / 2;
-		if (o->in[m].addr < in->target)
-			a = m + 1;
-		else
-			b = m;
-	}
-	if (a > hi || o->in[a].addr != in->target)
+	int a = in->direct ? epi_object_insn_at(o, lo, hi + 1, in->target) : -1;
+	if (a < 0)
 		return 0;
 	/* an inner loop of the source's (not a version of L itself that the
 	 * compiler made for a way the data takes) */

@@ -1097,7 +1097,7 @@ int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, ch
 }
 
 /* The index of the instruction at ADDR in [lo, hi), or -1. */
-static int insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
+int epi_object_insn_at(const epi_object *o, int lo, int hi, uint64_t addr)
 {
 	int end = hi; /* a jump to the next function (a tail call) is none of these */
 	while (lo < hi) {
@@ -1225,7 +1225,7 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 			continue;
 		if (i + 1 < hi)
 			leader[i + 1 - lo] = 1;
-		int t = in->direct ? insn_at(o, lo, hi, in->target) : -1;
+		int t = in->direct ? epi_object_insn_at(o, lo, hi, in->target) : -1;
 		if (t >= 0)
 			leader[t - lo] = 1;
 	}
@@ -1246,7 +1246,7 @@ static void cfg_build(const epi_object *o, int lo, int hi, cfg *g)
 		const epi_insn *last = &o->in[g->start[b] + g->len[b] - 1];
 		int *sc = &g->succ[2 * b];
 		sc[0] = sc[1] = -1;
-		int t = last->klass == EPI_IC_BRANCH && last->direct ? insn_at(o, lo, hi, last->target) : -1;
+		int t = last->klass == EPI_IC_BRANCH && last->direct ? epi_object_insn_at(o, lo, hi, last->target) : -1;
 		int falls = last->klass != EPI_IC_RET && !(last->klass == EPI_IC_BRANCH && !last->cond);
 		if (falls && b + 1 < g->nb)
 			sc[0] = b + 1;

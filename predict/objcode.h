@@ -196,6 +196,8 @@ int epi_dwarf_functions(Dwfl_Module *mod, epi_dwarf_fn fn, void *ctx);
 
 /* Whether instruction I is in machine loop L or a loop inside it. */
 int epi_in_loop(const epi_object *o, int i, int l);
+/* The index of O's instruction at ADDR among [LO, HI), or -1. */
+int epi_object_insn_at(const epi_object *o, int lo, int hi, uint64_t addr);
 /* O->stride and O->outer_stride of machine loops LO..HI-1 (mstride.c),
  * into arrays the caller allocated (outer strides EPI_STRIDE_UNKNOWN where
  * no loop sets them). A loop writes the strides of its own instructions
