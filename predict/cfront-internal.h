@@ -67,7 +67,7 @@ typedef struct W {
 	int missing;        /* the walk reached a function whose body was blanked */
 	fn *cur;
 	int foreign;      /* cur is a header's function: no loop or block tags */
-	int inits;        /* pointer variables read through their initializers (expr_poly) */
+	int inits;        /* variables read through their initializers (expr_poly) */
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;
@@ -77,6 +77,7 @@ typedef struct W {
 	int subscript;
 	int nlv;
 	CXCursor lvdecl[MAXDEPTH];
+	CXCursor lvstmt[MAXDEPTH]; /* each loop variable's loop statement */
 	int lvvar[MAXDEPTH];
 	pragma *pragmas;
 	int npragmas;

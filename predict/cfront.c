@@ -332,6 +332,65 @@ static CXCursor var_init(W *w, CXCursor d)
 	return init;
 }
 
+/* Whether cursor C's text lies inside cursor OUTER's (by expansion
+ * offsets in the same file). */
+static int inside(CXCursor c, CXCursor outer)
+{
+	CXSourceRange r = clang_getCursorExtent(outer);
+	CXFile f, f0, f1;
+	unsigned o, a, b;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &o);
+	clang_getExpansionLocation(clang_getRangeStart(r), &f0, NULL, NULL, &a);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f1, NULL, NULL, &b);
+	return f && clang_File_isEqual(f, f0) && clang_File_isEqual(f, f1) && o >= a && o < b;
+}
+
+/* fixed_init()'s walk of an initializer. */
+typedef struct fixed {
+	W *w;
+	CXCursor d; /* the variable initialised */
+	int ok;
+} fixed;
+
+static enum CXChildVisitResult fixed_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	fixed *f = data;
+	if (kind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor r = clang_getCursorReferenced(c);
+	enum CXCursorKind k = kind(r);
+	if (k == CXCursor_EnumConstantDecl || k == CXCursor_FunctionDecl)
+		return CXChildVisit_Continue;
+	W *w = f->w;
+	for (int i = 0; i < w->nlv; i++)
+		if (clang_equalCursors(w->lvdecl[i], r)) {
+			/* a loop's variable, read where its loop declares D:
+			 * the value of the iteration */
+			f->ok = inside(f->d, w->lvstmt[i]);
+			return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+		}
+	/* the function's own variables and parameters that nothing in it
+	 * writes; a file's variables may change in any call */
+	f->ok = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
+		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur) && !writes(w->cur->cur, r, NULL);
+	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* Whether INIT, the initializer of D (a variable nothing writes again),
+ * has the value it had where D was declared wherever D is read: it reads
+ * no variable that changes (but the variables of the loops around D's
+ * declaration, which D takes again at each iteration). */
+static int fixed_init(W *w, CXCursor d, CXCursor init)
+{
+	fixed f = {.w = w, .d = d, .ok = 1};
+	if (kind(init) == CXCursor_DeclRefExpr)
+		fixed_visit(init, init, &f);
+	else
+		clang_visitChildren(init, fixed_visit, &f);
+	return f.ok;
+}
+
 /* Whether the variable D changes inside a loop around the code being
  * counted that is counted without an induction variable (see W's vary). */
 static int varies(W *w, CXCursor d)
@@ -388,12 +447,17 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 				if (r)
 					clang_EvalResult_dispose(r);
 			}
-			/* a pointer the function sets once, where it declares it
-			 * (double *end = a + n): its initializer, so that a walk to
-			 * it counts in elements (n), not in two addresses */
-			CXCursor init = t.kind == CXType_Pointer && w->cur && w->inits < 8 ? var_init(w, d)
-											   : clang_getNullCursor();
-			if (!clang_Cursor_isNull(init)) {
+			/* a variable the function sets once, where it declares
+			 * it, to a value that stays (int m = 100, int e = 2 * n
+			 * where nothing changes n): its initializer, where a
+			 * parameter of that name would stand for any value; a
+			 * pointer's (double *end = a + n), so that a walk to it
+			 * counts in elements (n), not in two addresses */
+			int integral = (t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum;
+			CXCursor init = (t.kind == CXType_Pointer || integral) && w->cur && w->inits < 8
+						? var_init(w, d)
+						: clang_getNullCursor();
+			if (!clang_Cursor_isNull(init) && (t.kind == CXType_Pointer || fixed_init(w, d, init))) {
 				w->inits++;
 				int r = expr_poly(w, init, out);
 				w->inits--;
@@ -2586,6 +2650,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	if (var < 0 || kv < 0)
 		return too_complex(w, at);
 	w->lvdecl[w->nlv] = l->decl;
+	w->lvstmt[w->nlv] = at;
 	w->lvvar[w->nlv] = var;
 	w->nlv++;
 	w->loopdepth++;

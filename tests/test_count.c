@@ -1015,6 +1015,36 @@ static void test_values_pinned(void **st)
 	}
 }
 
+static void test_fixed_locals(void **st)
+{
+	(void)st;
+	/* a local set once, where it is declared, to a value that stays: the
+	 * value, not a parameter of its name; one that changes, or whose
+	 * initializer reads what changes, stays a parameter */
+	must_analyze("double a[1000];\n"
+		     "int G;\n"
+		     "void con(void) { int m = 100; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void twice(int n) { int m = 2 * n + 1; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void tri(int n) { for (int i = 0; i < n; i++) { int lim = i + 1;\n"
+		     "  for (int j = 0; j < lim; j++) a[j] += 1; } }\n"
+		     "void before(int n) { int i = 0; int m = i + 5; for (i = 0; i < n; i++) for (int j = 0; j < m; j++) a[j] += 1; }\n"
+		     "void written(int n) { int m = n; n = 5; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void glob(void) { int m = G; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void addr(void) { int m = 10; int *p = &m; *p = 3; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void inc(void) { int m = 10; m++; for (int i = 0; i < m; i++) a[i] += 1; }\n");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(FN("con"), "add.f64", EXP, n, 7), 100);
+		assert_int_equal(count(FN("twice"), "add.f64", EXP, n, 7), 2 * n + 1);
+		assert_int_equal(count(FN("tri"), "add.f64", EXP, n, 7), n * (n + 1) / 2);
+		/* i at m's declaration is not the loop's i */
+		assert_int_equal(count(FN("before"), "add.f64", EXP, n, 7), n ? 7 * n : 0);
+		assert_int_equal(count(FN("written"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("glob"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("addr"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("inc"), "add.f64", EXP, n, 7), 7);
+	}
+}
+
 static void test_for_with_body_update(void **st)
 {
 	(void)st;
@@ -1586,6 +1616,7 @@ int main(void)
 		cmocka_unit_test(test_and_and_pointers),
 		cmocka_unit_test(test_switch_leaving_early),
 		cmocka_unit_test(test_values_pinned),
+		cmocka_unit_test(test_fixed_locals),
 		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_loop_sums),
