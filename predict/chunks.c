@@ -990,8 +990,8 @@ static const epi_calls *calls_of(const epi_front_opts *o, const char *name)
 }
 
 /* Every --calls must name a function the total counts from outside the
- * file: one the file defines, and main() where there is one or else one
- * that no code of the file calls (CALLED). */
+ * file, or through pointers: one the file defines that no code of the
+ * file calls (CALLED), or main(). */
 static int check_calls(const front *F, const char *called, char *err)
 {
 	const char *file = F->a->file;
@@ -1007,7 +1007,7 @@ static int check_calls(const front *F, const char *called, char *err)
 		if (i == F->nfns)
 			return epi_error(err, "--calls '%s=%lld': %s defines no function '%s'", k->function, k->n, file,
 					 k->function);
-		if (m >= 0 && i != m)
+		if (m >= 0 && i != m && called && called[i])
 			return epi_error(err, "--calls '%s=%lld': %s defines main(), whose run is the total: %s() runs "
 					 "as often as main's code calls it", k->function, k->n, file, k->function);
 		if (m < 0 && called && called[i])
@@ -1220,8 +1220,18 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		int nroots = 0, ntimes = 0;
 		a->roots = xcalloc((size_t)F.nfns + 1, sizeof *a->roots);
 		a->root_calls = xcalloc((size_t)F.nfns + 1, sizeof *a->root_calls);
+		/* main, or the functions no code of the file calls; beside
+		 * main, those of them that --calls names (called through
+		 * pointers, or from other files) */
+		char names[300] = "";
+		size_t len = 0;
+		int nout = 0;
 		for (int i = 0; i < F.nfns; i++) {
-			int r = (m >= 0 ? i == m : !called[i]) ? fn_region(a, &F, i) : -1;
+			int root = m >= 0 ? i == m || (!called[i] && calls_of(o, F.fn_name[i])) : !called[i];
+			if (m >= 0 && !root && !called[i] && nout++ < 4 && len < sizeof names)
+				len += (size_t)snprintf(names + len, sizeof names - len, "%s%s()", len ? ", " : "",
+							F.fn_name[i]);
+			int r = root ? fn_region(a, &F, i) : -1;
 			if (r < 0)
 				continue;
 			const epi_calls *k = calls_of(o, F.fn_name[i]);
@@ -1241,6 +1251,16 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 			a->root_calls[nroots++] = k ? k->n : 1;
 		}
 		a->nroots = nroots;
+		if (nout) {
+			char msg[EPI_ERRLEN];
+			snprintf(msg, sizeof msg,
+				 "%s: no code of the file calls %s%s (called through pointers, or not at all): %s not "
+				 "in main()'s total, and a profile's time in %s loops is compared with none of %s calls; "
+				 "--calls FUNCTION=N counts the run's calls",
+				 file, names, nout > 4 ? " and more" : "", nout > 1 ? "their work is" : "its work is",
+				 nout > 1 ? "their" : "its", nout > 1 ? "their" : "its");
+			cf_add_unique(&a->notes, &a->nnotes, xstrdup(msg));
+		}
 		epi_region *r = &a->regions[a->nregions];
 		r->scope = EPI_SCOPE_TOTAL;
 		r->file = xstrdup(file);

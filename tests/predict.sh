@@ -313,6 +313,16 @@ expect "--calls of a function the file's code calls" 1 "--calls 'sq=3': the code
 	"$tmp/lib.c" --param n=10 --calls sq=3
 expect "--calls beside main()" 1 "--calls 'selection_sort=3': .* defines main(), whose run is the total" -- \
 	"$ex/selection_sort.c" --param n=10 --calls selection_sort=3
+# beside main(), a function the file's code only reaches through a
+# pointer: said so, and --calls counts its calls in the total
+printf 'static double a[100];\nvoid work(int n)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] *= 0.5;\n}\nstatic void run(void (*fn)(int), int n) { fn(n); }\nint main(void)\n{\n\trun(work, 100);\n\treturn 0;\n}\n' >"$tmp/fnptr.c"
+expect "a function reached through a pointer only, said so" 0 \
+	"fnptr.c: no code of the file calls work() (called through pointers, or not at all): its work is not in main()'s total" -- \
+	"$tmp/fnptr.c" --param n=100
+expect "--calls beside main(): a function only a pointer reaches" 0 'fnptr.c,,main,total,mul.f64,3000,' -- \
+	"$tmp/fnptr.c" --param n=100 --calls work=30 --format csv
+expect "--calls beside main(): a function main's code calls" 1 "--calls 'run=3': .* defines main(), whose run is the total" -- \
+	"$tmp/fnptr.c" --param n=100 --calls run=3
 expect "--calls that is no count" 2 "invalid --calls 'scale=many'" -- "$tmp/lib.c" --calls scale=many
 # a count in pieces: the formula of large parameters (here the row's
 # loop empty) unless the parameters given select another piece, whose
