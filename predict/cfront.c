@@ -1123,13 +1123,16 @@ void cf_header_loops(fn *fns, int n, fn *f)
 	f->hdone = 1;
 }
 
-/* The tag of loop C's counts for the compiled-code model: its line, or in
- * a header's function -(K + 1) for its loop K (of its own loops in
+/* The tag of loop C's counts for the compiled-code model: its line (plus
+ * EPI_TAG_NEST for each loop around it on the same line), or in a
+ * header's function -(K + 1) for its loop K (of its own loops in
  * cf_header_loops' list), 0 beyond EPI_SYN_LOOPS. */
 static int loop_tag(W *w, CXCursor c)
 {
-	if (!w->foreign)
-		return line_of(c);
+	if (!w->foreign) {
+		int line = line_of(c), out = w->loop_line;
+		return out > 0 && out % EPI_TAG_NEST == line ? out + EPI_TAG_NEST : line;
+	}
 	fn *f = w->cur;
 	cf_header_loops(w->fns, w->nfns, f);
 	int line = line_of(c);

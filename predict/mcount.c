@@ -71,26 +71,46 @@ typedef struct per_iter {
 	double flops, store_bytes, load_bytes;
 } per_iter;
 
-/* Each loop's own work over the run (its %LINE/ counts), by line: one pass
+/* Each loop's own work over the run (its %TAG/ counts), by tag: one pass
  * over the total's counts. */
-typedef struct by_line {
+typedef struct by_tag {
+	int *tag; /* ascending */
 	per_iter *w;
-	int max;
-} by_line;
+	int n;
+} by_tag;
 
-static void own_work(by_line *b, const epi_region *total, const double *vals)
+static int int_cmp(const void *x, const void *y)
 {
-	b->max = 0;
+	int a = *(const int *)x, b = *(const int *)y;
+	return (a > b) - (a < b);
+}
+
+/* The index of TAG in B, or -1. */
+static int tag_at(const by_tag *b, int tag)
+{
+	const int *at = bsearch(&tag, b->tag, (size_t)b->n, sizeof *b->tag, int_cmp);
+	return at ? (int)(at - b->tag) : -1;
+}
+
+static void own_work(by_tag *b, const epi_region *total, const double *vals)
+{
+	b->n = 0;
+	b->tag = xmalloc(((size_t)total->counts.n + 1) * sizeof *b->tag);
 	for (int i = 0; i < total->counts.n; i++)
-		if (total->counts.key[i][0] == '%' && isdigit((unsigned char)total->counts.key[i][1]) &&
-		    atoi(total->counts.key[i] + 1) > b->max)
-			b->max = atoi(total->counts.key[i] + 1);
-	b->w = xcalloc((size_t)b->max + 1, sizeof *b->w);
+		if (total->counts.key[i][0] == '%' && isdigit((unsigned char)total->counts.key[i][1]))
+			b->tag[b->n++] = atoi(total->counts.key[i] + 1);
+	qsort(b->tag, (size_t)b->n, sizeof *b->tag, int_cmp);
+	int n = 0;
+	for (int i = 0; i < b->n; i++)
+		if (n == 0 || b->tag[i] != b->tag[n - 1])
+			b->tag[n++] = b->tag[i];
+	b->n = n;
+	b->w = xcalloc((size_t)n + 1, sizeof *b->w);
 	for (int i = 0; i < total->counts.n; i++) {
 		const char *key = total->counts.key[i], *sum = strchr(key, '/');
 		if (key[0] != '%' || !isdigit((unsigned char)key[1]) || !sum)
 			continue;
-		per_iter *p = &b->w[atoi(key + 1)];
+		per_iter *p = &b->w[tag_at(b, atoi(key + 1))];
 		double *to = strcmp(sum, "/store_bytes") == 0 ? &p->store_bytes
 			     : strcmp(sum, "/load_bytes") == 0	 ? &p->load_bytes
 			     : strcmp(sum, "/flops") == 0	 ? &p->flops
@@ -101,12 +121,13 @@ static void own_work(by_line *b, const epi_region *total, const double *vals)
 	}
 }
 
-/* P += the own work of the loop on LINE. */
-static void add_own(per_iter *p, const by_line *b, int line)
+/* P += the own work of the loop tagged TAG. */
+static void add_own(per_iter *p, const by_tag *b, int tag)
 {
-	if (line < 0 || line > b->max)
+	int k = tag_at(b, tag);
+	if (k < 0)
 		return;
-	const per_iter *x = &b->w[line];
+	const per_iter *x = &b->w[k];
 	p->flops += x->flops;
 	p->store_bytes += x->store_bytes;
 	p->load_bytes += x->load_bytes;
@@ -244,7 +265,7 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
  * machine code shows places written again), until the fresh memory is
  * used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const int *has,
-			const epi_region *total, const double *vals, const by_line *b)
+			const epi_region *total, const double *vals, const by_tag *b)
 {
 	m->touch = xcalloc((size_t)nloops + 1, sizeof *m->touch);
 	m->touch_call = xcalloc((size_t)nloops + 1, sizeof *m->touch_call);
@@ -309,9 +330,10 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		int s = order[k];
 		per_iter p = {0};
 		for (int c = s; c < nloops && loops[c].line <= loops[s].end_line; c++) /* S and the loops inside */
-			if (c == s || (loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line &&
+			if (c == s || ((loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
+				       loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
-				add_own(&p, b, loops[c].line);
+				add_own(&p, b, loops[c].tag);
 		double w = p.store_bytes, own = mine[s];
 		if (!rep[s] && !called[s] && own < w)
 			w = own;
@@ -489,7 +511,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
 	const epi_region *total = &a->regions[a->nregions - 1];
-	by_line b;
+	by_tag b;
 	own_work(&b, total, vals);
 	char key[300];
 	/* a function's own code runs for the calls not inlined */
@@ -517,26 +539,27 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	for (int s = 0; s < nloops; s++) {
 		if (!has[s])
 			continue;
-		snprintf(key, sizeof key, "%%%d/iter", loops[s].line);
+		snprintf(key, sizeof key, "%%%d/iter", loops[s].tag);
 		double iters = tag_value(total, vals, key);
-		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
+		snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
 		double entries = tag_value(total, vals, key);
 		copy_parts(o, loops[s].function, has[s] - 1, next, share, m->l);
 		/* the trip count's spread over the entries, from the sum of its
 		 * squares */
-		snprintf(key, sizeof key, "%%%d/iter2", loops[s].line);
+		snprintf(key, sizeof key, "%%%d/iter2", loops[s].tag);
 		double sq = tag_value(total, vals, key), spread = 0;
 		if (entries > 0 && iters > 0 && sq > 0) {
 			double mean = iters / entries, var = sq / entries - mean * mean;
 			spread = var > 0 ? sqrt(var) / mean : 0;
 		}
 		per_iter p = {0};
-		add_own(&p, &b, loops[s].line);
+		add_own(&p, &b, loops[s].tag);
 		/* loops inside with no machine loop of their own: those listed
 		 * after S up to its end */
 		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line; c++)
-			if (!has[c] && loops[c].line > loops[s].line && loops[c].end_line <= loops[s].end_line)
-				add_own(&p, &b, loops[c].line);
+			if (!has[c] && (loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
+			    loops[c].end_line <= loops[s].end_line)
+				add_own(&p, &b, loops[c].tag);
 		if (iters > 0) {
 			p.flops /= iters;
 			p.store_bytes /= iters;
@@ -583,13 +606,14 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		int s = o->loop[i].src;
 		if (s < 0 || m->l[i].role == EPI_MR_VERSION)
 			continue;
-		snprintf(key, sizeof key, "%%%d/entry", loops[s].line);
+		snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
 		double e = tag_value(total, vals, key) * m->l[i].part;
 		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
 	}
 	first_touch(m, o, loops, nloops, has, total, vals, &b);
 	free(share);
 	free(b.w);
+	free(b.tag);
 	free(has);
 	free(next);
 	free(last);

@@ -286,7 +286,7 @@ static int call_loop(epi_mmodel *m, const epi_analysis *a, int first, int k, int
 	memset(x, 0, sizeof *x);
 	x->file = xstrdup(m->loops[0].file ? m->loops[0].file : "");
 	x->function = xstrdup(in ? in : a->hloops[k].function);
-	x->line = x->end_line = tag;
+	x->line = x->end_line = x->tag = tag;
 	x->parent = parent;
 	x->depth = parent >= 0 ? m->loops[parent].depth + 1 : 0;
 	return m->nloops++;
@@ -637,7 +637,7 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 		}
 		if (!isdigit((unsigned char)key[1]))
 			continue;
-		int line = atoi(key + 1);
+		int line = atoi(key + 1); /* the tag (EPI_TAG_NEST) */
 		char ik[32];
 		snprintf(ik, sizeof ik, "%%%d/iter", line);
 		int ii = counts_find(&r->counts, ik);
@@ -748,7 +748,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 		       .next = xmalloc(((size_t)o->nloop + 1) * sizeof *x.next),
 		       .fn_by_name = xmalloc(((size_t)o->nfn + 1) * sizeof *x.fn_by_name)};
 	for (int s = 0; s < m->nloops; s++) {
-		x.src_by_line[s] = (epi_mnest_loop){m->loops[s].line, s};
+		x.src_by_line[s] = (epi_mnest_loop){m->loops[s].tag, s}; /* by tag: a loop's line where alone on it */
 		x.first[s] = -1;
 	}
 	qsort(x.src_by_line, (size_t)m->nloops, sizeof *x.src_by_line, by_line);
@@ -798,7 +798,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 		if (!(m->straight_mix[s].n > 0))
 			m->straight_fn[s] = -1;
 		char ek[32];
-		snprintf(ek, sizeof ek, "%%%d/entry", m->loops[s].line);
+		snprintf(ek, sizeof ek, "%%%d/entry", m->loops[s].tag);
 		int ei = counts_find(&tr->counts, ek);
 		m->nest_entries[s] = ei < 0 ? 0 : vals[a->nregions - 1][ei];
 	}

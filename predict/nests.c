@@ -254,6 +254,7 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	x->end_line = (int)end;
 	x->parent = nw->parent;
 	x->depth = nw->parent < 0 ? 0 : nw->v[nw->parent].depth + 1;
+	x->tag = nw->parent >= 0 && nw->v[nw->parent].line == x->line ? nw->v[nw->parent].tag + EPI_TAG_NEST : x->line;
 	x->refs = x->arrays = 0;
 	if (nw->all) {
 		int outer = nw->parent, at = nw->n - 1, from = nw->nrefs, mods = nw->nmod, calls = nw->calls;

@@ -2094,10 +2094,24 @@ static void by_start_init(by_start *b, const epi_nest *loops, int nloops)
 	free(key);
 }
 
+/* Whether machine loop M's own instructions access memory other than
+ * the stack's slots. */
+static int touches_memory(const epi_object *o, int m)
+{
+	for (int i = o->loop[m].first; i <= o->loop[m].last; i++)
+		if (o->loop_of[i] == m && (o->in[i].loads || o->in[i].stores) && !o->frame[i])
+			return 1;
+	return 0;
+}
+
 static int match_one(const epi_object *o, int m, const by_start *bs, int nloops, const int *mh, const int *sh)
 {
 	const epi_nest *loops = bs->loops;
 	const epi_mloop *l = &o->loop[m];
+	/* of loops nested on one line, a machine loop that touches no memory
+	 * is not the one whose body walks an array (it is an outer loop's
+	 * copy for when the inner runs no iteration) */
+	int bare = -1;
 	int line = l->branch_line;
 	if (!line) /* the branch has no line: the header's */
 		line = o->line[l->head];
@@ -2131,9 +2145,16 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 				continue;
 			/* a keyword's line first, then the innermost, then the first listed */
 			int kw = loops[i].line == line || loops[i].end_line == line;
+			int deeper = loops[i].depth > loops[best < 0 ? i : best].depth;
+			if (best >= 0 && kw == best_kw && loops[i].line == loops[best].line && loops[i].refs != loops[best].refs &&
+			    (deeper ? within(loops, i, best) : within(loops, best, i))) {
+				if (bare < 0)
+					bare = !touches_memory(o, m);
+				if (bare) /* the one whose own body names no array */
+					deeper = loops[i].refs < loops[best].refs;
+			}
 			if (best < 0 || kw > best_kw ||
-			    (kw == best_kw && (loops[i].depth > loops[best].depth ||
-					       (loops[i].depth == loops[best].depth && i < best)))) {
+			    (kw == best_kw && (deeper || (loops[i].depth == loops[best].depth && i < best)))) {
 				best = i;
 				best_kw = kw;
 			}

@@ -105,6 +105,36 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
 		# not the one call its region prices
 		agree "gcc -fno-inline" $lvl 3mm mm "30" --param n=30
 	done
+	# two loops nested on one line: each machine loop runs its own
+	# source loop's iterations (their counts apart, not the line's sum)
+	mkdir -p "$M/same"
+	cat >"$M/same/same.c" <<'EOF'
+#include <stdlib.h>
+__attribute__((noinline)) static void sweep(int reps, int n, double *a)
+{
+	for (int r = 0; r < reps; r++) for (int i = 0; i < n; i++) a[i] = a[i] * 0.5 + 1.0;
+}
+int main(int argc, char **argv)
+{
+	int reps = argc > 2 ? atoi(argv[1]) : 1, n = argc > 2 ? atoi(argv[2]) : 1;
+	double *a = calloc((size_t)n, sizeof *a);
+	sweep(reps, n, a);
+	return a && a[0] > 3;
+}
+EOF
+	for lvl in -O1 -O2; do
+		name="compiled model: two loops nested on one line, gcc $lvl, instructions within 2% of callgrind's"
+		exe="$M/same/same$lvl"
+		gcc $lvl -g -o "$exe" "$M/same/same.c" 2>"$M/cc.err" || bad "$name (build failed)" "$M/cc.err"
+		want=$(cg_count "$exe" same.c sweep 300 1000)
+		got=$(model_count "$exe" "$M/same/same.c" sweep --param reps=300 --param n=1000)
+		if [ -z "$got" ] || [ -z "$want" ] || [ "$want" -eq 0 ]; then
+			bad "$name (model '$got', callgrind '$want')" "$M/pred.err"
+		else
+			awk -v a="$got" -v b="$want" 'BEGIN { e = a / b - 1; exit (e * e < 0.0004) ? 0 : 1 }' &&
+				ok "$name" || bad "$name (model $got, callgrind $want)"
+		fi
+	done
 	# helpers inlined into a loop (a header's static inline functions and
 	# the file's own): their work is the loop's, which tells how many
 	# source iterations a machine iteration does
