@@ -15,25 +15,27 @@
 /* The counts of a region that the machine counts read: the loops' and
  * functions' entries and the loops' iterations; the total's also its
  * loops' work sums and the bytes allocated. */
-static int read_key(const char *key, int total)
+static int read_key(const char *key, int total, int function)
 {
 	if (key[0] != '%')
 		return total && strcmp(key, "malloc") == 0;
 	const char *sum = strrchr(key, '/');
-	return total || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
+	return total || function || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
 }
 
 /* The values of R's counts that the machine counts read, by their index
  * in R (NAN for the others, and where a parameter is unbound); TOTAL: R is
- * the program's total. */
+ * the program's total. A function's loops' work sums too: the work of an
+ * iteration of a loop the total does not run. */
 static double *values_of(epi_analysis *a, const epi_region *r, const sym_env *env, int total)
 {
+	int function = r->scope == EPI_SCOPE_FUNCTION;
 	double *v = xmalloc(((size_t)r->counts.n + 1) * sizeof *v);
 	fmpq_t q;
 	fmpq_init(q);
 	for (int i = 0; i < r->counts.n; i++) {
 		int missing;
-		v[i] = !read_key(r->counts.key[i], total)				 ? NAN
+		v[i] = !read_key(r->counts.key[i], total, function)				 ? NAN
 		       : sym_pw_eval(&a->sym, &r->counts.v[i].exp, env, q, &missing) < 0 ? NAN
 										   : fmpq_get_d(q);
 	}
@@ -504,9 +506,19 @@ double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries
 	return c->role == EPI_MR_MAIN ? (iters - left) / k : left / c->k;
 }
 
-void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
-		    const double *vals)
+/* The region of function NAME in A, or -1. */
+static int function_region(const epi_analysis *a, const char *name)
 {
+	for (int r = 0; r < a->nregions; r++)
+		if (a->regions[r].scope == EPI_SCOPE_FUNCTION && strcmp(a->regions[r].function, name) == 0)
+			return r;
+	return -1;
+}
+
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
+		    double *const *all)
+{
+	const double *vals = all[a->nregions - 1];
 	m->l = xcalloc((size_t)o->nloop + 1, sizeof *m->l);
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
@@ -544,29 +556,49 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
 		double entries = tag_value(total, vals, key);
 		copy_parts(o, loops[s].function, has[s] - 1, next, share, m->l);
+		/* what an iteration does, from the total, or for a loop the
+		 * total does not run (its function reached through pointers
+		 * only) from one call of its function */
+		const epi_region *from = total;
+		const double *fv = vals;
+		by_tag fb = {0}, *bt = &b;
+		double it = iters, en = entries;
+		int fr = entries > 0 ? -1 : function_region(a, loops[s].function);
+		if (fr >= 0) {
+			from = &a->regions[fr];
+			fv = all[fr];
+			own_work(&fb, from, fv);
+			bt = &fb;
+			snprintf(key, sizeof key, "%%%d/iter", loops[s].tag);
+			it = tag_value(from, fv, key);
+			snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
+			en = tag_value(from, fv, key);
+		}
 		/* the trip count's spread over the entries, from the sum of its
 		 * squares */
 		snprintf(key, sizeof key, "%%%d/iter2", loops[s].tag);
-		double sq = tag_value(total, vals, key), spread = 0;
-		if (entries > 0 && iters > 0 && sq > 0) {
-			double mean = iters / entries, var = sq / entries - mean * mean;
+		double sq = tag_value(from, fv, key), spread = 0;
+		if (en > 0 && it > 0 && sq > 0) {
+			double mean = it / en, var = sq / en - mean * mean;
 			spread = var > 0 ? sqrt(var) / mean : 0;
 		}
 		per_iter p = {0};
-		add_own(&p, &b, loops[s].tag);
+		add_own(&p, bt, loops[s].tag);
 		/* loops inside with no machine loop of their own: those listed
 		 * after S up to its end */
 		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line; c++)
 			if (!has[c] && (loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
 			    loops[c].end_line <= loops[s].end_line)
-				add_own(&p, &b, loops[c].tag);
-		if (iters > 0) {
-			p.flops /= iters;
-			p.store_bytes /= iters;
-			p.load_bytes /= iters;
+				add_own(&p, bt, loops[c].tag);
+		free(fb.w);
+		free(fb.tag);
+		if (it > 0) {
+			p.flops /= it;
+			p.store_bytes /= it;
+			p.load_bytes /= it;
 		}
 		/* the source loop's trip count per entry, when the same for all */
-		double per = entries > 0 ? iters / entries : 0;
+		double per = en > 0 ? it / en : 0;
 		if (fabs(per - floor(per + 0.5)) > 1e-9)
 			per = 0;
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {

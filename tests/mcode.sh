@@ -135,6 +135,40 @@ EOF
 				ok "$name" || bad "$name (model $got, callgrind $want)"
 		fi
 	done
+	# a vectorised loop of a function that main() does not call (a kernel
+	# a harness reaches through a pointer): an iteration covers as many
+	# source iterations as where main() calls it
+	cat >"$M/same/vec.c" <<'EOF'
+float a[32000], b[32000];
+__attribute__((noinline)) void k(void)
+{
+	for (int i = 0; i < 32000; i++)
+		a[i] = b[i] + 1;
+}
+int main(void)
+{
+#ifdef CALL
+	k();
+#endif
+	return 0;
+}
+EOF
+	name="compiled model: a vectorised loop of a function main() does not call, as where it does"
+	loop_insns() { # PROG FLAGS...: the machine instructions of the nest on line 4
+		prog=$1
+		shift
+		"$P" "$M/same/vec.c" --binary "$prog" --table "$M/t.xml" -F json -- "$@" 2>"$M/pred.err" |
+			python3 -c 'import json, sys
+print([round(r["machine"]["instructions"]) for r in json.load(sys.stdin)["regions"] if r["scope"] == "loop"][0])'
+	}
+	if gcc -O2 -g -DCALL -o "$M/same/vec-called" "$M/same/vec.c" 2>"$M/cc.err" &&
+		gcc -O2 -g -o "$M/same/vec-not" "$M/same/vec.c" 2>>"$M/cc.err"; then
+		called=$(loop_insns "$M/same/vec-called" -DCALL)
+		not=$(loop_insns "$M/same/vec-not")
+		[ -n "$called" ] && [ "$called" = "$not" ] && ok "$name" || bad "$name (called $called, not called $not)" "$M/pred.err"
+	else
+		bad "$name (build failed)" "$M/cc.err"
+	fi
 	# helpers inlined into a loop (a header's static inline functions and
 	# the file's own): their work is the loop's, which tells how many
 	# source iterations a machine iteration does
