@@ -144,6 +144,11 @@ typedef struct flow {
 	 * only at run time (a column walk's, n * 8) */
 	form af[NREG];
 	unsigned agen[NREG];
+	/* registers the loop never writes that the code just before it sets
+	 * to another such register plus a constant: at entry, that one's
+	 * value plus it (ALIAS 1 + the other, 0 none) */
+	unsigned alias[NREG];
+	int64_t alias_off[NREG];
 	unsigned regs[NREG];     /* the registers the loop names (epi_loop_regs): the others are not read */
 	int nregs;
 	unsigned run;            /* the epoch of this loop's first pass */
@@ -164,13 +169,24 @@ typedef struct flow {
 	int accwcap;
 } flow;
 
+/* Register R's value as the loop starts: its own, or another's plus a
+ * constant (rsi = rdx + 0x400 before a column walk storing through rsi
+ * what it loads through rdx the iteration after). */
+static form entry_form(const flow *f, unsigned r)
+{
+	if (!f->alias[r])
+		return f_root(mixh(1, r));
+	form b = f_root(mixh(1, f->alias[r] - 1)), k = f_const(f->alias_off[r]);
+	return f_add(&b, &k, 1);
+}
+
 static form reg_form(const flow *f, unsigned r)
 {
 	if (!r || r >= NREG)
 		return f_const(0);
 	if (f->abs)
-		return f->agen[r] >= f->run ? f->af[r] : f_root(mixh(1, r));
-	return f->gen[r] == f->epoch ? f->f[r] : f_root(mixh(1, r));
+		return f->agen[r] >= f->run ? f->af[r] : entry_form(f, r);
+	return f->gen[r] == f->epoch ? f->f[r] : entry_form(f, r);
 }
 
 static slot_st *slot_of(flow *f, int64_t disp, int create)
@@ -593,6 +609,50 @@ static double growth(const flow *f, const double *before)
 }
 
 /* F ready for a first pass over loop L (instructions LO..HI). */
+/* Whether a branch of function FN goes to instruction I. */
+static int branch_target(const epi_object *o, int fn, int i)
+{
+	const epi_mfn *g = &o->fn[fn];
+	for (int j = g->first; j < g->first + g->n; j++)
+		if (o->in[j].klass == EPI_IC_BRANCH && o->in[j].direct && o->in[j].target == o->in[i].addr)
+			return 1;
+	return 0;
+}
+
+/* F's aliases for loop L (instructions LO..HI): from the straight code
+ * before its first instruction, back to a branch, a call or an
+ * instruction a branch goes to. */
+static void entry_aliases(flow *f, const epi_object *o, int l, int lo, int hi)
+{
+	unsigned char wl[NREG] = {0}, after[NREG] = {0};
+	for (int k = 0; k < f->nregs; k++)
+		f->alias[f->regs[k]] = 0;
+	int fn = o->loop[l].fn;
+	if (fn < 0 || fn >= o->nfn)
+		return;
+	for (int i = lo; i <= hi; i++)
+		for (int k = 0; k < o->in[i].nwr; k++)
+			if (o->in[i].wr[k] < NREG)
+				wl[o->in[i].wr[k]] = 1;
+	for (int i = lo - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
+		const epi_insn *in = &o->in[i];
+		if (in->klass == EPI_IC_BRANCH || in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
+			break;
+		unsigned from, to = in->nwr ? in->wr[0] : 0;
+		int64_t k;
+		if (to && to < NREG && !after[to] && !wl[to] && epi_copies_plus(in, &from, &k) && from < NREG && from &&
+		    !after[from] && !wl[from] && to == in->op[0].reg) {
+			f->alias[to] = from + 1;
+			f->alias_off[to] = k;
+		}
+		for (int w = 0; w < in->nwr; w++)
+			if (in->wr[w] < NREG)
+				after[in->wr[w]] = 1;
+		if (branch_target(o, fn, i))
+			break;
+	}
+}
+
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 {
 	f->run = f->epoch + 1; /* forms over the passes from the first on */
@@ -601,6 +661,7 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 		f->t[f->regs[k]] = 0;
 		f->bits[f->regs[k]] = 0;
 	}
+	entry_aliases(f, o, l, lo, hi);
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;

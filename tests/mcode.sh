@@ -169,6 +169,33 @@ print([round(r["machine"]["instructions"]) for r in json.load(sys.stdin)["region
 	else
 		bad "$name (build failed)" "$M/cc.err"
 	fi
+	# a recurrence down columns, which gcc -O2 vectorises across them: the
+	# inner loop stores through one register what it loads through another
+	# the iteration after, the two set apart by a constant before the loop
+	cat >"$M/same/rec.c" <<'EOF'
+float aa[256][256], bb[256][256];
+void rec(void)
+{
+	for (int r = 0; r < 100; r++)
+		for (int i = 0; i < 256; i++)
+			for (int j = 1; j < 256; j++)
+				aa[j][i] = aa[j - 1][i] + bb[j][i];
+}
+int main(void)
+{
+	rec();
+	return 0;
+}
+EOF
+	name="compiled model: a recurrence down columns, vectorised across them, is bound by its chain"
+	if gcc -O2 -g -o "$M/same/rec" "$M/same/rec.c" 2>"$M/cc.err"; then
+		"$P" "$M/same/rec.c" --binary "$M/same/rec" --table "$M/t.xml" -F json >"$M/rec.json" 2>"$M/pred.err"
+		bound=$(python3 -c 'import json, sys
+print([r["all"][0]["bound"] for r in json.load(open(sys.argv[1]))["regions"] if r["scope"] == "loop"][0])' "$M/rec.json")
+		[ "$bound" = latency ] && ok "$name" || bad "$name (bound '$bound')" "$M/pred.err"
+	else
+		bad "$name (build failed)" "$M/cc.err"
+	fi
 	# helpers inlined into a loop (a header's static inline functions and
 	# the file's own): their work is the loop's, which tells how many
 	# source iterations a machine iteration does
