@@ -548,6 +548,10 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			has[s] = i + 1; /* the first, plus one */
 		last[s] = i;
 	}
+	/* per source loop the total does not run: its iterations and
+	 * entries in one call of its function, for its trip count */
+	double *call_it = xcalloc((size_t)nloops + 1, sizeof *call_it);
+	double *call_en = xcalloc((size_t)nloops + 1, sizeof *call_en);
 	for (int s = 0; s < nloops; s++) {
 		if (!has[s])
 			continue;
@@ -573,6 +577,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			it = tag_value(from, fv, key);
 			snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
 			en = tag_value(from, fv, key);
+			call_it[s] = it;
+			call_en[s] = en;
 		}
 		/* the trip count's spread over the entries, from the sum of its
 		 * squares */
@@ -639,9 +645,14 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		if (s < 0 || m->l[i].role == EPI_MR_VERSION)
 			continue;
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
-		double e = tag_value(total, vals, key) * m->l[i].part;
-		m->l[i].trip = e > 0 ? m->l[i].iters / e : NAN;
+		double e = tag_value(total, vals, key) * m->l[i].part, ce = call_en[s] * m->l[i].part;
+		if (e > 0)
+			m->l[i].trip = m->l[i].iters / e;
+		else /* its trip count in one call, for the level its accesses come from */
+			m->l[i].trip = ce > 0 ? epi_mcount_iters(m, i, call_it[s] * m->l[i].part, ce) / ce : NAN;
 	}
+	free(call_it);
+	free(call_en);
 	first_touch(m, o, loops, nloops, has, total, vals, &b);
 	free(share);
 	free(b.w);

@@ -169,6 +169,43 @@ print([round(r["machine"]["instructions"]) for r in json.load(sys.stdin)["region
 	else
 		bad "$name (build failed)" "$M/cc.err"
 	fi
+	# a column walk in a function only a pointer reaches: its accesses
+	# come from the cache level they come from when main()'s total counts
+	# its call (--calls)
+	cat >"$M/same/walk.c" <<'EOF'
+float aa[256][256], bb[256][256], cc[256][256];
+void walk(int reps)
+{
+	for (int nl = 0; nl < reps; nl++)
+		for (int j = 0; j < 256; j++)
+			for (int i = j; i < 256; i++)
+				aa[i][j] = bb[i][j] + cc[i][j];
+}
+int main(void)
+{
+	void (*volatile f)(int) = walk;
+	f(300);
+	return 0;
+}
+EOF
+	name="compiled model: a column walk only a pointer reaches, priced as with --calls"
+	# the test table with lines from L2, L3 and memory
+	sed 's|</frequency>|<op name="load.l2.line" unit="op" runs="1" time_s="4e-9"/>\
+<op name="load.l3.line" unit="op" runs="1" time_s="12e-9"/>\
+<op name="load.dram.line" unit="op" runs="1" time_s="40e-9"/>\
+</frequency>|' "$M/t.xml" >"$M/tl.xml"
+	walk_price() { # ARGS...: the bound and time of the nest
+		"$P" "$M/same/walk.c" --binary "$M/same/walk" --table "$M/tl.xml" --param reps=300 -F json "$@" 2>"$M/pred.err" |
+			python3 -c 'import json, sys
+print(*[(r["all"][0]["bound"], r["all"][0]["time_s"]) for r in json.load(sys.stdin)["regions"] if r["scope"] == "loop"][0])'
+	}
+	if gcc -O2 -g -o "$M/same/walk" "$M/same/walk.c" 2>"$M/cc.err"; then
+		set -- $(walk_price) $(walk_price --calls walk=1)
+		[ "$#" -eq 4 ] && [ "$1" = "$3" ] && awk -v a="$2" -v b="$4" 'BEGIN { e = a / b - 1; exit (e * e < 0.0025) ? 0 : 1 }' &&
+			ok "$name" || bad "$name (alone: $1 $2; with --calls: $3 $4)" "$M/pred.err"
+	else
+		bad "$name (build failed)" "$M/cc.err"
+	fi
 	# a recurrence down columns, which gcc -O2 vectorises across them: the
 	# inner loop stores through one register what it loads through another
 	# the iteration after, the two set apart by a constant before the loop
