@@ -48,7 +48,8 @@ static const char usage[] =
 	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
 	"                          loops the analysis cannot count (repeatable)\n"
 	"      --calls FUNCTION=N  the program called FUNCTION N times from other files\n"
-	"                          (a source without main) (repeatable)\n"
+	"                          or through pointers (one no code of SOURCE calls);\n"
+	"                          '*=N' every such function (repeatable)\n"
 	"  -m, --model M           compiled (default against a trace: the machine code of\n"
 	"                          the program the trace recorded, built with -g, priced\n"
 	"                          with overlap) or source (each source operation priced\n"
@@ -705,7 +706,7 @@ static void note_calls(const validate_opts *o, validate_run *r)
 			return;
 		int given = 0;
 		for (int k = 0; k < o->fo.ncalls && !given; k++)
-			given = !strcmp(o->fo.calls[k].function, a->roots[i]);
+			given = !strcmp(o->fo.calls[k].function, a->roots[i]) || !strcmp(o->fo.calls[k].function, "*");
 		if (given)
 			continue;
 		if (n++ < 4 && len < sizeof names)

@@ -986,6 +986,9 @@ static const epi_calls *calls_of(const epi_front_opts *o, const char *name)
 	for (int i = 0; i < o->ncalls; i++)
 		if (!strcmp(o->calls[i].function, name))
 			return &o->calls[i];
+	for (int i = 0; i < o->ncalls; i++)
+		if (!strcmp(o->calls[i].function, "*"))
+			return &o->calls[i];
 	return NULL;
 }
 
@@ -1001,6 +1004,15 @@ static int check_calls(const front *F, const char *called, char *err)
 			m = i;
 	for (int c = 0; c < F->o->ncalls; c++) {
 		const epi_calls *k = &F->o->calls[c];
+		if (!strcmp(k->function, "*")) { /* beside main(), some function no code calls */
+			int any = m < 0;
+			for (int i = 0; i < F->nfns && !any; i++)
+				any = i != m && !(called && called[i]);
+			if (!any)
+				return epi_error(err, "--calls '*=%lld': the code of %s calls every function it defines "
+						 "but main()", k->n, file);
+			continue;
+		}
 		int i = 0;
 		while (i < F->nfns && strcmp(F->fn_name[i], k->function))
 			i++;

@@ -25,6 +25,7 @@ int epi_calls_parse(epi_calls *c, const char *spec, char *err)
 	int named = eq && eq > spec && (isalpha((unsigned char)spec[0]) || spec[0] == '_');
 	for (const char *p = spec; named && p < eq; p++)
 		named = isalnum((unsigned char)*p) || *p == '_';
+	named |= eq == spec + 1 && spec[0] == '*'; /* every function the file's code does not call */
 	char *end = NULL;
 	errno = 0;
 	long long n = named && isdigit((unsigned char)eq[1]) ? strtoll(eq + 1, &end, 10) : -1;

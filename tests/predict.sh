@@ -321,6 +321,11 @@ expect "a function reached through a pointer only, said so" 0 \
 	"$tmp/fnptr.c" --param n=100
 expect "--calls beside main(): a function only a pointer reaches" 0 'fnptr.c,,main,total,mul.f64,3000,' -- \
 	"$tmp/fnptr.c" --param n=100 --calls work=30 --format csv
+expect "--calls '*=N': every function no code of the file calls" 0 'fnptr.c,,main,total,mul.f64,3000,' -- \
+	"$tmp/fnptr.c" --param n=100 --calls '*=30' --format csv
+printf 'static void g(int n) { for (int i = 0; i < n; i++) ; }\nint main(void) { g(3); return 0; }\n' >"$tmp/allcalled.c"
+expect "--calls '*=N' where main's code calls every function" 1 \
+	"--calls '\*=2': the code of .*allcalled.c calls every function it defines but main()" -- "$tmp/allcalled.c" --calls '*=2'
 expect "--calls beside main(): a function main's code calls" 1 "--calls 'run=3': .* defines main(), whose run is the total" -- \
 	"$tmp/fnptr.c" --param n=100 --calls run=3
 expect "--calls that is no count" 2 "invalid --calls 'scale=many'" -- "$tmp/lib.c" --calls scale=many
