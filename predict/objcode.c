@@ -2265,6 +2265,49 @@ static int site_at_cmp(const void *a, const void *b)
 	return call_cmp(&((const site_at *)a)->site, &((const site_at *)b)->site);
 }
 
+/* Whether control goes on from instruction I to the next one. */
+static int falls_through(const epi_insn *in)
+{
+	return !(in->klass == EPI_IC_RET || (in->klass == EPI_IC_BRANCH && !in->cond));
+}
+
+/* Whether code on LINE reaches a call of CALLEE that the compiled code
+ * makes on another line, in the call's block: a jump into it, or the
+ * block's start falling through from LINE (gcc's cross-jumping merges the
+ * same calls of two branches into one, on the line of one of them). */
+static int merged_call(const epi_object *o, const char *callee, int line)
+{
+	for (int k = first_call(o, callee, INT_MIN); k < o->ncalls && o->calls[k].callee &&
+						  !strcmp(o->calls[k].callee, callee);
+	     k++) {
+		int at = o->calls[k].at, f = 0;
+		if (o->calls[k].inlined || at < 0 || o->calls[k].line == line)
+			continue;
+		while (f < o->nfn && !(at >= o->fn[f].first && at < o->fn[f].first + o->fn[f].n))
+			f++;
+		if (f == o->nfn)
+			continue;
+		int lo = o->fn[f].first, hi = lo + o->fn[f].n, start = at;
+		/* the call's block: back to an instruction a branch goes to, or
+		 * one after a branch */
+		for (int target = 0; start > lo && !target; start -= !target) {
+			const epi_insn *p = &o->in[start - 1];
+			if (p->klass == EPI_IC_BRANCH || p->klass == EPI_IC_RET)
+				break;
+			for (int j = lo; j < hi && !target; j++)
+				target = o->in[j].klass == EPI_IC_BRANCH && o->in[j].direct &&
+					 o->in[j].target == o->in[start].addr;
+		}
+		if (start > lo && o->line[start - 1] == line && falls_through(&o->in[start - 1]))
+			return 1;
+		for (int j = lo; j < hi; j++)
+			if (o->line[j] == line && o->in[j].klass == EPI_IC_BRANCH && o->in[j].direct &&
+			    o->in[j].target >= o->in[start].addr && o->in[j].target <= o->in[at].addr)
+				return 1;
+	}
+	return 0;
+}
+
 int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n, char *dead)
 {
 	/* the sites by callee, then line: each callee's lines in order */
@@ -2287,7 +2330,8 @@ int epi_object_dead_calls(const epi_object *o, const epi_call_site *sites, int n
 		int off = epi_object_calls_off(o, callee, lines, b - a, 1);
 		for (int k = a; k < b; k++) {
 			dead[v[k].at] = !off && !epi_object_calls_on(o, callee, v[k].site.line, 1) &&
-					!bsearch(&v[k].site.line, used, (size_t)nused, sizeof *used, int_cmp);
+					!bsearch(&v[k].site.line, used, (size_t)nused, sizeof *used, int_cmp) &&
+					!merged_call(o, callee, v[k].site.line);
 			ndead += dead[v[k].at];
 		}
 	}

@@ -206,6 +206,36 @@ print(*[(r["all"][0]["bound"], r["all"][0]["time_s"]) for r in json.load(sys.std
 	else
 		bad "$name (build failed)" "$M/cc.err"
 	fi
+	# the same calls of three branches merged into one call site by gcc
+	# -O2 (cross-jumping), on the line of one of them: the others' calls
+	# are made there, not removed
+	cat >"$M/same/cross.c" <<'EOF'
+#include <string.h>
+float a[1000], b[1000];
+__attribute__((noinline)) void fill(float *p, float v) { for (int i = 0; i < 1000; i++) p[i] = v; }
+void init(const char *name)
+{
+	if (!strcmp(name, "x")) { fill(a, 1.f); fill(b, 2.f); }
+	else if (!strcmp(name, "y")) { fill(a, 3.f); fill(b, 2.f); }
+	else if (!strcmp(name, "z")) { fill(a, 5.f); fill(b, 2.f); }
+}
+int main(int argc, char **argv)
+{
+	init(argv[argc - 1]);
+	return 0;
+}
+EOF
+	name="compiled model: calls merged into one call site by gcc -O2 are counted"
+	if gcc -O2 -g -o "$M/same/cross" "$M/same/cross.c" 2>"$M/cc.err"; then
+		"$P" "$M/same/cross.c" --binary "$M/same/cross" --format csv >"$M/cross.csv" 2>"$M/pred.err"
+		"$P" "$M/same/cross.c" --format csv >"$M/cross-src.csv" 2>>"$M/pred.err"
+		got=$(awk -F, '$3 == "init" && $4 == "function" && $5 == "store.f32" { print $6 }' "$M/cross.csv")
+		want=$(awk -F, '$3 == "init" && $4 == "function" && $5 == "store.f32" { print $6 }' "$M/cross-src.csv")
+		[ -n "$want" ] && [ "$got" = "$want" ] && ! grep -q "makes no call" "$M/pred.err" &&
+			ok "$name" || bad "$name (stores $got, the source's $want)" "$M/pred.err"
+	else
+		bad "$name (build failed)" "$M/cc.err"
+	fi
 	# a recurrence down columns, which gcc -O2 vectorises across them: the
 	# inner loop stores through one register what it loads through another
 	# the iteration after, the two set apart by a constant before the loop
