@@ -1267,10 +1267,10 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 			char msg[EPI_ERRLEN];
 			snprintf(msg, sizeof msg,
 				 "%s: no code of the file calls %s%s (called through pointers, or not at all): %s not "
-				 "in main()'s total, and a profile's time in %s loops is compared with none of %s calls; "
-				 "--calls FUNCTION=N counts the run's calls",
+				 "in main()'s total, and %s loops are predicted for no call of the run; --calls "
+				 "FUNCTION=N (or '*=N', every such function) counts the run's calls",
 				 file, names, nout > 4 ? " and more" : "", nout > 1 ? "their work is" : "its work is",
-				 nout > 1 ? "their" : "its", nout > 1 ? "their" : "its");
+				 nout > 1 ? "their" : "its");
 			cf_add_unique(&a->notes, &a->nnotes, xstrdup(msg));
 		}
 		epi_region *r = &a->regions[a->nregions];
