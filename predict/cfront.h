@@ -101,14 +101,14 @@ typedef struct epi_region {
 	char **formula, **cond;
 } epi_region;
 
-/* A loop: its function, the line of its keyword (as in epi_region) and the
- * last line it spans; the loop it is in (an index, -1 for a top-level nest)
- * and how deep (0 for a top-level nest). */
 /* A loop's tag in the counts the compiled-code model reads (%TAG/iter,
  * %TAG/entry, ...): its line, plus EPI_TAG_NEST for each loop around it
  * that starts on the same line (for (r ...) for (i ...) on one line). */
 #define EPI_TAG_NEST (1 << 22)
 
+/* A loop: its function, the line of its keyword (as in epi_region) and the
+ * last line it spans; the loop it is in (an index, -1 for a top-level nest)
+ * and how deep (0 for a top-level nest). */
 typedef struct epi_nest {
 	char *file;
 	char *function;

@@ -13,8 +13,8 @@
 #include "predict/counts.h"
 
 /* The counts of a region that the machine counts read: the loops' and
- * functions' entries and the loops' iterations; the total's also its
- * loops' work sums and the bytes allocated. */
+ * functions' entries and the loops' iterations; a function's and the
+ * total's also the loops' work sums, and the total's the bytes allocated. */
 static int read_key(const char *key, int total, int function)
 {
 	if (key[0] != '%')
