@@ -391,6 +391,102 @@ static int fixed_init(W *w, CXCursor d, CXCursor init)
 	return f.ok;
 }
 
+static int same_decl(CXCursor expr, CXCursor decl);
+
+/* single_assign()'s count of the writes of a variable, the last kept. */
+typedef struct single {
+	CXCursor d;
+	int n;
+	CXCursor at;
+} single;
+
+static enum CXChildVisitResult single_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	single *sg = data;
+	enum CXCursorKind k = kind(c);
+	kids kk = {0};
+	int hit = 0;
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+			kids_of(c, &kk);
+			hit = kk.n >= 1 && same_decl(kk.c[0], sg->d);
+		}
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
+			kids_of(c, &kk);
+			hit = kk.n == 1 && same_decl(kk.c[0], sg->d);
+		}
+	}
+	kids_free(&kk);
+	if (hit) {
+		sg->n++;
+		sg->at = c;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* single_assign()'s search for the block that has a statement AT. */
+typedef struct holder {
+	CXCursor at, block;
+} holder;
+
+static enum CXChildVisitResult holder_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	holder *h = data;
+	if (kind(c) != CXCursor_CompoundStmt)
+		return CXChildVisit_Recurse;
+	kids kk = {0};
+	kids_of(c, &kk);
+	/* the same node (cursors of two visits compare unequal): its kind
+	 * and its text's bounds */
+	CXSourceRange at = clang_getCursorExtent(h->at);
+	for (int i = 0; i < kk.n; i++) {
+		CXSourceRange r = clang_getCursorExtent(kk.c[i]);
+		if (kind(kk.c[i]) == kind(h->at) && clang_equalLocations(clang_getRangeStart(r), clang_getRangeStart(at)) &&
+		    clang_equalLocations(clang_getRangeEnd(r), clang_getRangeEnd(at)))
+			h->block = c;
+	}
+	kids_free(&kk);
+	return clang_Cursor_isNull(h->block) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+/* The value the variable D of the function being counted has at USE when
+ * one plain assignment, and nothing else, sets it (nm1 = n - 1; kp1 = k +
+ * 1 in the loop around): the assignment's right side, when the assignment
+ * is a statement of a block that holds USE after it, and the right side
+ * reads nothing that changes (as an initializer, fixed_init()); else null. */
+static CXCursor single_assign(W *w, CXCursor d, CXCursor use)
+{
+	CXCursor none = clang_getNullCursor();
+	if (kind(d) != CXCursor_VarDecl || !clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
+		return none;
+	kids vk = {0};
+	kids_of(d, &vk);
+	int init = vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1]));
+	kids_free(&vk);
+	single sg = {.d = d, .at = none};
+	if (!init)
+		clang_visitChildren(w->cur->cur, single_visit, &sg);
+	if (sg.n != 1 || kind(sg.at) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(sg.at) != CXBinaryOperator_Assign)
+		return none;
+	holder h = {.at = sg.at, .block = none};
+	clang_visitChildren(w->cur->cur, holder_visit, &h);
+	unsigned set = offset_of(clang_getRangeEnd(clang_getCursorExtent(sg.at)));
+	if (clang_Cursor_isNull(h.block) || !inside(use, h.block) || offset_of(clang_getCursorLocation(use)) < set)
+		return none;
+	kids ak = {0};
+	kids_of(sg.at, &ak);
+	CXCursor rhs = ak.n == 2 ? ak.c[1] : none;
+	kids_free(&ak);
+	return !clang_Cursor_isNull(rhs) && fixed_init(w, sg.at, rhs) ? rhs : none;
+}
+
 /* Whether the variable D changes inside a loop around the code being
  * counted that is counted without an induction variable (see W's vary). */
 static int varies(W *w, CXCursor d)
@@ -458,6 +554,16 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 						? var_init(w, d)
 						: clang_getNullCursor();
 			if (!clang_Cursor_isNull(init) && (t.kind == CXType_Pointer || fixed_init(w, d, init))) {
+				w->inits++;
+				int r = expr_poly(w, init, out);
+				w->inits--;
+				if (r == 0)
+					return 0;
+			}
+			/* one set once by an assignment before this use, to a
+			 * value that stays (nm1 = n - 1, kp1 = k + 1) */
+			init = integral && w->cur && w->inits < 8 ? single_assign(w, d, c) : clang_getNullCursor();
+			if (!clang_Cursor_isNull(init)) {
 				w->inits++;
 				int r = expr_poly(w, init, out);
 				w->inits--;

@@ -1043,6 +1043,24 @@ static void test_fixed_locals(void **st)
 		assert_int_equal(count(FN("addr"), "add.f64", EXP, n, 7), 7);
 		assert_int_equal(count(FN("inc"), "add.f64", EXP, n, 7), 7);
 	}
+	/* set once by an assignment before the use, in a block that holds it:
+	 * the assignment's value; set twice, under a condition, or after the
+	 * use: a parameter */
+	must_analyze("double a[1000];\n"
+		     "void tri(int n) { int k, j, nm1, kp1; nm1 = n - 1;\n"
+		     "  for (k = 0; k < nm1; k++) { kp1 = k + 1; for (j = kp1; j < n; j++) a[j] += 1; } }\n"
+		     "static void sc(int m) { for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void arg(int n) { int k; for (int kb = 0; kb < n; kb++) { k = n - (kb + 1); sc(k); } }\n"
+		     "void twice(int n) { int m; m = n; m = 5; for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void cond(int n) { int m; if (n > 3) { m = n; } for (int i = 0; i < m; i++) a[i] += 1; }\n"
+		     "void after(int n) { int m; for (int i = 0; i < m; i++) a[i] += 1; m = n; }\n");
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(FN("tri"), "add.f64", EXP, n, 7), n ? n * (n - 1) / 2 : 0);
+		assert_int_equal(count(FN("arg"), "add.f64", EXP, n, 7), n ? n * (n - 1) / 2 : 0);
+		assert_int_equal(count(FN("twice"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("cond"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("after"), "add.f64", EXP, n, 7), 7);
+	}
 }
 
 static void test_for_with_body_update(void **st)
