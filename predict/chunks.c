@@ -1042,7 +1042,10 @@ static int check_given(const front *F, char *err)
 		char label[48];
 		cf_loop_label(label, sizeof label, t->line, t->nth);
 		if (t->file && !epi_trip_file_matches(t->file, file))
-			return epi_error(err, "--trip '%s:%s=%s' names another file than '%s'", t->file, label, t->expr, file);
+			return epi_error(err, "--trip '%s:%s=%s' names another file than '%s' (--trip counts its own "
+					 "loops; a function of an included file is counted where its loops can be, else "
+					 "its calls are listed, not counted)",
+					 t->file, label, t->expr, file);
 		if (t->nth > 1)
 			return epi_error(err, "--trip '%s%s%s=%s': %s has no loop %d on line %d", t->file ? t->file : "",
 					 t->file ? ":" : "", label, t->expr, file, t->nth, t->line);
