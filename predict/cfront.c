@@ -400,29 +400,39 @@ typedef struct single {
 	CXCursor at;
 } single;
 
-static enum CXChildVisitResult single_visit(CXCursor c, CXCursor parent, CXClientData data)
+/* The lvalue that C writes (an assignment's left side; what ++, -- or &
+ * is applied to), or null. */
+static CXCursor written_by(CXCursor c)
 {
-	(void)parent;
-	single *sg = data;
 	enum CXCursorKind k = kind(c);
 	kids kk = {0};
-	int hit = 0;
+	CXCursor lv = clang_getNullCursor();
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
 			kids_of(c, &kk);
-			hit = kk.n >= 1 && same_decl(kk.c[0], sg->d);
+			if (kk.n >= 1)
+				lv = kk.c[0];
 		}
 	} else if (k == CXCursor_UnaryOperator) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
 		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
 		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
 			kids_of(c, &kk);
-			hit = kk.n == 1 && same_decl(kk.c[0], sg->d);
+			if (kk.n == 1)
+				lv = kk.c[0];
 		}
 	}
 	kids_free(&kk);
-	if (hit) {
+	return lv;
+}
+
+static enum CXChildVisitResult single_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	single *sg = data;
+	CXCursor lv = written_by(c);
+	if (!clang_Cursor_isNull(lv) && same_decl(lv, sg->d)) {
 		sg->n++;
 		sg->at = c;
 	}
@@ -787,27 +797,10 @@ static int target_of(scan *sc, CXCursor e)
 
 static enum CXChildVisitResult write_visit(CXCursor c, CXCursor p, CXClientData d)
 {
+	(void)p;
 	scan *sc = d;
-	enum CXCursorKind k = kind(c);
-	kids kk = {0};
-	int hit = 0;
-	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
-			kids_of(c, &kk);
-			if (kk.n >= 1)
-				hit = target_of(sc, kk.c[0]);
-		}
-	} else if (k == CXCursor_UnaryOperator) {
-		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
-		    op == CXUnaryOperator_PreDec || op == CXUnaryOperator_AddrOf) {
-			kids_of(c, &kk);
-			if (kk.n == 1)
-				hit = target_of(sc, kk.c[0]);
-		}
-	}
-	kids_free(&kk);
+	CXCursor lv = written_by(c);
+	int hit = clang_Cursor_isNull(lv) ? 0 : target_of(sc, lv);
 	if (hit && (!sc->found || hit < sc->found)) {
 		sc->found = hit;
 		sc->at = c;
