@@ -219,13 +219,15 @@ static inline char *spelling(CXCursor c)
 
 /* What gcc accepts with a warning and clang 16 and later reject (older C:
  * implicit int, functions called undeclared, integers taken as pointers,
- * function pointers of another type): warnings here too, as the C that
- * users build with gcc. Passed before the user's flags, which can make
- * them errors again (-Werror=implicit-int). */
+ * function pointers of another type, a bare `return;` in a function that
+ * returns a value): warnings here too, as the C that users build with
+ * gcc. Passed before the user's flags, which can make them errors again
+ * (-Werror=implicit-int). */
 static inline const char *const *gcc_lenient(int *n)
 {
 	static const char *const flags[] = {"-Wno-error=implicit-int", "-Wno-error=implicit-function-declaration",
-					    "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types"};
+					    "-Wno-error=int-conversion", "-Wno-error=incompatible-function-pointer-types",
+					    "-Wno-error=return-mismatch"};
 	*n = (int)(sizeof flags / sizeof *flags);
 	return flags;
 }

@@ -17,10 +17,12 @@ pe.c'
 printf 'int f(int n) {\n  return n +;\n}\n' >"$tmp/broken.c"
 expect "C that does not parse" 1 "broken.c:2:13: error: expected expression" -- "$tmp/broken.c"
 # older C that gcc builds with warnings (implicit int, undeclared calls, an
-# integer taken as a pointer): counted, unless the user's flags forbid it
+# integer taken as a pointer, a bare return in an int function): counted,
+# unless the user's flags forbid it
 cat >"$tmp/old.c" <<'EOF'
 static twice(a) int a; { return a + a; }
 int sum(int n) { int *p = n; int t = 0; for (int i = 0; i < n; i++) t += twice(i); return t + (p != 0) + strlen("x"); }
+int scale(n, x) int n; double *x; { int i; if (n <= 0) return; for (i = 0; i < n; i++) x[i] *= 2; return n; }
 EOF
 expect "older C gcc accepts: counted" 0 "call:strlen .* 1" -- "$tmp/old.c"
 expect "older C, -Werror=implicit-int" 1 "old.c:1:8: error: type specifier missing" -- "$tmp/old.c" -- -Werror=implicit-int
