@@ -1639,20 +1639,26 @@ int epi_trips_load(const char *path, epi_trip **trips, int *n, char *err)
 			ret = epi_error(err, "trips file '%s': loops[%zu] %s", path, i, bad);
 			break;
 		}
-		if (!json_is_string(trip))
-			continue; /* measured, but never entered or not read */
+		/* never entered in the runs measured: no iteration in them */
+		json_t *entries = json_object_get(l, "entries");
+		int never = json_is_null(trip) && json_is_string(entries) && !strcmp(json_string_value(entries), "0");
+		if (!json_is_string(trip) && !never)
+			continue; /* measured, but not read */
 		*trips = xrealloc(*trips, (size_t)(*n + 1) * sizeof **trips);
 		epi_trip *t = &(*trips)[(*n)++];
 		memset(t, 0, sizeof *t);
 		t->file = xstrdup(json_string_value(file));
 		t->line = (int)json_integer_value(line);
 		t->nth = nth ? (int)json_integer_value(nth) : 1;
-		t->expr = xstrdup(json_string_value(trip));
+		t->expr = xstrdup(never ? "0" : json_string_value(trip));
 		t->measured = 1;
 		char resid[32];
 		epi_fmt_double(resid, sizeof resid, res ? json_number_value(res) : 0);
-		if (asprintf(&t->origin, "measured by epi trips over %d run%s, residual %s", nruns, nruns == 1 ? "" : "s",
-			     resid) < 0)
+		int r = never ? asprintf(&t->origin, "never entered in the %d run%s epi trips measured", nruns,
+					 nruns == 1 ? "" : "s")
+			      : asprintf(&t->origin, "measured by epi trips over %d run%s, residual %s", nruns,
+					 nruns == 1 ? "" : "s", resid);
+		if (r < 0)
 			t->origin = NULL;
 	}
 	json_decref(root);
