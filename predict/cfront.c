@@ -1668,6 +1668,128 @@ static int dies(W *w, CXCursor c)
 	return yes;
 }
 
+/* Whether P names a loop variable (or a floor term of one). */
+static int names_loop_var(W *w, const poly_struct *p)
+{
+	int used[SYM_MAXVARS];
+	memset(used, 0, sizeof *used * (size_t)w->s->cap);
+	poly_used_vars(used, p, w->s->ctx);
+	/* a floor term's own variables too (atoms only name earlier symbols) */
+	for (int k = w->s->nvars - 1; k >= 0; k--)
+		if (used[k] && w->s->kind[k] == SYM_ATOM) {
+			int u[SYM_MAXVARS];
+			memset(u, 0, sizeof *u * (size_t)w->s->cap);
+			poly_used_vars(u, &w->s->atom_num[k], w->s->ctx);
+			for (int j = 0; j < w->s->nvars; j++)
+				used[j] |= u[j];
+		}
+	for (int k = 0; k < w->s->nvars; k++)
+		if (used[k] && w->s->kind[k] == SYM_LOOP)
+			return 1;
+	return 0;
+}
+
+/* The constraints (each c >= 0, at most MAX, into C from *N on) that
+ * condition E is: a comparison of integers whose sides are polynomials in
+ * the parameters (a < b: b - a - 1 >= 0; a == b: both ways), or a
+ * conjunction (&&) of them. Returns 0, or -1 when E is not one (a side
+ * that names a loop variable too: what changes from one iteration to the
+ * next is priced with the branch probability); EQ is set when an == is
+ * among them (its negation is no conjunction). */
+static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, int *eq)
+{
+	e = strip(e);
+	if (kind(e) != CXCursor_BinaryOperator)
+		return -1;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	kids kk = {0};
+	kids_of(e, &kk);
+	int ret = -1;
+	if (kk.n == 2 && op == CXBinaryOperator_LAnd) {
+		ret = cond_constraints(w, kk.c[0], c, n, max, eq);
+		if (ret == 0)
+			ret = cond_constraints(w, kk.c[1], c, n, max, eq);
+	} else if (kk.n == 2 && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_GT ||
+				 op == CXBinaryOperator_GE || op == CXBinaryOperator_EQ) &&
+		   *n + (op == CXBinaryOperator_EQ ? 2 : 1) <= max) {
+		CXType ta = clang_getCanonicalType(clang_getCursorType(strip(kk.c[0])));
+		CXType tb = clang_getCanonicalType(clang_getCursorType(strip(kk.c[1])));
+		int ints = ta.kind >= CXType_Bool && ta.kind <= CXType_Int128 && tb.kind >= CXType_Bool &&
+			   tb.kind <= CXType_Int128;
+		poly_t a, b;
+		poly_init(a, w->s->ctx);
+		poly_init(b, w->s->ctx);
+		if (ints && expr_poly(w, kk.c[0], a) == 0 && expr_poly(w, kk.c[1], b) == 0 && !names_loop_var(w, a) &&
+		    !names_loop_var(w, b)) {
+			ret = 0;
+			poly_struct *d = &c[(*n)++];
+			poly_init(d, w->s->ctx);
+			if (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE) {
+				poly_sub(d, b, a, w->s->ctx);
+				if (op == CXBinaryOperator_LT)
+					poly_sub_si(d, d, 1, w->s->ctx);
+			} else {
+				poly_sub(d, a, b, w->s->ctx);
+				if (op == CXBinaryOperator_GT)
+					poly_sub_si(d, d, 1, w->s->ctx);
+			}
+			if (op == CXBinaryOperator_EQ) {
+				poly_struct *d2 = &c[(*n)++];
+				poly_init(d2, w->s->ctx);
+				poly_sub(d2, b, a, w->s->ctx);
+				*eq = 1;
+			}
+		}
+		poly_clear(a, w->s->ctx);
+		poly_clear(b, w->s->ctx);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+/* An if whose condition is affine in the parameters (cond_constraints: a
+ * guard, if (n > 0), fixed for the call): its branch counted where the
+ * condition holds and its else where it does not, exactly, not weighted
+ * by the branch probability. Returns 1 with *RET set when it applies,
+ * else 0. */
+static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
+{
+	enum { MAXC = 8 };
+	poly_struct c[MAXC];
+	int n = 0, eq = 0;
+	int ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n > 0 &&
+		 (clang_Cursor_isNull(else_c) || (n == 1 && !eq)) && !dies(w, then_c) && !dies(w, else_c);
+	for (int i = 0; ok && i < n; i++) /* guards are affine */
+		ok = poly_total_degree_si(&c[i], w->s->ctx) <= 1;
+	if (ok) {
+		epi_counts a, b;
+		counts_init(&a);
+		counts_init(&b);
+		CXCursor *sib = w->sib;
+		w->sib = NULL; /* a branch that is a single statement has no siblings */
+		*ret = stmt(w, then_c, &a);
+		if (*ret == 0 && !clang_Cursor_isNull(else_c))
+			*ret = stmt(w, else_c, &b);
+		w->sib = sib;
+		if (*ret == 0) {
+			for (int i = 0; i < n; i++)
+				counts_restrict(w->s, &a, &c[i]);
+			counts_add(w->s, out, &a);
+			if (!clang_Cursor_isNull(else_c)) {
+				poly_neg(&c[0], &c[0], w->s->ctx);
+				poly_sub_si(&c[0], &c[0], 1, w->s->ctx);
+				counts_restrict(w->s, &b, &c[0]);
+				counts_add(w->s, out, &b);
+			}
+		}
+		counts_clear(w->s, &a);
+		counts_clear(w->s, &b);
+	}
+	for (int i = 0; i < n; i++)
+		poly_clear(&c[i], w->s->ctx);
+	return ok;
+}
+
 static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
 {
 	epi_counts a, b;
@@ -3934,7 +4056,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 		kids_of(c, &kk);
 		if (kk.n >= 2) {
 			ret = rval(w, kk.c[0], out);
-			if (ret == 0)
+			if (ret == 0 && !affine_if(w, kk.c[0], kk.c[1], kk.n >= 3 ? kk.c[2] : clang_getNullCursor(), out, &ret))
 				ret = branch(w, kk.c[1], kk.n >= 3 ? kk.c[2] : clang_getNullCursor(), out, 1);
 		}
 		break;

@@ -336,6 +336,31 @@ static void test_branches(void **st)
 	assert_int_equal(count(r, "load.i32", MAX, n, 0), 4 * n);
 }
 
+static void test_affine_ifs(void **st)
+{
+	(void)st;
+	/* an if on integers whose sides are polynomials in the parameters (a
+	 * guard): each way counted where it is taken, exactly; one on a loop
+	 * variable keeps the branch probability */
+	must_analyze("double a[1000], b[1000];\n"
+		     "void f(int n) { if (n > 3) { for (int i = 0; i < n; i++) a[i] = 1; } else b[0] = 2; }\n"
+		     "void g(int n) { for (int i = 0; i < n; i++) if (i < 5) a[i] = 1; }\n"
+		     "void h(int n, int m) { if (n > 0 && m > 0) for (int i = 0; i < n; i++) a[i] = 0; }\n"
+		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n");
+	for (long n = 0; n < 9; n++) {
+		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n > 3 ? n : 1);
+		assert_int_equal(count(FN("f"), "store.f64", MIN, n, 0), n > 3 ? n : 1);
+		char *g = count_str(FN("g"), "store.f64", EXP, n, 0);
+		char want[16];
+		snprintf(want, sizeof want, n % 2 ? "%ld/2" : "%ld", n % 2 ? n : n / 2);
+		assert_string_equal(g, want);
+		free(g);
+		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 3), n);
+		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 0), 0);
+		assert_int_equal(count(FN("k"), "store.f64", EXP, n, 0), n ? n - 1 : 0);
+	}
+}
+
 static void test_branch_probability(void **st)
 {
 	epi_front_opts o;
@@ -1619,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(test_strides_and_directions),
 		cmocka_unit_test(test_while_and_do),
 		cmocka_unit_test(test_branches),
+		cmocka_unit_test(test_affine_ifs),
 		cmocka_unit_test(test_branch_probability),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_allocators),
