@@ -4152,6 +4152,44 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 	}
 }
 
+/* The loops around a call (W's loop variables, the loops counted without
+ * one, the pinned values, the hoisted calls), kept while the callee is
+ * analysed. */
+typedef struct around {
+	CXCursor lvdecl[MAXDEPTH], lvstmt[MAXDEPTH], vary[MAXDEPTH], pin_decl[MAXDEPTH];
+	int lvvar[MAXDEPTH], hoist_line[MAXDEPTH];
+	long pin_val[MAXDEPTH];
+	epi_counts *hoist[MAXDEPTH];
+} around;
+
+static around *keep_around(W *w)
+{
+	around *a = xmalloc(sizeof *a);
+	memcpy(a->lvdecl, w->lvdecl, (size_t)w->nlv * sizeof *a->lvdecl);
+	memcpy(a->lvstmt, w->lvstmt, (size_t)w->nlv * sizeof *a->lvstmt);
+	memcpy(a->lvvar, w->lvvar, (size_t)w->nlv * sizeof *a->lvvar);
+	memcpy(a->vary, w->vary, (size_t)w->nvary * sizeof *a->vary);
+	memcpy(a->pin_decl, w->pin_decl, (size_t)w->npin * sizeof *a->pin_decl);
+	memcpy(a->pin_val, w->pin_val, (size_t)w->npin * sizeof *a->pin_val);
+	memcpy(a->hoist_line, w->hoist_line, (size_t)w->nhoist * sizeof *a->hoist_line);
+	memcpy(a->hoist, w->hoist, (size_t)w->nhoist * sizeof *a->hoist);
+	return a;
+}
+
+/* Puts back what keep_around() kept (W's counts restored first), and frees it. */
+static void restore_around(W *w, around *a)
+{
+	memcpy(w->lvdecl, a->lvdecl, (size_t)w->nlv * sizeof *a->lvdecl);
+	memcpy(w->lvstmt, a->lvstmt, (size_t)w->nlv * sizeof *a->lvstmt);
+	memcpy(w->lvvar, a->lvvar, (size_t)w->nlv * sizeof *a->lvvar);
+	memcpy(w->vary, a->vary, (size_t)w->nvary * sizeof *a->vary);
+	memcpy(w->pin_decl, a->pin_decl, (size_t)w->npin * sizeof *a->pin_decl);
+	memcpy(w->pin_val, a->pin_val, (size_t)w->npin * sizeof *a->pin_val);
+	memcpy(w->hoist_line, a->hoist_line, (size_t)w->nhoist * sizeof *a->hoist_line);
+	memcpy(w->hoist, a->hoist, (size_t)w->nhoist * sizeof *a->hoist);
+	free(a);
+}
+
 /* Marks the --trip options and pragmas that name the loop C, whether or
  * not the walk reaches it (a case of a switch that is not modelled). */
 static enum CXChildVisitResult mark_visit(CXCursor c, CXCursor p, CXClientData d)
@@ -4176,6 +4214,9 @@ int cf_analyze_fn(W *w, fn *f)
 	fn *saved = w->cur;
 	int nlv = w->nlv, depth = w->loopdepth, tag = w->tag_line, nvary = w->nvary, npin = w->npin;
 	int loop_line = w->loop_line, nhoist = w->nhoist, foreign = w->foreign;
+	/* the loops around the call, whose entries the callee's own loops
+	 * take: kept aside (on the heap: call chains run deep) */
+	around *keep = keep_around(w);
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
 	w->cur = f;
@@ -4223,10 +4264,11 @@ int cf_analyze_fn(W *w, fn *f)
 	w->nlv = nlv;
 	w->nvary = nvary;
 	w->npin = npin;
+	w->nhoist = nhoist;
+	restore_around(w, keep);
 	w->loopdepth = depth;
 	w->tag_line = tag;
 	w->loop_line = loop_line;
-	w->nhoist = nhoist;
 	w->foreign = foreign;
 	w->sib = sib;
 	w->nsib = nsib;
