@@ -393,11 +393,11 @@ static int fixed_init(W *w, CXCursor d, CXCursor init)
 
 static int same_decl(CXCursor expr, CXCursor decl);
 
-/* single_assign()'s count of the writes of a variable, the last kept. */
+/* single_assign()'s list of the writes of a variable. */
 typedef struct single {
 	CXCursor d;
 	int n;
-	CXCursor at;
+	CXCursor at[32];
 } single;
 
 /* The lvalue that C writes (an assignment's left side; what ++, -- or &
@@ -433,8 +433,9 @@ static enum CXChildVisitResult single_visit(CXCursor c, CXCursor parent, CXClien
 	single *sg = data;
 	CXCursor lv = written_by(c);
 	if (!clang_Cursor_isNull(lv) && same_decl(lv, sg->d)) {
+		if (sg->n < (int)(sizeof sg->at / sizeof *sg->at))
+			sg->at[sg->n] = c;
 		sg->n++;
-		sg->at = c;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -466,35 +467,50 @@ static enum CXChildVisitResult holder_visit(CXCursor c, CXCursor parent, CXClien
 }
 
 /* The value the variable D of the function being counted has at USE when
- * one plain assignment, and nothing else, sets it (nm1 = n - 1; kp1 = k +
- * 1 in the loop around): the assignment's right side, when the assignment
- * is a statement of a block that holds USE after it, and the right side
- * reads nothing that changes (as an initializer, fixed_init()); else null. */
+ * a plain assignment sets it there (nm1 = n - 1; kp1 = k + 1 in the loop
+ * around; Linpack's k = n - (kb + 1), its k a loop variable elsewhere):
+ * the right side of the last assignment before USE that is a statement of
+ * a block holding USE, when no other write of D follows it in that block
+ * and the right side reads nothing that changes (as an initializer,
+ * fixed_init()); else null. */
 static CXCursor single_assign(W *w, CXCursor d, CXCursor use)
 {
 	CXCursor none = clang_getNullCursor();
 	if (kind(d) != CXCursor_VarDecl || !clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
 		return none;
-	kids vk = {0};
-	kids_of(d, &vk);
-	int init = vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1]));
-	kids_free(&vk);
-	single sg = {.d = d, .at = none};
-	if (!init)
-		clang_visitChildren(w->cur->cur, single_visit, &sg);
-	if (sg.n != 1 || kind(sg.at) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(sg.at) != CXBinaryOperator_Assign)
+	single sg = {.d = d};
+	clang_visitChildren(w->cur->cur, single_visit, &sg);
+	if (sg.n == 0 || sg.n > (int)(sizeof sg.at / sizeof *sg.at))
 		return none;
-	holder h = {.at = sg.at, .block = none};
-	clang_visitChildren(w->cur->cur, holder_visit, &h);
-	unsigned set = offset_of(clang_getRangeEnd(clang_getCursorExtent(sg.at)));
-	if (clang_Cursor_isNull(h.block) || !inside(use, h.block) || offset_of(clang_getCursorLocation(use)) < set)
+	unsigned at_use = offset_of(clang_getCursorLocation(use));
+	CXCursor best = none;
+	unsigned best_end = 0;
+	for (int i = 0; i < sg.n; i++) {
+		CXCursor a = sg.at[i];
+		unsigned end = offset_of(clang_getRangeEnd(clang_getCursorExtent(a)));
+		if (kind(a) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(a) != CXBinaryOperator_Assign ||
+		    end > at_use || (!clang_Cursor_isNull(best) && end < best_end))
+			continue;
+		holder h = {.at = a, .block = none};
+		clang_visitChildren(w->cur->cur, holder_visit, &h);
+		if (clang_Cursor_isNull(h.block) || !inside(use, h.block))
+			continue;
+		int later = 0; /* another write after it in its block */
+		for (int j = 0; j < sg.n && !later; j++)
+			later = j != i && inside(sg.at[j], h.block) &&
+				offset_of(clang_getCursorLocation(sg.at[j])) > offset_of(clang_getCursorLocation(a));
+		if (!later) {
+			best = a;
+			best_end = end;
+		}
+	}
+	if (clang_Cursor_isNull(best))
 		return none;
 	kids ak = {0};
-	kids_of(sg.at, &ak);
+	kids_of(best, &ak);
 	CXCursor rhs = ak.n == 2 ? ak.c[1] : none;
 	kids_free(&ak);
-	return !clang_Cursor_isNull(rhs) && fixed_init(w, sg.at, rhs) ? rhs : none;
+	return !clang_Cursor_isNull(rhs) && fixed_init(w, best, rhs) ? rhs : none;
 }
 
 /* Whether the variable D changes inside a loop around the code being

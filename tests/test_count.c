@@ -1068,9 +1068,9 @@ static void test_fixed_locals(void **st)
 		assert_int_equal(count(FN("addr"), "add.f64", EXP, n, 7), 7);
 		assert_int_equal(count(FN("inc"), "add.f64", EXP, n, 7), 7);
 	}
-	/* set once by an assignment before the use, in a block that holds it:
-	 * the assignment's value; set twice, under a condition, or after the
-	 * use: a parameter */
+	/* set by an assignment before the use, in a block that holds it, and
+	 * not again in that block: the assignment's value (twice: the last);
+	 * set under a condition, or after the use: a parameter */
 	must_analyze("double a[1000];\n"
 		     "void tri(int n) { int k, j, nm1, kp1; nm1 = n - 1;\n"
 		     "  for (k = 0; k < nm1; k++) { kp1 = k + 1; for (j = kp1; j < n; j++) a[j] += 1; } }\n"
@@ -1078,13 +1078,20 @@ static void test_fixed_locals(void **st)
 		     "void arg(int n) { int k; for (int kb = 0; kb < n; kb++) { k = n - (kb + 1); sc(k); } }\n"
 		     "void twice(int n) { int m; m = n; m = 5; for (int i = 0; i < m; i++) a[i] += 1; }\n"
 		     "void cond(int n) { int m; if (n > 3) { m = n; } for (int i = 0; i < m; i++) a[i] += 1; }\n"
-		     "void after(int n) { int m; for (int i = 0; i < m; i++) a[i] += 1; m = n; }\n");
+		     "void after(int n) { int m; for (int i = 0; i < m; i++) a[i] += 1; m = n; }\n"
+		     "void reused(int n) { int k; for (k = 0; k < n; k++) a[k] = 0;\n"
+		     "  for (int kb = 0; kb < n; kb++) { k = n - (kb + 1); sc(k); } }\n"
+		     "void again(int n) { int m; for (int r = 0; r < 3; r++) { m = n; for (int i = 0; i < m; i++) a[i] += 1; m = m + 1; } }\n");
 	for (long n = 0; n < 6; n++) {
 		assert_int_equal(count(FN("tri"), "add.f64", EXP, n, 7), n ? n * (n - 1) / 2 : 0);
 		assert_int_equal(count(FN("arg"), "add.f64", EXP, n, 7), n ? n * (n - 1) / 2 : 0);
-		assert_int_equal(count(FN("twice"), "add.f64", EXP, n, 7), 7);
+		assert_int_equal(count(FN("twice"), "add.f64", EXP, n, 7), 5);
 		assert_int_equal(count(FN("cond"), "add.f64", EXP, n, 7), 7);
 		assert_int_equal(count(FN("after"), "add.f64", EXP, n, 7), 7);
+		/* a loop's variable, set again in another loop before a call */
+		assert_int_equal(count(FN("reused"), "add.f64", EXP, n, 7), n ? n * (n - 1) / 2 : 0);
+		/* written again after the use in the same block: a parameter */
+		assert_int_equal(count(FN("again"), "add.f64", EXP, n, 7), 21);
 	}
 }
 
