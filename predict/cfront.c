@@ -1705,6 +1705,75 @@ static int names_loop_var(W *w, const poly_struct *p)
 	return 0;
 }
 
+/* cond_fixed()'s walk: the loop statements of a function, and a
+ * condition's variables checked against them. */
+typedef struct fixed_cond {
+	W *w;
+	CXCursor loops[64];
+	int nloops, ok;
+} fixed_cond;
+
+static enum CXChildVisitResult loops_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	fixed_cond *f = data;
+	enum CXCursorKind k = kind(c);
+	if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && f->nloops < 64)
+		f->loops[f->nloops++] = c;
+	return f->nloops < 64 ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	fixed_cond *f = data;
+	enum CXCursorKind ck = kind(c);
+	/* memory or a call: no polynomial (and none of its parts made a
+	 * parameter of) */
+	if (ck == CXCursor_CallExpr || ck == CXCursor_ArraySubscriptExpr || ck == CXCursor_MemberRefExpr ||
+	    (ck == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref)) {
+		f->ok = 0;
+		return CXChildVisit_Break;
+	}
+	if (ck != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor r = clang_getCursorReferenced(c);
+	enum CXCursorKind k = kind(r);
+	if (k == CXCursor_EnumConstantDecl || k == CXCursor_FunctionDecl)
+		return CXChildVisit_Continue;
+	W *w = f->w;
+	/* the function's own, declared outside its loops and set only by
+	 * plain assignments outside them */
+	f->ok = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
+		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur);
+	single sg = {.d = r};
+	if (f->ok)
+		clang_visitChildren(w->cur->cur, single_visit, &sg);
+	f->ok = f->ok && sg.n <= (int)(sizeof sg.at / sizeof *sg.at);
+	for (int l = 0; f->ok && l < f->nloops; l++) /* declared in a loop: anew each iteration */
+		f->ok = !inside(r, f->loops[l]);
+	for (int i = 0; f->ok && i < sg.n; i++) {
+		f->ok = kind(sg.at[i]) == CXCursor_BinaryOperator &&
+			clang_getCursorBinaryOperatorKind(sg.at[i]) == CXBinaryOperator_Assign;
+		for (int l = 0; f->ok && l < f->nloops; l++)
+			f->ok = !inside(sg.at[i], f->loops[l]);
+	}
+	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* Whether condition E reads only what keeps its value through the
+ * function's loops: parameters and variables that no loop of it sets
+ * (nor ++, -- or & anywhere), and constants. */
+static int cond_fixed(W *w, CXCursor e)
+{
+	fixed_cond f = {.w = w, .ok = 1};
+	clang_visitChildren(w->cur->cur, loops_visit, &f);
+	if (f.nloops == 64)
+		return 0;
+	clang_visitChildren(e, cond_var_visit, &f);
+	return f.ok;
+}
+
 /* The constraints (each c >= 0, at most MAX, into C from *N on) that
  * condition E is: a comparison of integers whose sides are polynomials in
  * the parameters (a < b: b - a - 1 >= 0; a == b: both ways), or a
@@ -1772,7 +1841,9 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 {
 	enum { MAXC = 8 };
 	poly_struct c[MAXC];
-	int n = 0, eq = 0;
+	int n = 0, eq = 0, nnotes = w->a->nnotes;
+	if (!w->cur || !cond_fixed(w, cond))
+		return 0;
 	int ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n > 0 &&
 		 (clang_Cursor_isNull(else_c) || (n == 1 && !eq)) && !dies(w, then_c) && !dies(w, else_c);
 	for (int i = 0; ok && i < n; i++) /* guards are affine */
@@ -1803,6 +1874,9 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 	}
 	for (int i = 0; i < n; i++)
 		poly_clear(&c[i], w->s->ctx);
+	/* what reading the condition noted, when it is priced otherwise */
+	while (!ok && w->a->nnotes > nnotes)
+		free(w->a->notes[--w->a->nnotes]);
 	return ok;
 }
 
