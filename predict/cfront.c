@@ -4252,31 +4252,34 @@ typedef struct around {
 	epi_counts *hoist[MAXDEPTH];
 } around;
 
+/* Copies the loops around a call between W and A: into A when KEEP, back
+ * into W otherwise (W's counts restored first). */
+static void copy_around(W *w, around *a, int keep)
+{
+#define AROUND(f, n) memcpy(keep ? (void *)a->f : (void *)w->f, keep ? (const void *)w->f : (const void *)a->f, \
+			    (size_t)(n) * sizeof *a->f)
+	AROUND(lvdecl, w->nlv);
+	AROUND(lvstmt, w->nlv);
+	AROUND(lvvar, w->nlv);
+	AROUND(vary, w->nvary);
+	AROUND(pin_decl, w->npin);
+	AROUND(pin_val, w->npin);
+	AROUND(hoist_line, w->nhoist);
+	AROUND(hoist, w->nhoist);
+#undef AROUND
+}
+
 static around *keep_around(W *w)
 {
 	around *a = xmalloc(sizeof *a);
-	memcpy(a->lvdecl, w->lvdecl, (size_t)w->nlv * sizeof *a->lvdecl);
-	memcpy(a->lvstmt, w->lvstmt, (size_t)w->nlv * sizeof *a->lvstmt);
-	memcpy(a->lvvar, w->lvvar, (size_t)w->nlv * sizeof *a->lvvar);
-	memcpy(a->vary, w->vary, (size_t)w->nvary * sizeof *a->vary);
-	memcpy(a->pin_decl, w->pin_decl, (size_t)w->npin * sizeof *a->pin_decl);
-	memcpy(a->pin_val, w->pin_val, (size_t)w->npin * sizeof *a->pin_val);
-	memcpy(a->hoist_line, w->hoist_line, (size_t)w->nhoist * sizeof *a->hoist_line);
-	memcpy(a->hoist, w->hoist, (size_t)w->nhoist * sizeof *a->hoist);
+	copy_around(w, a, 1);
 	return a;
 }
 
-/* Puts back what keep_around() kept (W's counts restored first), and frees it. */
+/* Puts back what keep_around() kept, and frees it. */
 static void restore_around(W *w, around *a)
 {
-	memcpy(w->lvdecl, a->lvdecl, (size_t)w->nlv * sizeof *a->lvdecl);
-	memcpy(w->lvstmt, a->lvstmt, (size_t)w->nlv * sizeof *a->lvstmt);
-	memcpy(w->lvvar, a->lvvar, (size_t)w->nlv * sizeof *a->lvvar);
-	memcpy(w->vary, a->vary, (size_t)w->nvary * sizeof *a->vary);
-	memcpy(w->pin_decl, a->pin_decl, (size_t)w->npin * sizeof *a->pin_decl);
-	memcpy(w->pin_val, a->pin_val, (size_t)w->npin * sizeof *a->pin_val);
-	memcpy(w->hoist_line, a->hoist_line, (size_t)w->nhoist * sizeof *a->hoist_line);
-	memcpy(w->hoist, a->hoist, (size_t)w->nhoist * sizeof *a->hoist);
+	copy_around(w, a, 0);
 	free(a);
 }
 
