@@ -1243,7 +1243,11 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		int nout = 0;
 		for (int i = 0; i < F.nfns; i++) {
 			int root = m >= 0 ? i == m || (!called[i] && calls_of(o, F.fn_name[i])) : !called[i];
-			if (m >= 0 && !root && !called[i] && nout++ < 4 && len < sizeof names)
+			/* a call the compiled code does not make is noted apart */
+			int removed = 0;
+			for (int k = 0; k < o->ndead_calls && !removed; k++)
+				removed = !strcmp(o->dead_calls[k].callee, F.fn_name[i]);
+			if (m >= 0 && !root && !called[i] && !removed && nout++ < 4 && len < sizeof names)
 				len += (size_t)snprintf(names + len, sizeof names - len, "%s%s()", len ? ", " : "",
 							F.fn_name[i]);
 			int r = root ? fn_region(a, &F, i) : -1;

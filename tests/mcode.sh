@@ -772,6 +772,10 @@ for cc in gcc clang-19; do
 	whole "compiled model: a call $cc removed is not priced" "$M/dead-$cc" "$M/dead.c"
 	grep -q "dead.c:12: the compiled code makes no call to energy() here" "$M/pred.json" &&
 		ok "compiled model: a call $cc removed is noted" || bad "compiled model: a call $cc removed is noted" "$M/pred.json"
+	# and not taken for a function that only pointers reach
+	! grep -q "no code of the file calls energy()" "$M/pred.json" &&
+		ok "compiled model: a call $cc removed is not said never made" ||
+		bad "compiled model: a call $cc removed is not said never made" "$M/pred.json"
 done
 # a function inlined into its caller's loop, and unrolled there, and also
 # compiled on its own with a loop that nothing calls: priced once
