@@ -623,8 +623,8 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips)"
 		      : "",
 		len ? " (" : "", vars,
-		len ? ": variables its functions set, each taken as one value: their means over the run, or the trip "
-		      "counts of the loops they bound with --trip)"
+		len ? ": variables its functions set, each taken as one value: their means over the run (whole "
+		      "numbers), or the trip counts of the loops they bound with --trip)"
 		    : "");
 }
 

@@ -603,7 +603,7 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 			if (r == 0 && w->in_bound && kind(d) == CXCursor_VarDecl && w->cur &&
 			    clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
 				note(w, c, "'%s', a variable of %s() (declared on line %d), is taken as a parameter: "
-					   "counted as one value; where it changes during the run, bind its mean", name,
+					   "counted as one value; where it changes during the run, bind its mean (a whole number)", name,
 				     w->cur->name, line_of(d));
 			free(name);
 			return r;
