@@ -346,7 +346,9 @@ static void test_affine_ifs(void **st)
 		     "void f(int n) { if (n > 3) { for (int i = 0; i < n; i++) a[i] = 1; } else b[0] = 2; }\n"
 		     "void g(int n) { for (int i = 0; i < n; i++) if (i < 5) a[i] = 1; }\n"
 		     "void h(int n, int m) { if (n > 0 && m > 0) for (int i = 0; i < n; i++) a[i] = 0; }\n"
-		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n");
+		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n"
+		     "void t(int n) { int t = 0; for (int i = 0; i < n; i++) { if (t > 3) a[i] = 1; t++; } }\n"
+		     "void d(int n, const int *in) { for (int i = 0; i < n; i++) { int c = in[i]; if (c > 0) a[i] = 1; } }\n");
 	for (long n = 0; n < 9; n++) {
 		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n > 3 ? n : 1);
 		assert_int_equal(count(FN("f"), "store.f64", MIN, n, 0), n > 3 ? n : 1);
@@ -358,6 +360,14 @@ static void test_affine_ifs(void **st)
 		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 3), n);
 		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 0), 0);
 		assert_int_equal(count(FN("k"), "store.f64", EXP, n, 0), n ? n - 1 : 0);
+		/* set in a loop, or declared in one: the branch probability */
+		char half[16];
+		snprintf(half, sizeof half, n % 2 ? "%ld/2" : "%ld", n % 2 ? n : n / 2);
+		char *ct = count_str(FN("t"), "store.f64", EXP, n, 0), *cd = count_str(FN("d"), "store.f64", EXP, n, 0);
+		assert_string_equal(ct, half);
+		assert_string_equal(cd, half);
+		free(ct);
+		free(cd);
 	}
 }
 
