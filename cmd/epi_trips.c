@@ -33,6 +33,9 @@ static const char usage[] =
 	"                          what stdout shows (default table)\n"
 	"  -p DIR                  compiler flags for parsing the sources, from\n"
 	"                          DIR/compile_commands.json\n"
+	"  -D NAME[=VALUE], -I DIR\n"
+	"                          a macro or an include folder for parsing the sources,\n"
+	"                          as the program was built (repeatable; after -p's)\n"
 	"  -q, --quiet             no progress on a terminal\n"
 	"  -h, --help              this help\n"
 	"\n"
@@ -165,6 +168,8 @@ static void print_csv(FILE *out, const epi_trips *t)
 
 typedef struct trips_opts {
 	const char *output, *param, *compdb;
+	char **cflags; /* -D and -I, as flags */
+	int ncflags;
 	enum epi_format format;
 	int quiet;
 	char **prog; /* the program and its arguments */
@@ -222,8 +227,17 @@ static void parse_args(int argc, char **argv, trips_opts *o)
 	*o = (trips_opts){.format = EPI_FMT_TABLE};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:P:F:p:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:P:F:p:D:I:qh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'D':
+		case 'I': {
+			size_t n = strlen(optarg) + 3;
+			char *f = xmalloc(n);
+			snprintf(f, n, "-%c%s", c, optarg);
+			o->cflags = xrealloc(o->cflags, (size_t)(o->ncflags + 1) * sizeof *o->cflags);
+			o->cflags[o->ncflags++] = f;
+			break;
+		}
 		case 'o': o->output = optarg; break;
 		case 'P':
 			if (o->param)
@@ -323,10 +337,15 @@ int epi_trips_main(int argc, char **argv)
 	epi_trips t;
 	epi_trips_init(&t, cov, exe);
 	t.compdb = o.compdb;
+	t.clang_args = (const char *const *)o.cflags;
+	t.nclang_args = o.ncflags;
 	run_all(&o, &t);
 	report(&o, &t);
 	epi_trips_free(&t);
 	free(exe);
 	free_values(o.values, o.nvalues, o.x, o.pname);
+	for (int i = 0; i < o.ncflags; i++)
+		free(o.cflags[i]);
+	free(o.cflags);
 	return 0;
 }

@@ -862,8 +862,20 @@ static int find_loops(epi_trips *t, int src, char *err)
 		args = (const char *const *)dbargs;
 		nargs = ndb;
 	}
+	/* the caller's flags after the database's */
+	const char **both = NULL;
+	if (t->compdb && t->nclang_args) {
+		both = xmalloc(((size_t)ndb + (size_t)t->nclang_args + 1) * sizeof *both);
+		for (int i = 0; i < ndb; i++)
+			both[i] = dbargs[i];
+		for (int i = 0; i < t->nclang_args; i++)
+			both[ndb + i] = t->clang_args[i];
+		args = both;
+		nargs = ndb + t->nclang_args;
+	}
 	int nall;
 	const char **all = parse_args(NULL, args, nargs, &nall);
+	free(both);
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse */

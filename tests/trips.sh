@@ -116,6 +116,14 @@ printf 'volatile int s;\nint main(void)\n{\n\tint i;\nrows:\tfor (i = 0; i < 10;
 (cd "$TR/label" && gcc --coverage -g -O0 -o l l.c)
 trips_run "$TR/label" "trips: a loop after a label, gcc" 0 "^l.c  *5  *1  *main  *1  *10  *10 " -- trips -- ./l
 
+# a source whose loops a macro of the build selects (Linpack's ROLL):
+# parsed with the build's -D, its loop is measured; without it, none
+mkdir -p "$TR/macro"
+printf '#ifdef ROLL\ndouble sum(double *x, int n)\n{\n\tdouble s = 0;\n\tint i;\n\tfor (i = 0; i < n; i++)\n\t\ts += x[i];\n\treturn s;\n}\n#else\ndouble sum(double *x, int n) { return x[0] * n; }\n#endif\nint main(void)\n{\n\tdouble x[100] = {0};\n\treturn (int)sum(x, 100);\n}\n' >"$TR/macro/m.c"
+(cd "$TR/macro" && gcc --coverage -g -O0 -DROLL -o m m.c)
+trips_run "$TR/macro" "trips: -D as the program was built" 0 "^m.c  *6  *1  *sum  *1  *100  *100 " -- trips -DROLL -- ./m
+trips_run "$TR/macro" "trips: without the build's -D, not the program's loops" 0 "(no loop in the sources)" -- trips -- ./m
+
 # errors and warnings
 # a profile of a clang whose format llvm-profdata-19 does not read (the
 # tool stood in for by one that answers as it does)
