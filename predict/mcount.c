@@ -13,29 +13,28 @@
 #include "predict/counts.h"
 
 /* The counts of a region that the machine counts read: the loops' and
- * functions' entries and the loops' iterations; a function's and the
- * total's also the loops' work sums, and the total's the bytes allocated. */
-static int read_key(const char *key, int total, int function)
+ * functions' entries and the loops' iterations; the total's also its
+ * loops' work sums and the bytes allocated. */
+static int read_key(const char *key, int total)
 {
 	if (key[0] != '%')
 		return total && strcmp(key, "malloc") == 0;
 	const char *sum = strrchr(key, '/');
-	return total || function || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
+	return total || (sum && (strcmp(sum, "/entry") == 0 || strcmp(sum, "/iter") == 0));
 }
 
 /* The values of R's counts that the machine counts read, by their index
  * in R (NAN for the others, and where a parameter is unbound); TOTAL: R is
- * the program's total. A function's loops' work sums too: the work of an
- * iteration of a loop the total does not run. */
+ * the program's total, or a region whose loops' work sums are read as
+ * the total's are. */
 static double *values_of(epi_analysis *a, const epi_region *r, const sym_env *env, int total)
 {
-	int function = r->scope == EPI_SCOPE_FUNCTION;
 	double *v = xmalloc(((size_t)r->counts.n + 1) * sizeof *v);
 	fmpq_t q;
 	fmpq_init(q);
 	for (int i = 0; i < r->counts.n; i++) {
 		int missing;
-		v[i] = !read_key(r->counts.key[i], total, function)				 ? NAN
+		v[i] = !read_key(r->counts.key[i], total)				 ? NAN
 		       : sym_pw_eval(&a->sym, &r->counts.v[i].exp, env, q, &missing) < 0 ? NAN
 										   : fmpq_get_d(q);
 	}
@@ -515,10 +514,9 @@ static int function_region(const epi_analysis *a, const char *name)
 	return -1;
 }
 
-void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
-		    double *const *all)
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
+		    const double *vals, const sym_env *env)
 {
-	const double *vals = all[a->nregions - 1];
 	m->l = xcalloc((size_t)o->nloop + 1, sizeof *m->l);
 	m->calls = xcalloc((size_t)o->nfn + 1, sizeof *m->calls);
 	m->nunmatched = 0;
@@ -549,9 +547,13 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		last[s] = i;
 	}
 	/* per source loop the total does not run: its iterations and
-	 * entries in one call of its function, for its trip count */
+	 * entries in one call of its function, for its trip count; the
+	 * values and work of the last such function (CALL_FR) */
 	double *call_it = xcalloc((size_t)nloops + 1, sizeof *call_it);
 	double *call_en = xcalloc((size_t)nloops + 1, sizeof *call_en);
+	int call_fr = -1;
+	double *call_v = NULL;
+	by_tag call_b = {0};
 	for (int s = 0; s < nloops; s++) {
 		if (!has[s])
 			continue;
@@ -565,14 +567,22 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		 * only) from one call of its function */
 		const epi_region *from = total;
 		const double *fv = vals;
-		by_tag fb = {0}, *bt = &b;
+		by_tag *bt = &b;
 		double it = iters, en = entries;
 		int fr = entries > 0 ? -1 : function_region(a, loops[s].function);
 		if (fr >= 0) {
+			/* its function's counts evaluated once, for all its loops */
+			if (fr != call_fr) {
+				free(call_v);
+				free(call_b.w);
+				free(call_b.tag);
+				call_v = values_of(a, &a->regions[fr], env, 1);
+				own_work(&call_b, &a->regions[fr], call_v);
+				call_fr = fr;
+			}
 			from = &a->regions[fr];
-			fv = all[fr];
-			own_work(&fb, from, fv);
-			bt = &fb;
+			fv = call_v;
+			bt = &call_b;
 			snprintf(key, sizeof key, "%%%d/iter", loops[s].tag);
 			it = tag_value(from, fv, key);
 			snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
@@ -596,8 +606,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			if (!has[c] && (loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
 			    loops[c].end_line <= loops[s].end_line)
 				add_own(&p, bt, loops[c].tag);
-		free(fb.w);
-		free(fb.tag);
 		if (it > 0) {
 			p.flops /= it;
 			p.store_bytes /= it;
@@ -653,6 +661,9 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	}
 	free(call_it);
 	free(call_en);
+	free(call_v);
+	free(call_b.w);
+	free(call_b.tag);
 	first_touch(m, o, loops, nloops, has, total, vals, &b);
 	free(share);
 	free(b.w);

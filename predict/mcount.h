@@ -49,19 +49,19 @@ int epi_call_site_key(const char *key, int *line, const char **name, size_t *len
  * machine counts read, evaluated in ENV, by region (the total last) and by
  * their index in it (NAN for the others, and where a parameter is
  * unbound): of the total, its loops' entries, iterations and work sums and
- * the bytes allocated (what epi_mcount_run reads); of a function, its
- * loops' too; of a nest, its loops' and functions' entries and its loops'
- * iterations.
+ * the bytes allocated (what epi_mcount_run reads); of a nest or a
+ * function, its loops' and functions' entries and its loops' iterations.
  * They need no object: a caller can evaluate them while the object is
  * built or read. Freed by epi_mcount_values_free(V, A->nregions). */
 double **epi_mcount_all_values(epi_analysis *a, const sym_env *env);
 void epi_mcount_values_free(double **v, int n);
 
 /* Counts the runs of O's machine loops (matched to LOOPS) from A's total
- * counts (analysed with tag_loops), their values (epi_mcount_all_values's)
- * in ALL. */
-void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const epi_analysis *a,
-		    double *const *all);
+ * counts (analysed with tag_loops), their values (epi_mcount_all_values's
+ * for the total) in VALS; a loop the total does not run, from one call of
+ * its function, evaluated in ENV. */
+void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
+		    const double *vals, const sym_env *env);
 /* The machine iterations of machine loop L (its role counted in M) when
  * its source loop runs ITERS iterations over ENTRIES entries: the main
  * loop's share k at a time, the remainder's what is left per entry. */

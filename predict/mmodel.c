@@ -731,7 +731,7 @@ void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double
 	/* the blocks that go with an inner loop's runs as read, then at the
 	 * counts (a second count starts from the same object) */
 	epi_mcount_gates(NULL, &m->obj);
-	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, vals);
+	epi_mcount_run(&m->cnt, &m->obj, m->loops, m->nloops, a, vals[a->nregions - 1], env);
 	epi_mcount_gates(&m->cnt, &m->obj);
 	free(m->touch_by);
 	m->touch_by = xcalloc((size_t)m->nloops + 1, sizeof *m->touch_by);
