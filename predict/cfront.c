@@ -1684,27 +1684,6 @@ static int dies(W *w, CXCursor c)
 	return yes;
 }
 
-/* Whether P names a loop variable (or a floor term of one). */
-static int names_loop_var(W *w, const poly_struct *p)
-{
-	int used[SYM_MAXVARS];
-	memset(used, 0, sizeof *used * (size_t)w->s->cap);
-	poly_used_vars(used, p, w->s->ctx);
-	/* a floor term's own variables too (atoms only name earlier symbols) */
-	for (int k = w->s->nvars - 1; k >= 0; k--)
-		if (used[k] && w->s->kind[k] == SYM_ATOM) {
-			int u[SYM_MAXVARS];
-			memset(u, 0, sizeof *u * (size_t)w->s->cap);
-			poly_used_vars(u, &w->s->atom_num[k], w->s->ctx);
-			for (int j = 0; j < w->s->nvars; j++)
-				used[j] |= u[j];
-		}
-	for (int k = 0; k < w->s->nvars; k++)
-		if (used[k] && w->s->kind[k] == SYM_LOOP)
-			return 1;
-	return 0;
-}
-
 /* cond_fixed()'s walk: the loop statements of a function, and a
  * condition's variables checked against them. */
 typedef struct fixed_cond {
@@ -1775,12 +1754,12 @@ static int cond_fixed(W *w, CXCursor e)
 }
 
 /* The constraints (each c >= 0, at most MAX, into C from *N on) that
- * condition E is: a comparison of integers whose sides are polynomials in
- * the parameters (a < b: b - a - 1 >= 0; a == b: both ways), or a
- * conjunction (&&) of them. Returns 0, or -1 when E is not one (a side
- * that names a loop variable too: what changes from one iteration to the
- * next is priced with the branch probability); EQ is set when an == is
- * among them (its negation is no conjunction). */
+ * condition E, which reads what no loop changes (cond_fixed: no loop
+ * variable either), is: a comparison of integers whose sides are
+ * polynomials in the parameters (a < b: b - a - 1 >= 0; a == b: both
+ * ways), or a conjunction (&&) of them. Returns 0, or -1 when E is not
+ * one; EQ is set when an == is among them (its negation is no
+ * conjunction). */
 static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, int *eq)
 {
 	e = strip(e);
@@ -1804,8 +1783,7 @@ static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, i
 		poly_t a, b;
 		poly_init(a, w->s->ctx);
 		poly_init(b, w->s->ctx);
-		if (ints && expr_poly(w, kk.c[0], a) == 0 && expr_poly(w, kk.c[1], b) == 0 && !names_loop_var(w, a) &&
-		    !names_loop_var(w, b)) {
+		if (ints && expr_poly(w, kk.c[0], a) == 0 && expr_poly(w, kk.c[1], b) == 0) {
 			ret = 0;
 			poly_struct *d = &c[(*n)++];
 			poly_init(d, w->s->ctx);
