@@ -1725,6 +1725,8 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 	 * plain assignments outside them */
 	f->ok = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
 		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur);
+	if (f->nloops < 0) /* what it reads alone */
+		return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 	single sg = {.d = r};
 	if (f->ok)
 		clang_visitChildren(w->cur->cur, single_visit, &sg);
@@ -1746,6 +1748,13 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 static int cond_fixed(W *w, CXCursor e)
 {
 	fixed_cond f = {.w = w, .ok = 1};
+	/* what E reads first, alone (most conditions read memory): the
+	 * function's loops and writes are looked at only when it may do */
+	f.nloops = -1;
+	clang_visitChildren(e, cond_var_visit, &f);
+	if (!f.ok)
+		return 0;
+	f.nloops = 0;
 	clang_visitChildren(w->cur->cur, loops_visit, &f);
 	if (f.nloops == 64)
 		return 0;
