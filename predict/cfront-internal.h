@@ -32,6 +32,7 @@ typedef struct fn {
 	int nhl, nown, hdone, hbusy;
 	int (*hcall)[3];
 	int nhcall;
+	struct fn_index *index; /* its writes and loops (cfront.c), found on first use */
 } fn;
 
 /* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
@@ -115,6 +116,8 @@ void cf_header_loops(fn *fns, int n, fn *f);
 /* Counts F (and, first, the functions it calls) into f->counts and records
  * its regions; returns 0, or -1 with w->err. */
 int cf_analyze_fn(W *w, fn *f);
+/* Frees F's index of writes and loops. */
+void cf_fn_index_free(fn *f);
 /* Frees the symbols no kept count uses, widening the table when few are
  * left; CURRENT is the count being built (or NULL). */
 void cf_collect_symbols(W *w, epi_counts *current);

@@ -316,6 +316,7 @@ static int param_poly(W *w, const char *name, poly_t out)
 
 static int writes(CXCursor stmt, CXCursor decl, CXCursor *at);
 static int writes_member(CXTranslationUnit tu, CXCursor stmt, const char *text, CXCursor *at);
+static int fn_writes_of(fn *f, CXCursor d, CXCursor *at, CXCursor *block, int max);
 
 /* The initializer of D, a variable of the function being counted that
  * nothing in it writes again (nor takes the address of), else null. */
@@ -327,7 +328,7 @@ static CXCursor var_init(W *w, CXCursor d)
 	kids_of(d, &vk);
 	CXCursor init = vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])) ? vk.c[vk.n - 1] : clang_getNullCursor();
 	kids_free(&vk);
-	if (!clang_Cursor_isNull(init) && writes(w->cur->cur, d, NULL))
+	if (!clang_Cursor_isNull(init) && fn_writes_of(w->cur, d, NULL, NULL, 0) > 0)
 		return clang_getNullCursor();
 	return init;
 }
@@ -373,7 +374,7 @@ static enum CXChildVisitResult fixed_visit(CXCursor c, CXCursor parent, CXClient
 	/* the function's own variables and parameters that nothing in it
 	 * writes; a file's variables may change in any call */
 	f->ok = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
-		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur) && !writes(w->cur->cur, r, NULL);
+		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur) && !fn_writes_of(w->cur, r, NULL, NULL, 0);
 	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
@@ -392,13 +393,6 @@ static int fixed_init(W *w, CXCursor d, CXCursor init)
 }
 
 static int same_decl(CXCursor expr, CXCursor decl);
-
-/* single_assign()'s list of the writes of a variable. */
-typedef struct single {
-	CXCursor d;
-	int n;
-	CXCursor at[32];
-} single;
 
 /* The lvalue that C writes (an assignment's left side; what ++, -- or &
  * is applied to), or null. */
@@ -427,45 +421,6 @@ static CXCursor written_by(CXCursor c)
 	return lv;
 }
 
-static enum CXChildVisitResult single_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	single *sg = data;
-	CXCursor lv = written_by(c);
-	if (!clang_Cursor_isNull(lv) && same_decl(lv, sg->d)) {
-		if (sg->n < (int)(sizeof sg->at / sizeof *sg->at))
-			sg->at[sg->n] = c;
-		sg->n++;
-	}
-	return CXChildVisit_Recurse;
-}
-
-/* single_assign()'s search for the block that has a statement AT. */
-typedef struct holder {
-	CXCursor at, block;
-} holder;
-
-static enum CXChildVisitResult holder_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	holder *h = data;
-	if (kind(c) != CXCursor_CompoundStmt)
-		return CXChildVisit_Recurse;
-	kids kk = {0};
-	kids_of(c, &kk);
-	/* the same node (cursors of two visits compare unequal): its kind
-	 * and its text's bounds */
-	CXSourceRange at = clang_getCursorExtent(h->at);
-	for (int i = 0; i < kk.n; i++) {
-		CXSourceRange r = clang_getCursorExtent(kk.c[i]);
-		if (kind(kk.c[i]) == kind(h->at) && clang_equalLocations(clang_getRangeStart(r), clang_getRangeStart(at)) &&
-		    clang_equalLocations(clang_getRangeEnd(r), clang_getRangeEnd(at)))
-			h->block = c;
-	}
-	kids_free(&kk);
-	return clang_Cursor_isNull(h->block) ? CXChildVisit_Recurse : CXChildVisit_Break;
-}
-
 /* The value the variable D of the function being counted has at USE when
  * a plain assignment sets it there (nm1 = n - 1; kp1 = k + 1 in the loop
  * around; Linpack's k = n - (kb + 1), its k a loop variable elsewhere):
@@ -478,27 +433,26 @@ static CXCursor single_assign(W *w, CXCursor d, CXCursor use)
 	CXCursor none = clang_getNullCursor();
 	if (kind(d) != CXCursor_VarDecl || !clang_equalCursors(clang_getCursorSemanticParent(d), w->cur->cur))
 		return none;
-	single sg = {.d = d};
-	clang_visitChildren(w->cur->cur, single_visit, &sg);
-	if (sg.n == 0 || sg.n > (int)(sizeof sg.at / sizeof *sg.at))
+	enum { MAXW = 32 };
+	CXCursor at[MAXW], blocks[MAXW];
+	int n = fn_writes_of(w->cur, d, at, blocks, MAXW);
+	if (n == 0 || n > MAXW)
 		return none;
 	unsigned at_use = offset_of(clang_getCursorLocation(use));
 	CXCursor best = none;
 	unsigned best_end = 0;
-	for (int i = 0; i < sg.n; i++) {
-		CXCursor a = sg.at[i];
+	for (int i = 0; i < n; i++) {
+		CXCursor a = at[i];
 		unsigned end = offset_of(clang_getRangeEnd(clang_getCursorExtent(a)));
 		if (kind(a) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(a) != CXBinaryOperator_Assign ||
 		    end > at_use || (!clang_Cursor_isNull(best) && end < best_end))
 			continue;
-		holder h = {.at = a, .block = none};
-		clang_visitChildren(w->cur->cur, holder_visit, &h);
-		if (clang_Cursor_isNull(h.block) || !inside(use, h.block))
+		if (clang_Cursor_isNull(blocks[i]) || !inside(use, blocks[i]))
 			continue;
 		int later = 0; /* another write after it in its block */
-		for (int j = 0; j < sg.n && !later; j++)
-			later = j != i && inside(sg.at[j], h.block) &&
-				offset_of(clang_getCursorLocation(sg.at[j])) > offset_of(clang_getCursorLocation(a));
+		for (int j = 0; j < n && !later; j++)
+			later = j != i && inside(at[j], blocks[i]) &&
+				offset_of(clang_getCursorLocation(at[j])) > offset_of(clang_getCursorLocation(a));
 		if (!later) {
 			best = a;
 			best_end = end;
@@ -780,6 +734,127 @@ static int same_decl(CXCursor expr, CXCursor decl)
 {
 	CXCursor d = named_decl(expr);
 	return !clang_Cursor_isNull(d) && clang_equalCursors(d, decl);
+}
+
+/* ---- a function's writes and loops ---------------------------------------
+ *
+ * What a whole-function scan for the writes of one variable finds (an
+ * assignment, ++, -- or & of it: written_by()), for every variable at once,
+ * and the function's loops: one visit of the function each, then a lookup,
+ * where a scan per variable read or per condition made the walk quadratic
+ * in the function's size (libclang queues a block's statements before
+ * visiting them, so even a visit stopped early costs the whole body). */
+
+typedef struct fn_write {
+	unsigned h;       /* the variable's clang_hashCursor() */
+	int order;        /* the visit's */
+	CXCursor decl;    /* the variable */
+	CXCursor at;      /* the write */
+	CXCursor block;   /* the compound statement of which it is a statement, or null */
+} fn_write;
+
+enum { FN_MAXLOOPS = 64 };
+
+struct fn_index {
+	int nw, capw, windexed;
+	fn_write *w;
+	int nloops, lindexed; /* the first FN_MAXLOOPS loops, or FN_MAXLOOPS when more */
+	CXCursor loops[FN_MAXLOOPS];
+};
+
+static struct fn_index *fn_index_of(fn *f)
+{
+	if (!f->index)
+		f->index = xcalloc(1, sizeof *f->index);
+	return f->index;
+}
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct fn_index *x = data;
+	CXCursor lv = written_by(c);
+	CXCursor d = clang_Cursor_isNull(lv) ? lv : named_decl(lv);
+	if (!clang_Cursor_isNull(d)) {
+		ALLOC_GROW(x->w, x->nw + 1, x->capw);
+		x->w[x->nw] = (fn_write){.h = clang_hashCursor(d), .order = x->nw, .decl = d, .at = c,
+					 .block = kind(parent) == CXCursor_CompoundStmt ? parent : clang_getNullCursor()};
+		x->nw++;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int write_cmp(const void *a, const void *b)
+{
+	const fn_write *x = a, *y = b;
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The writes of the variable D in F, in the order a visit of F meets them:
+ * returns their number, the first MAX into AT (their blocks into BLOCK, when
+ * not NULL). */
+static int fn_writes_of(fn *f, CXCursor d, CXCursor *at, CXCursor *block, int max)
+{
+	struct fn_index *x = fn_index_of(f);
+	if (!x->windexed) {
+		x->windexed = 1;
+		clang_visitChildren(f->cur, index_visit, x);
+		if (x->nw > 1)
+			qsort(x->w, x->nw, sizeof *x->w, write_cmp);
+	}
+	unsigned h = clang_hashCursor(d);
+	int lo = 0, hi = x->nw;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (x->w[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int n = 0;
+	for (int i = lo; i < x->nw && x->w[i].h == h; i++) {
+		if (!clang_equalCursors(x->w[i].decl, d))
+			continue;
+		if (n < max) {
+			at[n] = x->w[i].at;
+			if (block)
+				block[n] = x->w[i].block;
+		}
+		n++;
+	}
+	return n;
+}
+
+static enum CXChildVisitResult loops_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fn_index *x = data;
+	enum CXCursorKind k = kind(c);
+	if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && x->nloops < FN_MAXLOOPS)
+		x->loops[x->nloops++] = c;
+	return x->nloops < FN_MAXLOOPS ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+/* F's first loops in the order a visit meets them (*N of them; N is
+ * FN_MAXLOOPS when it has that many or more). */
+static const CXCursor *fn_loops(fn *f, int *n)
+{
+	struct fn_index *x = fn_index_of(f);
+	if (!x->lindexed) {
+		x->lindexed = 1;
+		clang_visitChildren(f->cur, loops_visit, x);
+	}
+	*n = x->nloops;
+	return x->loops;
+}
+
+void cf_fn_index_free(fn *f)
+{
+	if (f->index)
+		free(f->index->w);
+	free(f->index);
+	f->index = NULL;
 }
 
 /* ---- writes, escapes and references inside a loop body ------------------ */
@@ -1684,23 +1759,13 @@ static int dies(W *w, CXCursor c)
 	return yes;
 }
 
-/* cond_fixed()'s walk: the loop statements of a function, and a
- * condition's variables checked against them. */
+/* cond_fixed()'s walk: a condition's variables checked against the loops
+ * of the function. */
 typedef struct fixed_cond {
 	W *w;
-	CXCursor loops[64];
+	const CXCursor *loops;
 	int nloops, ok;
 } fixed_cond;
-
-static enum CXChildVisitResult loops_visit(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	fixed_cond *f = data;
-	enum CXCursorKind k = kind(c);
-	if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && f->nloops < 64)
-		f->loops[f->nloops++] = c;
-	return f->nloops < 64 ? CXChildVisit_Recurse : CXChildVisit_Break;
-}
 
 static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1727,17 +1792,17 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur);
 	if (f->nloops < 0) /* what it reads alone */
 		return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
-	single sg = {.d = r};
-	if (f->ok)
-		clang_visitChildren(w->cur->cur, single_visit, &sg);
-	f->ok = f->ok && sg.n <= (int)(sizeof sg.at / sizeof *sg.at);
+	enum { MAXW = 32 };
+	CXCursor at[MAXW];
+	int n = f->ok ? fn_writes_of(w->cur, r, at, NULL, MAXW) : 0;
+	f->ok = f->ok && n <= MAXW;
 	for (int l = 0; f->ok && l < f->nloops; l++) /* declared in a loop: anew each iteration */
 		f->ok = !inside(r, f->loops[l]);
-	for (int i = 0; f->ok && i < sg.n; i++) {
-		f->ok = kind(sg.at[i]) == CXCursor_BinaryOperator &&
-			clang_getCursorBinaryOperatorKind(sg.at[i]) == CXBinaryOperator_Assign;
+	for (int i = 0; f->ok && i < n; i++) {
+		f->ok = kind(at[i]) == CXCursor_BinaryOperator &&
+			clang_getCursorBinaryOperatorKind(at[i]) == CXBinaryOperator_Assign;
 		for (int l = 0; f->ok && l < f->nloops; l++)
-			f->ok = !inside(sg.at[i], f->loops[l]);
+			f->ok = !inside(at[i], f->loops[l]);
 	}
 	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
@@ -1754,9 +1819,8 @@ static int cond_fixed(W *w, CXCursor e)
 	clang_visitChildren(e, cond_var_visit, &f);
 	if (!f.ok)
 		return 0;
-	f.nloops = 0;
-	clang_visitChildren(w->cur->cur, loops_visit, &f);
-	if (f.nloops == 64)
+	f.loops = fn_loops(w->cur, &f.nloops);
+	if (f.nloops == FN_MAXLOOPS)
 		return 0;
 	clang_visitChildren(e, cond_var_visit, &f);
 	return f.ok;

@@ -110,6 +110,7 @@ static void free_fns(fn *fns, int n)
 		free(fns[i].uncounted);
 		epi_nests_free(fns[i].hl, fns[i].nhl);
 		free(fns[i].hcall);
+		cf_fn_index_free(&fns[i]);
 	}
 	free(fns);
 }
