@@ -6,6 +6,7 @@
 #     (what `-- -O2` builds, timed apart), priced from its object; and
 #     what `-- -O2` adds to a build (the build emulated: below)
 #  3. evaluation at n = 10 and n = 10^6 (symbolic: the same time)
+#  4. one function of growing length (the walk grows with it, not its square)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 P="$top/bin/epi-predict"
@@ -92,3 +93,14 @@ t6=$(median 5 "$P" "$ex" --param n=1000000)
 t12=$(median 5 "$P" "$ex" --param n=1000000000000)
 echo "selection sort, evaluated exactly:"
 printf '  %-44s %8.3f s\n' "n = 10" "$t10" "n = 10^6" "$t6" "n = 10^12" "$t12"
+
+# one long function: a walk that scanned the function once per variable
+# read grew with the square of its length
+echo "one function of N blocks (local, guard, loop: 4N lines), median of 5 runs:"
+for n in 200 400 800 1600; do
+	sh "$top/evals/gen-long.sh" $n >"$tmp/long$n.c"
+	tc=$(median 5 "$CLANG" -fsyntax-only "$tmp/long$n.c")
+	tp=$(median 5 "$P" "$tmp/long$n.c")
+	printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
+		"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
+done
