@@ -1931,6 +1931,119 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 	return ok;
 }
 
+/* ---- guards that return: `if (n <= 0) return;` ----------------------- */
+
+/* The constraint (OUT >= 0, OUT set when it returns 0) where the guard
+ * COND, one affine comparison of what the function's loops do not change
+ * (as affine_if() counts it), does not hold; -1 when COND is none. */
+static int guard_not(W *w, CXCursor cond, poly_struct *out)
+{
+	enum { MAXC = 2 };
+	poly_struct c[MAXC];
+	int n = 0, eq = 0, nnotes = w->a->nnotes;
+	int ok = w->cur && cond_fixed(w, cond) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
+		 !eq && poly_total_degree_si(&c[0], w->s->ctx) <= 1;
+	if (ok) {
+		poly_init(out, w->s->ctx);
+		poly_neg(out, &c[0], w->s->ctx);
+		poly_sub_si(out, out, 1, w->s->ctx);
+	}
+	for (int i = 0; i < n; i++)
+		poly_clear(&c[i], w->s->ctx);
+	/* the if's own count noted what reading it needs */
+	while (w->a->nnotes > nnotes)
+		free(w->a->notes[--w->a->nnotes]);
+	return ok ? 0 : -1;
+}
+
+/* The constraints (each >= 0, from *N on, at most MAX) where none of the
+ * guards COND joins with || holds (guard_not() each); returns 0, or -1
+ * (none set) when one is no such guard. */
+static int guard_nots(W *w, CXCursor cond, poly_struct *out, int *n, int max)
+{
+	CXCursor e = strip(cond);
+	int n0 = *n, ret = -1;
+	if (kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_LOr) {
+		kids kk = {0};
+		kids_of(e, &kk);
+		ret = kk.n == 2 && guard_nots(w, kk.c[0], out, n, max) == 0 ? guard_nots(w, kk.c[1], out, n, max) : -1;
+		kids_free(&kk);
+	} else if (*n < max && guard_not(w, e, &out[*n]) == 0) {
+		(*n)++;
+		ret = 0;
+	}
+	if (ret < 0)
+		while (*n > n0)
+			poly_clear(&out[--*n], w->s->ctx);
+	return ret;
+}
+
+static enum CXChildVisitResult goto_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = kind(c);
+	if (k != CXCursor_GotoStmt && k != CXCursor_IndirectGotoStmt)
+		return CXChildVisit_Recurse;
+	*(int *)data = 1;
+	return CXChildVisit_Break;
+}
+
+/* Whether the statement C ends in a return whichever way it goes (a goto
+ * in it is not looked into: the caller refuses those). */
+static int ends_in_return(CXCursor c)
+{
+	c = attributed(c);
+	kids kk = {0};
+	int yes = 0;
+	switch (kind(c)) {
+	case CXCursor_ReturnStmt:
+		yes = 1;
+		break;
+	case CXCursor_CompoundStmt: /* a statement of it that returns: nothing after runs */
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && !yes; i++)
+			yes = ends_in_return(kk.c[i]);
+		break;
+	case CXCursor_IfStmt:
+		kids_of(c, &kk);
+		yes = kk.n == 3 && ends_in_return(kk.c[1]) && ends_in_return(kk.c[2]);
+		break;
+	default:
+		break;
+	}
+	kids_free(&kk);
+	return yes;
+}
+
+/* Whether C, a statement of the function's body, is a guard that returns
+ * (`if (n <= 0) return;`, `if (n < 1 || m < 1) return;`: no else, its
+ * branch always returns, and no goto in it), of comparisons affine in
+ * what the loops do not change; its condition into *COND. The statements
+ * after it run only where the condition does not hold. */
+enum { MAXGUARDC = 8 };
+static int return_guard(W *w, CXCursor c, CXCursor *cond)
+{
+	if (kind(c) != CXCursor_IfStmt)
+		return 0;
+	kids kk = {0};
+	kids_of(c, &kk);
+	int jumps = 0;
+	if (kk.n == 2)
+		clang_visitChildren(kk.c[1], goto_visit, &jumps);
+	int yes = kk.n == 2 && !jumps && ends_in_return(kk.c[1]) && !dies(w, kk.c[1]);
+	poly_struct t[MAXGUARDC];
+	int nt = 0;
+	if (yes && guard_nots(w, kk.c[0], t, &nt, MAXGUARDC) == 0) {
+		while (nt > 0)
+			poly_clear(&t[--nt], w->s->ctx);
+		*cond = kk.c[0];
+	} else {
+		yes = 0;
+	}
+	kids_free(&kk);
+	return yes;
+}
+
 static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
 {
 	epi_counts a, b;
@@ -4258,7 +4371,7 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 /* Counts the top-level statement J of F's body.  When no caller is waiting
  * for F, every live count is known here: symbols are collected first, and a
  * statement that ran out of symbols is counted again in a wider table. */
-static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
+static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j, const CXCursor *guards, int nguards)
 {
 	epi_analysis *a = w->a;
 	for (;;) {
@@ -4277,6 +4390,16 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j)
 		int retry = (ret == 0 ? w->nfallback > nfallback : ret == -1) && top && w->s->full &&
 			    w->analyzed == analyzed && w->s->cap < SYM_MAXVARS;
 		if (!retry) {
+			/* after guards that returned: only where none held */
+			for (int g = 0; g < nguards && ret == 0; g++) {
+				poly_struct nc[MAXGUARDC];
+				int k = 0;
+				if (guard_nots(w, guards[g], nc, &k, MAXGUARDC) == 0)
+					while (k > 0) {
+						counts_restrict(w->s, &st, &nc[--k]);
+						poly_clear(&nc[k], w->s->ctx);
+					}
+			}
 			counts_add(w->s, &f->counts, &st);
 			counts_clear(w->s, &st);
 			return ret;
@@ -4393,8 +4516,14 @@ int cf_analyze_fn(W *w, fn *f)
 		/* the body's statements one by one: between them, when no caller
 		 * is waiting for this function, every live count is known */
 		kids_of(kk.c[i], &body);
-		for (int j = 0; j < body.n && ret == 0; j++)
-			ret = top_stmt(w, f, body.c, body.n, j);
+		enum { MAXGUARDS = 8 };
+		CXCursor guards[MAXGUARDS];
+		int nguards = 0;
+		for (int j = 0; j < body.n && ret == 0; j++) {
+			ret = top_stmt(w, f, body.c, body.n, j, guards, nguards);
+			if (ret == 0 && nguards < MAXGUARDS && return_guard(w, body.c[j], &guards[nguards]))
+				nguards++;
+		}
 	}
 	w->fndepth--;
 	if (w->fndepth == 0)

@@ -371,6 +371,32 @@ static void test_affine_ifs(void **st)
 	}
 }
 
+static void test_return_guards(void **st)
+{
+	(void)st;
+	/* a guard that returns (no else, its branch always returning): what
+	 * follows it runs where its condition does not hold, exactly; one on
+	 * memory, or whose branch may not return, leaves it counted in full */
+	must_analyze("double a[1000], s;\n"
+		     "void f(int n) { if (n <= 0) return; s = s * 2; for (int i = 0; i < n; i++) a[i] = 1; }\n"
+		     "int g(int n, int m) { if (n < 1 || m < 1) { s = 0; return -1; } s = s * 2; return 0; }\n"
+		     "void h(int n) { if (n <= 0) return; if (n > 5) return; s = s * 2; }\n"
+		     "void d(int n) { if (a[0] > 0) return; s = s * 2; }\n"
+		     "void k(int n) { if (n <= 0) { if (a[1] > 0) return; } s = s * 2; }\n"
+		     "void e(int n) { if (n == 0) return; s = s * 2; }\n");
+	for (long n = -2; n < 9; n++) {
+		assert_int_equal(count(FN("f"), "mul.f64", EXP, n, 0), n >= 1);
+		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n >= 1 ? n : 0);
+		assert_int_equal(count(FN("g"), "mul.f64", EXP, n, 3), n >= 1);
+		assert_int_equal(count(FN("g"), "mul.f64", EXP, n, 0), 0);
+		assert_int_equal(count(FN("h"), "mul.f64", EXP, n, 0), n >= 1 && n <= 5);
+		assert_int_equal(count(FN("d"), "mul.f64", EXP, n, 0), 1);
+		assert_int_equal(count(FN("k"), "mul.f64", EXP, n, 0), 1);
+		/* n != 0 is no conjunction: counted in full */
+		assert_int_equal(count(FN("e"), "mul.f64", EXP, n, 0), 1);
+	}
+}
+
 static void test_branch_probability(void **st)
 {
 	epi_front_opts o;
@@ -1662,6 +1688,7 @@ int main(void)
 		cmocka_unit_test(test_while_and_do),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_affine_ifs),
+		cmocka_unit_test(test_return_guards),
 		cmocka_unit_test(test_branch_probability),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_allocators),
