@@ -1765,7 +1765,21 @@ typedef struct fixed_cond {
 	W *w;
 	const CXCursor *loops;
 	int nloops, ok;
+	int strict; /* locals' values read no call or memory either */
+	int depth;  /* the variables whose values are being read */
 } fixed_cond;
+
+static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data);
+
+/* Whether the expression E reads only what cond_var_visit() allows (E
+ * itself included). */
+static int reads_fixed(fixed_cond *f, CXCursor e)
+{
+	enum CXChildVisitResult r = cond_var_visit(e, e, f);
+	if (r == CXChildVisit_Recurse)
+		clang_visitChildren(e, cond_var_visit, f);
+	return f->ok;
+}
 
 static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1787,8 +1801,10 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 		return CXChildVisit_Continue;
 	W *w = f->w;
 	/* the function's own, declared outside its loops and set only by
-	 * plain assignments outside them */
-	f->ok = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
+	 * plain assignments outside them; not main()'s parameters: how the
+	 * program is run, which the run predicted passes (and no size that
+	 * --param binds) */
+	f->ok = (k == CXCursor_VarDecl || (k == CXCursor_ParmDecl && strcmp(w->cur->name, "main") != 0)) &&
 		clang_equalCursors(clang_getCursorSemanticParent(r), w->cur->cur);
 	if (f->nloops < 0) /* what it reads alone */
 		return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
@@ -1804,15 +1820,36 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 		for (int l = 0; f->ok && l < f->nloops; l++)
 			f->ok = !inside(at[i], f->loops[l]);
 	}
+	/* strict: a local's values, where declared and where assigned, read
+	 * the same (int fd = open(...) is no size) */
+	if (f->ok && f->strict && k == CXCursor_VarDecl) {
+		f->depth++;
+		f->ok = f->depth <= 8;
+		kids vk = {0};
+		kids_of(r, &vk);
+		if (f->ok && vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
+			reads_fixed(f, vk.c[vk.n - 1]);
+		kids_free(&vk);
+		for (int i = 0; f->ok && i < n; i++) {
+			kids ak = {0};
+			kids_of(at[i], &ak);
+			f->ok = ak.n == 2 && reads_fixed(f, ak.c[1]);
+			kids_free(&ak);
+		}
+		f->depth--;
+	}
 	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
 /* Whether condition E reads only what keeps its value through the
  * function's loops: parameters and variables that no loop of it sets
- * (nor ++, -- or & anywhere), and constants. */
-static int cond_fixed(W *w, CXCursor e)
+ * (nor ++, -- or & anywhere), and constants; with STRICT, variables whose
+ * values read no call or memory either (a guard whose restriction reaches
+ * what follows it: a local set by a call would make every later count a
+ * formula of it). */
+static int cond_fixed(W *w, CXCursor e, int strict)
 {
-	fixed_cond f = {.w = w, .ok = 1};
+	fixed_cond f = {.w = w, .ok = 1, .strict = strict};
 	/* what E reads first, alone (most conditions read memory): the
 	 * function's loops and writes are looked at only when it may do */
 	f.nloops = -1;
@@ -1893,7 +1930,7 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 	enum { MAXC = 8 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	if (!w->cur || !cond_fixed(w, cond))
+	if (!w->cur || !cond_fixed(w, cond, 0))
 		return 0;
 	int ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n > 0 &&
 		 (clang_Cursor_isNull(else_c) || (n == 1 && !eq)) && !dies(w, then_c) && !dies(w, else_c);
@@ -1941,7 +1978,7 @@ static int guard_not(W *w, CXCursor cond, poly_struct *out)
 	enum { MAXC = 2 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	int ok = w->cur && cond_fixed(w, cond) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
+	int ok = w->cur && cond_fixed(w, cond, 1) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
 		 !eq && poly_total_degree_si(&c[0], w->s->ctx) <= 1;
 	if (ok) {
 		poly_init(out, w->s->ctx);

@@ -377,13 +377,15 @@ static void test_return_guards(void **st)
 	/* a guard that returns (no else, its branch always returning): what
 	 * follows it runs where its condition does not hold, exactly; one on
 	 * memory, or whose branch may not return, leaves it counted in full */
-	must_analyze("double a[1000], s;\n"
+	must_analyze("#include <stdlib.h>\ndouble a[1000], s;\n"
 		     "void f(int n) { if (n <= 0) return; s = s * 2; for (int i = 0; i < n; i++) a[i] = 1; }\n"
 		     "int g(int n, int m) { if (n < 1 || m < 1) { s = 0; return -1; } s = s * 2; return 0; }\n"
 		     "void h(int n) { if (n <= 0) return; if (n > 5) return; s = s * 2; }\n"
 		     "void d(int n) { if (a[0] > 0) return; s = s * 2; }\n"
 		     "void k(int n) { if (n <= 0) { if (a[1] > 0) return; } s = s * 2; }\n"
-		     "void e(int n) { if (n == 0) return; s = s * 2; }\n");
+		     "void e(int n) { if (n == 0) return; s = s * 2; }\n"
+		     "int q(const char *path) { int fd = atoi(path); if (fd < 0) return 1; s = s * 2; return 0; }\n"
+		     "int main(int argc, char **argv) { if (argc < 2) return 1; s = s * 2; return 0; }\n");
 	for (long n = -2; n < 9; n++) {
 		assert_int_equal(count(FN("f"), "mul.f64", EXP, n, 0), n >= 1);
 		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n >= 1 ? n : 0);
@@ -395,6 +397,15 @@ static void test_return_guards(void **st)
 		/* n != 0 is no conjunction: counted in full */
 		assert_int_equal(count(FN("e"), "mul.f64", EXP, n, 0), 1);
 	}
+	/* main()'s parameters are how the program is run, which the run
+	 * predicted passes: no guard, no parameter of the counts */
+	char *m = count_str(FN("main"), "mul.f64", EXP, 0, 0);
+	assert_string_equal(m, "1");
+	free(m);
+	/* nor a local set by a call (a handle, no size) */
+	m = count_str(FN("q"), "mul.f64", EXP, 0, 0);
+	assert_string_equal(m, "1");
+	free(m);
 }
 
 static void test_branch_probability(void **st)
