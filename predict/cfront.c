@@ -1994,8 +1994,9 @@ static int guard_not(W *w, CXCursor cond, poly_struct *out)
 }
 
 /* The constraints (each >= 0, from *N on, at most MAX) where none of the
- * guards COND joins with || holds (guard_not() each); returns 0, or -1
- * (none set) when one is no such guard. */
+ * guards COND joins with || holds (guard_not() each: if (!p || n <= 0)
+ * gives n >= 1, what p is left unsaid); returns 0, or -1 (none set) when
+ * none is such a guard. */
 static int guard_nots(W *w, CXCursor cond, poly_struct *out, int *n, int max)
 {
 	CXCursor e = strip(cond);
@@ -2003,7 +2004,9 @@ static int guard_nots(W *w, CXCursor cond, poly_struct *out, int *n, int max)
 	if (kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_LOr) {
 		kids kk = {0};
 		kids_of(e, &kk);
-		ret = kk.n == 2 && guard_nots(w, kk.c[0], out, n, max) == 0 ? guard_nots(w, kk.c[1], out, n, max) : -1;
+		for (int i = 0; i < kk.n && kk.n == 2; i++)
+			if (guard_nots(w, kk.c[i], out, n, max) == 0)
+				ret = 0;
 		kids_free(&kk);
 	} else if (*n < max && guard_not(w, e, &out[*n]) == 0) {
 		(*n)++;

@@ -384,6 +384,8 @@ static void test_return_guards(void **st)
 		     "void d(int n) { if (a[0] > 0) return; s = s * 2; }\n"
 		     "void k(int n) { if (n <= 0) { if (a[1] > 0) return; } s = s * 2; }\n"
 		     "void e(int n) { if (n == 0) return; s = s * 2; }\n"
+		     "void p(int n, const double *x) { if (!x || n <= 0) return; s = s * 2; }\n"
+		     "void r(int n, const double *x) { if (x[0] > 0 || n > 3) return; s = s * 2; }\n"
 		     "int q(const char *path) { int fd = atoi(path); if (fd < 0) return 1; s = s * 2; return 0; }\n"
 		     "int main(int argc, char **argv) { if (argc < 2) return 1; s = s * 2; return 0; }\n");
 	for (long n = -2; n < 9; n++) {
@@ -392,6 +394,9 @@ static void test_return_guards(void **st)
 		assert_int_equal(count(FN("g"), "mul.f64", EXP, n, 3), n >= 1);
 		assert_int_equal(count(FN("g"), "mul.f64", EXP, n, 0), 0);
 		assert_int_equal(count(FN("h"), "mul.f64", EXP, n, 0), n >= 1 && n <= 5);
+		/* of || with what no guard is, the guards' part */
+		assert_int_equal(count(FN("p"), "mul.f64", EXP, n, 0), n >= 1);
+		assert_int_equal(count(FN("r"), "mul.f64", EXP, n, 0), n <= 3);
 		assert_int_equal(count(FN("d"), "mul.f64", EXP, n, 0), 1);
 		assert_int_equal(count(FN("k"), "mul.f64", EXP, n, 0), 1);
 		/* n != 0 is no conjunction: counted in full */
