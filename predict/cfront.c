@@ -1765,8 +1765,7 @@ typedef struct fixed_cond {
 	W *w;
 	const CXCursor *loops;
 	int nloops, ok;
-	int strict; /* locals' values read no call or memory either */
-	int depth;  /* the variables whose values are being read */
+	int depth; /* the variables whose values are being read */
 } fixed_cond;
 
 static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data);
@@ -1820,9 +1819,11 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 		for (int l = 0; f->ok && l < f->nloops; l++)
 			f->ok = !inside(at[i], f->loops[l]);
 	}
-	/* strict: a local's values, where declared and where assigned, read
-	 * the same (int fd = open(...) is no size) */
-	if (f->ok && f->strict && k == CXCursor_VarDecl) {
+	/* a local's values, where declared and where assigned, read the
+	 * same: one set by a call or from memory (int fd = open(...), int k =
+	 * *arg) is no size, and exact pieces in it would be counts that no
+	 * --param the user gives evaluates */
+	if (f->ok && k == CXCursor_VarDecl) {
 		f->depth++;
 		f->ok = f->depth <= 8;
 		kids vk = {0};
@@ -1842,14 +1843,12 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 }
 
 /* Whether condition E reads only what keeps its value through the
- * function's loops: parameters and variables that no loop of it sets
- * (nor ++, -- or & anywhere), and constants; with STRICT, variables whose
- * values read no call or memory either (a guard whose restriction reaches
- * what follows it: a local set by a call would make every later count a
- * formula of it). */
-static int cond_fixed(W *w, CXCursor e, int strict)
+ * function's loops: parameters (not main()'s) and variables that no loop
+ * of it sets (nor ++, -- or & anywhere) whose values read no call or
+ * memory, and constants. */
+static int cond_fixed(W *w, CXCursor e)
 {
-	fixed_cond f = {.w = w, .ok = 1, .strict = strict};
+	fixed_cond f = {.w = w, .ok = 1};
 	/* what E reads first, alone (most conditions read memory): the
 	 * function's loops and writes are looked at only when it may do */
 	f.nloops = -1;
@@ -1930,7 +1929,7 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 	enum { MAXC = 8 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	if (!w->cur || !cond_fixed(w, cond, 0))
+	if (!w->cur || !cond_fixed(w, cond))
 		return 0;
 	int ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n > 0 &&
 		 (clang_Cursor_isNull(else_c) || (n == 1 && !eq)) && !dies(w, then_c) && !dies(w, else_c);
@@ -1978,7 +1977,7 @@ static int guard_not(W *w, CXCursor cond, poly_struct *out)
 	enum { MAXC = 2 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	int ok = w->cur && cond_fixed(w, cond, 1) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
+	int ok = w->cur && cond_fixed(w, cond) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
 		 !eq && poly_total_degree_si(&c[0], w->s->ctx) <= 1;
 	if (ok) {
 		poly_init(out, w->s->ctx);

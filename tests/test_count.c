@@ -348,7 +348,8 @@ static void test_affine_ifs(void **st)
 		     "void h(int n, int m) { if (n > 0 && m > 0) for (int i = 0; i < n; i++) a[i] = 0; }\n"
 		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n"
 		     "void t(int n) { int t = 0; for (int i = 0; i < n; i++) { if (t > 3) a[i] = 1; t++; } }\n"
-		     "void d(int n, const int *in) { for (int i = 0; i < n; i++) { int c = in[i]; if (c > 0) a[i] = 1; } }\n");
+		     "void d(int n, const int *in) { for (int i = 0; i < n; i++) { int c = in[i]; if (c > 0) a[i] = 1; } }\n"
+		     "void v(int n, const int *arg) { int k = *arg; if (k > 0) a[0] = 1; }\n");
 	for (long n = 0; n < 9; n++) {
 		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n > 3 ? n : 1);
 		assert_int_equal(count(FN("f"), "store.f64", MIN, n, 0), n > 3 ? n : 1);
@@ -369,6 +370,10 @@ static void test_affine_ifs(void **st)
 		free(ct);
 		free(cd);
 	}
+	/* a local read from memory is data, no size: the branch probability */
+	char *cv = count_str(FN("v"), "store.f64", EXP, 0, 0);
+	assert_string_equal(cv, "1/2");
+	free(cv);
 }
 
 static void test_return_guards(void **st)
