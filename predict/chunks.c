@@ -1069,6 +1069,27 @@ static int check_given(const front *F, char *err)
  * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
  * to be done again in one chunk (a chunk cut a recursive call) or without
  * blanking (the quick parse missed a definition). */
+/* A thread beyond the first pays for parsing the file's headers again and
+ * for the quick parse that deals the bodies out; it saves half of what
+ * counting the loops costs. So the default number of threads is one per
+ * LOOPS_PER_THREAD loops of the file (its `for` and `while` words, a
+ * scan of the text: comments and strings may add some), which keeps a few
+ * thousand lines of simple loops under heavy headers on one thread. */
+#define LOOPS_PER_THREAD 500
+
+static int loop_words(const char *text, size_t len)
+{
+	int n = 0;
+	for (size_t i = 0; i + 3 <= len; i++) {
+		if (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
+			continue;
+		size_t w = !strncmp(text + i, "for", 3) ? 3 : i + 5 <= len && !strncmp(text + i, "while", 5) ? 5 : 0;
+		if (w && (i + w == len || !(isalnum((unsigned char)text[i + w]) || text[i + w] == '_')))
+			n++;
+	}
+	return n;
+}
+
 static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
 			  int *again, char *err)
 {
@@ -1097,10 +1118,13 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
 	F.args = parse_args("-ferror-limit=1", o->clang_args, o->nclang_args, &F.nargs);
-	/* threads: as many as asked, but no more than the file has chunks */
+	/* threads: as many as asked, but no more than the file has chunks;
+	 * by default no more than its loops keep busy either */
 	int nt = epi_threads(o->jobs);
 	if (nt > lines / chunk_lines)
 		nt = lines / chunk_lines;
+	if (o->jobs <= 0 && nt > 1 + loop_words(text, len) / LOOPS_PER_THREAD)
+		nt = 1 + loop_words(text, len) / LOOPS_PER_THREAD;
 	if (nt > FRONT_MAXTHREADS)
 		nt = FRONT_MAXTHREADS;
 	if (nt < 1)
