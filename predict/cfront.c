@@ -1766,6 +1766,7 @@ typedef struct fixed_cond {
 	const CXCursor *loops;
 	int nloops, ok;
 	int depth; /* the variables whose values are being read */
+	int reads; /* the values read so far (at most 256: no size is read so long) */
 } fixed_cond;
 
 static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXClientData data);
@@ -1825,7 +1826,7 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 	 * --param the user gives evaluates */
 	if (f->ok && k == CXCursor_VarDecl) {
 		f->depth++;
-		f->ok = f->depth <= 8;
+		f->ok = f->depth <= 8 && ++f->reads <= 256;
 		kids vk = {0};
 		kids_of(r, &vk);
 		if (f->ok && vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
