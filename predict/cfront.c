@@ -753,13 +753,17 @@ typedef struct fn_write {
 	CXCursor block;   /* the compound statement of which it is a statement, or null */
 } fn_write;
 
-enum { FN_MAXLOOPS = 64 };
+/* A loop's text: its file (NULL when it spans files) and expansion offsets. */
+typedef struct fn_span {
+	CXFile file;
+	unsigned a, b;
+} fn_span;
 
 struct fn_index {
 	int nw, capw, windexed;
 	fn_write *w;
-	int nloops, lindexed; /* the first FN_MAXLOOPS loops, or FN_MAXLOOPS when more */
-	CXCursor loops[FN_MAXLOOPS];
+	int nloops, caploops, lindexed;
+	fn_span *loops;
 };
 
 static struct fn_index *fn_index_of(fn *f)
@@ -831,14 +835,21 @@ static enum CXChildVisitResult loops_visit(CXCursor c, CXCursor parent, CXClient
 	(void)parent;
 	struct fn_index *x = data;
 	enum CXCursorKind k = kind(c);
-	if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && x->nloops < FN_MAXLOOPS)
-		x->loops[x->nloops++] = c;
-	return x->nloops < FN_MAXLOOPS ? CXChildVisit_Recurse : CXChildVisit_Break;
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+		CXSourceRange r = clang_getCursorExtent(c);
+		CXFile f0, f1;
+		fn_span sp;
+		clang_getExpansionLocation(clang_getRangeStart(r), &f0, NULL, NULL, &sp.a);
+		clang_getExpansionLocation(clang_getRangeEnd(r), &f1, NULL, NULL, &sp.b);
+		sp.file = f0 && clang_File_isEqual(f0, f1) ? f0 : NULL;
+		ALLOC_GROW(x->loops, x->nloops + 1, x->caploops);
+		x->loops[x->nloops++] = sp;
+	}
+	return CXChildVisit_Recurse;
 }
 
-/* F's first loops in the order a visit meets them (*N of them; N is
- * FN_MAXLOOPS when it has that many or more). */
-static const CXCursor *fn_loops(fn *f, int *n)
+/* F's loops (*N of them), their texts. */
+static const fn_span *fn_loops(fn *f, int *n)
 {
 	struct fn_index *x = fn_index_of(f);
 	if (!x->lindexed) {
@@ -849,10 +860,24 @@ static const CXCursor *fn_loops(fn *f, int *n)
 	return x->loops;
 }
 
+/* Whether C's text lies inside one of the N loop texts L (as inside()). */
+static int in_loops(CXCursor c, const fn_span *l, int n)
+{
+	CXFile f;
+	unsigned o;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &o);
+	for (int i = 0; f && i < n; i++)
+		if (l[i].file && clang_File_isEqual(f, l[i].file) && o >= l[i].a && o < l[i].b)
+			return 1;
+	return 0;
+}
+
 void cf_fn_index_free(fn *f)
 {
-	if (f->index)
+	if (f->index) {
 		free(f->index->w);
+		free(f->index->loops);
+	}
 	free(f->index);
 	f->index = NULL;
 }
@@ -1763,7 +1788,7 @@ static int dies(W *w, CXCursor c)
  * of the function. */
 typedef struct fixed_cond {
 	W *w;
-	const CXCursor *loops;
+	const fn_span *loops;
 	int nloops, ok;
 	int depth; /* the variables whose values are being read */
 	int reads; /* the values read so far (at most 256: no size is read so long) */
@@ -1812,14 +1837,12 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 	CXCursor at[MAXW];
 	int n = f->ok ? fn_writes_of(w->cur, r, at, NULL, MAXW) : 0;
 	f->ok = f->ok && n <= MAXW;
-	for (int l = 0; f->ok && l < f->nloops; l++) /* declared in a loop: anew each iteration */
-		f->ok = !inside(r, f->loops[l]);
-	for (int i = 0; f->ok && i < n; i++) {
+	if (f->ok) /* declared in a loop: anew each iteration */
+		f->ok = !in_loops(r, f->loops, f->nloops);
+	for (int i = 0; f->ok && i < n; i++)
 		f->ok = kind(at[i]) == CXCursor_BinaryOperator &&
-			clang_getCursorBinaryOperatorKind(at[i]) == CXBinaryOperator_Assign;
-		for (int l = 0; f->ok && l < f->nloops; l++)
-			f->ok = !inside(at[i], f->loops[l]);
-	}
+			clang_getCursorBinaryOperatorKind(at[i]) == CXBinaryOperator_Assign &&
+			!in_loops(at[i], f->loops, f->nloops);
 	/* a local's values, where declared and where assigned, read the
 	 * same: one set by a call or from memory (int fd = open(...), int k =
 	 * *arg) is no size, and exact pieces in it would be counts that no
@@ -1857,8 +1880,6 @@ static int cond_fixed(W *w, CXCursor e)
 	if (!f.ok)
 		return 0;
 	f.loops = fn_loops(w->cur, &f.nloops);
-	if (f.nloops == FN_MAXLOOPS)
-		return 0;
 	clang_visitChildren(e, cond_var_visit, &f);
 	return f.ok;
 }

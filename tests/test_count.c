@@ -376,6 +376,21 @@ static void test_affine_ifs(void **st)
 	free(cv);
 }
 
+/* a guard in a function of many loops is counted as in a short one (the
+ * function's loops are listed once, all of them) */
+static void test_guard_among_many_loops(void **st)
+{
+	(void)st;
+	char src[8192];
+	size_t len = (size_t)snprintf(src, sizeof src, "double a[100], b[1];\nvoid f(int n) {\n");
+	for (int k = 0; k < 70; k++)
+		len += (size_t)snprintf(src + len, sizeof src - len, "  for (int i = 0; i < n; i++) a[i] = %d;\n", k);
+	snprintf(src + len, sizeof src - len, "  if (n > 3) b[0] = 2;\n}\n");
+	must_analyze(src);
+	for (long n = 0; n < 9; n++)
+		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), 70 * n + (n > 3));
+}
+
 static void test_return_guards(void **st)
 {
 	(void)st;
@@ -1710,6 +1725,7 @@ int main(void)
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_affine_ifs),
 		cmocka_unit_test(test_return_guards),
+		cmocka_unit_test(test_guard_among_many_loops),
 		cmocka_unit_test(test_branch_probability),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_allocators),
