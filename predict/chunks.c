@@ -1065,10 +1065,6 @@ static int check_given(const front *F, char *err)
 	return 0;
 }
 
-/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
- * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
- * to be done again in one chunk (a chunk cut a recursive call) or without
- * blanking (the quick parse missed a definition). */
 /* A thread beyond the first pays for parsing the file's headers again and
  * for the quick parse that deals the bodies out; it saves half of what
  * counting the loops costs. So the default number of threads is one per
@@ -1090,6 +1086,10 @@ static int loop_words(const char *text, size_t len)
 	return n;
 }
 
+/* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
+ * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
+ * to be done again in one chunk (a chunk cut a recursive call) or without
+ * blanking (the quick parse missed a definition). */
 static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
 			  int *again, char *err)
 {
@@ -1123,8 +1123,9 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	int nt = epi_threads(o->jobs);
 	if (nt > lines / chunk_lines)
 		nt = lines / chunk_lines;
-	if (o->jobs <= 0 && nt > 1 + loop_words(text, len) / LOOPS_PER_THREAD)
-		nt = 1 + loop_words(text, len) / LOOPS_PER_THREAD;
+	int busy = 1 + loop_words(text, len) / LOOPS_PER_THREAD;
+	if (o->jobs <= 0 && nt > busy)
+		nt = busy;
 	if (nt > FRONT_MAXTHREADS)
 		nt = FRONT_MAXTHREADS;
 	if (nt < 1)
