@@ -2076,12 +2076,13 @@ static int ends_in_return(CXCursor c)
 	return yes;
 }
 
+enum { MAXGUARDC = 8 }; /* a guard's comparisons joined by || */
+
 /* Whether C, a statement of the function's body, is a guard that returns
  * (`if (n <= 0) return;`, `if (n < 1 || m < 1) return;`: no else, its
  * branch always returns, and no goto in it), of comparisons affine in
  * what the loops do not change; its condition into *COND. The statements
  * after it run only where the condition does not hold. */
-enum { MAXGUARDC = 8 };
 static int return_guard(W *w, CXCursor c, CXCursor *cond)
 {
 	if (kind(c) != CXCursor_IfStmt)
