@@ -765,14 +765,18 @@ static void add_loop(finder *f, CXCursor c, const kids *ks, CXCursor *first)
 			break;
 		kids_of(s, &bk);
 		if (bk.n == 0) {
-			if (!why)
+			if (top)
+				a->empty = 1;
+			else if (!why)
 				why = "its body is empty";
 			break;
 		}
 		s = bk.c[0];
 	}
 	enum CXCursorKind sk = clang_getCursorKind(s);
-	if (!why && sk != CXCursor_CompoundStmt) {
+	if (top && sk == CXCursor_NullStmt)
+		a->empty = 1;
+	if (!why && !a->empty && sk != CXCursor_CompoundStmt) {
 		a->first_line = exp_line(s);
 		int fl0, fl1;
 		exp_lines(s, &fl0, &fl1);
@@ -1007,7 +1011,15 @@ static int gcov_loop(epi_trips *t, const gfile *g, int li, int r, long long *E, 
 		return -1;
 	}
 	const gline *gl;
-	if (a->first_loop >= 0) {
+	if (a->empty) {
+		/* no statement to count: the condition held once per iteration */
+		if (!(gl = gline_at(g, L->line)) || gl->nbr != 2) {
+			snprintf(buf, n, "its body is empty and gcov shows %d branches on its header, not one condition",
+				 gl ? gl->nbr : 0);
+			return -1;
+		}
+		*I = gl->br0;
+	} else if (a->first_loop >= 0) {
 		*I = t->loops[a->first_loop].entries[r];
 		if (*I < 0) {
 			snprintf(buf, n, "its body's first statement, the loop on line %d, could not be read",

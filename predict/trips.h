@@ -48,6 +48,8 @@ typedef struct epi_tshape {
 	int header_ok;                  /* the header alone on its line(s), the body after it */
 	int first_line, first_loop;     /* the body's first statement's line (-line: a declaration),
 	                                 * or the loop it is (index) */
+	int empty;                      /* for, while: the body has no statement (;, {}): its
+	                                 * iterations are its condition's true edge */
 	int cond_line;                  /* do: the condition's line, alone */
 	int nexits, *exit_line;         /* statements that leave the loop, each alone on its line
 	                                 * (-line: the then-branch of the `if` alone there) */
