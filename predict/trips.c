@@ -1010,15 +1010,16 @@ static int gcov_loop(epi_trips *t, const gfile *g, int li, int r, long long *E, 
 		snprintf(buf, n, "gcov cannot tell its entries from its iterations: %s", a->why);
 		return -1;
 	}
-	const gline *gl;
-	if (a->empty) {
-		/* no statement to count: the condition held once per iteration */
-		if (!(gl = gline_at(g, L->line)) || gl->nbr != 2) {
-			snprintf(buf, n, "its body is empty and gcov shows %d branches on its header, not one condition",
-				 gl ? gl->nbr : 0);
-			return -1;
-		}
-		*I = gl->br0;
+	const gline *gl, *hl = L->kind != 'd' ? gline_at(g, L->line) : NULL;
+	if (hl && hl->nbr == 2) {
+		/* one condition on the header's line: it held once per iteration
+		 * (its true edge), whatever the body's first line counts (a ?:
+		 * over two lines counts twice) or when the body has none */
+		*I = hl->br0;
+	} else if (a->empty) {
+		snprintf(buf, n, "its body is empty and gcov shows %d branches on its header, not one condition",
+			 hl ? hl->nbr : 0);
+		return -1;
 	} else if (a->first_loop >= 0) {
 		*I = t->loops[a->first_loop].entries[r];
 		if (*I < 0) {
