@@ -764,6 +764,8 @@ struct fn_index {
 	fn_write *w;
 	int nloops, caploops, lindexed;
 	fn_span *loops;
+	int nsized, capsized, sindexed; /* the variables its loops' headers read, by hash */
+	fn_write *sized;
 };
 
 static struct fn_index *fn_index_of(fn *f)
@@ -860,6 +862,64 @@ static const fn_span *fn_loops(fn *f, int *n)
 	return x->loops;
 }
 
+static enum CXChildVisitResult sized_ref_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fn_index *x = data;
+	if (kind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (kind(d) == CXCursor_VarDecl) {
+		ALLOC_GROW(x->sized, x->nsized + 1, x->capsized);
+		x->sized[x->nsized] = (fn_write){.h = clang_hashCursor(d), .order = x->nsized, .decl = d};
+		x->nsized++;
+	}
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult sized_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = kind(c);
+	if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt)
+		return CXChildVisit_Recurse;
+	/* the header: every part but the body (a do's body comes first) */
+	kids kk = {0};
+	kids_of(c, &kk);
+	for (int i = k == CXCursor_DoStmt ? 1 : 0; i < (k == CXCursor_DoStmt ? kk.n : kk.n - 1); i++) {
+		sized_ref_visit(kk.c[i], c, data);
+		clang_visitChildren(kk.c[i], sized_ref_visit, data);
+	}
+	kids_free(&kk);
+	return CXChildVisit_Recurse;
+}
+
+/* Whether F's loops' headers read the local D: a size of the function,
+ * whatever sets it (int n = atoi(argv[1]); for (i = 0; i < n; i++)). */
+static int fn_sized(fn *f, CXCursor d)
+{
+	struct fn_index *x = fn_index_of(f);
+	if (!x->sindexed) {
+		x->sindexed = 1;
+		clang_visitChildren(f->cur, sized_visit, x);
+		if (x->nsized > 1)
+			qsort(x->sized, x->nsized, sizeof *x->sized, write_cmp);
+	}
+	unsigned h = clang_hashCursor(d);
+	int lo = 0, hi = x->nsized;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (x->sized[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < x->nsized && x->sized[i].h == h; i++)
+		if (clang_equalCursors(x->sized[i].decl, d))
+			return 1;
+	return 0;
+}
+
 /* Whether C's text lies inside one of the N loop texts L (as inside()). */
 static int in_loops(CXCursor c, const fn_span *l, int n)
 {
@@ -877,6 +937,7 @@ void cf_fn_index_free(fn *f)
 	if (f->index) {
 		free(f->index->w);
 		free(f->index->loops);
+		free(f->index->sized);
 	}
 	free(f->index);
 	f->index = NULL;
@@ -1844,24 +1905,28 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 			clang_getCursorBinaryOperatorKind(at[i]) == CXBinaryOperator_Assign &&
 			!in_loops(at[i], f->loops, f->nloops);
 	/* a local's values, where declared and where assigned, read the
-	 * same: one set by a call or from memory (int fd = open(...), int k =
-	 * *arg) is no size, and exact pieces in it would be counts that no
-	 * --param the user gives evaluates */
+	 * same; or the local is a size of the function (its loops' headers
+	 * read it), a parameter of the counts whatever sets it. One set by a
+	 * call or from memory that no loop reads (int fd = open(...), int k =
+	 * *arg) is no size: exact pieces in it would be counts that no --param
+	 * the user gives evaluates */
 	if (f->ok && k == CXCursor_VarDecl) {
-		f->depth++;
-		f->ok = f->depth <= 8 && ++f->reads <= 256;
+		fixed_cond g = *f;
+		g.depth++;
+		g.ok = g.depth <= 8 && ++g.reads <= 256;
 		kids vk = {0};
 		kids_of(r, &vk);
-		if (f->ok && vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
-			reads_fixed(f, vk.c[vk.n - 1]);
+		if (g.ok && vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])))
+			reads_fixed(&g, vk.c[vk.n - 1]);
 		kids_free(&vk);
-		for (int i = 0; f->ok && i < n; i++) {
+		for (int i = 0; g.ok && i < n; i++) {
 			kids ak = {0};
 			kids_of(at[i], &ak);
-			f->ok = ak.n == 2 && reads_fixed(f, ak.c[1]);
+			g.ok = ak.n == 2 && reads_fixed(&g, ak.c[1]);
 			kids_free(&ak);
 		}
-		f->depth--;
+		f->reads = g.reads;
+		f->ok = g.ok || fn_sized(w->cur, r);
 	}
 	return f->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }

@@ -407,6 +407,10 @@ static void test_return_guards(void **st)
 		     "void p(int n, const double *x) { if (!x || n <= 0) return; s = s * 2; }\n"
 		     "void r(int n, const double *x) { if (x[0] > 0 || n > 3) return; s = s * 2; }\n"
 		     "int q(const char *path) { int fd = atoi(path); if (fd < 0) return 1; s = s * 2; return 0; }\n"
+		     "void y(const char *arg) { int n = atoi(arg); if (n <= 0) return; s = s * 2;\n"
+		     "  for (int i = 0; i < n; i++) a[i] = 1; }\n"
+		     "void z(const char *arg) { int n = atoi(arg); if (n > 5) s = s * 2;\n"
+		     "  for (int i = 0; i < n; i++) a[i] = 1; }\n"
 		     "int main(int argc, char **argv) { if (argc < 2) return 1; s = s * 2; return 0; }\n");
 	for (long n = -2; n < 9; n++) {
 		assert_int_equal(count(FN("f"), "mul.f64", EXP, n, 0), n >= 1);
@@ -427,10 +431,15 @@ static void test_return_guards(void **st)
 	char *m = count_str(FN("main"), "mul.f64", EXP, 0, 0);
 	assert_string_equal(m, "1");
 	free(m);
-	/* nor a local set by a call (a handle, no size) */
+	/* nor a local set by a call (a handle, no size), unless a loop's
+	 * header reads it (a size, which the counts name anyway) */
 	m = count_str(FN("q"), "mul.f64", EXP, 0, 0);
 	assert_string_equal(m, "1");
 	free(m);
+	for (long n = -2; n < 9; n++) {
+		assert_int_equal(count(FN("y"), "mul.f64", EXP, n, 0), n >= 1);
+		assert_int_equal(count(FN("z"), "mul.f64", EXP, n, 0), n > 5);
+	}
 }
 
 static void test_branch_probability(void **st)
