@@ -1934,7 +1934,7 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 /* Whether condition E reads only what keeps its value through the
  * function's loops: parameters (not main()'s) and variables that no loop
  * of it sets (nor ++, -- or & anywhere) whose values read no call or
- * memory, and constants. */
+ * memory or that its loops' headers read (sizes), and constants. */
 static int cond_fixed(W *w, CXCursor e)
 {
 	fixed_cond f = {.w = w, .ok = 1};
