@@ -797,6 +797,33 @@ static int write_cmp(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* The entries of V (N, sorted by write_cmp) whose variable is D, in their
+ * order: returns their number, the first MAX's writes into AT (their
+ * blocks into BLOCK, when not NULL). */
+static int by_decl(const fn_write *v, int n, CXCursor d, CXCursor *at, CXCursor *block, int max)
+{
+	unsigned h = clang_hashCursor(d);
+	int lo = 0, hi = n, found = 0;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < n && v[i].h == h; i++) {
+		if (!clang_equalCursors(v[i].decl, d))
+			continue;
+		if (found < max) {
+			at[found] = v[i].at;
+			if (block)
+				block[found] = v[i].block;
+		}
+		found++;
+	}
+	return found;
+}
+
 /* The writes of the variable D in F, in the order a visit of F meets them:
  * returns their number, the first MAX into AT (their blocks into BLOCK, when
  * not NULL). */
@@ -809,27 +836,7 @@ static int fn_writes_of(fn *f, CXCursor d, CXCursor *at, CXCursor *block, int ma
 		if (x->nw > 1)
 			qsort(x->w, x->nw, sizeof *x->w, write_cmp);
 	}
-	unsigned h = clang_hashCursor(d);
-	int lo = 0, hi = x->nw;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (x->w[mid].h < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	int n = 0;
-	for (int i = lo; i < x->nw && x->w[i].h == h; i++) {
-		if (!clang_equalCursors(x->w[i].decl, d))
-			continue;
-		if (n < max) {
-			at[n] = x->w[i].at;
-			if (block)
-				block[n] = x->w[i].block;
-		}
-		n++;
-	}
-	return n;
+	return by_decl(x->w, x->nw, d, at, block, max);
 }
 
 static enum CXChildVisitResult loops_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -905,19 +912,7 @@ static int fn_sized(fn *f, CXCursor d)
 		if (x->nsized > 1)
 			qsort(x->sized, x->nsized, sizeof *x->sized, write_cmp);
 	}
-	unsigned h = clang_hashCursor(d);
-	int lo = 0, hi = x->nsized;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (x->sized[mid].h < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int i = lo; i < x->nsized && x->sized[i].h == h; i++)
-		if (clang_equalCursors(x->sized[i].decl, d))
-			return 1;
-	return 0;
+	return by_decl(x->sized, x->nsized, d, NULL, NULL, 0) > 0;
 }
 
 /* Whether C's text lies inside one of the N loop texts L (as inside()). */
