@@ -595,17 +595,25 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 }
 
 /* The largest growth of a value's time over the last iteration, from
- * BEFORE (registers, then slots, as they were when it began). */
-static double growth(const flow *f, const double *before)
+ * BEFORE (registers, then slots, as they were when it began); into REG,
+ * the register that grows the most, 0 when none grows or a slot grows as
+ * much (the chain passes through memory: -O0's s += x loads s into a
+ * register and stores it back, and both grow alike). */
+static double growth(const flow *f, const double *before, unsigned *reg)
 {
-	double m = 0;
+	double m = 0, ms = 0;
+	*reg = 0;
 	for (int k = 0; k < f->nregs; k++)
-		if (f->t[f->regs[k]] - before[f->regs[k]] > m)
+		if (f->t[f->regs[k]] - before[f->regs[k]] > m) {
 			m = f->t[f->regs[k]] - before[f->regs[k]];
+			*reg = f->regs[k];
+		}
 	for (int i = 0; i < f->nslot; i++)
-		if (f->slot[i].t - before[NREG + i] > m)
-			m = f->slot[i].t - before[NREG + i];
-	return m;
+		if (f->slot[i].t - before[NREG + i] > ms)
+			ms = f->slot[i].t - before[NREG + i];
+	if (ms >= m * (1 - 1e-9))
+		*reg = 0;
+	return m > ms ? m : ms;
 }
 
 /* F ready for a first pass over loop L (instructions LO..HI). */
@@ -651,6 +659,37 @@ static void entry_aliases(flow *f, const epi_object *o, int l, int lo, int hi)
 		if (branch_target(o, fn, i))
 			break;
 	}
+}
+
+/* Whether the straight code before loop L (first instruction LO) of O
+ * sets register REG from nothing the loop computes: an instruction that
+ * writes it and reads no register but a memory operand's address (a
+ * zeroing idiom, a constant, a load), back to a jump, a call or an
+ * instruction a branch goes to (past the conditional branches that skip
+ * the loop: what comes before them still runs before every entry). The
+ * chain on REG then starts afresh at each entry, and the core overlaps
+ * one entry's with the next's. */
+static int set_afresh(const epi_object *o, int l, int lo, unsigned reg)
+{
+	int fn = o->loop[l].fn;
+	if (!reg || fn < 0 || fn >= o->nfn)
+		return 0;
+	for (int i = lo - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
+		const epi_insn *in = &o->in[i];
+		if ((in->klass == EPI_IC_BRANCH && !in->cond) || in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
+			return 0;
+		for (int w = 0; w < in->nwr; w++) {
+			if (in->wr[w] != reg)
+				continue;
+			for (int r = 0; r < in->nrd; r++)
+				if (in->rd[r] != in->base && in->rd[r] != in->index)
+					return 0;
+			return 1;
+		}
+		if (branch_target(o, fn, i))
+			return 0;
+	}
+	return 0;
 }
 
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
@@ -708,7 +747,9 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	for (int i = 0; i < f->nslot; i++)
 		if (i >= nbefore || before[NREG + i] < 0)
 			before[NREG + i] = f->slot[i].t;
-	out->latency = growth(f, before);
+	unsigned reg;
+	out->latency = growth(f, before, &reg);
+	out->afresh = out->latency > 0 && set_afresh(o, l, lo, reg);
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

@@ -113,6 +113,11 @@ double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
 	return fdiv32(c, in) ? c->e_fdiv32 : idiv32(c, in) ? c->e_idiv32 : c->e_dyn[in->klass];
 }
 
+/* add.f64.window's chain: its adds, and its instructions (an add and
+ * three others a link, the zeroing before, the loop's end after) */
+#define WINDOW_LINKS 64
+#define WINDOW_INSNS (4 * WINDOW_LINKS + 2)
+
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
 		     unsigned long long l3_serves)
 {
@@ -145,6 +150,13 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	/* a floating-point minimum or maximum's latency (cmp.fmax.lat):
 	 * without the kernel, an add's */
 	c->fmax_lat = cost(col, "cmp.fmax.lat", NULL, 0);
+	/* the window: add.f64.window's chains of WINDOW_LINKS adds, one after
+	 * the other, each started afresh, end sooner than their latency by
+	 * 1 + W / (instructions of a chain) where the core holds W
+	 * instructions in flight; without the kernel, none overlap */
+	double fresh = cost(col, "add.f64.window", NULL, 0), flat = cost(col, "add.f64.lat", NULL, 0);
+	if (fresh > 0 && flat > fresh)
+		c->window = WINDOW_INSNS * (flat / fresh - 1);
 	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
 	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
 	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);
@@ -885,10 +897,12 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
 	double apart = 0, wait = 0;
+	int fl_afresh = 0;
 	if (st) {
 		apart = memory(sw, st, c, out, &wait);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
+		fl_afresh = fl.afresh;
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 		/* a chain that passes through memory (a value stored and loaded
@@ -909,6 +923,12 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 				out->bound_t[EPI_BOUND_LATENCY] = fl.latency + wait;
 		}
 	}
+	/* a chain that starts afresh at each entry of a short loop (a dot
+	 * product of a few elements) overlaps the next entry's as far as the
+	 * window reaches: an entry's chain ends sooner by 1 + window /
+	 * (the instructions of an entry) */
+	if (st && c->window > 0 && fl_afresh && sw->trip > 0 && n > 0)
+		out->bound_t[EPI_BOUND_LATENCY] /= 1 + c->window / (n * sw->trip);
 	/* the core's bounds and the lines from its caches overlap, though
 	 * not perfectly: where several come close, each holds up the others
 	 * part of the time (an instruction ready when its port is busy, a

@@ -83,6 +83,8 @@ typedef struct epi_mcosts {
 	double fdiv32_tp, fdiv32_lat, e_fdiv32;
 	double idiv32_tp, idiv32_lat, e_idiv32; /* 32-bit (or narrower) integer divides */
 	double fmax_lat;         /* a floating-point minimum's or maximum's latency (0: an add's) */
+	double window;           /* instructions the core holds in flight, over which it overlaps
+				    chains that start afresh (add.f64.window; 0: none overlap) */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */

@@ -525,6 +525,81 @@ static void test_fmax_chain(void **st)
 	model_free(&x);
 }
 
+static const char afresh_src[] = "void dist(int np, int d, const float *x, float *out)\n"
+				"{\n"
+				"\tfor (int p = 0; p < np; p++) {\n"
+				"\t\tfloat s = 0;\n"
+				"\t\tfor (int k = 0; k < d; k++)\n" /* 5 */
+				"\t\t\ts += x[p * d + k] * x[p * d + k];\n"
+				"\t\tout[p] = s;\n"
+				"\t}\n"
+				"}\n"
+				"float total(int np, int d, const float *x)\n"
+				"{\n"
+				"\tfloat s = 0;\n"
+				"\tfor (int p = 0; p < np; p++)\n"
+				"\t\tfor (int k = 0; k < d; k++)\n" /* 14 */
+				"\t\t\ts += x[p * d + k];\n"
+				"\treturn s;\n"
+				"}\n";
+
+/* A sum that starts afresh at each entry (s = 0 before the loop, zeroed
+ * in its register) overlaps the next entry's within the core's window:
+ * its chain shortened by 1 + window / (the entry's instructions), next to
+ * nothing for long entries; a sum carried from entry to entry is not */
+static void test_fresh_chain(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "afresh", afresh_src, "gcc", "-O2", "np=100");
+	epi_mcosts k;
+	cycles(&k);
+	epi_mflow fl;
+	epi_mloop_price p;
+	int l = loop_on(&x, 5);
+	epi_mflow_loop(&x.m.obj, l, &k, &fl);
+	assert_true(fl.afresh);
+	assert_true(fl.latency >= 3);
+	price_alone(&x, l, 16, &k, &p);
+	double alone = p.bound_t[EPI_BOUND_LATENCY];
+	assert_true(fabs(alone - fl.latency) < 1e-9);
+	k.window = 160;
+	price_alone(&x, l, 16, &k, &p);
+	double shorter = p.bound_t[EPI_BOUND_LATENCY];
+	assert_true(shorter < alone / 2 && shorter > alone / 11); /* 3 to 9 instructions an iteration */
+	price_alone(&x, l, 1e6, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_LATENCY] > 0.999 * alone);
+	int t = loop_on(&x, 14);
+	epi_mflow_loop(&x.m.obj, t, &k, &fl);
+	assert_false(fl.afresh);
+	price_alone(&x, t, 16, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_LATENCY] - fl.latency) < 1e-9);
+	model_free(&x);
+}
+
+/* The window from add.f64.window's chains against add.f64.lat's: 258
+ * instructions a chain, ended twice as fast, hold 258 more in flight;
+ * none without the kernel, or where it is no faster than the chain */
+static void test_window_from_table(void **st)
+{
+	(void)st;
+	epi_cost op[3] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "add.f64.lat", .t = 3, .e = NAN, .e_dyn = NAN},
+		{.key = "add.f64.window", .t = 1.5, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts c;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(fabs(c.window - 258) < 1e-9);
+	op[2].t = 3.5;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.window == 0);
+	col.n = 2;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.window == 0);
+}
+
 static const char csr_src[] = "void csr(int n, const int *rp, const int *col, const double *v, const double *x,\n"
 			      "\t double *y)\n"
 			      "{\n"
@@ -3000,6 +3075,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mid_entry_exit, setup, teardown),
@@ -3016,6 +3092,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
+		cmocka_unit_test(test_window_from_table),
 		cmocka_unit_test(test_near_share_from_table),
 		cmocka_unit_test(test_column_lines_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
