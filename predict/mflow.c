@@ -661,20 +661,16 @@ static void entry_aliases(flow *f, const epi_object *o, int l, int lo, int hi)
 	}
 }
 
-/* Whether the straight code before loop L (first instruction LO) of O
- * sets register REG from nothing the loop computes: an instruction that
- * writes it and reads no register but a memory operand's address (a
- * zeroing idiom, a constant, a load), back to a jump, a call or an
- * instruction a branch goes to (past the conditional branches that skip
- * the loop: what comes before them still runs before every entry). The
- * chain on REG then starts afresh at each entry, and the core overlaps
- * one entry's with the next's. */
-static int set_afresh(const epi_object *o, int l, int lo, unsigned reg)
+/* Whether the straight code before instruction FROM of function FN sets
+ * register REG from nothing computed before it: an instruction that writes
+ * it and reads no register but a memory operand's address (a zeroing
+ * idiom, a constant, a load), back to a jump, a call or an instruction a
+ * branch goes to (past the conditional branches that skip what follows:
+ * what comes before them still runs first). 1: it does; 0: it does not;
+ * -1: the walk met an instruction a branch goes to (*AT) first. */
+static int sets_afresh(const epi_object *o, int fn, int from, unsigned reg, int *at)
 {
-	int fn = o->loop[l].fn;
-	if (!reg || fn < 0 || fn >= o->nfn)
-		return 0;
-	for (int i = lo - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
+	for (int i = from - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
 		const epi_insn *in = &o->in[i];
 		if ((in->klass == EPI_IC_BRANCH && !in->cond) || in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
 			return 0;
@@ -686,10 +682,38 @@ static int set_afresh(const epi_object *o, int l, int lo, unsigned reg)
 					return 0;
 			return 1;
 		}
-		if (branch_target(o, fn, i))
-			return 0;
+		if (branch_target(o, fn, i)) {
+			*at = i;
+			return -1;
+		}
 	}
 	return 0;
+}
+
+/* Where loop L's chain on register REG starts afresh: at each entry of L
+ * (1: the code before L sets REG), at each entry of the loop around
+ * (2: the code before that loop sets it, and the loop around writes it
+ * nowhere but in L: a sum over a small window, s = 0 before two loops),
+ * or not (0). The core overlaps one such start's chain with the next's. */
+static int afresh_level(const epi_object *o, int l, unsigned reg)
+{
+	int fn = o->loop[l].fn, at = -1;
+	if (!reg || fn < 0 || fn >= o->nfn)
+		return 0;
+	int r = sets_afresh(o, fn, o->loop[l].first, reg, &at);
+	if (r >= 0)
+		return r;
+	int p = o->loop[l].parent;
+	if (p < 0 || at < o->loop[p].first || at > o->loop[p].last)
+		return 0;
+	for (int i = o->loop[p].first; i <= o->loop[p].last; i++) {
+		if (o->loop_of[i] == l)
+			continue;
+		for (int w = 0; w < o->in[i].nwr; w++)
+			if (o->in[i].wr[w] == reg)
+				return 0;
+	}
+	return sets_afresh(o, fn, o->loop[p].first, reg, &at) == 1 ? 2 : 0;
 }
 
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
@@ -749,7 +773,7 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 			before[NREG + i] = f->slot[i].t;
 	unsigned reg;
 	out->latency = growth(f, before, &reg);
-	out->afresh = out->latency > 0 && set_afresh(o, l, lo, reg);
+	out->afresh = out->latency > 0 ? afresh_level(o, l, reg) : 0;
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

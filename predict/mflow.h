@@ -33,8 +33,10 @@
 typedef struct epi_mflow {
 	double latency; /* seconds per iteration of the loop-carried chain */
 	double misses;  /* mispredicted branches per iteration */
-	int afresh;     /* the chain is a register's that the code before the loop
-			   sets anew at each entry (s = 0 before a dot product) */
+	int afresh;     /* the chain is a register's that the code before the loop sets
+			   anew at each entry (1: s = 0 before a dot product), or the code
+			   before the loop around (2: s = 0 before a sum over a window's
+			   rows and columns); 0: neither */
 } epi_mflow;
 
 /* The chain and the mispredictions of machine loop L of O (its own

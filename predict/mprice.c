@@ -926,9 +926,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	/* a chain that starts afresh at each entry of a short loop (a dot
 	 * product of a few elements) overlaps the next entry's as far as the
 	 * window reaches: an entry's chain ends sooner by 1 + window /
-	 * (the instructions of an entry) */
-	if (st && c->window > 0 && fl_afresh && sw->trip > 0 && n > 0)
-		out->bound_t[EPI_BOUND_LATENCY] /= 1 + c->window / (n * sw->trip);
+	 * (the instructions of an entry); one started before the loop around
+	 * (a window's rows and columns), an entry of that loop's */
+	if (st && c->window > 0 && fl_afresh && sw->trip > 0 && n > 0) {
+		double span = n * sw->trip * (fl_afresh == 2 ? sw->outer_trip : 1);
+		if (span > 0)
+			out->bound_t[EPI_BOUND_LATENCY] /= 1 + c->window / span;
+	}
 	/* the core's bounds and the lines from its caches overlap, though
 	 * not perfectly: where several come close, each holds up the others
 	 * part of the time (an instruction ready when its port is busy, a

@@ -534,19 +534,33 @@ static const char afresh_src[] = "void dist(int np, int d, const float *x, float
 				"\t\tout[p] = s;\n"
 				"\t}\n"
 				"}\n"
-				"float total(int np, int d, const float *x)\n"
+				"float window(int np, int k, const float *x, float *out)\n"
+				"{\n"
+				"\tfor (int p = 0; p < np; p++) {\n"
+				"\t\tfloat s = 0;\n"
+				"\t\tfor (int a = 0; a < k; a++)\n"
+				"\t\t\tfor (int b = 0; b < k; b++)\n" /* 15 */
+				"\t\t\t\ts += x[p + a * np + b];\n"
+				"\t\tout[p] = s;\n"
+				"\t}\n"
+				"\treturn out[0];\n"
+				"}\n"
+				"float total(int np, int d, int reps, const float *x)\n"
 				"{\n"
 				"\tfloat s = 0;\n"
-				"\tfor (int p = 0; p < np; p++)\n"
-				"\t\tfor (int k = 0; k < d; k++)\n" /* 14 */
-				"\t\t\ts += x[p * d + k];\n"
+				"\tfor (int r = 0; r < reps; r++)\n"
+				"\t\tfor (int p = 0; p < np; p++)\n"
+				"\t\t\tfor (int k = 0; k < d; k++)\n" /* 26 */
+				"\t\t\t\ts += x[p * d + k];\n"
 				"\treturn s;\n"
 				"}\n";
 
 /* A sum that starts afresh at each entry (s = 0 before the loop, zeroed
  * in its register) overlaps the next entry's within the core's window:
  * its chain shortened by 1 + window / (the entry's instructions), next to
- * nothing for long entries; a sum carried from entry to entry is not */
+ * nothing for long entries; one that starts afresh before the loop
+ * around, at each of that loop's entries; a sum carried from entry to
+ * entry of the loop around is not */
 static void test_fresh_chain(void **st)
 {
 	(void)st;
@@ -569,7 +583,18 @@ static void test_fresh_chain(void **st)
 	assert_true(shorter < alone / 2 && shorter > alone / 11); /* 3 to 9 instructions an iteration */
 	price_alone(&x, l, 1e6, &k, &p);
 	assert_true(p.bound_t[EPI_BOUND_LATENCY] > 0.999 * alone);
-	int t = loop_on(&x, 14);
+	/* a sum over a window's rows and columns starts afresh at each entry
+	 * of the loop around: an entry of that loop is the chain */
+	int w = loop_on(&x, 15);
+	epi_mflow_loop(&x.m.obj, w, &k, &fl);
+	assert_int_equal(fl.afresh, 2);
+	k.window = 0;
+	epi_mprice_loop(&x.m.obj, w, &(epi_msweep){.trip = 3, .outer_trip = 3, .round = NAN}, &k, &p);
+	alone = p.bound_t[EPI_BOUND_LATENCY];
+	k.window = 160;
+	epi_mprice_loop(&x.m.obj, w, &(epi_msweep){.trip = 3, .outer_trip = 3, .round = NAN}, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_LATENCY] < alone / 2);
+	int t = loop_on(&x, 26);
 	epi_mflow_loop(&x.m.obj, t, &k, &fl);
 	assert_false(fl.afresh);
 	price_alone(&x, t, 16, &k, &p);
