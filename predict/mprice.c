@@ -1008,12 +1008,20 @@ static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const e
 	scan(o, l, sw, c, &st, NULL);
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, c, out);
 	double l3 = reach(c, 2), from = L3_BLEND_FROM * l3;
-	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, st.outer_span) != 2 || !(st.outer_span > from) ||
-	    !(st.far[0] > 0))
+	/* a loop with none around it in its function (a kernel a caller
+	 * runs again and again): what one entry touches is what the next
+	 * finds in L3, its lines in order those at stake */
+	double in_order = st.far[0], apart = st.far[1], set = st.outer_span;
+	if (!(sw->outer_trip > 0)) {
+		in_order += st.near[0];
+		apart += st.near[1];
+		set = st.span;
+	}
+	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, set) != 2 || !(set > from) || !(in_order > 0))
 		return;
-	double share = (st.outer_span - from) / (l3 - from) * st.far[0] / (st.far[0] + st.far[1]);
+	double share = (set - from) / (l3 - from) * in_order / (in_order + apart);
 	epi_mcosts beyond = *c;
-	beyond.l3_serves = (unsigned long long)(st.outer_span / 2);
+	beyond.l3_serves = (unsigned long long)(set / 2);
 	epi_mloop_price m;
 	price_range(o, l, o->loop[l].first, o->loop[l].last, NULL, 0, sw, &st, &beyond, &m);
 	out->t = (1 - share) * out->t + share * m.t;

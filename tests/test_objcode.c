@@ -1593,6 +1593,47 @@ static void test_row_sweep(void **st)
 	model_free(&x);
 }
 
+static const char triad_src[] = "void triad(int n, double *restrict a, const double *restrict b,\n"
+				"\t   const double *restrict c)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				"\t\ta[i] = b[i] + 1.5 * c[i];\n"
+				"}\n";
+
+/* A loop with none around it in its function (a kernel its caller runs
+ * again and again) over 8 MB: what an entry touches is what the next
+ * finds, as for an entry of a loop around: from L3 where L3 serves 32
+ * MiB, a share of its lines from memory where it serves 16 MiB (from a
+ * quarter of the reach to all of it), all from memory where it serves
+ * 4 MiB */
+static void test_kernel_in_l3(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "triad", triad_src, "gcc", "-O2", "n=1000");
+	int l = loop_on(&x, 4);
+	assert_true(x.m.obj.loop[l].parent < 0);
+	double trip = 8e6 / (epi_mloop_bytes(&x.m.obj, l, 1000) / 1000);
+	double span = epi_mloop_bytes(&x.m.obj, l, trip);
+	assert_true(fabs(span - 8e6) < 1);
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1 << 20;
+	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
+	epi_mloop_price l3, some, dram;
+	k.l3_serves = 32 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &l3);
+	k.l3_serves = 4 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &dram);
+	k.l3_serves = 16 << 20;
+	epi_mprice_loop(&x.m.obj, l, &sw, &k, &some);
+	assert_true(l3.bound_t[EPI_BOUND_L3] > 0 && l3.bound_t[EPI_BOUND_DRAM] == 0);
+	assert_true(dram.bound_t[EPI_BOUND_DRAM] > 0 && dram.t > l3.t);
+	double share = (span - (4 << 20)) / (double)(12 << 20);
+	assert_true(fabs(some.t - ((1 - share) * l3.t + share * dram.t)) < 1e-9 * dram.t);
+	model_free(&x);
+}
+
 static const char stencil_src[] = "#define N 1000\n"
 				  "void jac(double A[N][N], double B[N][N])\n"
 				  "{\n"
@@ -1740,7 +1781,7 @@ static const char scale_src[] = "void scale(int n, const double *a, double *b)\n
 				"\t\tb[i] = 2 * a[i];\n"
 				"}\n";
 
-/* b[i] = 2 * a[i] over 16 MB, from L3: a line of a read and a line of b
+/* b[i] = 2 * a[i] over 4 MB, from L3: a line of a read and a line of b
  * only written per 8 iterations, b's at the price of a line written (the
  * store kernels'), not of two lines read */
 static void test_written_lines(void **st)
@@ -1753,7 +1794,7 @@ static void test_written_lines(void **st)
 	memory_cycles(&k);
 	k.wline[1] = 6;
 	epi_mloop_price p;
-	price_alone(&x, l, 1e6, &k, &p);
+	price_alone(&x, l, 2.5e5, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_L3] - (4 + 6) / 8.0) < 1e-9);
 	model_free(&x);
 }
@@ -3098,6 +3139,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copied_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peeled_iteration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_in_l3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
