@@ -1593,6 +1593,22 @@ static void test_row_sweep(void **st)
 	model_free(&x);
 }
 
+/* Machine loop L of X over sweep SW at memory_cycles() with a large TLB,
+ * where L3 serves 32 MiB (ALL), 16 MiB (HALF) and 4 MiB (SMALL). */
+static void price_reaches(const fixture *x, int l, const epi_msweep *sw, epi_mloop_price *all, epi_mloop_price *half,
+			  epi_mloop_price *small)
+{
+	epi_mcosts k;
+	memory_cycles(&k);
+	k.stlb = 1 << 20;
+	k.l3_serves = 32 << 20;
+	epi_mprice_loop(&x->m.obj, l, sw, &k, all);
+	k.l3_serves = 16 << 20;
+	epi_mprice_loop(&x->m.obj, l, sw, &k, half);
+	k.l3_serves = 4 << 20;
+	epi_mprice_loop(&x->m.obj, l, sw, &k, small);
+}
+
 static const char triad_src[] = "void triad(int n, double *restrict a, const double *restrict b,\n"
 				"\t   const double *restrict c)\n"
 				"{\n"
@@ -1616,17 +1632,8 @@ static void test_kernel_in_l3(void **st)
 	double trip = 8e6 / (epi_mloop_bytes(&x.m.obj, l, 1000) / 1000);
 	double span = epi_mloop_bytes(&x.m.obj, l, trip);
 	assert_true(fabs(span - 8e6) < 1);
-	epi_mcosts k;
-	memory_cycles(&k);
-	k.stlb = 1 << 20;
-	epi_msweep sw = {.trip = trip, .outer_trip = NAN, .round = NAN};
 	epi_mloop_price l3, some, dram;
-	k.l3_serves = 32 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &l3);
-	k.l3_serves = 4 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &dram);
-	k.l3_serves = 16 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &some);
+	price_reaches(&x, l, &(epi_msweep){.trip = trip, .outer_trip = NAN, .round = NAN}, &l3, &some, &dram);
 	assert_true(l3.bound_t[EPI_BOUND_L3] > 0 && l3.bound_t[EPI_BOUND_DRAM] == 0);
 	assert_true(dram.bound_t[EPI_BOUND_DRAM] > 0 && dram.t > l3.t);
 	double share = (span - (4 << 20)) / (double)(12 << 20);
@@ -2155,16 +2162,8 @@ static void test_column_in_l3(void **st)
 	epi_msweep sw;
 	int l = column_of(&x, "l3col", 1000, &sw);
 	sw.outer_trip = 1000;
-	epi_mcosts k;
-	memory_cycles(&k);
-	k.stlb = 1 << 20;
 	epi_mloop_price all, half, small;
-	k.l3_serves = 32 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &all);
-	k.l3_serves = 16 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &half);
-	k.l3_serves = 4 << 20;
-	epi_mprice_loop(&x.m.obj, l, &sw, &k, &small);
+	price_reaches(&x, l, &sw, &all, &half, &small);
 	assert_true(all.bound_t[EPI_BOUND_L3] > 0 && all.bound_t[EPI_BOUND_DRAM] == 0);
 	assert_true(half.t == all.t && half.bound_t[EPI_BOUND_DRAM] == 0);
 	assert_true(small.bound_t[EPI_BOUND_DRAM] > 0 && small.t > all.t);
