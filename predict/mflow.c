@@ -123,6 +123,13 @@ typedef struct store_rec {
 	unsigned char bits;
 } store_rec;
 
+/* A loop-carried chain: a register's (REG), or a stack slot's (REG 0,
+ * the slot at DISP from the frame). */
+typedef struct chain {
+	unsigned reg;
+	int64_t disp;
+} chain;
+
 typedef struct slot_st {
 	int64_t disp;
 	double t;
@@ -595,24 +602,30 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 }
 
 /* The largest growth of a value's time over the last iteration, from
- * BEFORE (registers, then slots, as they were when it began); into REG,
- * the register that grows the most, 0 when none grows or a slot grows as
- * much (the chain passes through memory: -O0's s += x loads s into a
- * register and stores it back, and both grow alike). */
-static double growth(const flow *f, const double *before, unsigned *reg)
+ * BEFORE (registers, then slots, as they were when it began); into C,
+ * the register that grows the most, or the slot where one grows as much
+ * (the chain passes through memory: -O0's s += x loads s into a register
+ * and stores it back, and both grow alike); neither when none grows. */
+static double growth(const flow *f, const double *before, chain *c)
 {
 	double m = 0, ms = 0;
-	*reg = 0;
+	memset(c, 0, sizeof *c);
+	unsigned reg = 0;
 	for (int k = 0; k < f->nregs; k++)
 		if (f->t[f->regs[k]] - before[f->regs[k]] > m) {
 			m = f->t[f->regs[k]] - before[f->regs[k]];
-			*reg = f->regs[k];
+			reg = f->regs[k];
 		}
+	int64_t disp = 0;
 	for (int i = 0; i < f->nslot; i++)
-		if (f->slot[i].t - before[NREG + i] > ms)
+		if (f->slot[i].t - before[NREG + i] > ms) {
 			ms = f->slot[i].t - before[NREG + i];
-	if (ms >= m * (1 - 1e-9))
-		*reg = 0;
+			disp = f->slot[i].disp;
+		}
+	if (ms > 0 && ms >= m * (1 - 1e-9))
+		c->disp = disp;
+	else
+		c->reg = reg;
 	return m > ms ? m : ms;
 }
 
@@ -661,25 +674,47 @@ static void entry_aliases(flow *f, const epi_object *o, int l, int lo, int hi)
 	}
 }
 
-/* Whether the straight code before instruction FROM of function FN sets
- * register REG from nothing computed before it: an instruction that writes
- * it and reads no register but a memory operand's address (a zeroing
- * idiom, a constant, a load), back to a jump, a call or an instruction a
- * branch goes to (past the conditional branches that skip what follows:
- * what comes before them still runs first). 1: it does; 0: it does not;
- * -1: the walk met an instruction a branch goes to (*AT) first. */
-static int sets_afresh(const epi_object *o, int fn, int from, unsigned reg, int *at)
+/* Whether instruction I of O writes chain C: the register, or a store
+ * to the slot. */
+static int writes_chain(const epi_object *o, int i, const chain *c)
 {
+	const epi_insn *in = &o->in[i];
+	if (!c->reg)
+		return o->frame[i] && in->stores && in->disp == c->disp;
+	for (int w = 0; w < in->nwr; w++)
+		if (in->wr[w] == c->reg)
+			return 1;
+	return 0;
+}
+
+/* Whether the straight code before instruction FROM of function FN sets
+ * chain C from nothing computed before it: the register written by an
+ * instruction that reads no register but a memory operand's address (a
+ * zeroing idiom, a constant, a load), the slot stored a constant or such
+ * a register (-O0's s = 0). Back to a call, a jump other than the one
+ * into loop IN (-O0 enters a loop at its test, at its end), or an
+ * instruction a branch goes to, past the conditional branches that skip
+ * what follows (what comes before them still runs first). 1: it does;
+ * 0: it does not; -1: the walk met an instruction a branch goes to (*AT)
+ * first. */
+static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const chain *c, int *at)
+{
+	uint64_t lo = o->in[o->loop[in_loop].first].addr, hi = o->in[o->loop[in_loop].last].addr;
 	for (int i = from - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
 		const epi_insn *in = &o->in[i];
-		if ((in->klass == EPI_IC_BRANCH && !in->cond) || in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
+		if (in->klass == EPI_IC_BRANCH && !in->cond && !(in->direct && in->target >= lo && in->target <= hi))
 			return 0;
-		for (int w = 0; w < in->nwr; w++) {
-			if (in->wr[w] != reg)
-				continue;
-			for (int r = 0; r < in->nrd; r++)
-				if (in->rd[r] != in->base && in->rd[r] != in->index)
+		if (in->klass == EPI_IC_CALL || in->klass == EPI_IC_RET)
+			return 0;
+		if (writes_chain(o, i, c)) {
+			for (int r = 0; r < in->nrd; r++) {
+				if (in->rd[r] == in->base || in->rd[r] == in->index)
+					continue;
+				/* a slot's value from a register: that register's */
+				chain from = {.reg = in->rd[r]};
+				if (c->reg || sets_afresh(o, fn, i, in_loop, &from, at) != 1)
 					return 0;
+			}
 			return 1;
 		}
 		if (branch_target(o, fn, i)) {
@@ -690,30 +725,26 @@ static int sets_afresh(const epi_object *o, int fn, int from, unsigned reg, int 
 	return 0;
 }
 
-/* Where loop L's chain on register REG starts afresh: at each entry of L
- * (1: the code before L sets REG), at each entry of the loop around
- * (2: the code before that loop sets it, and the loop around writes it
- * nowhere but in L: a sum over a small window, s = 0 before two loops),
- * or not (0). The core overlaps one such start's chain with the next's. */
-static int afresh_level(const epi_object *o, int l, unsigned reg)
+/* Where loop L's chain C starts afresh: at each entry of L (1: the code
+ * before L sets it), at each entry of the loop around (2: the code before
+ * that loop sets it, and the loop around writes it nowhere but in L: a
+ * sum over a small window, s = 0 before two loops), or not (0). The core
+ * overlaps one such start's chain with the next's. */
+static int afresh_level(const epi_object *o, int l, const chain *c)
 {
 	int fn = o->loop[l].fn, at = -1;
-	if (!reg || fn < 0 || fn >= o->nfn)
+	if ((!c->reg && !c->disp) || fn < 0 || fn >= o->nfn)
 		return 0;
-	int r = sets_afresh(o, fn, o->loop[l].first, reg, &at);
+	int r = sets_afresh(o, fn, o->loop[l].first, l, c, &at);
 	if (r >= 0)
 		return r;
 	int p = o->loop[l].parent;
 	if (p < 0 || at < o->loop[p].first || at > o->loop[p].last)
 		return 0;
-	for (int i = o->loop[p].first; i <= o->loop[p].last; i++) {
-		if (o->loop_of[i] == l)
-			continue;
-		for (int w = 0; w < o->in[i].nwr; w++)
-			if (o->in[i].wr[w] == reg)
-				return 0;
-	}
-	return sets_afresh(o, fn, o->loop[p].first, reg, &at) == 1 ? 2 : 0;
+	for (int i = o->loop[p].first; i <= o->loop[p].last; i++)
+		if (o->loop_of[i] != l && writes_chain(o, i, c))
+			return 0;
+	return sets_afresh(o, fn, o->loop[p].first, p, c, &at) == 1 ? 2 : 0;
 }
 
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
@@ -771,9 +802,10 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	for (int i = 0; i < f->nslot; i++)
 		if (i >= nbefore || before[NREG + i] < 0)
 			before[NREG + i] = f->slot[i].t;
-	unsigned reg;
-	out->latency = growth(f, before, &reg);
-	out->afresh = out->latency > 0 ? afresh_level(o, l, reg) : 0;
+	chain ch;
+	out->latency = growth(f, before, &ch);
+	out->afresh = out->latency > 0 ? afresh_level(o, l, &ch) : 0;
+	out->slot = !ch.reg;
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

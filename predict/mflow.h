@@ -37,6 +37,7 @@ typedef struct epi_mflow {
 			   anew at each entry (1: s = 0 before a dot product), or the code
 			   before the loop around (2: s = 0 before a sum over a window's
 			   rows and columns); 0: neither */
+	int slot;       /* the chain passes through a stack slot (-O0's variables) */
 } epi_mflow;
 
 /* The chain and the mispredictions of machine loop L of O (its own

@@ -117,6 +117,8 @@ double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
  * three others a link, the zeroing before, the loop's end after) */
 #define WINDOW_LINKS 64
 #define WINDOW_INSNS (4 * WINDOW_LINKS + 2)
+/* load.fwdfp.window's: a store and a load besides */
+#define WINDOW_SLOT_INSNS (6 * WINDOW_LINKS + 2)
 
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
 		     unsigned long long l3_serves)
@@ -157,6 +159,12 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	double fresh = cost(col, "add.f64.window", NULL, 0), flat = cost(col, "add.f64.lat", NULL, 0);
 	if (fresh > 0 && flat > fresh)
 		c->window = WINDOW_INSNS * (flat / fresh - 1);
+	/* load.fwdfp.window's through a slot: a link the round trip and the
+	 * add (load.fwdfp.lat and add.f64.lat) when not overlapped */
+	double sfresh = cost(col, "load.fwdfp.window", NULL, 0);
+	double slink = cost(col, "load.fwdfp.lat", NULL, 0) + flat;
+	if (sfresh > 0 && epi_fcol_find(col, "load.fwdfp.lat") && slink > sfresh)
+		c->window_slot = WINDOW_SLOT_INSNS * (slink / sfresh - 1);
 	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
 	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
 	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);
@@ -897,12 +905,13 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
 	double apart = 0, wait = 0;
-	int fl_afresh = 0;
+	int fl_afresh = 0, fl_slot = 0;
 	if (st) {
 		apart = memory(sw, st, c, out, &wait);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		fl_afresh = fl.afresh;
+		fl_slot = fl.slot;
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 		/* a chain that passes through memory (a value stored and loaded
@@ -927,11 +936,14 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	 * product of a few elements) overlaps the next entry's as far as the
 	 * window reaches: an entry's chain ends sooner by 1 + window /
 	 * (the instructions of an entry); one started before the loop around
-	 * (a window's rows and columns), an entry of that loop's */
-	if (st && c->window > 0 && fl_afresh && sw->trip > 0 && n > 0) {
+	 * (a window's rows and columns), an entry of that loop's. A chain
+	 * through a stack slot (-O0's s = 0 and s += ...) over the window
+	 * such chains leave */
+	double window = fl_slot ? c->window_slot : c->window;
+	if (st && window > 0 && fl_afresh && sw->trip > 0 && n > 0) {
 		double span = n * sw->trip * (fl_afresh == 2 ? sw->outer_trip : 1);
 		if (span > 0)
-			out->bound_t[EPI_BOUND_LATENCY] /= 1 + c->window / span;
+			out->bound_t[EPI_BOUND_LATENCY] /= 1 + window / span;
 	}
 	/* the core's bounds and the lines from its caches overlap, though
 	 * not perfectly: where several come close, each holds up the others

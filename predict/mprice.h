@@ -85,6 +85,7 @@ typedef struct epi_mcosts {
 	double fmax_lat;         /* a floating-point minimum's or maximum's latency (0: an add's) */
 	double window;           /* instructions the core holds in flight, over which it overlaps
 				    chains that start afresh (add.f64.window; 0: none overlap) */
+	double window_slot;      /* the same over chains through stack slots (load.fwdfp.window) */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */

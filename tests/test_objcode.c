@@ -555,6 +555,17 @@ static const char afresh_src[] = "void dist(int np, int d, const float *x, float
 				"\treturn s;\n"
 				"}\n";
 
+/* afresh_src built by gcc at LEVEL into X: the dot product's loop (line
+ * 5), its flow at cycles() costs (K) into FL. */
+static int afresh_sum(fixture *x, const char *level, epi_mcosts *k, epi_mflow *fl)
+{
+	model(x, level[2] == '0' ? "afresh0" : "afresh", afresh_src, "gcc", level, "np=100");
+	cycles(k);
+	int l = loop_on(x, 5);
+	epi_mflow_loop(&x->m.obj, l, k, fl);
+	return l;
+}
+
 /* A sum that starts afresh at each entry (s = 0 before the loop, zeroed
  * in its register) overlaps the next entry's within the core's window:
  * its chain shortened by 1 + window / (the entry's instructions), next to
@@ -565,13 +576,10 @@ static void test_fresh_chain(void **st)
 {
 	(void)st;
 	fixture x;
-	model(&x, "afresh", afresh_src, "gcc", "-O2", "np=100");
 	epi_mcosts k;
-	cycles(&k);
 	epi_mflow fl;
 	epi_mloop_price p;
-	int l = loop_on(&x, 5);
-	epi_mflow_loop(&x.m.obj, l, &k, &fl);
+	int l = afresh_sum(&x, "-O2", &k, &fl);
 	assert_true(fl.afresh);
 	assert_true(fl.latency >= 3);
 	price_alone(&x, l, 16, &k, &p);
@@ -602,6 +610,36 @@ static void test_fresh_chain(void **st)
 	model_free(&x);
 }
 
+/* At -O0 the sum lives in a stack slot that s = 0 stores before the loop,
+ * entered by a jump to its test: the chain through the slot starts afresh
+ * at each entry too, and overlaps over the window such chains leave
+ * (load.fwdfp.window's), not over a register chain's */
+static void test_fresh_slot_chain(void **st)
+{
+	(void)st;
+	fixture x;
+	epi_mcosts k;
+	epi_mflow fl;
+	epi_mloop_price p;
+	int l = afresh_sum(&x, "-O0", &k, &fl);
+	assert_int_equal(fl.afresh, 1);
+	assert_true(fl.slot);
+	assert_true(fl.latency >= 9 + 3); /* the double's round trip and the add */
+	price_alone(&x, l, 16, &k, &p);
+	double alone = p.bound_t[EPI_BOUND_LATENCY];
+	k.window = 1000;
+	price_alone(&x, l, 16, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_LATENCY] == alone);
+	k.window_slot = 50;
+	price_alone(&x, l, 16, &k, &p);
+	assert_true(p.bound_t[EPI_BOUND_LATENCY] < alone / 1.05 && p.bound_t[EPI_BOUND_LATENCY] > alone / 1.5);
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 15), &k, &fl);
+	assert_int_equal(fl.afresh, 2);
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 26), &k, &fl);
+	assert_false(fl.afresh);
+	model_free(&x);
+}
+
 /* The window from add.f64.window's chains against add.f64.lat's: 258
  * instructions a chain, ended twice as fast, hold 258 more in flight;
  * none without the kernel, or where it is no faster than the chain */
@@ -617,11 +655,24 @@ static void test_window_from_table(void **st)
 	epi_mcosts c;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(fabs(c.window - 258) < 1e-9);
+	assert_true(c.window_slot == 0);
 	op[2].t = 3.5;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
 	assert_true(c.window == 0);
 	col.n = 2;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(c.window == 0);
+	/* through a slot: 386 instructions a chain, a link of 9 + 3 cycles
+	 * ended in 10 */
+	epi_cost slot[4] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "add.f64.lat", .t = 3, .e = NAN, .e_dyn = NAN},
+		{.key = "load.fwdfp.lat", .t = 9, .e = NAN, .e_dyn = NAN},
+		{.key = "load.fwdfp.window", .t = 10, .e = NAN, .e_dyn = NAN},
+	};
+	epi_fcol scol = {.khz = 3000000, .n = 4, .op = slot, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts_from(&c, &scol, (const unsigned long long[3]){0, 0, 0}, 0);
+	assert_true(fabs(c.window_slot - 386 * 0.2) < 1e-9);
 	assert_true(c.window == 0);
 }
 
@@ -3142,6 +3193,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mid_entry_exit, setup, teardown),
