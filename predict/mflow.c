@@ -514,6 +514,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				start = value;
 		}
 		double done = start + epi_mcosts_lat(c, in);
+		double wb = in->writeback && in->base < NREG ? f->t[in->base] : 0;
 		/* cltq: rax from eax, the same value */
 		int same = in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ;
 		int first = in->nop > 0 && in->op[0].kind == EPI_OPND_REG;
@@ -543,7 +544,10 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			unsigned x = in->wr[r];
 			if (x >= NREG)
 				continue;
-			f->t[x] = w < 1 && f->t[x] < done ? w * done + (1 - w) * f->t[x] : done;
+			/* a base register that the access moves (aarch64's [x0], #8)
+			 * is ready an add after the address, not with the data */
+			double at = in->writeback && x == in->base && x < NREG ? wb + c->lat[EPI_IC_INT] : done;
+			f->t[x] = w < 1 && f->t[x] < at ? w * at + (1 - w) * f->t[x] : at;
 			f->bits[x] = bits | chosen;
 			if (same) {
 				f->f[x] = reg_form(f, x);

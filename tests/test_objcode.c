@@ -555,11 +555,13 @@ static const char afresh_src[] = "void dist(int np, int d, const float *x, float
 				"\treturn s;\n"
 				"}\n";
 
-/* afresh_src built by gcc at LEVEL into X: the dot product's loop (line
+/* afresh_src built by CC at LEVEL into X: the dot product's loop (line
  * 5), its flow at cycles() costs (K) into FL. */
-static int afresh_sum(fixture *x, const char *level, epi_mcosts *k, epi_mflow *fl)
+static int afresh_sum(fixture *x, const char *cc, const char *level, epi_mcosts *k, epi_mflow *fl)
 {
-	model(x, level[2] == '0' ? "afresh0" : "afresh", afresh_src, "gcc", level, "np=100");
+	char name[40];
+	snprintf(name, sizeof name, "afresh%s%s", level + 1, cc[0] == 'a' ? "a64" : "");
+	model(x, name, afresh_src, cc, level, "np=100");
 	cycles(k);
 	int l = loop_on(x, 5);
 	epi_mflow_loop(&x->m.obj, l, k, fl);
@@ -579,7 +581,7 @@ static void test_fresh_chain(void **st)
 	epi_mcosts k;
 	epi_mflow fl;
 	epi_mloop_price p;
-	int l = afresh_sum(&x, "-O2", &k, &fl);
+	int l = afresh_sum(&x, "gcc", "-O2", &k, &fl);
 	assert_true(fl.afresh);
 	assert_true(fl.latency >= 3);
 	price_alone(&x, l, 16, &k, &p);
@@ -621,7 +623,7 @@ static void test_fresh_slot_chain(void **st)
 	epi_mcosts k;
 	epi_mflow fl;
 	epi_mloop_price p;
-	int l = afresh_sum(&x, "-O0", &k, &fl);
+	int l = afresh_sum(&x, "gcc", "-O0", &k, &fl);
 	assert_int_equal(fl.afresh, 1);
 	assert_true(fl.slot);
 	assert_true(fl.latency >= 9 + 3); /* the double's round trip and the add */
@@ -637,6 +639,22 @@ static void test_fresh_slot_chain(void **st)
 	assert_int_equal(fl.afresh, 2);
 	epi_mflow_loop(&x.m.obj, loop_on(&x, 26), &k, &fl);
 	assert_false(fl.afresh);
+	model_free(&x);
+}
+
+/* aarch64 -O2 walks x with ldr s0, [x0], #4: x0 is ready an add after it
+ * was, not with the load's data, so the loop waits for fmadd's chain (an
+ * add's cycle at these costs), not for a load each iteration */
+static void test_writeback_chain(void **st)
+{
+	(void)st;
+	if (!have("aarch64-linux-gnu-gcc"))
+		skip();
+	fixture x;
+	epi_mcosts k;
+	epi_mflow fl;
+	afresh_sum(&x, "aarch64-linux-gnu-gcc", "-O2", &k, &fl);
+	assert_true(fl.latency < k.load_lat);
 	model_free(&x);
 }
 
@@ -3194,6 +3212,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writeback_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stencil_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mid_entry_exit, setup, teardown),
