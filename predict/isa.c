@@ -1296,3 +1296,8 @@ unsigned epi_isa_ret(int machine)
 {
 	return machine == EM_AARCH64 ? ARM64_REG_X0 : X86_REG_RAX;
 }
+
+int epi_isa_reg_zero(int machine, unsigned reg)
+{
+	return machine == EM_AARCH64 && reg == ARM64_REG_XZR;
+}

@@ -154,5 +154,8 @@ const unsigned *epi_isa_call_clobbers(int machine, int *n);
 /* The register of a call's first argument, and of its result. */
 unsigned epi_isa_arg0(int machine);
 unsigned epi_isa_ret(int machine);
+/* Whether full register REG of ELF machine MACHINE always reads zero
+ * (aarch64's xzr, as wzr's full register): a constant, not a value. */
+int epi_isa_reg_zero(int machine, unsigned reg);
 
 #endif

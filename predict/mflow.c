@@ -693,9 +693,9 @@ static int writes_chain(const epi_object *o, int i, const chain *c)
 
 /* Whether the straight code before instruction FROM of function FN sets
  * chain C from nothing computed before it: the register written by an
- * instruction that reads no register but a memory operand's address (a
- * zeroing idiom, a constant, a load), the slot stored a constant or such
- * a register (-O0's s = 0). Back to a call, a jump other than the one
+ * instruction that reads no register but a memory operand's address or
+ * the zero register (a zeroing idiom, a constant, a load), the slot
+ * stored a constant or such a register (-O0's s = 0; aarch64's str wzr). Back to a call, a jump other than the one
  * into loop IN (-O0 enters a loop at its test, at its end), or an
  * instruction a branch goes to, past the conditional branches that skip
  * what follows (what comes before them still runs first). 1: it does;
@@ -712,7 +712,8 @@ static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const
 			return 0;
 		if (writes_chain(o, i, c)) {
 			for (int r = 0; r < in->nrd; r++) {
-				if (in->rd[r] == in->base || in->rd[r] == in->index)
+				if (in->rd[r] == in->base || in->rd[r] == in->index ||
+				    epi_isa_reg_zero(o->machine, in->rd[r]))
 					continue;
 				/* a slot's value from a register: that register's */
 				chain from = {.reg = in->rd[r]};

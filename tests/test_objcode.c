@@ -640,6 +640,18 @@ static void test_fresh_slot_chain(void **st)
 	epi_mflow_loop(&x.m.obj, loop_on(&x, 26), &k, &fl);
 	assert_false(fl.afresh);
 	model_free(&x);
+	/* aarch64's the same: s = 0 a movi, or at -O0 a store of the zero
+	 * register (str wzr, [sp, #40]) */
+	for (int lv = 0; lv < 2 && have("aarch64-linux-gnu-gcc"); lv++) {
+		l = afresh_sum(&x, "aarch64-linux-gnu-gcc", lv ? "-O2" : "-O0", &k, &fl);
+		k.lat[EPI_IC_FP_FMA] = 4; /* fmadd's chain, not the pointer's */
+		epi_mflow_loop(&x.m.obj, l, &k, &fl);
+		assert_int_equal(fl.afresh, 1);
+		assert_int_equal(fl.slot, !lv);
+		epi_mflow_loop(&x.m.obj, loop_on(&x, 26), &k, &fl);
+		assert_false(fl.afresh);
+		model_free(&x);
+	}
 }
 
 /* aarch64 -O2 walks x with ldr s0, [x0], #4: x0 is ready an add after it
