@@ -123,10 +123,11 @@ typedef struct store_rec {
 	unsigned char bits;
 } store_rec;
 
-/* A loop-carried chain: a register's (REG), or a stack slot's (REG 0,
- * the slot at DISP from the frame). */
+/* A loop-carried chain: a register's (REG), or a stack slot's (SLOT, the
+ * slot at DISP from the frame); neither when both are 0. */
 typedef struct chain {
 	unsigned reg;
+	int slot;
 	int64_t disp;
 } chain;
 
@@ -546,7 +547,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				continue;
 			/* a base register that the access moves (aarch64's [x0], #8)
 			 * is ready an add after the address, not with the data */
-			double at = in->writeback && x == in->base && x < NREG ? wb + c->lat[EPI_IC_INT] : done;
+			double at = in->writeback && x == in->base ? wb + c->lat[EPI_IC_INT] : done;
 			f->t[x] = w < 1 && f->t[x] < at ? w * at + (1 - w) * f->t[x] : at;
 			f->bits[x] = bits | chosen;
 			if (same) {
@@ -626,10 +627,12 @@ static double growth(const flow *f, const double *before, chain *c)
 			ms = f->slot[i].t - before[NREG + i];
 			disp = f->slot[i].disp;
 		}
-	if (ms > 0 && ms >= m * (1 - 1e-9))
+	if (ms > 0 && ms >= m * (1 - 1e-9)) {
+		c->slot = 1;
 		c->disp = disp;
-	else
+	} else {
 		c->reg = reg;
+	}
 	return m > ms ? m : ms;
 }
 
@@ -683,7 +686,7 @@ static void entry_aliases(flow *f, const epi_object *o, int l, int lo, int hi)
 static int writes_chain(const epi_object *o, int i, const chain *c)
 {
 	const epi_insn *in = &o->in[i];
-	if (!c->reg)
+	if (c->slot)
 		return o->frame[i] && in->stores && in->disp == c->disp;
 	for (int w = 0; w < in->nwr; w++)
 		if (in->wr[w] == c->reg)
@@ -695,12 +698,12 @@ static int writes_chain(const epi_object *o, int i, const chain *c)
  * chain C from nothing computed before it: the register written by an
  * instruction that reads no register but a memory operand's address or
  * the zero register (a zeroing idiom, a constant, a load), the slot
- * stored a constant or such a register (-O0's s = 0; aarch64's str wzr). Back to a call, a jump other than the one
- * into loop IN (-O0 enters a loop at its test, at its end), or an
- * instruction a branch goes to, past the conditional branches that skip
- * what follows (what comes before them still runs first). 1: it does;
- * 0: it does not; -1: the walk met an instruction a branch goes to (*AT)
- * first. */
+ * stored a constant or such a register (-O0's s = 0; aarch64's str wzr).
+ * Back to a call, a jump other than the one into loop IN_LOOP (-O0 enters
+ * a loop at its test, at its end), or an instruction a branch goes to,
+ * past the conditional branches that skip what follows (what comes before
+ * them still runs first). 1: it does; 0: it does not; -1: the walk met an
+ * instruction a branch goes to (*AT) first. */
 static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const chain *c, int *at)
 {
 	uint64_t lo = o->in[o->loop[in_loop].first].addr, hi = o->in[o->loop[in_loop].last].addr;
@@ -717,7 +720,7 @@ static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const
 					continue;
 				/* a slot's value from a register: that register's */
 				chain from = {.reg = in->rd[r]};
-				if (c->reg || sets_afresh(o, fn, i, in_loop, &from, at) != 1)
+				if (!c->slot || sets_afresh(o, fn, i, in_loop, &from, at) != 1)
 					return 0;
 			}
 			return 1;
@@ -738,7 +741,7 @@ static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const
 static int afresh_level(const epi_object *o, int l, const chain *c)
 {
 	int fn = o->loop[l].fn, at = -1;
-	if ((!c->reg && !c->disp) || fn < 0 || fn >= o->nfn)
+	if ((!c->reg && !c->slot) || fn < 0 || fn >= o->nfn)
 		return 0;
 	int r = sets_afresh(o, fn, o->loop[l].first, l, c, &at);
 	if (r >= 0)
@@ -810,7 +813,7 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	chain ch;
 	out->latency = growth(f, before, &ch);
 	out->afresh = out->latency > 0 ? afresh_level(o, l, &ch) : 0;
-	out->slot = !ch.reg;
+	out->slot = ch.slot;
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

@@ -3,11 +3,11 @@
  *
  * Three iterations go through the loop's instructions, each instruction
  * starting when its inputs are ready (no resource limit); the growth of
- * the last is the loop-carried latency chain. A chain in a register that
- * the straight code before the loop sets from nothing the loop computes
- * (a zeroing idiom, a constant, a load) starts afresh at each entry: the
- * pricing overlaps it with the next entry's within the core's window. Values cross iterations in
- * registers, in stack slots (-O0's variables: a store forwarded to the
+ * the last is the loop-carried latency chain. A chain in a register or a
+ * stack slot that the straight code before the loop sets from nothing the
+ * loop computes (a zeroing idiom, a constant, a load; s = 0) starts afresh
+ * at each entry: the pricing overlaps it with the next entry's within the
+ * core's window. Values cross iterations in registers, in stack slots (-O0's variables: a store forwarded to the
  * next load, `load.fwd.lat` and `load.fwdfp.lat`) and in array elements:
  * every address is followed as a linear form of the values the iteration
  * starts with (registers, stack slots) and of what it computes from them,
@@ -33,7 +33,7 @@
 typedef struct epi_mflow {
 	double latency; /* seconds per iteration of the loop-carried chain */
 	double misses;  /* mispredicted branches per iteration */
-	int afresh;     /* the chain is a register's that the code before the loop sets
+	int afresh;     /* the code before the loop sets the chain's register or slot
 			   anew at each entry (1: s = 0 before a dot product), or the code
 			   before the loop around (2: s = 0 before a sum over a window's
 			   rows and columns); 0: neither */

@@ -1023,15 +1023,15 @@ static void price_loop(const epi_object *o, int l, const epi_msweep *sw, const e
 	/* a loop with none around it in its function (a kernel a caller
 	 * runs again and again): what one entry touches is what the next
 	 * finds in L3, its lines in order those at stake */
-	double in_order = st.far[0], apart = st.far[1], set = st.outer_span;
+	double in_order = st.far[0], cols = st.far[1], set = st.outer_span;
 	if (!(sw->outer_trip > 0)) {
 		in_order += st.near[0];
-		apart += st.near[1];
+		cols += st.near[1];
 		set = st.span;
 	}
 	if (!(l3 > 0) || !(sw->trip > 0) || level_of(c, set) != 2 || !(set > from) || !(in_order > 0))
 		return;
-	double share = (set - from) / (l3 - from) * in_order / (in_order + apart);
+	double share = (set - from) / (l3 - from) * in_order / (in_order + cols);
 	epi_mcosts beyond = *c;
 	beyond.l3_serves = (unsigned long long)(set / 2);
 	epi_mloop_price m;
