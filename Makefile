@@ -6,6 +6,7 @@
 # make fuzz       the parsers under libFuzzer for FUZZ_TIME seconds each (default 60), then
 #                 CSMITH random programs (default 200) through epi-predict; see fuzz/run.sh
 # make accuracy   predicted against sampled time per loop nest, evals/kernels/ (KERNELS= CCS= LEVELS= TABLE= MODEL=),
+#                 then evals/styles/ by gcc at -O0 and -O2 with the same table (STYLES=0 skips it),
 #                 then each kernel's machine instructions against callgrind's, evals/counts.sh (COUNTS=0 skips it)
 # make install    PREFIX=/usr/local DESTDIR=
 
@@ -207,6 +208,7 @@ fuzz: deps $(BINS) build/san/bin/epi-predict
 accuracy: deps $(BINS) $(EPI_LINKS)
 	$(Q)sh scripts/deps.sh $(BENCH_PKGS)
 	$(Q)KERNELS="$(KERNELS)" CCS="$(CCS)" LEVELS="$(LEVELS)" TABLE="$(TABLE)" MODEL="$(MODEL)" sh evals/accuracy.sh
+	$(Q)[ "$(STYLES)" = 0 ] || sh evals/styles.sh "$(if $(TABLE),$(TABLE),build/accuracy/table.xml)"
 	$(Q)[ "$(COUNTS)" = 0 ] || KERNELS="$(KERNELS)" CCS="$(CCS)" LEVELS="$(LEVELS)" TABLE="$(TABLE)" sh evals/counts.sh
 
 install: $(BINS) $(EPI_LINKS)
