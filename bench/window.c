@@ -7,8 +7,8 @@
  * loop's index and address arithmetic); a unit is one add and its three.
  * The compiled-code model reads from it, beside add.f64.lat, how many
  * instructions the window holds; from load.fwdfp.window, the same chains
- * through a stack slot, how many it holds over such chains (fewer on some
- * cores: the forwarded loads wait in queues of their own). */
+ * through a stack slot, how many it holds over such chains, which can be
+ * far fewer. */
 #include "bench/asm.h"
 #include "bench/bench.h"
 
