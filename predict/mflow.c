@@ -167,6 +167,9 @@ typedef struct flow {
 	int nst, cap;
 	unsigned epoch;          /* the pass under way, over every call */
 	int pass;
+	int watch;               /* a load to watch (-1: none): WATCHED when it reads a store of an
+				    earlier iteration */
+	int watched;
 	form *acc;               /* with REPEAT: the addresses accessed so far in this pass */
 	int nacc, acap;
 	unsigned char *repeat;   /* when not NULL, epi_object.repeat to mark */
@@ -501,6 +504,8 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 					bits |= DATA;
 				int whole = 0;
 				const store_rec *s = store_read(f, &at, &aat, o->stride[i], in->mem_bytes, &whole);
+				if (s && i == f->watch && s->pass < f->pass)
+					f->watched = 1;
 				if (s) {
 					/* in the share of the iterations that store */
 					double v = s->t + s->w * (whole ? fwd : c->fwd_fail_lat);
@@ -703,8 +708,9 @@ static int writes_chain(const epi_object *o, int i, const chain *c)
  * a loop at its test, at its end), or an instruction a branch goes to,
  * past the conditional branches that skip what follows (what comes before
  * them still runs first). 1: it does; 0: it does not; -1: the walk met an
- * instruction a branch goes to (*AT) first. */
-static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const chain *c, int *at)
+ * instruction a branch goes to (*AT) first. *LOAD: the load from memory
+ * (not a slot) that gave the value, if one did. */
+static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const chain *c, int *at, int *load)
 {
 	uint64_t lo = o->in[o->loop[in_loop].first].addr, hi = o->in[o->loop[in_loop].last].addr;
 	for (int i = from - 1, n = 0; i >= o->fn[fn].first && n < 16; i--, n++) {
@@ -720,9 +726,11 @@ static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const
 					continue;
 				/* a slot's value from a register: that register's */
 				chain from = {.reg = in->rd[r]};
-				if (!c->slot || sets_afresh(o, fn, i, in_loop, &from, at) != 1)
+				if (!c->slot || sets_afresh(o, fn, i, in_loop, &from, at, load) != 1)
 					return 0;
 			}
+			if (in->loads && !o->frame[i])
+				*load = i;
 			return 1;
 		}
 		if (branch_target(o, fn, i)) {
@@ -738,12 +746,13 @@ static int sets_afresh(const epi_object *o, int fn, int from, int in_loop, const
  * that loop sets it, and the loop around writes it nowhere but in L: a
  * sum over a small window, s = 0 before two loops), or not (0). The core
  * overlaps one such start's chain with the next's. */
-static int afresh_level(const epi_object *o, int l, const chain *c)
+static int afresh_level(const epi_object *o, int l, const chain *c, int *load)
 {
 	int fn = o->loop[l].fn, at = -1;
+	*load = -1;
 	if ((!c->reg && !c->slot) || fn < 0 || fn >= o->nfn)
 		return 0;
-	int r = sets_afresh(o, fn, o->loop[l].first, l, c, &at);
+	int r = sets_afresh(o, fn, o->loop[l].first, l, c, &at, load);
 	if (r >= 0)
 		return r;
 	int p = o->loop[l].parent;
@@ -752,7 +761,7 @@ static int afresh_level(const epi_object *o, int l, const chain *c)
 	for (int i = o->loop[p].first; i <= o->loop[p].last; i++)
 		if (o->loop_of[i] != l && writes_chain(o, i, c))
 			return 0;
-	return sets_afresh(o, fn, o->loop[p].first, p, c, &at) == 1 ? 2 : 0;
+	return sets_afresh(o, fn, o->loop[p].first, p, c, &at, load) == 1 ? 2 : 0;
 }
 
 static void start(flow *f, const epi_object *o, int l, int lo, int hi)
@@ -764,6 +773,8 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 		f->bits[f->regs[k]] = 0;
 	}
 	entry_aliases(f, o, l, lo, hi);
+	f->watch = -1;
+	f->watched = 0;
 	f->nslot = 0;
 	f->nst = 0;
 	f->nacc = 0;
@@ -783,6 +794,23 @@ void epi_mflow_release(void)
 	loop_flow.accw = NULL;
 	loop_flow.st = NULL;
 	loop_flow.acap = loop_flow.accldcap = loop_flow.accwcap = loop_flow.cap = 0;
+}
+
+/* Whether load I, an instruction of loop Q's own, reads what a store of
+ * an earlier iteration of Q wrote (their addresses followed as in a
+ * flow over Q). Uses the thread's flow. */
+static int reads_earlier_store(const epi_object *o, int q, int i, const epi_mcosts *c)
+{
+	flow *f = &loop_flow;
+	int lo = o->loop[q].first, hi = o->loop[q].last;
+	epi_mflow ignored;
+	memset(&ignored, 0, sizeof ignored);
+	start(f, o, q, lo, hi);
+	f->watch = i;
+	for (f->pass = 0; f->pass < PASSES; f->pass++)
+		pass(o, q, lo, hi, c, f, &ignored);
+	f->watch = -1;
+	return f->watched;
 }
 
 void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *out)
@@ -811,9 +839,15 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 		if (i >= nbefore || before[NREG + i] < 0)
 			before[NREG + i] = f->slot[i].t;
 	chain ch;
+	int load;
 	out->latency = growth(f, before, &ch);
-	out->afresh = out->latency > 0 ? afresh_level(o, l, &ch) : 0;
+	out->afresh = out->latency > 0 ? afresh_level(o, l, &ch, &load) : 0;
 	out->slot = ch.slot;
+	/* a chain started from memory that the iteration before of the loop
+	 * it is in stored (s = y[i - 1] before the loop, y[i] = s after it)
+	 * goes on from entry to entry */
+	if (out->afresh && load >= 0 && o->loop_of[load] >= 0 && reads_earlier_store(o, o->loop_of[load], load, c))
+		out->afresh = 0;
 }
 
 void epi_mflow_repeats(epi_object *o, int lo, int hi)

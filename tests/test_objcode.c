@@ -553,6 +553,15 @@ static const char afresh_src[] = "void dist(int np, int d, const float *x, float
 				"\t\t\tfor (int k = 0; k < d; k++)\n" /* 26 */
 				"\t\t\t\ts += x[p * d + k];\n"
 				"\treturn s;\n"
+				"}\n"
+				"void blocks(int nb, int w, const float *x, float *y)\n"
+				"{\n"
+				"\tfor (int b = 1; b < nb; b++) {\n"
+				"\t\tfloat s = y[b - 1];\n"
+				"\t\tfor (int k = 0; k < w; k++)\n" /* 34 */
+				"\t\t\ts += x[b * w + k];\n"
+				"\t\ty[b] = s;\n"
+				"\t}\n"
 				"}\n";
 
 /* afresh_src built by CC at LEVEL into X: the dot product's loop (line
@@ -638,6 +647,10 @@ static void test_fresh_slot_chain(void **st)
 	epi_mflow_loop(&x.m.obj, loop_on(&x, 15), &k, &fl);
 	assert_int_equal(fl.afresh, 2);
 	epi_mflow_loop(&x.m.obj, loop_on(&x, 26), &k, &fl);
+	assert_false(fl.afresh);
+	/* a running total by blocks: s = y[b - 1] reads what the iteration
+	 * before stored (y[b] = s), so the chain goes on from entry to entry */
+	epi_mflow_loop(&x.m.obj, loop_on(&x, 34), &k, &fl);
 	assert_false(fl.afresh);
 	model_free(&x);
 	/* aarch64's the same: s = 0 a movi, or at -O0 a store of the zero
