@@ -797,6 +797,18 @@ static int write_cmp(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* F's index *V (*N entries) built once (*DONE): VISIT over F's body
+ * fills it, then it is sorted by write_cmp for by_decl. */
+static void index_once(fn *f, int *done, CXCursorVisitor visit, fn_write **v, int *n)
+{
+	if (*done)
+		return;
+	*done = 1;
+	clang_visitChildren(f->cur, visit, fn_index_of(f));
+	if (*n > 1)
+		qsort(*v, (size_t)*n, sizeof **v, write_cmp);
+}
+
 /* The entries of V (N, sorted by write_cmp) whose variable is D, in their
  * order: returns their number, the first MAX's writes into AT (their
  * blocks into BLOCK, when not NULL). */
@@ -830,12 +842,7 @@ static int by_decl(const fn_write *v, int n, CXCursor d, CXCursor *at, CXCursor 
 static int fn_writes_of(fn *f, CXCursor d, CXCursor *at, CXCursor *block, int max)
 {
 	struct fn_index *x = fn_index_of(f);
-	if (!x->windexed) {
-		x->windexed = 1;
-		clang_visitChildren(f->cur, index_visit, x);
-		if (x->nw > 1)
-			qsort(x->w, x->nw, sizeof *x->w, write_cmp);
-	}
+	index_once(f, &x->windexed, index_visit, &x->w, &x->nw);
 	return by_decl(x->w, x->nw, d, at, block, max);
 }
 
@@ -906,12 +913,7 @@ static enum CXChildVisitResult sized_visit(CXCursor c, CXCursor parent, CXClient
 static int fn_sized(fn *f, CXCursor d)
 {
 	struct fn_index *x = fn_index_of(f);
-	if (!x->sindexed) {
-		x->sindexed = 1;
-		clang_visitChildren(f->cur, sized_visit, x);
-		if (x->nsized > 1)
-			qsort(x->sized, x->nsized, sizeof *x->sized, write_cmp);
-	}
+	index_once(f, &x->sindexed, sized_visit, &x->sized, &x->nsized);
 	return by_decl(x->sized, x->nsized, d, NULL, NULL, 0) > 0;
 }
 
