@@ -683,6 +683,14 @@ static void test_writeback_chain(void **st)
 	model_free(&x);
 }
 
+/* C from the first N of the costs OP as a table's column at 3 GHz, with
+ * the typical cache sizes. */
+static void costs_of(epi_mcosts *c, epi_cost *op, int n)
+{
+	epi_fcol col = {.khz = 3000000, .n = n, .op = op, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts_from(c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+}
+
 /* The window from add.f64.window's chains against add.f64.lat's: 258
  * instructions a chain, ended twice as fast, hold 258 more in flight;
  * none without the kernel, or where it is no faster than the chain */
@@ -694,16 +702,14 @@ static void test_window_from_table(void **st)
 		{.key = "add.f64.lat", .t = 3, .e = NAN, .e_dyn = NAN},
 		{.key = "add.f64.window", .t = 1.5, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(fabs(c.window - 258) < 1e-9);
 	assert_true(c.window_slot == 0);
 	op[2].t = 3.5;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(c.window == 0);
-	col.n = 2;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 2);
 	assert_true(c.window == 0);
 	/* through a slot: 386 instructions a chain, a link of 9 + 3 cycles
 	 * ended in 10 */
@@ -713,8 +719,7 @@ static void test_window_from_table(void **st)
 		{.key = "load.fwdfp.lat", .t = 9, .e = NAN, .e_dyn = NAN},
 		{.key = "load.fwdfp.window", .t = 10, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol scol = {.khz = 3000000, .n = 4, .op = slot, .effective_ghz = 3, .idle_w = NAN};
-	epi_mcosts_from(&c, &scol, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, slot, 4);
 	assert_true(fabs(c.window_slot - 386 * 0.2) < 1e-9);
 	assert_true(c.window == 0);
 }
@@ -2340,9 +2345,8 @@ static void test_miss_from_table(void **st)
 		{.key = "cmp.branch.miss", .t = 10, .e = NAN, .e_dyn = NAN},
 		{.key = "cmp.fmax.lat", .t = 4, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(c.issue == 1);
 	assert_true(fabs(c.miss - 2 * (10 - 1.5)) < 1e-9);
 	assert_true(c.fmax_lat == 4); /* a maximum's latency, where the table has it */
@@ -2358,12 +2362,10 @@ static void test_near_share_from_table(void **st)
 		{.key = "load.l3", .t = 2, .e = NAN, .e_dyn = NAN},
 		{.key = "load.l3.near", .t = 2.5, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(fabs(c.near_share - 0.25) < 1e-9);
-	col.n = 2;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 2);
 	assert_true(c.near_share == 1);
 }
 
@@ -2377,12 +2379,11 @@ static void test_column_lines_from_table(void **st)
 		{.key = "load.l3.line", .t = 2, .e = NAN, .e_dyn = NAN},
 		{.key = "load.l3.scatter", .t = 3, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 3, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(c.line[1] == 2 && c.cline[1] == 3 && c.cline[0] == c.line[0] && c.cline[2] == c.line[2]);
 	op[2].t = 1.5;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 3);
 	assert_true(c.cline[1] == 2);
 }
 
@@ -2493,9 +2494,8 @@ static void test_tlb_curve(void **st)
 		{.key = "load.page.tlb150", .t = 12, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.walk", .t = 17, .e = NAN, .e_dyn = NAN},
 	};
-	epi_fcol col = {.khz = 3000000, .n = 4, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts c;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, op, 4);
 	double s = c.stlb, walk_x = 8192 / s;
 	assert_true(c.dtlb > 0 && c.dtlb < s / 2);
 	assert_true(epi_mcosts_tlb(&c, c.dtlb) == 0);
@@ -2510,14 +2510,11 @@ static void test_tlb_curve(void **st)
 	}
 	assert_true(epi_mcosts_tlb(&c, 100 * s) == 17);
 	/* the walk alone */
-	col.op = &op[3];
-	col.n = 1;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, &op[3], 1);
 	assert_true(epi_mcosts_tlb(&c, 0.9 * s) == 0);
 	assert_true(epi_mcosts_tlb(&c, 1.1 * s) == 17);
 	/* neither */
-	col.n = 0;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, &op[3], 0);
 	assert_true(epi_mcosts_tlb(&c, 100 * s) == 0);
 	/* a table of the previous version: the points beside the cliff, 75%
 	 * and 125%, and the curve through them where 100% was */
@@ -2529,16 +2526,13 @@ static void test_tlb_curve(void **st)
 		{.key = "load.page.walk", .t = 17, .e = NAN, .e_dyn = NAN},
 		{.key = "load.page.tlb110", .t = 12, .e = NAN, .e_dyn = NAN},
 	};
-	col.op = now;
-	col.n = 5;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, now, 5);
 	assert_true(fabs(epi_mcosts_tlb(&c, 0.75 * s) - 4) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, s) - 8.5) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.25 * s) - 13) < 1e-9);
 	/* this version's: the cliff's far side at 110% too, the curve
 	 * through it (steeper from 75% on, flatter after) */
-	col.n = 6;
-	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	costs_of(&c, now, 6);
 	assert_true(fabs(epi_mcosts_tlb(&c, 0.75 * s) - 4) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, s) - (4 + 8 * 25.0 / 35)) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.1 * s) - 12) < 1e-9);
