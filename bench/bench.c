@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const epi_kernel epi_k_iter, epi_k_add_i64_lat, epi_k_add_i64, epi_k_add_f64_lat, epi_k_add_f64,
+extern const epi_kernel epi_k_iter, epi_k_iter_split, epi_k_add_i64_lat, epi_k_add_i64, epi_k_add_f64_lat, epi_k_add_f64,
 	epi_k_mul_i64_lat, epi_k_mul_i64, epi_k_mul_f64_lat, epi_k_mul_f64, epi_k_div_i64_lat, epi_k_div_i64,
 	epi_k_div_i32, epi_k_div_i32_lat, epi_k_div_f64_lat, epi_k_div_f64, epi_k_div_f32, epi_k_div_f32_lat, epi_k_cmp_i64_lat, epi_k_cmp_i64,
 	epi_k_cmp_f64, epi_k_bit_i64_lat, epi_k_bit_i64, epi_k_load_l1, epi_k_load_l2, epi_k_load_l3,
@@ -36,7 +36,7 @@ static const epi_kernel *const all[] = {
 	&epi_k_store_l1, &epi_k_store_l2, &epi_k_store_l3, &epi_k_store_dram,
 	&epi_k_fwd_i64_lat, &epi_k_fwd_f64_lat, &epi_k_fwd_fail_lat, &epi_k_fwd_op_lat, &epi_k_load_fwdfp_window,
 	&epi_k_load_mix_frame,
-	&epi_k_branch_miss,
+	&epi_k_branch_miss, &epi_k_iter_split,
 	&epi_k_memcpy_l1, &epi_k_memcpy_l2, &epi_k_memcpy_l3, &epi_k_memcpy_dram,
 	&epi_k_malloc_call, &epi_k_malloc, &epi_k_malloc_touch,
 	&epi_k_print,
