@@ -236,6 +236,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	/* a taken branch: the empty loop's iteration, one taken branch and
 	 * its counter's step (the front end's rate of following branches) */
 	c->taken = cost(col, "iter", NULL, 0);
+	c->split = cost(col, "iter.split", NULL, 0);
 	/* the kernel's unit is a load, a test and branch fused, and an add
 	 * skipped half the time, mispredicted half the time */
 	const epi_cost *m = epi_fcol_find(col, "cmp.branch.miss");
@@ -850,6 +851,35 @@ static double taken_branches(const epi_object *o, int l)
 	return n;
 }
 
+/* The 64-byte lines of code an iteration of loop L enters besides the
+ * ones its taken branches lead to: where the flow runs on from one
+ * instruction into the next line, and where an instruction reached by a
+ * jump ends in the line after its first byte. */
+#define CODE_LINE 64
+
+static double lines_entered(const epi_object *o, int l)
+{
+	const epi_mloop *L = &o->loop[l];
+	double n = 0;
+	for (int i = L->first; i <= L->last; i++) {
+		if (o->loop_of[i] != l)
+			continue;
+		const epi_insn *in = &o->in[i];
+		uint64_t end = (in->addr + in->size - 1) / CODE_LINE, from = in->addr / CODE_LINE;
+		/* the instruction before runs on into this one (within the
+		 * loop: the loop's entry from before it runs once) */
+		if (i > L->first) {
+			const epi_insn *p = &o->in[i - 1];
+			int on = p->klass != EPI_IC_RET && !(p->klass == EPI_IC_BRANCH && !p->cond);
+			if (on && p->addr + p->size == in->addr)
+				from = (p->addr + p->size - 1) / CODE_LINE;
+		}
+		if (end > from)
+			n += o->weight[i] * (double)(end - from);
+	}
+	return n;
+}
+
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT; a loop's with its streams ST (scan's at SW),
  * NULL for code in no loop. */
@@ -989,11 +1019,12 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		out->bound_t[EPI_BOUND_DRAM] += f * miss;
 	}
 	/* an iteration takes at least the time the front end takes to follow
-	 * its taken branches, at the empty loop's rate of one an iteration
-	 * (the core's other bounds overlap it: where it is the longest, the
-	 * rest waits for instructions; the bound named issue) */
-	if (st && c->taken > 0) {
-		double fe = taken_branches(o, l) * c->taken;
+	 * its taken branches, at the empty loop's rate of one an iteration,
+	 * and to enter the other lines of code its body runs into, at what
+	 * iter.split adds (the core's other bounds overlap it: where it is
+	 * the longest, the rest waits for instructions; the bound named issue) */
+	if (st && (c->taken > 0 || c->split > 0)) {
+		double fe = taken_branches(o, l) * c->taken + lines_entered(o, l) * c->split;
 		if (fe > t) {
 			t = fe;
 			if (fe > out->bound_t[EPI_BOUND_ISSUE])

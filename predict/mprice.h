@@ -55,6 +55,8 @@ typedef struct epi_mcosts {
 	double issue;            /* seconds per instruction at the core's issue rate */
 	double taken;            /* seconds per taken branch at the rate the front end follows them (the
 				    empty loop's iteration); 0 when the table cannot say */
+	double split;            /* seconds the front end adds for each 64-byte line of code a loop's
+				    body enters besides its taken branches (iter.split); 0 without it */
 	double line[3];          /* seconds per 64-byte line read from L2, L3, memory */
 	double wline[3];         /* seconds per 64-byte line only written, to L2, L3, memory */
 	double cline[3];         /* seconds per line read a line an access (a column walk), from L2, L3, memory */

@@ -1552,11 +1552,25 @@ static const char count_src[] = "long count(int n, const int *v)\n"
 				"\treturn c;\n"
 				"}\n";
 
+/* X's code moved so that loop L's first instruction starts OFF bytes into
+ * a 64-byte line (every address and direct target alike) */
+static void place(fixture *x, int l, unsigned off)
+{
+	epi_object *o = &x->m.obj;
+	uint64_t first = o->in[o->loop[l].first].addr;
+	uint64_t d = (first | 63) + 1 + off - first;
+	for (int i = 0; i < o->nin; i++) {
+		o->in[i].addr += d;
+		if (o->in[i].direct)
+			o->in[i].target += d;
+	}
+}
+
 /* The front end follows a taken branch in the empty loop's time: an
  * iteration takes at least that for each branch it takes (its backward
- * branch; of an if and its else, the jump over the one not run), and the
- * bound is then the issue's. A table without the empty loop sets no
- * floor. */
+ * branch; of an if and its else, the jump over the one not run), and for
+ * each other 64-byte line of code it runs into, iter.split's; the bound is
+ * then the issue's. A table without the empty loop sets no floor. */
 static void test_taken_branches(void **st)
 {
 	(void)st;
@@ -1576,6 +1590,27 @@ static void test_taken_branches(void **st)
 	assert_true(fabs(p.t - 20) < 1e-9);
 	assert_int_equal(p.bound, EPI_BOUND_ISSUE);
 	assert_true(fabs(p.bound_t[EPI_BOUND_ISSUE] - 20) < 1e-9);
+	/* the front end enters a 64-byte line of code a turn: the same body
+	 * run on into the next line takes the split's time more */
+	k.split = 7;
+	const epi_object *o = &x.m.obj;
+	const epi_insn *last = &o->in[o->loop[l].last];
+	uint64_t bytes = last->addr + last->size - o->in[o->loop[l].first].addr;
+	assert_true(bytes > 8 && bytes < 64);
+	place(&x, l, 0);
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(fabs(p.t - 20) < 1e-9);
+	/* the last instruction in the next line */
+	place(&x, l, (unsigned)(64 - bytes + 1));
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(fabs(p.t - 27) < 1e-9);
+	assert_int_equal(p.bound, EPI_BOUND_ISSUE);
+	/* the first instruction across the line: entered by the loop's
+	 * branch, it ends in the next */
+	place(&x, l, 63);
+	price_alone(&x, l, 1000, &k, &p);
+	assert_true(fabs(p.t - 27) < 1e-9);
+	k.split = 0;
 	/* an if and its else: the backward branch, and one of the branch
 	 * over the else's block and the jump over it, on each way */
 	l = loop_on(&x, 11);
