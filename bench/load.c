@@ -105,16 +105,18 @@ static void thr_fp(epi_bench_ctx *c, uint64_t n)
 #endif
 }
 
-/* Lines from L2 beside lines from L3: per unit, an 8-byte load from the
- * L3 buffer and one from a buffer in L2 (1/64 of it, at least 128 KiB:
- * larger than any L1, smaller than any L2), both in address order. Its
- * time beyond load.l3's is what the L2 lines add to a loop whose other
- * lines come from L3: the compiled-code model prices such lines (a row
- * reused from the loop around, beside rows from L3) at that share of L3's
- * price. */
+/* Lines from L2 beside lines from L3 (from memory): per unit, an 8-byte
+ * load from the L3 (memory) buffer and one from a buffer in L2, both in
+ * address order. The L2 buffer: 1/64 of the other, within 128-256 KiB
+ * (larger than any L1, smaller than any L2). Its time beyond load.l3's
+ * (load.dram's) is what the L2 lines add to a loop whose other lines come
+ * from L3 (from memory): the compiled-code model prices such lines (a row
+ * or a vector reused from the loop around, beside rows from further away)
+ * at that share of the far level's price. */
 static size_t near_bytes(size_t bytes)
 {
-	size_t b = bytes / 64 < (128 << 10) ? 128 << 10 : bytes / 64;
+	size_t b = bytes / 64;
+	b = b < (128 << 10) ? 128 << 10 : b > (256 << 10) ? 256 << 10 : b;
 	return bytes / 4 < b ? bytes / 4 : b;
 }
 
@@ -130,6 +132,7 @@ static int setup_near(const epi_kernel *k, epi_bench_ctx *c, char *err)
 		return epi_error(err, "cannot allocate %zu bytes for a benchmark buffer", nb);
 	}
 	memset(c->buf2, 0, nb);
+	c->aux = (char *)c->buf2 + nb;
 	return 0;
 }
 
@@ -144,7 +147,7 @@ static int setup_near(const epi_kernel *k, epi_bench_ctx *c, char *err)
 static void thr_near(epi_bench_ctx *c, uint64_t n)
 {
 	char *p = c->buf, *start = c->buf, *end = (char *)c->buf + c->bytes;
-	char *q = c->buf2, *qstart = c->buf2, *qend = (char *)c->buf2 + near_bytes(c->bytes);
+	char *q = c->buf2, *qstart = c->buf2, *qend = c->aux;
 	uint64_t t;
 	if (!n)
 		return;
@@ -171,13 +174,21 @@ static void thr_near(epi_bench_ctx *c, uint64_t n)
 	(void)t;
 }
 
-const epi_kernel epi_k_load_l3_near = {
-	.name = "load.l3.near",
-	.what = "an 8-byte load from L3 and one from L2, both in address order: the L2 lines beside L3's",
-	.seq = EPI_ISA("mov 8k(%rsi), %rax; mov 8k(%rdi), %rax", "ldr x0, [x1, #8k]; ldr x0, [x2, #8k]"),
-	.unit = EPI_UNIT_OP, .level = EPI_LVL_L3, .units = EPI_UNROLL, .setup = setup_near, .run = thr_near,
-	.teardown = epi_bench_free,
-};
+/* A near kernel: NAME, WHAT it measures, its far buffer at LEVEL. */
+#define NEAR_KERNEL(id, nm, wh, lvl)                                                                         \
+	const epi_kernel id = {                                                                             \
+		.name = nm,                                                                                 \
+		.what = wh,                                                                                 \
+		.seq = EPI_ISA("mov 8k(%rsi), %rax; mov 8k(%rdi), %rax", "ldr x0, [x1, #8k]; ldr x0, [x2, #8k]"), \
+		.unit = EPI_UNIT_OP, .level = lvl, .units = EPI_UNROLL, .setup = setup_near, .run = thr_near, \
+		.teardown = epi_bench_free,                                                                 \
+	}
+
+NEAR_KERNEL(epi_k_load_l3_near, "load.l3.near",
+	    "an 8-byte load from L3 and one from L2, both in address order: the L2 lines beside L3's", EPI_LVL_L3);
+NEAR_KERNEL(epi_k_load_dram_near, "load.dram.near",
+	    "an 8-byte load from memory and one from L2, both in address order: the L2 lines beside memory's",
+	    EPI_LVL_DRAM);
 
 /* One load per 64-byte line, 32 lines in address order per iteration: the
  * rate at which a level delivers lines, what a walk along a column or any
