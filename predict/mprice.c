@@ -207,6 +207,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	 * line's (every line in the same queue) */
 	double l3 = cost(col, "load.l3", NULL, 0), near = cost(col, "load.l3.near", NULL, 0);
 	c->near_share = l3 > 0 && near > 0 ? fmin(1, fmax(0, (near - l3) / l3)) : 1;
+	/* beside lines from memory: what load.dram.near adds to load.dram's
+	 * time, an 8-byte load of the L2 buffer, eight to a line; without the
+	 * kernel, L3's price at near_share */
+	double dram = cost(col, "load.dram", NULL, 0), dnear = cost(col, "load.dram.near", NULL, 0);
+	c->near_mem = dram > 0 && dnear > dram ? 8 * (dnear - dram) : 0;
 	/* a line read with no other near it (a column walk's): from L3 in a
 	 * random order (load.l3.scatter), where that is slower than in
 	 * order; from L2 and from memory, as lines in order (memory's
@@ -752,11 +757,16 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 	if (deep > ln && ln > 0) {
 		/* the near lines beside far ones from a deeper level: at the
 		 * share of an L3 line's price that load.l3.near measures (what
-		 * a nearer line adds beside L3's lines; beside memory's it
-		 * adds no more, not waiting for memory), and no less than
+		 * a nearer line adds beside L3's lines), beside memory's at
+		 * what load.dram.near measures (they wait behind memory's for
+		 * the first level's misses to be served), and no less than
 		 * their own level's */
 		int at = deep < 2 ? deep : 2;
-		t = lines(c, deep, st->far[0], st->wfar[0]) + c->near_share * lines(c, at, st->near[0], st->wnear[0]);
+		t = lines(c, deep, st->far[0], st->wfar[0]);
+		if (deep == 3 && c->near_mem > 0)
+			t += c->near_mem * st->near[0];
+		else
+			t += c->near_share * lines(c, at, st->near[0], st->wnear[0]);
 		double own = lines(c, ln, st->near[0], st->wnear[0]);
 		if (own > t)
 			t = own;

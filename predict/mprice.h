@@ -61,6 +61,7 @@ typedef struct epi_mcosts {
 	double wline[3];         /* seconds per 64-byte line only written, to L2, L3, memory */
 	double cline[3];         /* seconds per line read a line an access (a column walk), from L2, L3, memory */
 	double near_share;       /* of a deeper level's line price, what a nearer level's line costs beside it */
+	double near_mem;         /* seconds per line from L2 beside lines from memory (load.dram.near); 0 without it */
 	double scatter;          /* seconds per line read from memory in no order a prefetcher follows */
 	double touch;            /* seconds per byte of fresh memory first written (malloc.touch) */
 	double set1;             /* seconds per access of a column walk whose lines all fall in one set of L1,

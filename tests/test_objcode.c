@@ -1720,6 +1720,12 @@ static void test_row_sweep(void **st)
 	epi_msweep big = {.trip = 2000, .outer_trip = 2000, .round = 32000};
 	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 1.375) < 1e-9);
+	/* beside memory's lines, where the table has load.dram.near, at
+	 * what it measures a line: 8 cycles, 1 for x's */
+	k.near_mem = 8;
+	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - 2.25) < 1e-9);
+	k.near_mem = 0;
 	k.near_share = 0;
 	k.line[0] = 20;
 	epi_mprice_loop(&x.m.obj, l, &big, &k, &p);
@@ -2388,18 +2394,28 @@ static void test_miss_from_table(void **st)
 }
 
 /* Lines from L2 beside L3's: what load.l3.near adds to load.l3, as a
- * share of it; all of it without the kernel */
+ * share of it; all of it without the kernel. Beside memory's: what
+ * load.dram.near adds to load.dram, eight loads to a line; none without
+ * the kernel, or where it adds nothing */
 static void test_near_share_from_table(void **st)
 {
 	(void)st;
-	epi_cost op[3] = {
+	epi_cost op[5] = {
 		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
 		{.key = "load.l3", .t = 2, .e = NAN, .e_dyn = NAN},
 		{.key = "load.l3.near", .t = 2.5, .e = NAN, .e_dyn = NAN},
+		{.key = "load.dram", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "load.dram.near", .t = 2.5, .e = NAN, .e_dyn = NAN},
 	};
 	epi_mcosts c;
-	costs_of(&c, op, 3);
+	costs_of(&c, op, 5);
 	assert_true(fabs(c.near_share - 0.25) < 1e-9);
+	assert_true(fabs(c.near_mem - 12) < 1e-9);
+	costs_of(&c, op, 4);
+	assert_true(c.near_mem == 0);
+	op[4].t = 0.9;
+	costs_of(&c, op, 5);
+	assert_true(c.near_mem == 0);
 	costs_of(&c, op, 2);
 	assert_true(c.near_share == 1);
 }
