@@ -839,42 +839,33 @@ static void name_bound(epi_mloop_price *out)
 		out->bound = EPI_BOUND_BRANCH;
 }
 
-/* The branches an iteration of loop L takes: its backward branch, its
- * jumps, and of a conditional branch forward within it the share of the
- * flow that its target gets from it (what the next instruction loses). */
-static double taken_branches(const epi_object *o, int l)
+/* The time the front end takes over an iteration of loop L, in one pass
+ * over its own instructions: C->taken for each branch it takes (its
+ * backward branch, its jumps, and of a conditional branch forward within
+ * it the share of the flow that its target gets from it: what the next
+ * instruction loses), and C->split for each further 64-byte line of code
+ * it enters (where the flow runs on from one instruction into the next
+ * line, and where an instruction reached by a jump ends in the line after
+ * its first byte). */
+#define CODE_LINE 64
+
+static double fetch_time(const epi_object *o, int l, const epi_mcosts *c)
 {
 	const epi_mloop *L = &o->loop[l];
 	uint64_t lo = o->in[L->first].addr, hi = o->in[L->last].addr;
-	double n = 0;
-	for (int i = L->first; i <= L->last; i++) {
-		const epi_insn *in = &o->in[i];
-		if (o->loop_of[i] != l || in->klass != EPI_IC_BRANCH)
-			continue;
-		double w = o->weight[i];
-		if (!in->cond || !in->direct || (in->target >= lo && in->target <= in->addr))
-			n += w;
-		else if (in->target > in->addr && in->target <= hi && i < L->last && o->loop_of[i + 1] == l &&
-			 w > o->weight[i + 1])
-			n += w - o->weight[i + 1];
-	}
-	return n;
-}
-
-/* The 64-byte lines of code an iteration of loop L enters besides the
- * ones its taken branches lead to: where the flow runs on from one
- * instruction into the next line, and where an instruction reached by a
- * jump ends in the line after its first byte. */
-#define CODE_LINE 64
-
-static double lines_entered(const epi_object *o, int l)
-{
-	const epi_mloop *L = &o->loop[l];
-	double n = 0;
+	double taken = 0, lines = 0;
 	for (int i = L->first; i <= L->last; i++) {
 		if (o->loop_of[i] != l)
 			continue;
 		const epi_insn *in = &o->in[i];
+		double w = o->weight[i];
+		if (in->klass == EPI_IC_BRANCH) {
+			if (!in->cond || !in->direct || (in->target >= lo && in->target <= in->addr))
+				taken += w;
+			else if (in->target > in->addr && in->target <= hi && i < L->last && o->loop_of[i + 1] == l &&
+				 w > o->weight[i + 1])
+				taken += w - o->weight[i + 1];
+		}
 		uint64_t end = (in->addr + in->size - 1) / CODE_LINE, from = in->addr / CODE_LINE;
 		/* the instruction before runs on into this one (within the
 		 * loop: the loop's entry from before it runs once) */
@@ -885,9 +876,9 @@ static double lines_entered(const epi_object *o, int l)
 				from = (p->addr + p->size - 1) / CODE_LINE;
 		}
 		if (end > from)
-			n += o->weight[i] * (double)(end - from);
+			lines += w * (double)(end - from);
 	}
-	return n;
+	return taken * c->taken + lines * c->split;
 }
 
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
@@ -1034,7 +1025,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	 * iter.split adds (the core's other bounds overlap it: where it is
 	 * the longest, the rest waits for instructions; the bound named issue) */
 	if (st && (c->taken > 0 || c->split > 0)) {
-		double fe = taken_branches(o, l) * c->taken + lines_entered(o, l) * c->split;
+		double fe = fetch_time(o, l, c);
 		if (fe > t) {
 			t = fe;
 			if (fe > out->bound_t[EPI_BOUND_ISSUE])
