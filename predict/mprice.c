@@ -936,13 +936,10 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
 	double apart = 0, wait = 0;
-	int fl_afresh = 0, fl_slot = 0;
 	if (st) {
 		apart = memory(sw, st, c, out, &wait);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
-		fl_afresh = fl.afresh;
-		fl_slot = fl.slot;
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 		/* a chain that passes through memory (a value stored and loaded
@@ -962,19 +959,19 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			if (fs.latency - fl.latency > 0.5 * d)
 				out->bound_t[EPI_BOUND_LATENCY] = fl.latency + wait;
 		}
-	}
-	/* a chain that starts afresh at each entry of a short loop (a dot
-	 * product of a few elements) overlaps the next entry's as far as the
-	 * window reaches: an entry's chain ends sooner by 1 + window /
-	 * (the instructions of an entry); one started before the loop around
-	 * (a window's rows and columns), an entry of that loop's. A chain
-	 * through a stack slot (-O0's s = 0 and s += ...) over the window
-	 * such chains leave */
-	double window = fl_slot ? c->window_slot : c->window;
-	if (st && window > 0 && fl_afresh && sw->trip > 0 && n > 0) {
-		double span = n * sw->trip * (fl_afresh == 2 ? sw->outer_trip : 1);
-		if (span > 0)
-			out->bound_t[EPI_BOUND_LATENCY] /= 1 + window / span;
+		/* a chain that starts afresh at each entry of a short loop (a
+		 * dot product of a few elements) overlaps the next entry's as
+		 * far as the window reaches: an entry's chain ends sooner by 1
+		 * + window / (the instructions of an entry); one started before
+		 * the loop around (a window's rows and columns), an entry of
+		 * that loop's. A chain through a stack slot (-O0's s = 0 and s
+		 * += ...) over the window such chains leave */
+		double window = fl.slot ? c->window_slot : c->window;
+		if (window > 0 && fl.afresh && sw->trip > 0 && n > 0) {
+			double span = n * sw->trip * (fl.afresh == 2 ? sw->outer_trip : 1);
+			if (span > 0)
+				out->bound_t[EPI_BOUND_LATENCY] /= 1 + window / span;
+		}
 	}
 	/* the core's bounds and the lines from its caches overlap, though
 	 * not perfectly: where several come close, each holds up the others
