@@ -7,15 +7,17 @@
  * stack slot that the straight code before the loop sets from nothing the
  * loop computes (a zeroing idiom, a constant, a load; s = 0) starts afresh
  * at each entry: the pricing overlaps it with the next entry's within the
- * core's window. Values cross iterations in registers, in stack slots (-O0's variables: a store forwarded to the
- * next load, `load.fwd.lat` and `load.fwdfp.lat`) and in array elements:
- * every address is followed as a linear form of the values the iteration
- * starts with (registers, stack slots) and of what it computes from them,
- * so that a load is matched to the store of an earlier iteration that
- * wrote the same bytes (s[i] = s[i - 1] + v[i]; A[i][j - 1] in a sweep in
- * place; v[j][i] from v[j + 1][i] down a column, whose step is known only
- * at run time, through forms carried over the iterations), forwarded, or, when it covers that store only in part, waiting
- * for it to reach the cache (`load.fwdfail.lat`). A store that not every
+ * core's window. Values cross iterations in registers, in stack slots
+ * (-O0's variables: a store forwarded to the next load, `load.fwd.lat` and
+ * `load.fwdfp.lat`) and in array elements: every address is followed as a
+ * linear form of the values the iteration starts with (registers, stack
+ * slots) and of what it computes from them, so that a load is matched to
+ * the store of an earlier iteration that wrote the same bytes (s[i] =
+ * s[i - 1] + v[i]; A[i][j - 1] in a sweep in place; v[j][i] from
+ * v[j + 1][i] down a column, whose step is known only at run time, through
+ * forms carried over the iterations), forwarded, or, when it covers that
+ * store only in part, waiting for it to reach the cache
+ * (`load.fwdfail.lat`). A store that not every
  * iteration runs is waited for in the share of the iterations that run it.
  *
  * A conditional branch inside the loop (neither its exit nor its way
