@@ -140,5 +140,8 @@ void cf_list_loops(CXCursor fn, const char *file, const char *function, epi_nest
  * of FUNCTION ("" at file scope), when it declares an array of constant
  * size (through pointers); else leaves V as it is (nests.c). */
 void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *cap);
+/* The constant sizes declaration C gives an array (through pointers) into
+ * X's dims and ndims; returns ndims, 0 when C declares none. */
+int cf_sized_of(CXCursor c, epi_sized *x);
 
 #endif

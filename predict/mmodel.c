@@ -15,6 +15,7 @@
 
 #include "model/util.h"
 #include "predict/counts.h"
+#include "predict/sizes.h"
 #include "predict/cursor.h"
 #include "predict/mflow.h"
 
@@ -454,8 +455,17 @@ void epi_mmodel_start(epi_mmodel_job *j)
 		job_run(j);
 }
 
+/* A note of M's for the analysis, kept for one made afresh. */
+static void mmodel_note(epi_mmodel *m, epi_analysis *a, const char *note)
+{
+	epi_analysis_note(a, note);
+	m->notes = xrealloc(m->notes, ((size_t)m->nnotes + 1) * sizeof *m->notes);
+	m->notes[m->nnotes++] = xstrdup(note);
+}
+
 /* A's note when the program was built with other array sizes than the
- * parse gives (not when built here, with the parse's own flags). */
+ * parse gives (not when built here, with the parse's own flags), and the
+ * -D flags that give the program's sizes when some do (M's defs). */
 static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 {
 	char first[400];
@@ -465,13 +475,32 @@ static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 	char more[48] = "";
 	if (k > 1)
 		snprintf(more, sizeof more, ", and %d more array%s", k - 1, k > 2 ? "s" : "");
-	char note[EPI_ERRLEN];
+	epi_mmodel *m = j->m;
+	char kept[300], note[EPI_ERRLEN];
+	m->ndefs = epi_sizes_infer(j->source, j->fo, &m->obj, &m->defs, kept, sizeof kept);
+	if (m->ndefs == 0) {
+		snprintf(note, sizeof note,
+			 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. Give the build's -D "
+			 "flags after -- : until then the counts and the memory of the loops over them follow the "
+			 "source's sizes",
+			 m->obj.path, j->source, first, more);
+		mmodel_note(m, a, note);
+		return;
+	}
+	char flags[600];
+	size_t at = 0;
+	flags[0] = 0;
+	for (int i = 0; i < m->ndefs && at < sizeof flags; i++)
+		at += (size_t)snprintf(flags + at, sizeof flags - at, "%s%s", i ? " " : "", m->defs[i]);
+	char also[400] = "";
+	if (kept[0])
+		snprintf(also, sizeof also, " (%s as the source has %s: no array's size tells)", kept,
+			 strchr(kept, ',') ? "them" : "it");
 	snprintf(note, sizeof note,
-		 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. Give the build's -D "
-		 "flags after -- : until then the counts and the memory of the loops over them follow the "
-		 "source's sizes",
-		 j->m->obj.path, j->source, first, more);
-	epi_analysis_note(a, note);
+		 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. The source is counted as "
+		 "built with %s, which give the program's sizes%s; the build's own -D flags after -- choose",
+		 m->obj.path, j->source, first, more, flags, also);
+	mmodel_note(m, a, note);
 }
 
 /* A's notes of the functions the compiler folded into others. */
@@ -484,7 +513,7 @@ static void folds_note(const epi_mmodel_job *j, epi_analysis *a)
 			 "the compiler folded %s() into %s(), whose machine code is the same (gcc's -fipa-icf): "
 			 "%s() runs %s()'s code, on its lines, where a profile finds the time of both",
 			 o->fold_from[i], o->fold_into[i], o->fold_from[i], o->fold_into[i]);
-		epi_analysis_note(a, note);
+		mmodel_note(j->m, a, note);
 	}
 }
 
@@ -538,6 +567,12 @@ void epi_mmodel_free(epi_mmodel *m)
 	free(m->nest_at);
 	free(m->xstraight);
 	free(m->touch_by);
+	for (int i = 0; i < m->ndefs; i++)
+		free(m->defs[i]);
+	free(m->defs);
+	for (int i = 0; i < m->nnotes; i++)
+		free(m->notes[i]);
+	free(m->notes);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1365,19 +1400,29 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 			hoisted[nh++] = sites[i];
 	}
 	int code = 0;
-	*redone = nr || nh;
+	*redone = nr || nh || m->ndefs;
 	if (*redone) {
 		epi_front_opts again = *fo;
 		again.dead_calls = removed;
 		again.ndead_calls = nr;
 		again.hoisted_calls = hoisted;
 		again.nhoisted_calls = nh;
+		const char **args = xmalloc(((size_t)fo->nclang_args + (size_t)m->ndefs + 1) * sizeof *args);
+		for (int i = 0; i < fo->nclang_args; i++)
+			args[i] = fo->clang_args[i];
+		for (int i = 0; i < m->ndefs; i++)
+			args[fo->nclang_args + i] = m->defs[i];
+		again.clang_args = args;
+		again.nclang_args = fo->nclang_args + m->ndefs;
 		epi_analysis_free(a);
 		sym_env_clear(env);
 		code = epi_analyze_bind(a, source, &again, params, nparams, env, err);
+		free(args);
 		epi_nests_free(a->loops, a->nloops);
 		a->loops = NULL;
 		a->nloops = 0;
+		for (int i = 0; i < m->nnotes; i++)
+			epi_analysis_note(a, m->notes[i]);
 	}
 	for (int i = 0; i < n; i++)
 		free(sites[i].callee);

@@ -86,6 +86,16 @@ typedef struct epi_mmodel {
 	int nruns;
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 	unsigned long long l3_serves; /* the working set its L3 serves (the cost table's); 0: unknown */
+	/* -D flags under which the source declares its arrays with the sizes
+	 * the program has (epi_sizes_infer, when the program was given, not
+	 * built here, with other sizes than the parse's): the analysis of
+	 * epi_mmodel_reanalyze parses with them after the user's */
+	char **defs;
+	int ndefs;
+	/* the notes epi_mmodel_finish gave the analysis, given again to the
+	 * one epi_mmodel_reanalyze makes afresh */
+	char **notes;
+	int nnotes;
 } epi_mmodel;
 
 /* Builds SOURCE into an object file with debug information: the project's
@@ -129,8 +139,9 @@ int epi_mmodel_finish(epi_mmodel_job *j, epi_analysis *a);
 
 /* When M's code does not make some of the calls of the source that A
  * (analysed with tag_loops and FO) counts, or makes some outside the
- * loops around them, analyses SOURCE again with those calls counted as
- * absent, or once per entry of the outermost loop they left
+ * loops around them, or M has -D flags for the program's array sizes
+ * (defs), analyses SOURCE again with those calls counted as absent, or
+ * once per entry of the outermost loop they left, and with those flags
  * (epi_analyze_bind with PARAMS into A and ENV; A's loops, which M has
  * already, freed); *REDONE says whether it did. Returns epi_analyze_bind's
  * code: 0 when done or not needed. */

@@ -281,7 +281,7 @@ static void walk_fn(nest_walk *nw, CXCursor fn, const char *function)
 	clang_visitChildren(fn, nest_visit, nw);
 }
 
-void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *cap)
+int cf_sized_of(CXCursor c, epi_sized *x)
 {
 	CXType t = clang_getCanonicalType(clang_getCursorType(c));
 	/* a parameter declared an array is a pointer to its element */
@@ -290,15 +290,21 @@ void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *
 		t = clang_getCanonicalType(clang_getArrayElementType(t));
 	while (t.kind == CXType_Pointer)
 		t = clang_getCanonicalType(clang_getPointeeType(t));
-	epi_sized x = {.ndims = 0};
-	for (; t.kind == CXType_ConstantArray && x.ndims < EPI_SIZED_DIMS;
+	x->ndims = 0;
+	for (; t.kind == CXType_ConstantArray && x->ndims < EPI_SIZED_DIMS;
 	     t = clang_getCanonicalType(clang_getArrayElementType(t))) {
 		long long k = clang_getArraySize(t);
 		if (k < 0)
-			return;
-		x.dims[x.ndims++] = (unsigned long long)k;
+			return x->ndims = 0;
+		x->dims[x->ndims++] = (unsigned long long)k;
 	}
-	if (x.ndims == 0)
+	return x->ndims;
+}
+
+void cf_sized_add(CXCursor c, const char *function, epi_sized **v, int *n, int *cap)
+{
+	epi_sized x;
+	if (cf_sized_of(c, &x) == 0)
 		return;
 	x.function = xstrdup(function);
 	x.name = spelling(c);

@@ -1062,23 +1062,28 @@ static void dims_text(char *buf, size_t n, const epi_sized *x)
 		at += (size_t)snprintf(buf + at, n - at, "[%llu]", x->dims[i]);
 }
 
+const epi_sized *epi_object_sized(const epi_object *o, const epi_sized *x)
+{
+	int lo = 0, hi = o->nsized;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (sized_cmp(&o->sized[mid], x) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int j = lo; j < o->nsized && !sized_cmp(&o->sized[j], x); j++)
+		if (!strcmp(o->sized[j].function, x->function))
+			return &o->sized[j];
+	return NULL;
+}
+
 int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len)
 {
 	int differ = 0;
 	for (int i = 0; i < n; i++) {
 		const epi_sized *x = &src[i];
-		const epi_sized *y = NULL;
-		int lo = 0, hi = o->nsized;
-		while (lo < hi) {
-			int mid = lo + (hi - lo) / 2;
-			if (sized_cmp(&o->sized[mid], x) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (int j = lo; j < o->nsized && !y && !sized_cmp(&o->sized[j], x); j++)
-			if (!strcmp(o->sized[j].function, x->function))
-				y = &o->sized[j];
+		const epi_sized *y = epi_object_sized(o, x);
 		if (!y || (y->ndims == x->ndims && !memcmp(y->dims, x->dims, (size_t)x->ndims * sizeof *x->dims)))
 			continue;
 		if (differ++ == 0 && len) {

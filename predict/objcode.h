@@ -148,6 +148,8 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
  * line) whose sizes differ. Returns how many, with the first of them
  * told in MSG (LEN bytes) when one does. */
 int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len);
+/* O's array declared as X is (function, name, line), NULL none. */
+const epi_sized *epi_object_sized(const epi_object *o, const epi_sized *x);
 /* The line of the source's call whose inlined code holds ADDR (the
  * innermost such call), its callee into *CALLEE; 0 when none does. */
 int epi_object_inlined_at(const epi_object *o, uint64_t addr, const char **callee);

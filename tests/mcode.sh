@@ -485,6 +485,7 @@ expect "compiled model: the header's value counted" 0 "usesteps.c,4,run,loop,add
 	ok "compiled model: the flags' own folder, no note" || bad "compiled model: the flags' own folder, no note" "$tmp/out"
 # a program built with other array sizes than the parse gives (a -D
 # the build had, not repeated): said, naming the first array and both
+# sizes, and the source counted with the -D that gives the program's
 # sizes; with the build's flags, nothing (arrays as parameters, which
 # decay to pointers, behind typedefs and pointers, file-scope and local)
 cat >"$M/sizes.c" <<'EOF2'
@@ -506,9 +507,54 @@ void fill(int n, double A[N][N], double x[N], double (*p)[N])
 }
 EOF2
 gcc -O0 -g -DN=300 -c -o "$M/sizes0.o" "$M/sizes.c"
-expect "compiled model: a build with other array sizes, said" 0 \
-	"'.*sizes0.o' was built with other array sizes than '.*sizes.c' has as parsed: g (line 5) is \[300\]\[8\] in the program, \[100\]\[8\] in the source, and 5 more arrays. Give the build's -D flags after --" -- \
+expect "compiled model: a build with other array sizes, said, its -D read back" 0 \
+	"'.*sizes0.o' was built with other array sizes than '.*sizes.c' has as parsed: g (line 5) is \[300\]\[8\] in the program, \[100\]\[8\] in the source, and 5 more arrays. The source is counted as built with -DN=300, which give the program's sizes; the build's own -D flags after -- choose" -- \
 	"$M/sizes.c" --binary "$M/sizes0.o" --table "$M/t.xml" --param n=10
+# a size that no one macro makes (N * M): not read back, said
+printf '#ifndef N\n#define N 100\n#endif\n#define M 8\ndouble w[N * M];\nvoid put(int n)\n{\n\tfor (int i = 0; i < n; i++)\n\t\tw[i] = i;\n}\n' >"$M/prod.c"
+gcc -O0 -g -DN=300 -c -o "$M/prod.o" "$M/prod.c"
+expect "compiled model: a size no one macro makes, not read back, said" 0 \
+	"'.*prod.o' was built with other array sizes than '.*prod.c' has as parsed: w (line 5) is \[2400\] in the program, \[800\] in the source. Give the build's -D flags after -- : until then" -- \
+	"$M/prod.c" --binary "$M/prod.o" --table "$M/t.xml" --param n=10
+# the sizes read back as PolyBench declares them: through a macro, from
+# a header that defines them only when none is given, beside a step
+# count that no array's size tells (kept as the source has it, said);
+# the loop counted at the program's sizes, as with the build's flags
+mkdir -p "$M/pb"
+cat >"$M/pb/dims.h" <<'EOF2'
+#if !defined(M) && !defined(N) && !defined(STEPS)
+#define M 50
+#define N 60
+#define STEPS 3
+#endif
+#define ARR2(v, d1, d2) v[d1][d2]
+EOF2
+cat >"$M/pb/pbk.c" <<'EOF2'
+#include "dims.h"
+static double ARR2(A, M, N);
+static double x[N + 1];
+void kernel(int m, int n, int steps, double ARR2(B, M, N))
+{
+	for (int s = 0; s < steps; s++)
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < n; j++)
+				B[i][j] += A[i][j] * x[j];
+}
+int main(void)
+{
+	kernel(M, N, STEPS, A);
+	return 0;
+}
+EOF2
+gcc -O2 -g -DM=70 -DN=90 -DSTEPS=3 -o "$M/pb/pbk" "$M/pb/pbk.c"
+expect "compiled model: PolyBench's sizes read back, the steps kept, said" 0 \
+	"counted as built with -DM=70 -DN=90 -DSTEPS=3, which give the program's sizes (STEPS=3 as the source has it: no array's size tells)" -- \
+	"$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml"
+"$P" "$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml" --format csv >"$tmp/read" 2>/dev/null
+"$P" "$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml" --format csv -- -DM=70 -DN=90 -DSTEPS=3 >"$tmp/given" 2>/dev/null
+grep -q ',11,main,function,add.f64,18900,' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
+	ok "compiled model: PolyBench's sizes read back, counted as with the build's -D" ||
+	bad "compiled model: PolyBench's sizes read back, counted as with the build's -D" "$tmp/read"
 for cc in gcc clang-19; do
 	$cc -O2 -g -DN=300 -c -o "$M/sizes2.o" "$M/sizes.c"
 	"$P" "$M/sizes.c" --binary "$M/sizes2.o" --table "$M/t.xml" --param n=10 -- -DN=300 >"$tmp/out" 2>&1
@@ -529,6 +575,12 @@ run_epi "compiled model: validate a program built with other array sizes, said" 
 "$E" validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml" -- -DN=20000 >"$tmp/out" 2>&1
 [ $? -eq 0 ] && ! grep -q "other array sizes" "$tmp/out" &&
 	ok "compiled model: validate with the build's -D, no note" || bad "compiled model: validate with the build's -D, no note" "$tmp/out"
+# the size read back: predicted as with the build's -D
+"$E" validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml" --format csv >"$tmp/read" 2>/dev/null
+"$E" validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml" --format csv -- -DN=20000 >"$tmp/given" 2>/dev/null
+grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
+	ok "compiled model: validate, the build's size read back, predicted as with its -D" ||
+	bad "compiled model: validate, the build's size read back, predicted as with its -D" "$tmp/read"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"
