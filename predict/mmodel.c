@@ -494,11 +494,12 @@ static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 		at += (size_t)snprintf(flags + at, sizeof flags - at, "%s%s", i ? " " : "", m->defs[i]);
 	char also[400] = "";
 	if (kept[0])
-		snprintf(also, sizeof also, " (%s as the source has %s: no array's size tells)", kept,
-			 strchr(kept, ',') ? "them" : "it");
+		snprintf(also, sizeof also, " (%s as the source has %s: no array's size or variable's value tells)",
+			 kept, strchr(kept, ',') ? "them" : "it");
 	snprintf(note, sizeof note,
 		 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. The source is counted as "
-		 "built with %s, which give the program's sizes%s; the build's own -D flags after -- choose",
+		 "built with %s, which give the sizes and values the program was built with%s; the build's own -D "
+		 "flags after -- choose",
 		 m->obj.path, j->source, first, more, flags, also);
 	mmodel_note(m, a, note);
 }

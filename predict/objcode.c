@@ -947,9 +947,81 @@ static void sized_die(epi_object *o, int *cap, Dwarf_Die *d, const char *functio
 	o->sized[o->nsized++] = x;
 }
 
+/* Whether D's type is an integer (through typedefs and qualifiers). */
+static int integer_typed(Dwarf_Die *d)
+{
+	Dwarf_Die t;
+	Dwarf_Die *at = type_of(d, &t);
+	for (int hops = 0; at && hops < 16; hops++) {
+		int tag = dwarf_tag(at);
+		if (tag == DW_TAG_base_type) {
+			Dwarf_Attribute a;
+			Dwarf_Word e;
+			if (!dwarf_attr(at, DW_AT_encoding, &a) || dwarf_formudata(&a, &e) != 0)
+				return 0;
+			return e == DW_ATE_signed || e == DW_ATE_unsigned || e == DW_ATE_signed_char ||
+			       e == DW_ATE_unsigned_char;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
+			return 0;
+		at = type_of(at, &t);
+	}
+	return 0;
+}
+
+/* The one constant that function F's code stores on LINE into memory
+ * (an -O0 build's int n = N; on its declaration's line): 0, or -1 when
+ * none or more than one is. */
+static int stored_on(const epi_object *o, int f, int line, long long *v)
+{
+	int n = 0;
+	for (int i = o->fn[f].first; i < o->fn[f].first + o->fn[f].n; i++)
+		if (o->line[i] == line && o->in[i].stores == 1 && o->in[i].op[0].kind == EPI_OPND_MEM &&
+		    o->in[i].op[1].kind == EPI_OPND_IMM && n++ == 0)
+			*v = o->in[i].op[1].imm;
+	return n == 1 ? 0 : -1;
+}
+
+/* Variable D of FUNCTION into O's values, when it is an integer whose
+ * value the build fixed: a constant the compiler kept for it, or the one
+ * constant the code stores on its declaration's line. */
+static void value_die(epi_object *o, int *cap, Dwarf_Die *d, const char *function)
+{
+	const char *name = dwarf_diename(d);
+	int line = 0;
+	if (!name || !integer_typed(d) || dwarf_decl_line(d, &line) != 0 || line <= 0)
+		return;
+	Dwarf_Attribute a;
+	long long v = 0;
+	if (dwarf_attr(d, DW_AT_const_value, &a)) {
+		/* a fixed-size form holds the value as it is (gcc writes 200 as
+		 * one byte), sdata a signed one */
+		Dwarf_Sword sv;
+		Dwarf_Word uv;
+		if (dwarf_whatform(&a) == DW_FORM_sdata ? dwarf_formsdata(&a, &sv) != 0
+							: dwarf_formudata(&a, &uv) != 0)
+			return;
+		v = dwarf_whatform(&a) == DW_FORM_sdata ? (long long)sv : (long long)uv;
+	} else {
+		int f = 0;
+		while (f < o->nfn && strcmp(o->fn[f].name, function))
+			f++;
+		if (f == o->nfn || !dwarf_hasattr(d, DW_AT_location) || stored_on(o, f, line, &v) < 0)
+			return;
+	}
+	if (v <= 0)
+		return;
+	epi_sized x = {.ndims = 1, .dims = {(unsigned long long)v}, .line = line};
+	x.function = xstrdup(function);
+	x.name = xstrdup(name);
+	ALLOC_GROW_FROM(o->values, o->nvalues + 1, *cap, 16);
+	o->values[o->nvalues++] = x;
+}
+
 /* The variables and parameters of scope D (a function, or a block of
- * one), its blocks' too. */
-static void sized_scope(epi_object *o, int *cap, Dwarf_Die *d, const char *function, int depth)
+ * one), its blocks' too: arrays into O's sized (CAP their room), integers
+ * of fixed values into its values (VCAP). */
+static void sized_scope(epi_object *o, int *cap, int *vcap, Dwarf_Die *d, const char *function, int depth)
 {
 	Dwarf_Die k;
 	if (depth > 32 || dwarf_child(d, &k) != 0)
@@ -958,14 +1030,16 @@ static void sized_scope(epi_object *o, int *cap, Dwarf_Die *d, const char *funct
 		int t = dwarf_tag(&k);
 		if (t == DW_TAG_formal_parameter || t == DW_TAG_variable)
 			sized_die(o, cap, &k, function);
+		if (t == DW_TAG_variable)
+			value_die(o, vcap, &k, function);
 		else if (t == DW_TAG_lexical_block)
-			sized_scope(o, cap, &k, function, depth + 1);
+			sized_scope(o, cap, vcap, &k, function, depth + 1);
 	} while (dwarf_siblingof(&k, &k) == 0);
 }
 
 typedef struct sized_reader {
 	reader *r;
-	int cap;
+	int cap, vcap;
 } sized_reader;
 
 /* The arrays of a function the source defines (with code of its own or
@@ -975,7 +1049,7 @@ static int sized_fn(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	(void)cu;
 	sized_reader *s = ctx;
 	if (!dwarf_hasattr(d, DW_AT_declaration) && df && epi_same_source(df, dir, s->r->o->source))
-		sized_scope(s->r->o, &s->cap, d, name, 0);
+		sized_scope(s->r->o, &s->cap, &s->vcap, d, name, 0);
 	return 0;
 }
 
@@ -1007,6 +1081,8 @@ static void object_sizes(reader *r, Dwfl_Module *mod)
 	}
 	if (r->o->nsized > 1)
 		qsort(r->o->sized, (size_t)r->o->nsized, sizeof *r->o->sized, sized_cmp);
+	if (r->o->nvalues > 1)
+		qsort(r->o->values, (size_t)r->o->nvalues, sizeof *r->o->values, sized_cmp);
 }
 
 /* ---- functions folded into others ------------------------------------ */
@@ -1062,20 +1138,31 @@ static void dims_text(char *buf, size_t n, const epi_sized *x)
 		at += (size_t)snprintf(buf + at, n - at, "[%llu]", x->dims[i]);
 }
 
-const epi_sized *epi_object_sized(const epi_object *o, const epi_sized *x)
+/* The entry of V (N of them, by line and name) declared as X is. */
+static const epi_sized *sized_find(const epi_sized *v, int n, const epi_sized *x)
 {
-	int lo = 0, hi = o->nsized;
+	int lo = 0, hi = n;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (sized_cmp(&o->sized[mid], x) < 0)
+		if (sized_cmp(&v[mid], x) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (int j = lo; j < o->nsized && !sized_cmp(&o->sized[j], x); j++)
-		if (!strcmp(o->sized[j].function, x->function))
-			return &o->sized[j];
+	for (int j = lo; j < n && !sized_cmp(&v[j], x); j++)
+		if (!strcmp(v[j].function, x->function))
+			return &v[j];
 	return NULL;
+}
+
+const epi_sized *epi_object_sized(const epi_object *o, const epi_sized *x)
+{
+	return sized_find(o->sized, o->nsized, x);
+}
+
+const epi_sized *epi_object_value(const epi_object *o, const epi_sized *x)
+{
+	return sized_find(o->values, o->nvalues, x);
 }
 
 int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len)
@@ -2029,6 +2116,7 @@ void epi_object_free(epi_object *o)
 	free(o->path);
 	free(o->source);
 	epi_sized_free(o->sized, o->nsized);
+	epi_sized_free(o->values, o->nvalues);
 	for (int i = 0; i < o->nfold; i++) {
 		free(o->fold_from[i]);
 		free(o->fold_into[i]);

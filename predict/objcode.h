@@ -123,6 +123,12 @@ typedef struct epi_object {
 	 * scope declare, with the sizes the program was built with */
 	epi_sized *sized;
 	int nsized;
+	/* the integer variables of the source's functions whose value the
+	 * build fixed (a constant the compiler kept for the variable, or the
+	 * one constant the code stores on its declaration's line, as -O0's
+	 * int n = N; does): dims[0] */
+	epi_sized *values;
+	int nvalues;
 	/* functions of the source whose code is a jump to another's with the
 	 * same code (gcc's -fipa-icf, at -O2): FOLD_FROM[i] runs FOLD_INTO[i] */
 	char **fold_from, **fold_into;
@@ -150,6 +156,8 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 int epi_object_sizes_differ(const epi_object *o, const epi_sized *src, int n, char *msg, size_t len);
 /* O's array declared as X is (function, name, line), NULL none. */
 const epi_sized *epi_object_sized(const epi_object *o, const epi_sized *x);
+/* O's value of the variable declared as X is, NULL none. */
+const epi_sized *epi_object_value(const epi_object *o, const epi_sized *x);
 /* The line of the source's call whose inlined code holds ADDR (the
  * innermost such call), its callee into *CALLEE; 0 when none does. */
 int epi_object_inlined_at(const epi_object *o, uint64_t addr, const char **callee);

@@ -18,10 +18,12 @@ typedef struct macro {
 	unsigned long long to;
 } macro;
 
-/* A declaration of an array of constant sizes. */
+/* A declaration of an array of constant sizes, or (SCALAR) of an integer
+ * variable with a constant initial value (dims[0]). */
 typedef struct decl {
 	epi_sized x;
 	CXCursor c;
+	int scalar;
 } decl;
 
 /* A macro's use in the main file: the offsets of its name and of the end
@@ -68,12 +70,36 @@ static void add_decl(scan *s, CXCursor c, const char *function)
 	s->d[s->nd++] = d;
 }
 
+/* Variable C of FUNCTION, when an integer whose initial value is a
+ * constant. */
+static void add_value(scan *s, CXCursor c, const char *function)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind < CXType_Char_U || t.kind > CXType_Int128)
+		return;
+	CXEvalResult e = clang_Cursor_Evaluate(c);
+	if (!e)
+		return;
+	long long v = clang_EvalResult_getKind(e) == CXEval_Int ? clang_EvalResult_getAsLongLong(e) : 0;
+	clang_EvalResult_dispose(e);
+	if (v <= 0)
+		return;
+	decl d = {.c = c, .scalar = 1, .x = {.ndims = 1, .dims = {(unsigned long long)v}}};
+	d.x.function = xstrdup(function);
+	d.x.name = spelling(c);
+	d.x.line = line_of(c);
+	ALLOC_GROW_FROM(s->d, s->nd + 1, s->capd, 16);
+	s->d[s->nd++] = d;
+}
+
 static enum CXChildVisitResult decl_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	scan *s = data;
 	if (kind(c) == CXCursor_ParmDecl || kind(c) == CXCursor_VarDecl)
 		add_decl(s, c, s->function);
+	if (kind(c) == CXCursor_VarDecl)
+		add_value(s, c, s->function);
 	return CXChildVisit_Recurse;
 }
 
@@ -192,19 +218,26 @@ static int differs(const epi_sized *x, const epi_sized *y)
 	return y && !(y->ndims == x->ndims && !memcmp(y->dims, x->dims, (size_t)x->ndims * sizeof *x->dims));
 }
 
+/* The program's array, or value, declared as D is. */
+static const epi_sized *in_prog(const epi_object *prog, const decl *d)
+{
+	return d->scalar ? epi_object_value(prog, &d->x) : epi_object_sized(prog, &d->x);
+}
+
 static int count_differ(const scan *s, const epi_object *prog)
 {
 	int n = 0;
 	for (int i = 0; i < s->nd; i++)
-		n += differs(&s->d[i].x, epi_object_sized(prog, &s->d[i].x));
+		n += differs(&s->d[i].x, in_prog(prog, &s->d[i]));
 	return n;
 }
 
 /* Gives macro M the size TO (less what the declaration adds to M's value
- * to make FROM), unless the flags define it or it has another already. */
-static void ask(macro *m, unsigned long long from, unsigned long long to)
+ * to make FROM), unless the flags define it or it has another already;
+ * WEAK: only when it has none, and never taking another for a conflict. */
+static void ask(macro *m, unsigned long long from, unsigned long long to, int weak)
 {
-	if (!m || !m->file)
+	if (!m || !m->file || (weak && (m->set || m->bad)))
 		return;
 	long long add = (long long)(from - m->v);
 	long long want = (long long)to - add;
@@ -216,7 +249,9 @@ static void ask(macro *m, unsigned long long from, unsigned long long to)
 	m->to = (unsigned long long)want;
 }
 
-/* The sizes of declaration D that differ from Y's, asked of its macros. */
+/* The sizes of declaration D that differ from Y's, asked of its macros;
+ * a variable's value only of a macro whose value it is, after the arrays
+ * (a value made otherwise, n = 2 * N, tells less than a size). */
 static void ask_decl(scan *s, CXTranslationUnit tu, const decl *d, const epi_sized *y)
 {
 	/* the declaration as written: what the macros it uses expand from
@@ -254,6 +289,14 @@ static void ask_decl(scan *s, CXTranslationUnit tu, const decl *d, const epi_siz
 		if (from == to)
 			continue;
 		macro *m = NULL;
+		if (d->scalar) {
+			for (int i = 0; i < nin; i++)
+				if (in[i]->v == from)
+					m = m ? NULL : in[i];
+			if (m)
+				ask(m, from, to, 1);
+			continue;
+		}
 		if (nin == d->x.ndims) {
 			m = in[k];
 		} else {
@@ -266,7 +309,7 @@ static void ask_decl(scan *s, CXTranslationUnit tu, const decl *d, const epi_siz
 			if (nv != 1)
 				m = nin == 1 ? in[0] : NULL;
 		}
-		ask(m, from, to);
+		ask(m, from, to, 0);
 	}
 	free(in);
 }
@@ -290,11 +333,12 @@ int epi_sizes_infer(const char *file, const epi_front_opts *fo, const epi_object
 	int errors, ndefs = 0;
 	CXTranslationUnit tu = scan_file(idx, file, fo->clang_args, fo->nclang_args, 1, &s, &errors);
 	int before = tu ? count_differ(&s, prog) : 0;
-	for (int i = 0; i < s.nd && before; i++) {
-		const epi_sized *y = epi_object_sized(prog, &s.d[i].x);
-		if (differs(&s.d[i].x, y) && y->ndims == s.d[i].x.ndims)
-			ask_decl(&s, tu, &s.d[i], y);
-	}
+	for (int scalars = 0; scalars < 2; scalars++)
+		for (int i = 0; i < s.nd && before; i++) {
+			const epi_sized *y = in_prog(prog, &s.d[i]);
+			if (s.d[i].scalar == scalars && differs(&s.d[i].x, y) && y->ndims == s.d[i].x.ndims)
+				ask_decl(&s, tu, &s.d[i], y);
+		}
 	/* the macros asked for, then the others of their files as parsed */
 	char **v = xmalloc(((size_t)s.nm + 1) * sizeof *v);
 	for (int i = 0; i < s.nm; i++)

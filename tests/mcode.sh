@@ -508,7 +508,7 @@ void fill(int n, double A[N][N], double x[N], double (*p)[N])
 EOF2
 gcc -O0 -g -DN=300 -c -o "$M/sizes0.o" "$M/sizes.c"
 expect "compiled model: a build with other array sizes, said, its -D read back" 0 \
-	"'.*sizes0.o' was built with other array sizes than '.*sizes.c' has as parsed: g (line 5) is \[300\]\[8\] in the program, \[100\]\[8\] in the source, and 5 more arrays. The source is counted as built with -DN=300, which give the program's sizes; the build's own -D flags after -- choose" -- \
+	"'.*sizes0.o' was built with other array sizes than '.*sizes.c' has as parsed: g (line 5) is \[300\]\[8\] in the program, \[100\]\[8\] in the source, and 5 more arrays. The source is counted as built with -DN=300, which give the sizes and values the program was built with; the build's own -D flags after -- choose" -- \
 	"$M/sizes.c" --binary "$M/sizes0.o" --table "$M/t.xml" --param n=10
 # a size that no one macro makes (N * M): not read back, said
 printf '#ifndef N\n#define N 100\n#endif\n#define M 8\ndouble w[N * M];\nvoid put(int n)\n{\n\tfor (int i = 0; i < n; i++)\n\t\tw[i] = i;\n}\n' >"$M/prod.c"
@@ -548,7 +548,7 @@ int main(void)
 EOF2
 gcc -O2 -g -DM=70 -DN=90 -DSTEPS=3 -o "$M/pb/pbk" "$M/pb/pbk.c"
 expect "compiled model: PolyBench's sizes read back, the steps kept, said" 0 \
-	"counted as built with -DM=70 -DN=90 -DSTEPS=3, which give the program's sizes (STEPS=3 as the source has it: no array's size tells)" -- \
+	"counted as built with -DM=70 -DN=90 -DSTEPS=3, which give the sizes and values the program was built with (STEPS=3 as the source has it: no array's size or variable's value tells)" -- \
 	"$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml"
 "$P" "$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml" --format csv >"$tmp/read" 2>/dev/null
 "$P" "$M/pb/pbk.c" --binary "$M/pb/pbk" --table "$M/t.xml" --format csv -- -DM=70 -DN=90 -DSTEPS=3 >"$tmp/given" 2>/dev/null
@@ -564,6 +564,18 @@ for cc in gcc clang-19; do
 	expect "compiled model: $cc -O2, the sizes of a function's array differ, said" 0 \
 		"other array sizes .* is \[300\].* in the program, \[100\].* in the source" -- \
 		"$M/sizes.c" --binary "$M/sizes2.o" --table "$M/t.xml" --param n=10
+done
+# the step count read back from a variable main() initialises with it:
+# the constant the compiler kept for it (-O2), or the one the code stores
+# on its line (-O0)
+sed 's/^\tkernel(M, N, STEPS, A);$/\tint steps = STEPS;\n\tkernel(M, N, steps, A);/' "$M/pb/pbk.c" >"$M/pb/pbv.c"
+for o in -O0 -O2; do
+	gcc $o -g -DM=70 -DN=90 -DSTEPS=5 -o "$M/pb/pbv" "$M/pb/pbv.c"
+	"$P" "$M/pb/pbv.c" --binary "$M/pb/pbv" --table "$M/t.xml" --format csv >"$tmp/read" 2>"$tmp/note"
+	grep -q ',11,main,function,add.f64,31500,' "$tmp/read" &&
+		grep -q "counted as built with -DM=70 -DN=90 -DSTEPS=5, which give" "$tmp/note" &&
+		ok "compiled model: gcc $o, a step count read back from its variable" ||
+		bad "compiled model: gcc $o, a step count read back from its variable" "$tmp/note"
 done
 # validate, the traced program's sizes against the source's
 printf '#ifndef N\n#define N 1000\n#endif\ndouble a[N];\nint main(void)\n{\n\tfor (int r = 0; r < 300; r++)\n\t\tfor (int i = 1; i < N; i++)\n\t\t\ta[i] += a[i - 1] + 1;\n\treturn a[N - 1] < 0;\n}\n' >"$M/gsize.c"
