@@ -98,12 +98,14 @@ void epi_headers_add(epi_headers *h, epi_front_opts *fo, const char *binary, con
 {
 	*h = (epi_headers){0};
 	char **dirs;
-	int n = binary ? epi_object_include_dirs(binary, source, &dirs) : 0;
+	int beside = 0;
+	int n = binary ? epi_object_include_dirs(binary, source, &dirs, &beside) : 0;
 	for (int i = 0; i < n; i++) {
 		if (flags_name(fo->clang_args, fo->nclang_args, dirs[i])) {
 			free(dirs[i]);
 			continue;
 		}
+		h->nbeside += i >= n - beside;
 		dirs[h->ndirs++] = dirs[i];
 	}
 	if (!h->ndirs) {
@@ -129,10 +131,16 @@ void epi_headers_note(const epi_headers *h, epi_analysis *a, const char *binary)
 	if (!h->ndirs)
 		return;
 	char text[1200];
-	int w = snprintf(text, sizeof text, "headers also searched for where the debug information of '%s' says its "
-					    "build found them (after the flags' own; -I chooses): ", binary);
+	int named = h->ndirs - h->nbeside, w;
+	if (named)
+		w = snprintf(text, sizeof text, "headers also searched for where the debug information of '%s' says "
+						"its build found them (after the flags' own; -I chooses): ", binary);
+	else
+		w = snprintf(text, sizeof text, "headers also searched for beside the other sources of '%s' (after the "
+						"flags' own; -I chooses): ", binary);
 	for (int i = 0; i < h->ndirs && w > 0 && (size_t)w < sizeof text; i++)
-		w += snprintf(text + w, sizeof text - (size_t)w, "%s%s", i ? ", " : "", h->dirs[i]);
+		w += snprintf(text + w, sizeof text - (size_t)w, "%s%s", i == named && named ? "; beside its other sources: "
+							       : i ? ", " : "", h->dirs[i]);
 	epi_analysis_note(a, text);
 }
 

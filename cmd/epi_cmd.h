@@ -37,6 +37,7 @@ typedef struct epi_headers {
 	const char **args;
 	char **dirs;
 	int ndirs;
+	int nbeside; /* the last of DIRS: the folders of the program's other sources */
 } epi_headers;
 
 /* Adds to FO's flags the folders of BINARY (may be NULL: none) for the

@@ -72,7 +72,22 @@ static int folder_of(const char *path, const char *dir, char *out, size_t n)
 	return w > 0 && w < (int)n;
 }
 
-int epi_object_include_dirs(const char *path, const char *source, char ***dirs)
+/* Adds folder DIR (a path as written) to *DIRS (*N of them) by its real
+ * path, unless under /usr/, OWN (SOURCE's real folder) or there already. */
+static void add_folder(const char *dir, const char *own, char ***dirs, int *n)
+{
+	char real[PATH_MAX];
+	if (strncmp(dir, "/usr/", 5) == 0 || !realpath(dir, real) || strncmp(real, "/usr/", 5) == 0 ||
+	    strcmp(real, own) == 0)
+		return;
+	for (int k = 0; k < *n; k++)
+		if (strcmp((*dirs)[k], real) == 0)
+			return;
+	*dirs = xrealloc(*dirs, (size_t)(*n + 1) * sizeof **dirs);
+	(*dirs)[(*n)++] = xstrdup(real);
+}
+
+int epi_object_include_dirs(const char *path, const char *source, char ***dirs, int *beside)
 {
 	*dirs = NULL;
 	/* through libdwfl, which relocates an object's debug information */
@@ -84,35 +99,41 @@ int epi_object_include_dirs(const char *path, const char *source, char ***dirs)
 	if (!folder_of(source, ".", own, sizeof own) || !realpath(own, real_own))
 		real_own[0] = 0;
 	int n = 0;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Attribute at;
-		Dwarf_Files *files;
-		size_t nfiles;
-		int ok = dwarf_offdie(dw, off + hsize, &cu) != NULL;
-		off = next;
-		const char *name = ok ? dwarf_diename(&cu) : NULL;
-		const char *comp = ok ? dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at)) : NULL;
-		if (!name || !epi_same_source(name, comp, source) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
-			continue;
-		for (size_t i = 0; i < nfiles; i++) {
-			const char *f = dwarf_filesrc(files, i, NULL, NULL), *base = f ? strrchr(f, '/') : NULL;
-			char dir[PATH_MAX], real[PATH_MAX];
-			/* not a file: <built-in>, <command-line> */
-			if (!f || (base ? base[1] : f[0]) == '<' || !folder_of(f, comp, dir, sizeof dir) ||
-			    strncmp(dir, "/usr/", 5) == 0 || !realpath(dir, real) || strncmp(real, "/usr/", 5) == 0 ||
-			    strcmp(real, real_own) == 0)
+	/* the files SOURCE's units include, then the folders of the
+	 * program's other sources (a header beside them that no debug
+	 * information names: clang -O0 names none it only declares from) */
+	for (int others = 0; others < 2; others++) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		int had = n;
+		while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			Dwarf_Attribute at;
+			Dwarf_Files *files;
+			size_t nfiles;
+			int ok = dwarf_offdie(dw, off + hsize, &cu) != NULL;
+			off = next;
+			const char *name = ok ? dwarf_diename(&cu) : NULL;
+			const char *comp = ok ? dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at)) : NULL;
+			char dir[PATH_MAX];
+			if (!name || epi_same_source(name, comp, source) != !others)
 				continue;
-			int seen = 0;
-			for (int k = 0; k < n && !seen; k++)
-				seen = strcmp((*dirs)[k], real) == 0;
-			if (seen)
+			if (others) {
+				if (name[0] != '<' && folder_of(name, comp, dir, sizeof dir))
+					add_folder(dir, real_own, dirs, &n);
 				continue;
-			*dirs = xrealloc(*dirs, (size_t)(n + 1) * sizeof **dirs);
-			(*dirs)[n++] = xstrdup(real);
+			}
+			if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
+				continue;
+			for (size_t i = 0; i < nfiles; i++) {
+				const char *f = dwarf_filesrc(files, i, NULL, NULL), *base = f ? strrchr(f, '/') : NULL;
+				/* not a file: <built-in>, <command-line> */
+				if (f && (base ? base[1] : f[0]) != '<' && folder_of(f, comp, dir, sizeof dir))
+					add_folder(dir, real_own, dirs, &n);
+			}
 		}
+		if (others)
+			*beside = n - had;
 	}
 	if (d)
 		dwfl_end(d);

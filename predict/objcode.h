@@ -246,12 +246,13 @@ int epi_same_file(const char *a, const char *b);
 int epi_same_source(const char *name, const char *dir, const char *source);
 
 /* The folders of the files that the units of the program or object PATH
- * compiled from SOURCE include, as PATH's debug information names them
+ * compiled from SOURCE include, as PATH's debug information names them,
+ * then (their number in *BESIDE) the folders of its other units' sources
  * (absolute, each once, in the order met; the system's, under /usr/, and
  * SOURCE's own folder left out): into *DIRS (each and the array
  * malloc'd), their number. 0 when there are none, or PATH has no such
  * unit or cannot be read. */
-int epi_object_include_dirs(const char *path, const char *source, char ***dirs);
+int epi_object_include_dirs(const char *path, const char *source, char ***dirs, int *beside);
 
 /* The machine name ("x86-64", "aarch64") of ELF machine M. */
 const char *epi_machine_name(int m);

@@ -483,6 +483,19 @@ expect "compiled model: the header's value counted" 0 "usesteps.c,4,run,loop,add
 "$P" "$M/usesteps.c" --binary "$M/usesteps.o" --table "$M/t.xml" --param n=10 -- -I "$M/inc" >"$tmp/out" 2>&1
 [ $? -eq 0 ] && ! grep -q "headers also searched" "$tmp/out" &&
 	ok "compiled model: the flags' own folder, no note" || bad "compiled model: the flags' own folder, no note" "$tmp/out"
+# a header that the debug information does not name (clang -O0 names no
+# file the code only declares from), beside the program's other source:
+# found there, said so
+mkdir -p "$M/app" "$M/lib"
+printf '#define STEPS 7\nint finish(double *a);\n' >"$M/lib/lib.h"
+printf '#include "lib.h"\nint finish(double *a)\n{\n\treturn a[99] < 0;\n}\n' >"$M/lib/lib.c"
+printf '#include "lib.h"\ndouble a[100];\nint main(void)\n{\n\tfor (int t = 0; t < STEPS; t++)\n\t\tfor (int i = 1; i < 100; i++)\n\t\t\ta[i] += a[i - 1];\n\treturn finish(a);\n}\n' >"$M/app/main.c"
+clang-19 -O0 -g -I "$M/lib" -o "$M/app/prog" "$M/app/main.c" "$M/lib/lib.c"
+expect "compiled model: a header beside the program's other source, said" 0 \
+	"headers also searched for beside the other sources of '.*prog' .*: $M/lib" -- \
+	"$M/app/main.c" --binary "$M/app/prog" --table "$M/t.xml"
+expect "compiled model: that header's value counted" 0 "main.c,5,main,loop,add.f64,693," -- \
+	"$M/app/main.c" --binary "$M/app/prog" --table "$M/t.xml" --format csv
 # a program built with other array sizes than the parse gives (a -D
 # the build had, not repeated): said, naming the first array and both
 # sizes, and the source counted with the -D that gives the program's
