@@ -258,16 +258,16 @@ static void ask_decl(scan *s, CXTranslationUnit tu, const decl *d, const epi_siz
 	 * (their names and arguments) in its place */
 	CXSourceRange r = clang_getCursorExtent(d->c);
 	CXFile f = NULL;
-	unsigned from, to;
-	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &from);
-	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
+	unsigned lo, hi;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &lo);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &hi);
 	for (int i = 0; i < s->nu; i++)
-		if (s->u[i].from >= from && s->u[i].from <= to && s->u[i].to > to)
-			to = s->u[i].to;
+		if (s->u[i].from >= lo && s->u[i].from <= hi && s->u[i].to > hi)
+			hi = s->u[i].to;
 	CXToken *t = NULL;
 	unsigned n = 0;
 	if (f)
-		clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, f, from), clang_getLocationForOffset(tu, f, to)),
+		clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, f, lo), clang_getLocationForOffset(tu, f, hi)),
 			       &t, &n);
 	macro **in = xmalloc(((size_t)n + 1) * sizeof *in);
 	int nin = 0;
@@ -288,27 +288,24 @@ static void ask_decl(scan *s, CXTranslationUnit tu, const decl *d, const epi_siz
 		unsigned long long from = d->x.dims[k], to = y->dims[k];
 		if (from == to)
 			continue;
+		/* the one macro whose value the size is */
 		macro *m = NULL;
+		int nv = 0;
+		for (int i = 0; i < nin; i++)
+			if (in[i]->v == from) {
+				m = in[i];
+				nv++;
+			}
+		if (nv != 1)
+			m = NULL;
 		if (d->scalar) {
-			for (int i = 0; i < nin; i++)
-				if (in[i]->v == from)
-					m = m ? NULL : in[i];
-			if (m)
-				ask(m, from, to, 1);
+			ask(m, from, to, 1);
 			continue;
 		}
-		if (nin == d->x.ndims) {
+		if (nin == d->x.ndims)
 			m = in[k];
-		} else {
-			int nv = 0;
-			for (int i = 0; i < nin; i++)
-				if (in[i]->v == from) {
-					m = in[i];
-					nv++;
-				}
-			if (nv != 1)
-				m = nin == 1 ? in[0] : NULL;
-		}
+		else if (!m && nin == 1)
+			m = in[0];
 		ask(m, from, to, 0);
 	}
 	free(in);
