@@ -477,7 +477,8 @@ static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 		snprintf(more, sizeof more, ", and %d more array%s", k - 1, k > 2 ? "s" : "");
 	epi_mmodel *m = j->m;
 	char kept[300], note[EPI_ERRLEN];
-	m->ndefs = epi_sizes_infer(j->source, j->fo, &m->obj, &m->defs, kept, sizeof kept);
+	int left;
+	m->ndefs = epi_sizes_infer(j->source, j->fo, &m->obj, &m->defs, kept, sizeof kept, &left);
 	if (m->ndefs == 0) {
 		snprintf(note, sizeof note,
 			 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. Give the build's -D "
@@ -496,11 +497,15 @@ static void sizes_note(const epi_mmodel_job *j, epi_analysis *a)
 	if (kept[0])
 		snprintf(also, sizeof also, " (%s as the source has %s: no array's size or variable's value tells)",
 			 kept, strchr(kept, ',') ? "them" : "it");
+	char but[64] = "";
+	if (left)
+		snprintf(but, sizeof but, " but for %d array%s or variable%s", left, left > 1 ? "s" : "",
+			 left > 1 ? "s" : "");
 	snprintf(note, sizeof note,
 		 "'%s' was built with other array sizes than '%s' has as parsed: %s%s. The source is counted as "
-		 "built with %s, which give the sizes and values the program was built with%s; the build's own -D "
+		 "built with %s, which give the sizes and values the program was built with%s%s; the build's own -D "
 		 "flags after -- choose",
-		 m->obj.path, j->source, first, more, flags, also);
+		 m->obj.path, j->source, first, more, flags, but, also);
 	mmodel_note(m, a, note);
 }
 

@@ -320,9 +320,10 @@ static char *define(const char *name, unsigned long long v)
 }
 
 int epi_sizes_infer(const char *file, const epi_front_opts *fo, const epi_object *prog, char ***defs, char *kept,
-		    size_t len)
+		    size_t len, int *left)
 {
 	*defs = NULL;
+	*left = 0;
 	if (len)
 		kept[0] = 0;
 	CXIndex idx = clang_createIndex(0, 0);
@@ -367,11 +368,13 @@ int epi_sizes_infer(const char *file, const epi_front_opts *fo, const epi_object
 		int errors2;
 		CXTranslationUnit tu2 = scan_file(idx, file, args, fo->nclang_args + ndefs, 0, &s, &errors2);
 		int after = tu2 ? count_differ(&s, prog) : before;
+		*left = after;
 		if (tu2)
 			clang_disposeTranslationUnit(tu2);
 		scan_free(&s);
 		free(args);
 		if (!(after < before && errors2 <= errors)) {
+			*left = 0;
 			for (int i = 0; i < ndefs; i++)
 				free(v[i]);
 			ndefs = 0;

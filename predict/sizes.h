@@ -28,9 +28,10 @@
  * they are. Accepted only when a parse with the flags gives fewer arrays
  * and variables other values than the first and no new errors. Returns the number of flags,
  * "-DNAME=VALUE" in *DEFS (a new array of new strings; 0 and NULL when
- * none is found or accepted), and in KEPT (LEN bytes) the macros given
- * their parsed values, "NAME=VALUE, ..." ("" none). */
+ * none is found or accepted), in KEPT (LEN bytes) the macros given their
+ * parsed values, "NAME=VALUE, ..." ("" none), and in *LEFT the arrays
+ * and variables that still differ under the flags. */
 int epi_sizes_infer(const char *file, const epi_front_opts *fo, const epi_object *prog, char ***defs, char *kept,
-		    size_t len);
+		    size_t len, int *left);
 
 #endif

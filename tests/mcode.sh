@@ -529,6 +529,13 @@ gcc -O0 -g -DN=300 -c -o "$M/prod.o" "$M/prod.c"
 expect "compiled model: a size no one macro makes, not read back, said" 0 \
 	"'.*prod.o' was built with other array sizes than '.*prod.c' has as parsed: w (line 5) is \[2400\] in the program, \[800\] in the source. Give the build's -D flags after -- : until then" -- \
 	"$M/prod.c" --binary "$M/prod.o" --table "$M/t.xml" --param n=10
+# one size read back, another no one macro makes: counted with the first,
+# the one left said
+printf '#ifndef N\n#define N 100\n#endif\n#ifndef M\n#define M 8\n#endif\ndouble a[N];\ndouble w[N * M];\nvoid put(int n)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] = w[i] = i;\n}\n' >"$M/part.c"
+gcc -O0 -g -DN=300 -DM=4 -c -o "$M/part.o" "$M/part.c"
+expect "compiled model: a size read back, one left, said" 0 \
+	"counted as built with -DN=300 -DM=8, which give the sizes and values the program was built with but for 1 array or variable (M=8 as the source has it" -- \
+	"$M/part.c" --binary "$M/part.o" --table "$M/t.xml" --param n=10
 # the sizes read back as PolyBench declares them: through a macro, from
 # a header that defines them only when none is given, beside a step
 # count that no array's size tells (kept as the source has it, said);
