@@ -52,7 +52,7 @@ LIB_SRC = model/ops.c model/freq.c model/table.c model/util.c \
           machine/meter_wattsup.c machine/meter_simple.c machine/meter_slurm.c machine/cpufreq.c \
           $(wildcard bench/*.c) $(wildcard calibrate/*.c) $(wildcard validate/*.c)
 LIB_SRC += predict/fm.c predict/symfmt.c
-LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c predict/sizes.c
+LIB_SRC += predict/chunks.c predict/pragmas.c predict/compdb.c predict/nests.c predict/sizes.c predict/cmdline.c
 LIB_SRC += fleet/report.c fleet/slurm.c
 LIB_SRC += predict/isa.c predict/objcode.c predict/mcount.c predict/mprice.c predict/mmodel.c predict/mstride.c predict/mflow.c
 CMDS = epi-predict epi

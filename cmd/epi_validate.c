@@ -16,6 +16,7 @@
 #include "model/json.h"
 #include "model/util.h"
 #include "predict/cfront.h"
+#include "predict/cmdline.h"
 #include "predict/counts.h"
 #include "predict/report.h"
 #include "predict/trips.h"
@@ -42,7 +43,9 @@ static const char usage[] =
 	"  -t, --table FILE        cost table (default: $EPI_TABLE, else this machine's)\n"
 	"  -f, --freq F            price at F (default: the trace's pinned frequency, or\n"
 	"                          the table's only one); with a CSV, only its rows at F\n"
-	"  -P, --param NAME=VALUE  bind a parameter (repeatable), as the program ran\n"
+	"  -P, --param NAME=VALUE  bind a parameter (repeatable), as the program ran;\n"
+	"                          against a trace, one that main() sets from the\n"
+	"                          run's command line (atoi(argv[1]), ...) is read\n"
 	"      --trip [FILE:]LINE=EXPR\n"
 	"                          trip count of the loop at LINE (repeatable)\n"
 	"      --trips FILE        trip counts measured by `epi trips -o FILE`, for the\n"
@@ -432,6 +435,11 @@ typedef struct validate_run {
 	char why_source[300]; /* why a trace is priced by the source model, "" */
 	epi_headers headers;  /* the folders of the program's headers added to the flags */
 	char program[4096];   /* the program whose debug information gave them */
+	/* the parameters: --param's, then NAME=VALUE of those main() sets from
+	 * the run's command line (the last NCMD, malloc'd) */
+	const char **params;
+	int nparams, ncmd;
+	char cmd_note[600];   /* what the command line gave, "" nothing */
 } validate_run;
 
 static void parse_args(int argc, char **argv, validate_opts *o)
@@ -722,6 +730,62 @@ static void note_calls(const validate_opts *o, validate_run *r)
 	epi_analysis_note(&r->a, line);
 }
 
+/* The parameters that the counts need and --param did not give, whose
+ * values main() sets from the run's command line (the trace's): bound in
+ * R's environment and added to R's parameters. */
+static void cmdline_params(const validate_opts *o, validate_run *r)
+{
+	r->params = xmalloc(((size_t)o->nparams + SYM_MAXVARS + 1) * sizeof *r->params);
+	for (int i = 0; i < o->nparams; i++)
+		r->params[i] = o->params[i];
+	r->nparams = o->nparams;
+	r->cmd_note[0] = 0;
+	if (!r->trace || !r->prof.info.command[0] || r->a.nregions == 0)
+		return;
+	const epi_region *total = &r->a.regions[r->a.nregions - 1];
+	int used[SYM_MAXVARS] = {0};
+	counts_params(&r->a.sym, &total->counts, used);
+	const char *names[SYM_MAXVARS];
+	int n = 0;
+	for (int k = 0; k < r->a.sym.nvars && k < SYM_MAXVARS; k++)
+		if (used[k] && !r->env.bound[k] && r->a.sym.name[k])
+			names[n++] = r->a.sym.name[k];
+	if (n == 0)
+		return;
+	char **argv;
+	int argc = epi_cmdline_split(r->prof.info.command, &argv);
+	long long vals[SYM_MAXVARS];
+	int got[SYM_MAXVARS];
+	if (argc > 0 && epi_cmdline_values(o->source, &o->fo, argc, argv, names, n, vals, got) > 0) {
+		size_t len = 0;
+		for (int i = 0; i < n; i++) {
+			if (!got[i])
+				continue;
+			char spec[300], err[EPI_ERRLEN];
+			snprintf(spec, sizeof spec, "%s=%lld", names[i], vals[i]);
+			if (epi_bind_param(&r->a, &r->env, spec, err) < 0)
+				continue;
+			r->params[r->nparams++] = xstrdup(spec);
+			r->ncmd++;
+			if (len < sizeof r->cmd_note)
+				len += (size_t)snprintf(r->cmd_note + len, sizeof r->cmd_note - len, "%s%s = %lld",
+							len ? ", " : "", names[i], vals[i]);
+		}
+	}
+	epi_cmdline_free(argv, argc);
+}
+
+/* The note of the parameters the command line gave. */
+static void note_cmdline(validate_run *r)
+{
+	if (!r->cmd_note[0])
+		return;
+	char line[1400];
+	snprintf(line, sizeof line, "%s: as main() sets %s from the run's command line (%s); --param chooses",
+		 r->cmd_note, r->ncmd > 1 ? "them" : "it", r->prof.info.command);
+	epi_analysis_note(&r->a, line);
+}
+
 /* The prediction, compared row by row. */
 static void run(const validate_opts *o, validate_run *r)
 {
@@ -739,6 +803,7 @@ static void run(const validate_opts *o, validate_run *r)
 	int ret = model ? epi_mmodel_finish(&job, &r->a) : 0;
 	if (code)
 		epi_analysis_die(&r->a, code, err);
+	cmdline_params(o, r);
 	if (!r->trace) {
 		epi_headers_note(&r->headers, &r->a, r->program);
 		if (epi_validate_measured(&r->a, &r->table, &r->env, r->meas, r->nmeas, o->against, &r->v, err) < 0)
@@ -753,7 +818,7 @@ static void run(const validate_opts *o, validate_run *r)
 		/* calls the compiler removed, or moved out of loops: the source
 	 * counted as the code makes them */
 		int redone;
-		code = epi_mmodel_reanalyze(&r->mm, &r->a, o->source, &o->fo, o->params, o->nparams, &r->env, &redone,
+		code = epi_mmodel_reanalyze(&r->mm, &r->a, o->source, &o->fo, r->params, r->nparams, &r->env, &redone,
 					    err);
 		if (code)
 			epi_analysis_die(&r->a, code, err);
@@ -766,6 +831,7 @@ static void run(const validate_opts *o, validate_run *r)
 	note_outside(r);
 	note_spread(r);
 	note_calls(o, r);
+	note_cmdline(r);
 	epi_headers_note(&r->headers, &r->a, r->program);
 	for (int i = 0; i < r->v.n; i++)
 		if (r->v.rows[i].kind == EPI_CMP_PROGRAM && isnan(r->v.rows[i].pred[EPI_Q_TIME]))
@@ -848,6 +914,9 @@ static void free_run(validate_opts *o, validate_run *r)
 	epi_table_free(&r->table);
 	free(o->table_path);
 	free(o->params);
+	for (int i = r->nparams - r->ncmd; i < r->nparams; i++)
+		free((char *)r->params[i]);
+	free(r->params);
 	o->fo.clang_args = NULL;
 	o->fo.nclang_args = 0;
 	epi_front_opts_clear(&o->fo);
@@ -857,7 +926,7 @@ static void free_run(validate_opts *o, validate_run *r)
 int epi_validate_main(int argc, char **argv)
 {
 	validate_opts o;
-	validate_run r;
+	validate_run r = {0};
 	parse_args(argc, argv, &o);
 	load_inputs(&o, &r);
 	run(&o, &r);

@@ -613,6 +613,45 @@ run_epi "compiled model: validate a program built with other array sizes, said" 
 grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
 	ok "compiled model: validate, the build's size read back, predicted as with its -D" ||
 	bad "compiled model: validate, the build's size read back, predicted as with its -D" "$tmp/read"
+# the parameters that main() sets from the run's command line (after a
+# usage check, over a default, through atoi and sscanf): validated
+# without --param as with it, said; --param chooses
+cat >"$M/argn.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static double a[4000];
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s N REPS\n", argv[0]);
+		return 1;
+	}
+	int n = 100, reps;
+	if (argc > 1)
+		n = atoi(argv[1]);
+	sscanf(argv[2], "%d", &reps);
+	for (int r = 0; r < reps; r++)
+		for (int i = 1; i < n; i++)
+			a[i] += a[i - 1] * 0.5;
+	return a[n - 1] > 1e300;
+}
+EOF2
+gcc -O0 -g -o "$M/argn" "$M/argn.c"
+"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/argn.trace" -- "$M/argn" 4000 2000 >/dev/null 2>&1
+"$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" >"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep "^note: .*: as main() sets them from the run's command line (.*argn 4000 2000); --param chooses" "$tmp/out" |
+	grep "reps = 2000" | grep -q "n = 4000" &&
+	ok "compiled model: validate, parameters from the run's command line, said" ||
+	bad "compiled model: validate, parameters from the run's command line, said" "$tmp/out"
+"$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" --format csv >"$tmp/read" 2>/dev/null
+"$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" --format csv -P n=4000 -P reps=2000 >"$tmp/given" 2>/dev/null
+grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
+	ok "compiled model: validate, parameters from the command line, as with --param" ||
+	bad "compiled model: validate, parameters from the command line, as with --param" "$tmp/read"
+"$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" -P n=1000 >"$tmp/out" 2>&1
+[ $? -eq 0 ] && grep -q "n = 1000" "$tmp/out" && grep -q "^note: reps = 2000: as main() sets it" "$tmp/out" &&
+	ok "compiled model: validate, --param over the command line" ||
+	bad "compiled model: validate, --param over the command line" "$tmp/out"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"

@@ -91,7 +91,19 @@ run_epi "validate --plot" 0 "^program " -- $VAL --plot "$tmp/val.svg"
 grep -q "<svg" "$tmp/val.svg" && grep -q "sel.c:11 loop in selection_sort" "$tmp/val.svg" &&
 	ok "validate --plot: an SVG naming the nests" || bad "validate --plot: an SVG naming the nests" "$tmp/val.svg"
 # bad input
-run_epi "validate without the parameters" 1 "give --param for n" -- validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz
+# n as main() set it from the run's command line (atoi(argv[1])): as
+# with --param, said
+"$E" validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -F csv >"$tmp/read" 2>"$tmp/note"
+"$E" validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -F csv -P n=$SEL_N >"$tmp/given" 2>/dev/null
+cmp -s "$tmp/read" "$tmp/given" && grep -q "^epi validate: note: n = $SEL_N: as main() sets it from the run's command line" "$tmp/note" &&
+	ok "validate: n from the run's command line, as with --param" ||
+	bad "validate: n from the run's command line, as with --param" "$tmp/note"
+# a value main() takes from elsewhere (the environment): asked for
+sed 's/int n = argc > 1 ? atoi(argv\[1\]) : 100000;/int n = getenv("N") ? atoi(getenv("N")) : 100000;/' "$tmp/sel.c" >"$tmp/selenv.c"
+grep -q 'getenv("N")' "$tmp/selenv.c" || bad "validate: the source's main() as this test expects it" "$tmp/selenv.c"
+cc -O0 -g -o "$tmp/selenv" "$tmp/selenv.c"
+N=2000 "$top/build/san/bin/epi" profile -n 1 -m const:50 -q -o "$tmp/selenv.trace" -- "$tmp/selenv" >/dev/null 2>&1
+run_epi "validate without the parameters" 1 "give --param for n" -- validate "$tmp/selenv.c" -a "$tmp/selenv.trace" -t "$Q6600" -f 2.4GHz
 # a program whose total needs one trip count: the error names it alone
 # (not body's rpt, which main binds) and says what T<line> stands for
 cat >"$tmp/par.c" <<'EOF'

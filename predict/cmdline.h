@@ -1,0 +1,32 @@
+/* cmdline: the values main() gives its variables from a run's command line
+ * (int n = argc > 1 ? atoi(argv[1]) : 1000;), read by following main()'s
+ * first statements with the run's arguments, as a profile recorded them. */
+#ifndef EPI_CMDLINE_H
+#define EPI_CMDLINE_H
+
+#include <stddef.h>
+
+#include "predict/cfront.h"
+
+/* Splits COMMAND (the program and its arguments, each plain or in single
+ * quotes, as epi-profile records them) into *ARGV, a new array of new
+ * strings; returns their number. */
+int epi_cmdline_split(const char *command, char ***argv);
+void epi_cmdline_free(char **argv, int argc);
+
+/* The values that main() of FILE (parsed with FO's flags) gives its
+ * integer variables, and the file's, named NAMES (N of them) when run with
+ * the ARGC words ARGV (argv[0] the program). main()'s statements are
+ * followed in order: declarations and assignments whose values follow
+ * from constants, argc, the words of argv through atoi, atol, atoll,
+ * strtol, strtoll, strtoul, strtoull or a sscanf of one integer, and the
+ * variables known so far; an if whose condition is known takes its
+ * branch. Any other statement (a loop, an if not known, a call) makes
+ * the variables it may change unknown (assigned, stepped, or their
+ * address taken), and a return or a jump ends the following. A variable
+ * of the file that another function may change is unknown. Sets VALS[i]
+ * and GOT[i] for each name given a value; returns how many. */
+int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, char *const *argv,
+		       const char *const *names, int n, long long *vals, int *got);
+
+#endif
