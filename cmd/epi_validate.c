@@ -756,7 +756,15 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 	int argc = epi_cmdline_split(r->prof.info.command, &argv);
 	long long vals[SYM_MAXVARS];
 	int got[SYM_MAXVARS];
-	if (argc > 0 && epi_cmdline_values(o->source, &o->fo, argc, argv, names, n, vals, got) > 0) {
+	/* the source as the program was built: with the -D read back */
+	epi_front_opts fo = o->fo;
+	const char **args = xmalloc(((size_t)fo.nclang_args + (size_t)r->mm.ndefs + 1) * sizeof *args);
+	for (int i = 0; i < fo.nclang_args; i++)
+		args[i] = fo.clang_args[i];
+	for (int i = 0; r->compiled && i < r->mm.ndefs; i++)
+		args[fo.nclang_args++] = r->mm.defs[i];
+	fo.clang_args = args;
+	if (argc > 0 && epi_cmdline_values(o->source, &fo, argc, argv, names, n, vals, got) > 0) {
 		size_t len = 0;
 		for (int i = 0; i < n; i++) {
 			if (!got[i])
@@ -772,6 +780,7 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 							len ? ", " : "", names[i], vals[i]);
 		}
 	}
+	free(args);
 	epi_cmdline_free(argv, argc);
 }
 

@@ -14,6 +14,14 @@
 K="$top/evals/kernels"
 M="$tmp/m"
 mkdir -p "$M"
+# traced NAME CFLAGS [ARGS...]: $M/NAME.c built by gcc -g CFLAGS into
+# $M/NAME, profiled once with ARGS into $M/NAME.trace
+traced() {
+	name=$1 cflags=$2
+	shift 2
+	gcc -g $cflags -o "$M/$name" "$M/$name.c"
+	"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/$name.trace" -- "$M/$name" "$@" >/dev/null 2>&1
+}
 # a table with the kernels the model rests on, costs in the ratios of a
 # recent x86-64 core at 1 GHz (seconds per unit)
 cat >"$M/t.xml" <<'EOF'
@@ -599,8 +607,7 @@ for o in -O0 -O2; do
 done
 # validate, the traced program's sizes against the source's
 printf '#ifndef N\n#define N 1000\n#endif\ndouble a[N];\nint main(void)\n{\n\tfor (int r = 0; r < 300; r++)\n\t\tfor (int i = 1; i < N; i++)\n\t\t\ta[i] += a[i - 1] + 1;\n\treturn a[N - 1] < 0;\n}\n' >"$M/gsize.c"
-gcc -O0 -g -DN=20000 -o "$M/gsize" "$M/gsize.c"
-"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/gsize.trace" -- "$M/gsize" >/dev/null 2>&1
+traced gsize "-O0 -DN=20000"
 run_epi "compiled model: validate a program built with other array sizes, said" 0 \
 	"^note: '.*gsize' was built with other array sizes than '.*gsize.c' has as parsed: a (line 4) is \[20000\] in the program, \[1000\] in the source" -- \
 	validate "$M/gsize.c" -a "$M/gsize.trace" -t "$M/t.xml"
@@ -636,8 +643,7 @@ int main(int argc, char **argv)
 	return a[n - 1] > 1e300;
 }
 EOF2
-gcc -O0 -g -o "$M/argn" "$M/argn.c"
-"$top/build/san/bin/epi" profile -n 1 -m none -q -o "$M/argn.trace" -- "$M/argn" 4000 2000 >/dev/null 2>&1
+traced argn -O0 4000 2000
 "$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" >"$tmp/out" 2>&1
 [ $? -eq 0 ] && grep "^note: .*: as main() sets them from the run's command line (.*argn 4000 2000); --param chooses" "$tmp/out" |
 	grep "reps = 2000" | grep -q "n = 4000" &&
@@ -652,6 +658,13 @@ grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
 [ $? -eq 0 ] && grep -q "n = 1000" "$tmp/out" && grep -q "^note: reps = 2000: as main() sets it" "$tmp/out" &&
 	ok "compiled model: validate, --param over the command line" ||
 	bad "compiled model: validate, --param over the command line" "$tmp/out"
+# a default from a -D that the sizes read back give: run without words,
+# n is the build's N
+printf '#include <stdlib.h>\n#ifndef N\n#define N 100\n#endif\nstatic double a[N];\nint main(int argc, char **argv)\n{\n\tint n = argc > 1 ? atoi(argv[1]) : N;\n\tfor (int r = 0; r < 300; r++)\n\t\tfor (int i = 1; i < n; i++)\n\t\t\ta[i] += a[i - 1] * 0.5;\n\treturn a[n - 1] > 1e300;\n}\n' >"$M/argd.c"
+traced argd "-O0 -DN=5000"
+run_epi "compiled model: validate, a default the build's -D gave" 0 \
+	"^note: n = 5000: as main() sets it from the run's command line" -- \
+	validate "$M/argd.c" -a "$M/argd.trace" -t "$M/t.xml"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"
