@@ -790,8 +790,8 @@ static void note_cmdline(validate_run *r)
 	if (!r->cmd_note[0])
 		return;
 	char line[1400];
-	snprintf(line, sizeof line, "%s: as main() sets %s from the run's command line (%s); --param chooses",
-		 r->cmd_note, r->ncmd > 1 ? "them" : "it", r->prof.info.command);
+	snprintf(line, sizeof line, "%s: as main() ran with the run's command line (%s); --param chooses", r->cmd_note,
+		 r->prof.info.command);
 	epi_analysis_note(&r->a, line);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int epi_cmdline_split(const char *command, char ***argv)
 {
@@ -55,11 +56,27 @@ typedef struct var {
 typedef struct run {
 	CXCursor argc, argv;
 	int nargs;
-	char *const *args;
+	char **args; /* the words, as the program's getopt leaves them (it may reorder them) */
 	var *v;
 	int nv, cap;
-	int stop; /* a statement that cannot be followed was met */
+	int stop; /* a return or a jump was met */
+	/* running a loop of main() as the program did (its option parsing):
+	 * increments and assignments in expressions done, getopt called on
+	 * the words; what it cannot run abandons the loop */
+	int concrete;
+	long steps;
+	const char *optarg_s;
+	int optind_v;
+	int scanning; /* getopt has been called: its scan goes on */
+	int *loop_line; /* the loops of main() run as the program ran them, */
+	long *loop_iters; /* each entered once: their lines and iterations */
+	int nloops;
+	char lit[4][256]; /* string literals read, in turn */
+	int nlit;
 } run;
+
+/* The statements a loop may run before it is abandoned. */
+#define CMDLINE_STEPS 20000
 
 static var *var_of(run *r, CXCursor decl, int add)
 {
@@ -86,10 +103,33 @@ static CXCursor named(CXCursor e)
 
 static int eval(run *r, CXCursor e, long long *out);
 
-/* The word of the command line that E reads (argv[K]), or NULL. */
-static const char *word(run *r, CXCursor e)
+/* Whether declaration D is the C library's variable NAME (optarg,
+ * optind): one of no file of the program's. */
+static int libc_var(CXCursor d, const char *name)
+{
+	if (kind(d) != CXCursor_VarDecl || in_main_file(d))
+		return 0;
+	char *n = spelling(d);
+	int is = !strcmp(n, name);
+	free(n);
+	return is;
+}
+
+static int literal(CXCursor e, char *buf, size_t n);
+
+/* The string E is: a word of the command line (argv[K]), getopt's
+ * optarg, or a literal; NULL when not known. */
+static const char *text(run *r, CXCursor e)
 {
 	e = strip(e);
+	if (kind(e) == CXCursor_StringLiteral) {
+		char *b = r->lit[r->nlit++ % 4];
+		return literal(e, b, sizeof r->lit[0]) == 0 ? b : NULL;
+	}
+	if (kind(e) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e);
+		return r->concrete && libc_var(d, "optarg") ? r->optarg_s : NULL;
+	}
 	if (kind(e) != CXCursor_ArraySubscriptExpr)
 		return NULL;
 	kids k = {0};
@@ -141,7 +181,7 @@ static int eval_call(run *r, CXCursor e, long long *out)
 	kids_of(e, &k);
 	/* the callee's reference first, then the arguments */
 	int ret = -1, nargs = k.n - 1;
-	const char *w = nargs >= 1 ? word(r, k.c[1]) : NULL;
+	const char *w = nargs >= 1 ? text(r, k.c[1]) : NULL;
 	long long base = 10;
 	if (w && nargs == 1 && (!strcmp(name, "atoi") || !strcmp(name, "atol") || !strcmp(name, "atoll"))) {
 		*out = strtoll(w, NULL, 10);
@@ -153,10 +193,94 @@ static int eval_call(run *r, CXCursor e, long long *out)
 		    !strcmp(name, "strtoull"))) {
 		*out = name[4] == 'u' ? (long long)strtoull(w, NULL, (int)base) : strtoll(w, NULL, (int)base);
 		ret = 0;
+	} else if (nargs >= 2 && (!strcmp(name, "strcmp") || !strcmp(name, "strncmp"))) {
+		const char *x = w, *y = text(r, k.c[2]);
+		long long len = 0;
+		if (x && y && nargs == 2 && !strcmp(name, "strcmp")) {
+			*out = strcmp(x, y);
+			ret = 0;
+		} else if (x && y && nargs == 3 && eval(r, k.c[3], &len) == 0 && len >= 0) {
+			*out = strncmp(x, y, (size_t)len);
+			ret = 0;
+		}
+	} else if (r->concrete && nargs == 3 && !strcmp(name, "getopt") && clang_equalCursors(named(k.c[1]), r->argc) &&
+		   clang_equalCursors(named(k.c[2]), r->argv)) {
+		/* the C library's own, on the words as the program had them */
+		const char *opts = text(r, k.c[3]);
+		if (opts) {
+			char copy[256];
+			snprintf(copy, sizeof copy, "%s", opts);
+			opterr = 0;
+			/* the first call starts a scan afresh (glibc: optind 0) */
+			optind = r->scanning ? r->optind_v : 0;
+			r->scanning = 1;
+			*out = getopt(r->nargs, r->args, copy);
+			r->optind_v = optind;
+			r->optarg_s = optarg;
+			ret = 0;
+		}
 	}
 	kids_free(&k);
 	free(name);
 	return ret;
+}
+
+/* In a loop run as the program ran it: the variable E names, when it is
+ * one followed (an int of main() or of the file), else NULL. */
+static var *target(run *r, CXCursor e)
+{
+	CXCursor d = named(e);
+	return clang_Cursor_isNull(d) || clang_equalCursors(d, r->argc) ? NULL : var_of(r, d, 0);
+}
+
+/* The side effects of E, in a loop run as the program ran it: an
+ * assignment (plain or compound), an increment or a decrement of a
+ * variable followed; 1 when E is one (its value into *OUT, -1 returned
+ * when it cannot be run), 0 when not. */
+static int effect(run *r, CXCursor e, long long *out, int *ret)
+{
+	enum CXCursorKind k = kind(e);
+	kids c = {0};
+	int is = 0;
+	*ret = -1;
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec) {
+			is = 1;
+			kids_of(e, &c);
+			var *x = c.n == 1 ? target(r, c.c[0]) : NULL;
+			if (x && x->known) {
+				long long old = x->v;
+				x->v += op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1;
+				*out = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ? old : x->v;
+				*ret = 0;
+			}
+		}
+	} else if (k == CXCursor_CompoundAssignOperator ||
+		   (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Assign)) {
+		is = 1;
+		kids_of(e, &c);
+		var *x = c.n == 2 ? target(r, c.c[0]) : NULL;
+		long long v, a = 0;
+		if (x && eval(r, c.c[1], &v) == 0 && (k == CXCursor_BinaryOperator || (x->known && (a = x->v, 1)))) {
+			*ret = 0;
+			switch (k == CXCursor_BinaryOperator ? CXBinaryOperator_Assign : clang_getCursorBinaryOperatorKind(e)) {
+			case CXBinaryOperator_Assign: break;
+			case CXBinaryOperator_AddAssign: v = a + v; break;
+			case CXBinaryOperator_SubAssign: v = a - v; break;
+			case CXBinaryOperator_MulAssign: v = a * v; break;
+			case CXBinaryOperator_DivAssign: *ret = v ? (v = a / v, 0) : -1; break;
+			default: *ret = -1; break;
+			}
+			if (*ret == 0) {
+				x->v = *out = v;
+				x->known = 1;
+			}
+		}
+	}
+	kids_free(&c);
+	return is;
 }
 
 static int eval(run *r, CXCursor e, long long *out)
@@ -164,9 +288,16 @@ static int eval(run *r, CXCursor e, long long *out)
 	e = strip(e);
 	enum CXCursorKind k = kind(e);
 	CXCursor d = named(e);
+	int ret;
+	if (r->concrete && effect(r, e, out, &ret))
+		return ret;
 	if (!clang_Cursor_isNull(d)) {
 		if (clang_equalCursors(d, r->argc)) {
 			*out = r->nargs;
+			return 0;
+		}
+		if (r->concrete && libc_var(d, "optind")) {
+			*out = r->optind_v;
 			return 0;
 		}
 		var *x = var_of(r, d, 0);
@@ -180,7 +311,7 @@ static int eval(run *r, CXCursor e, long long *out)
 	kids c = {0};
 	kids_of(e, &c);
 	long long a, b;
-	int ret = -1;
+	ret = -1;
 	if (k == CXCursor_UnaryOperator && c.n == 1 && eval(r, c.c[0], &a) == 0) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
 		ret = 0;
@@ -301,7 +432,7 @@ static int scan_call(run *r, CXCursor c)
 	char fmt[64];
 	const char *w;
 	int uns;
-	if (!strcmp(name, "sscanf") && k.n == 4 && (w = word(r, k.c[1])) && literal(k.c[2], fmt, sizeof fmt) == 0 &&
+	if (!strcmp(name, "sscanf") && k.n == 4 && (w = text(r, k.c[1])) && literal(k.c[2], fmt, sizeof fmt) == 0 &&
 	    one_integer(fmt, &uns)) {
 		CXCursor a = strip(k.c[3]);
 		kids ak = {0};
@@ -318,7 +449,7 @@ static int scan_call(run *r, CXCursor c)
 			snprintf(one, sizeof one, "%%ll%c", uns ? 'u' : 'd');
 			char pre[64];
 			snprintf(pre, sizeof pre, "%.*s%s", (int)(pc - fmt), fmt, one);
-			long long v;
+			long long v = 0;
 			var *x = var_of(r, d, 1);
 			x->known = sscanf(w, pre, &v) == 1;
 			x->v = v;
@@ -328,6 +459,208 @@ static int scan_call(run *r, CXCursor c)
 	kids_free(&k);
 	free(name);
 	return ret;
+}
+
+/* The initial value of declaration D (its last child that is an
+ * expression), or a null cursor. */
+static CXCursor initial(CXCursor d)
+{
+	kids v = {0};
+	kids_of(d, &v);
+	CXCursor init = clang_getNullCursor();
+	for (int j = 0; j < v.n; j++)
+		if (clang_isExpression(kind(v.c[j])))
+			init = v.c[j];
+	kids_free(&v);
+	return init;
+}
+
+/* A loop run as the program ran it: how a statement ends. */
+enum { GO, BROKE, CONTINUED, CANNOT };
+
+static int run_loop(run *r, CXCursor s, long *iters);
+
+/* A call that changes nothing followed: output. */
+static int quiet_call(CXCursor e)
+{
+	static const char *const out[] = {"printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush"};
+	e = strip(e);
+	if (kind(e) != CXCursor_CallExpr)
+		return 0;
+	char *name = spelling(e);
+	int q = 0;
+	for (size_t i = 0; i < sizeof out / sizeof *out && !q; i++)
+		q = !strcmp(name, out[i]);
+	free(name);
+	return q;
+}
+
+/* The statements of switch S's body from the case that VALUE selects. */
+static int run_switch(run *r, CXCursor s, long long value);
+
+/* Runs statement S as the program ran it (r->concrete). */
+static int step(run *r, CXCursor s)
+{
+	if (++r->steps > CMDLINE_STEPS)
+		return CANNOT;
+	enum CXCursorKind k = kind(s);
+	kids c = {0};
+	kids_of(s, &c);
+	int st = GO;
+	long long v;
+	if (k == CXCursor_CompoundStmt) {
+		for (int i = 0; i < c.n && st == GO; i++)
+			st = step(r, c.c[i]);
+	} else if (k == CXCursor_NullStmt) {
+	} else if (k == CXCursor_DeclStmt) {
+		for (int i = 0; i < c.n && st == GO; i++) {
+			CXCursor init = initial(c.c[i]);
+			CXType t = clang_getCanonicalType(clang_getCursorType(c.c[i]));
+			var *x = var_of(r, c.c[i], 1);
+			x->known = 0;
+			if (kind(c.c[i]) != CXCursor_VarDecl || t.kind < CXType_Char_U || t.kind > CXType_Int128 ||
+			    (!clang_Cursor_isNull(init) && eval(r, init, &x->v) != 0))
+				st = CANNOT;
+			x->known = !clang_Cursor_isNull(init);
+		}
+	} else if (k == CXCursor_IfStmt && c.n >= 2) {
+		if (eval(r, c.c[0], &v) != 0)
+			st = CANNOT;
+		else if (v)
+			st = step(r, c.c[1]);
+		else if (c.n == 3)
+			st = step(r, c.c[2]);
+	} else if (k == CXCursor_SwitchStmt && c.n == 2) {
+		st = eval(r, c.c[0], &v) == 0 ? run_switch(r, c.c[1], v) : CANNOT;
+	} else if (k == CXCursor_BreakStmt) {
+		st = BROKE;
+	} else if (k == CXCursor_ContinueStmt) {
+		st = CONTINUED;
+	} else if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+		long n;
+		st = run_loop(r, s, &n);
+	} else if (k == CXCursor_CallExpr && scan_call(r, s) == 0) {
+		/* sscanf(optarg, "%d", &n) */
+	} else if (clang_isExpression(k)) {
+		if (eval(r, s, &v) != 0 && !quiet_call(s))
+			st = CANNOT;
+	} else {
+		st = CANNOT; /* a return, a jump, a label */
+	}
+	kids_free(&c);
+	return st;
+}
+
+static int run_switch(run *r, CXCursor body, long long value)
+{
+	kids c = {0};
+	kids_of(body, &c);
+	/* each statement of the body under its labels (case 'a': case 'b': x) */
+	int from = -1, dflt = -1;
+	CXCursor *st = xmalloc(((size_t)c.n + 1) * sizeof *st);
+	for (int i = 0; i < c.n; i++) {
+		CXCursor x = c.c[i];
+		while (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt) {
+			kids l = {0};
+			kids_of(x, &l);
+			long long v;
+			if (kind(x) == CXCursor_DefaultStmt && dflt < 0)
+				dflt = i;
+			else if (kind(x) == CXCursor_CaseStmt && l.n == 2 && eval(r, l.c[0], &v) == 0 && v == value && from < 0)
+				from = i;
+			x = l.n ? l.c[l.n - 1] : clang_getNullCursor();
+			kids_free(&l);
+		}
+		st[i] = x;
+	}
+	if (from < 0)
+		from = dflt;
+	int ret = GO;
+	for (int i = from < 0 ? c.n : from; i < c.n && ret == GO; i++)
+		if (!clang_Cursor_isNull(st[i]))
+			ret = step(r, st[i]);
+	free(st);
+	kids_free(&c);
+	return ret == BROKE ? GO : ret;
+}
+
+/* Loop S run (r->concrete); its body's runs into *ITERS. */
+static int run_loop(run *r, CXCursor s, long *iters)
+{
+	kids c = {0};
+	kids_of(s, &c);
+	CXCursor init = clang_getNullCursor(), cond = init, inc = init, body = init;
+	int ret = GO;
+	/* a for with its three parts, a while, a do (the cursors do not say
+	 * which of a for's parts are missing) */
+	if (kind(s) == CXCursor_ForStmt && c.n == 4) {
+		init = c.c[0];
+		cond = c.c[1];
+		inc = c.c[2];
+		body = c.c[3];
+	} else if (kind(s) == CXCursor_WhileStmt && c.n == 2) {
+		cond = c.c[0];
+		body = c.c[1];
+	} else if (kind(s) == CXCursor_DoStmt && c.n == 2) {
+		body = c.c[0];
+		cond = c.c[1];
+	} else {
+		ret = CANNOT;
+	}
+	long long v;
+	*iters = 0;
+	if (ret == GO && !clang_Cursor_isNull(init))
+		ret = step(r, init);
+	for (int first = 1; ret == GO; first = 0) {
+		if (!(first && kind(s) == CXCursor_DoStmt)) {
+			if (eval(r, cond, &v) != 0 || ++r->steps > CMDLINE_STEPS) {
+				ret = CANNOT;
+				break;
+			}
+			if (!v)
+				break;
+		}
+		int st = step(r, body);
+		++*iters;
+		if (st == CANNOT || st == BROKE) {
+			ret = st == CANNOT ? CANNOT : GO;
+			break;
+		}
+		if (!clang_Cursor_isNull(inc) && eval(r, inc, &v) != 0)
+			ret = CANNOT;
+	}
+	kids_free(&c);
+	return ret;
+}
+
+/* Loop S run as the program ran it, when it can be (an option parser);
+ * 0, or -1 with every variable as it was before. */
+static int run_whole_loop(run *r, CXCursor s)
+{
+	var *saved = xmalloc(((size_t)r->nv + 1) * sizeof *saved);
+	memcpy(saved, r->v, (size_t)r->nv * sizeof *saved);
+	int nv = r->nv, optind_v = r->optind_v, scanning = r->scanning;
+	const char *optarg_s = r->optarg_s;
+	r->concrete = 1;
+	r->steps = 0;
+	long iters;
+	int st = run_loop(r, s, &iters);
+	r->concrete = 0;
+	if (st != CANNOT) {
+		r->loop_line = xrealloc(r->loop_line, ((size_t)r->nloops + 1) * sizeof *r->loop_line);
+		r->loop_iters = xrealloc(r->loop_iters, ((size_t)r->nloops + 1) * sizeof *r->loop_iters);
+		r->loop_line[r->nloops] = line_of(s);
+		r->loop_iters[r->nloops++] = iters;
+	}
+	if (st == CANNOT) {
+		memcpy(r->v, saved, (size_t)nv * sizeof *saved);
+		r->nv = nv;
+		r->optind_v = optind_v;
+		r->optarg_s = optarg_s;
+		r->scanning = scanning;
+	}
+	free(saved);
+	return st == CANNOT ? -1 : 0;
 }
 
 static void exec(run *r, CXCursor s);
@@ -360,14 +693,7 @@ static void exec(run *r, CXCursor s)
 		for (int i = 0; i < c.n; i++) {
 			if (kind(c.c[i]) != CXCursor_VarDecl)
 				continue;
-			kids v = {0};
-			kids_of(c.c[i], &v);
-			/* its initial value: the last child that is an expression */
-			CXCursor init = clang_getNullCursor();
-			for (int j = 0; j < v.n; j++)
-				if (clang_isExpression(kind(v.c[j])))
-					init = v.c[j];
-			kids_free(&v);
+			CXCursor init = initial(c.c[i]);
 			if (!clang_Cursor_isNull(init))
 				forget(r, init);
 			var *x = var_of(r, c.c[i], 1);
@@ -384,6 +710,9 @@ static void exec(run *r, CXCursor s)
 			exec(r, c.c[2]);
 	} else if (k == CXCursor_CallExpr && scan_call(r, s) == 0) {
 		/* followed */
+	} else if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) &&
+		   run_whole_loop(r, s) == 0) {
+		/* run as the program ran it */
 	} else {
 		forget(r, s);
 		r->stop = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
@@ -404,7 +733,12 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 		tu = NULL;
 	free(a);
 	int found = 0;
-	run r = {.nargs = argc, .args = argv};
+	/* the words, for getopt to reorder as it did the program's */
+	char **words = xmalloc(((size_t)argc + 1) * sizeof *words);
+	for (int i = 0; i < argc; i++)
+		words[i] = xstrdup(argv[i]);
+	words[argc] = NULL;
+	run r = {.nargs = argc, .args = words, .optind_v = 1};
 	kids top = {0};
 	if (tu)
 		kids_of(clang_getTranslationUnitCursor(tu), &top);
@@ -462,6 +796,17 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 				r.cap = other.cap;
 			}
 		}
+		/* a loop's trip count, T<line>: of one run as the program ran it */
+		for (int i = 0; i < n; i++) {
+			char *end;
+			long line = names[i][0] == 'T' ? strtol(names[i] + 1, &end, 10) : 0;
+			for (int j = 0; line > 0 && !*end && j < r.nloops && !got[i]; j++)
+				if (r.loop_line[j] == line) {
+					vals[i] = r.loop_iters[j];
+					got[i] = 1;
+					found++;
+				}
+		}
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < r.nv && !got[i]; j++) {
 				char *name = spelling(r.v[j].decl);
@@ -476,6 +821,9 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 	kids_free(&k);
 	kids_free(&top);
 	free(r.v);
+	free(r.loop_line);
+	free(r.loop_iters);
+	epi_cmdline_free(words, argc);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);

@@ -1,6 +1,7 @@
 /* cmdline: the values main() gives its variables from a run's command line
- * (int n = argc > 1 ? atoi(argv[1]) : 1000;), read by following main()'s
- * first statements with the run's arguments, as a profile recorded them. */
+ * (int n = argc > 1 ? atoi(argv[1]) : 1000;, -n 4000 through getopt), read
+ * by following main()'s statements with the run's words, as a profile
+ * recorded them. */
 #ifndef EPI_CMDLINE_H
 #define EPI_CMDLINE_H
 
@@ -16,16 +17,21 @@ void epi_cmdline_free(char **argv, int argc);
 
 /* The values that main() of FILE (parsed with FO's flags) gives its
  * integer variables, and the file's, named NAMES (N of them) when run with
- * the ARGC words ARGV (argv[0] the program). main()'s statements are
- * followed in order: declarations and assignments whose values follow
+ * the ARGC words ARGV (argv[0] the program), and the trip counts of its
+ * loops (T<line>) that ran as the program ran them. main()'s statements
+ * are followed in order: declarations and assignments whose values follow
  * from constants, argc, the words of argv through atoi, atol, atoll,
  * strtol, strtoll, strtoul, strtoull or a sscanf of one integer, and the
  * variables known so far; an if whose condition is known takes its
- * branch. Any other statement (a loop, an if not known, a call) makes
- * the variables it may change unknown (assigned, stepped, or their
- * address taken), and a return or a jump ends the following. A variable
- * of the file that another function may change is unknown. Sets VALS[i]
- * and GOT[i] for each name given a value; returns how many. */
+ * branch. A loop is run as the program ran it (an option parser: getopt,
+ * the C library's own, on the words; strcmp of the words; switch, break,
+ * continue, increments) when all it runs can be, within a budget of
+ * statements. Any other statement (a loop that cannot be run, an if not
+ * known, a call) makes the variables it may change unknown (assigned,
+ * stepped, or their address taken), and a return or a jump ends the
+ * following. A variable of the file that another function may change is
+ * unknown. Sets VALS[i] and GOT[i] for each name given a value; returns
+ * how many. Calls getopt: not while another thread does. */
 int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, char *const *argv,
 		       const char *const *names, int n, long long *vals, int *got);
 

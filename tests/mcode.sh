@@ -645,7 +645,7 @@ int main(int argc, char **argv)
 EOF2
 traced argn -O0 4000 2000
 "$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" >"$tmp/out" 2>&1
-[ $? -eq 0 ] && grep "^note: .*: as main() sets them from the run's command line (.*argn 4000 2000); --param chooses" "$tmp/out" |
+[ $? -eq 0 ] && grep "^note: .*: as main() ran with the run's command line (.*argn 4000 2000); --param chooses" "$tmp/out" |
 	grep "reps = 2000" | grep -q "n = 4000" &&
 	ok "compiled model: validate, parameters from the run's command line, said" ||
 	bad "compiled model: validate, parameters from the run's command line, said" "$tmp/out"
@@ -655,7 +655,7 @@ grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
 	ok "compiled model: validate, parameters from the command line, as with --param" ||
 	bad "compiled model: validate, parameters from the command line, as with --param" "$tmp/read"
 "$E" validate "$M/argn.c" -a "$M/argn.trace" -t "$M/t.xml" -P n=1000 >"$tmp/out" 2>&1
-[ $? -eq 0 ] && grep -q "n = 1000" "$tmp/out" && grep -q "^note: reps = 2000: as main() sets it" "$tmp/out" &&
+[ $? -eq 0 ] && grep -q "n = 1000" "$tmp/out" && grep -q "^note: reps = 2000: as main() ran" "$tmp/out" &&
 	ok "compiled model: validate, --param over the command line" ||
 	bad "compiled model: validate, --param over the command line" "$tmp/out"
 # a default from a -D that the sizes read back give: run without words,
@@ -663,8 +663,75 @@ grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
 printf '#include <stdlib.h>\n#ifndef N\n#define N 100\n#endif\nstatic double a[N];\nint main(int argc, char **argv)\n{\n\tint n = argc > 1 ? atoi(argv[1]) : N;\n\tfor (int r = 0; r < 300; r++)\n\t\tfor (int i = 1; i < n; i++)\n\t\t\ta[i] += a[i - 1] * 0.5;\n\treturn a[n - 1] > 1e300;\n}\n' >"$M/argd.c"
 traced argd "-O0 -DN=5000"
 run_epi "compiled model: validate, a default the build's -D gave" 0 \
-	"^note: n = 5000: as main() sets it from the run's command line" -- \
+	"^note: n = 5000: as main() ran with the run's command line" -- \
 	validate "$M/argd.c" -a "$M/argd.trace" -t "$M/t.xml"
+# options parsed by getopt and by a loop over argv with strcmp: the
+# loops run as the program ran them, their trip counts too
+cat >"$M/argo.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static double a[8000];
+int main(int argc, char **argv)
+{
+	int n = 1000, reps = 10, c;
+	while ((c = getopt(argc, argv, "vn:r:")) != -1)
+		switch (c) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'v':
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-v] [-n N] [-r REPS]\n", argv[0]);
+			return 1;
+		}
+	for (int r = 0; r < reps; r++)
+		for (int i = 1; i < n; i++)
+			a[i] += a[i - 1] * 0.5;
+	return a[n - 1] > 1e300;
+}
+EOF2
+cat >"$M/args.c" <<'EOF2'
+#include <stdlib.h>
+#include <string.h>
+static double a[8000];
+int main(int argc, char **argv)
+{
+	int n = 1000, reps = 10;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			n = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+			reps = atoi(argv[++i]);
+	}
+	for (int r = 0; r < reps; r++)
+		for (int i = 1; i < n; i++)
+			a[i] += a[i - 1] * 0.5;
+	return a[n - 1] > 1e300;
+}
+EOF2
+traced argo -O0 -v -n 4000 -r 2000
+traced args -O0 --reps 2000 -n 4000
+for p in "argo T8=3" "args T7=2"; do
+	set -- $p
+	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv >"$tmp/read" 2>"$tmp/note"
+	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv -P n=4000 -P reps=2000 -P $2 >"$tmp/given" 2>/dev/null
+	grep -q '^"program",' "$tmp/read" && cmp -s "$tmp/read" "$tmp/given" &&
+		grep "as main() ran with the run's command line" "$tmp/note" | grep -q "${2%=*} = ${2#*=}" &&
+		ok "compiled model: validate, options of $1.c run as the program ran them" ||
+		bad "compiled model: validate, options of $1.c run as the program ran them" "$tmp/note"
+done
+# an option loop that cannot be run (a word kept in a pointer): n not
+# taken from it, asked for
+sed 's/if (!strcmp(argv\[i\], "-n")/const char *w = argv[i];\n\t\tif (!strcmp(w, "-n")/' "$M/args.c" >"$M/argw.c"
+grep -q 'const char \*w = argv\[i\];' "$M/argw.c" || bad "compiled model: argw.c as this test expects it" "$M/argw.c"
+traced argw -O0 --reps 2000 -n 4000
+run_epi "compiled model: validate, an option loop not run, its values asked for" 1 "give --param for .*n" -- \
+	validate "$M/argw.c" -a "$M/argw.trace" -t "$M/t.xml"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"

@@ -95,7 +95,7 @@ grep -q "<svg" "$tmp/val.svg" && grep -q "sel.c:11 loop in selection_sort" "$tmp
 # with --param, said
 "$E" validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -F csv >"$tmp/read" 2>"$tmp/note"
 "$E" validate "$tmp/sel.c" -a "$tmp/sel.trace" -t "$Q6600" -f 2.4GHz -F csv -P n=$SEL_N >"$tmp/given" 2>/dev/null
-cmp -s "$tmp/read" "$tmp/given" && grep -q "^epi validate: note: n = $SEL_N: as main() sets it from the run's command line" "$tmp/note" &&
+cmp -s "$tmp/read" "$tmp/given" && grep -q "^epi validate: note: n = $SEL_N: as main() ran with the run's command line" "$tmp/note" &&
 	ok "validate: n from the run's command line, as with --param" ||
 	bad "validate: n from the run's command line, as with --param" "$tmp/note"
 # a value main() takes from elsewhere (the environment): asked for
