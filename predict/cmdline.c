@@ -46,11 +46,14 @@ void epi_cmdline_free(char **argv, int argc)
 	free(argv);
 }
 
-/* A variable followed: a local of main() or a variable of the file. */
+/* A variable followed: a local of main() or a variable of the file; an
+ * integer, or (STR) a pointer to chars that holds S, a word or a literal. */
 typedef struct var {
 	CXCursor decl;
 	long long v;
 	int known;
+	int str;
+	const char *s;
 } var;
 
 typedef struct run {
@@ -71,8 +74,8 @@ typedef struct run {
 	int *loop_line; /* the loops of main() run as the program ran them, */
 	long *loop_iters; /* each entered once: their lines and iterations */
 	int nloops;
-	char lit[4][256]; /* string literals read, in turn */
-	int nlit;
+	char **lits; /* string literals read */
+	int nlits;
 } run;
 
 /* The statements a loop may run before it is abandoned. */
@@ -123,11 +126,17 @@ static const char *text(run *r, CXCursor e)
 {
 	e = strip(e);
 	if (kind(e) == CXCursor_StringLiteral) {
-		char *b = r->lit[r->nlit++ % 4];
-		return literal(e, b, sizeof r->lit[0]) == 0 ? b : NULL;
+		char b[256];
+		if (literal(e, b, sizeof b) < 0)
+			return NULL;
+		r->lits = xrealloc(r->lits, ((size_t)r->nlits + 1) * sizeof *r->lits);
+		return r->lits[r->nlits++] = xstrdup(b);
 	}
 	if (kind(e) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(e);
+		var *x = var_of(r, d, 0);
+		if (x && x->str)
+			return x->known ? x->s : NULL;
 		return r->concrete && libc_var(d, "optarg") ? r->optarg_s : NULL;
 	}
 	if (kind(e) != CXCursor_ArraySubscriptExpr)
@@ -263,7 +272,12 @@ static int effect(run *r, CXCursor e, long long *out, int *ret)
 		kids_of(e, &c);
 		var *x = c.n == 2 ? target(r, c.c[0]) : NULL;
 		long long v, a = 0;
-		if (x && eval(r, c.c[1], &v) == 0 && (k == CXCursor_BinaryOperator || (x->known && (a = x->v, 1)))) {
+		if (x && x->str) {
+			x->s = k == CXCursor_BinaryOperator ? text(r, c.c[1]) : NULL;
+			x->known = x->s != NULL;
+			*ret = x->known ? 0 : -1;
+			*out = 0;
+		} else if (x && eval(r, c.c[1], &v) == 0 && (k == CXCursor_BinaryOperator || (x->known && (a = x->v, 1)))) {
 			*ret = 0;
 			switch (k == CXCursor_BinaryOperator ? CXBinaryOperator_Assign : clang_getCursorBinaryOperatorKind(e)) {
 			case CXBinaryOperator_Assign: break;
@@ -375,11 +389,12 @@ static int eval(run *r, CXCursor e, long long *out)
 	return ret;
 }
 
+static int init_var(run *r, CXCursor d, CXCursor init);
+
 /* Sets X to what E gives (unknown when it cannot be followed). */
 static void set(run *r, CXCursor decl, CXCursor e)
 {
-	var *x = var_of(r, decl, 1);
-	x->known = eval(r, e, &x->v) == 0;
+	init_var(r, decl, e);
 }
 
 /* Every variable the code of C may change (assigned, stepped, or its
@@ -461,6 +476,38 @@ static int scan_call(run *r, CXCursor c)
 	return ret;
 }
 
+/* What declaration D declares: 1 an integer, 2 a pointer to chars, 0
+ * neither. */
+static int decl_type(CXCursor d)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind >= CXType_Char_U && t.kind <= CXType_Int128)
+		return 1;
+	if (t.kind != CXType_Pointer)
+		return 0;
+	CXType p = clang_getCanonicalType(clang_getPointeeType(t));
+	return p.kind == CXType_Char_S || p.kind == CXType_Char_U || p.kind == CXType_SChar || p.kind == CXType_UChar
+		       ? 2
+		       : 0;
+}
+
+/* Variable D's value from its initial value INIT (none: unknown); 0, or
+ * -1 when INIT cannot be followed. */
+static int init_var(run *r, CXCursor d, CXCursor init)
+{
+	int type = decl_type(d);
+	var *x = var_of(r, d, 1);
+	x->str = type == 2;
+	x->known = 0;
+	if (clang_Cursor_isNull(init))
+		return 0;
+	if (x->str)
+		x->known = (x->s = text(r, init)) != NULL;
+	else
+		x->known = type == 1 && eval(r, init, &x->v) == 0;
+	return x->known ? 0 : -1;
+}
+
 /* The initial value of declaration D (its last child that is an
  * expression), or a null cursor. */
 static CXCursor initial(CXCursor d)
@@ -514,14 +561,9 @@ static int step(run *r, CXCursor s)
 	} else if (k == CXCursor_NullStmt) {
 	} else if (k == CXCursor_DeclStmt) {
 		for (int i = 0; i < c.n && st == GO; i++) {
-			CXCursor init = initial(c.c[i]);
-			CXType t = clang_getCanonicalType(clang_getCursorType(c.c[i]));
-			var *x = var_of(r, c.c[i], 1);
-			x->known = 0;
-			if (kind(c.c[i]) != CXCursor_VarDecl || t.kind < CXType_Char_U || t.kind > CXType_Int128 ||
-			    (!clang_Cursor_isNull(init) && eval(r, init, &x->v) != 0))
+			if (kind(c.c[i]) != CXCursor_VarDecl || !decl_type(c.c[i]) ||
+			    init_var(r, c.c[i], initial(c.c[i])) < 0)
 				st = CANNOT;
-			x->known = !clang_Cursor_isNull(init);
 		}
 	} else if (k == CXCursor_IfStmt && c.n >= 2) {
 		if (eval(r, c.c[0], &v) != 0)
@@ -696,8 +738,7 @@ static void exec(run *r, CXCursor s)
 			CXCursor init = initial(c.c[i]);
 			if (!clang_Cursor_isNull(init))
 				forget(r, init);
-			var *x = var_of(r, c.c[i], 1);
-			x->known = !clang_Cursor_isNull(init) && eval(r, init, &x->v) == 0;
+			init_var(r, c.c[i], init);
 		}
 	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(s) == CXBinaryOperator_Assign &&
 		   c.n == 2 && !clang_Cursor_isNull(named(c.c[0]))) {
@@ -823,6 +864,9 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 	free(r.v);
 	free(r.loop_line);
 	free(r.loop_iters);
+	for (int i = 0; i < r.nlits; i++)
+		free(r.lits[i]);
+	free(r.lits);
 	epi_cmdline_free(words, argc);
 	if (tu)
 		clang_disposeTranslationUnit(tu);

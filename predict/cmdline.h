@@ -23,9 +23,10 @@ void epi_cmdline_free(char **argv, int argc);
  * from constants, argc, the words of argv through atoi, atol, atoll,
  * strtol, strtoll, strtoul, strtoull or a sscanf of one integer, and the
  * variables known so far; an if whose condition is known takes its
- * branch. A loop is run as the program ran it (an option parser: getopt,
- * the C library's own, on the words; strcmp of the words; switch, break,
- * continue, increments) when all it runs can be, within a budget of
+ * branch; a pointer to chars holds a word or a literal. A loop is run as
+ * the program ran it (an option parser: getopt, the C library's own, on
+ * the words; strcmp of the words; switch, break, continue, increments)
+ * when all it runs can be, within a budget of
  * statements. Any other statement (a loop that cannot be run, an if not
  * known, a call) makes the variables it may change unknown (assigned,
  * stepped, or their address taken), and a return or a jump ends the

@@ -665,8 +665,9 @@ traced argd "-O0 -DN=5000"
 run_epi "compiled model: validate, a default the build's -D gave" 0 \
 	"^note: n = 5000: as main() ran with the run's command line" -- \
 	validate "$M/argd.c" -a "$M/argd.trace" -t "$M/t.xml"
-# options parsed by getopt and by a loop over argv with strcmp: the
-# loops run as the program ran them, their trip counts too
+# options parsed by getopt and by a loop over argv with strcmp (a word
+# also kept in a pointer): the loops run as the program ran them, their
+# trip counts too
 cat >"$M/argo.c" <<'EOF2'
 #include <stdio.h>
 #include <stdlib.h>
@@ -714,9 +715,12 @@ int main(int argc, char **argv)
 	return a[n - 1] > 1e300;
 }
 EOF2
+sed 's/if (!strcmp(argv\[i\], "-n")/const char *w = argv[i];\n\t\tif (!strcmp(w, "-n")/' "$M/args.c" >"$M/argw.c"
+grep -q 'const char \*w = argv\[i\];' "$M/argw.c" || bad "compiled model: argw.c as this test expects it" "$M/argw.c"
 traced argo -O0 -v -n 4000 -r 2000
 traced args -O0 --reps 2000 -n 4000
-for p in "argo T8=3" "args T7=2"; do
+traced argw -O0 --reps 2000 -n 4000
+for p in "argo T8=3" "args T7=2" "argw T7=2"; do
 	set -- $p
 	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv >"$tmp/read" 2>"$tmp/note"
 	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv -P n=4000 -P reps=2000 -P $2 >"$tmp/given" 2>/dev/null
@@ -725,13 +729,13 @@ for p in "argo T8=3" "args T7=2"; do
 		ok "compiled model: validate, options of $1.c run as the program ran them" ||
 		bad "compiled model: validate, options of $1.c run as the program ran them" "$tmp/note"
 done
-# an option loop that cannot be run (a word kept in a pointer): n not
+# an option loop that cannot be run (a word copied by strcpy): n not
 # taken from it, asked for
-sed 's/if (!strcmp(argv\[i\], "-n")/const char *w = argv[i];\n\t\tif (!strcmp(w, "-n")/' "$M/args.c" >"$M/argw.c"
-grep -q 'const char \*w = argv\[i\];' "$M/argw.c" || bad "compiled model: argw.c as this test expects it" "$M/argw.c"
-traced argw -O0 --reps 2000 -n 4000
+sed 's/if (!strcmp(argv\[i\], "-n")/char w[64];\n\t\tstrcpy(w, argv[i]);\n\t\tif (!strcmp(w, "-n")/' "$M/args.c" >"$M/argc.c"
+grep -q 'strcpy(w, argv\[i\]);' "$M/argc.c" || bad "compiled model: argc.c as this test expects it" "$M/argc.c"
+traced argc -O0 --reps 2000 -n 4000
 run_epi "compiled model: validate, an option loop not run, its values asked for" 1 "give --param for .*n" -- \
-	validate "$M/argw.c" -a "$M/argw.trace" -t "$M/t.xml"
+	validate "$M/argc.c" -a "$M/argc.trace" -t "$M/t.xml"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"
