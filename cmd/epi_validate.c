@@ -754,6 +754,12 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 		return;
 	char **argv;
 	int argc = epi_cmdline_split(r->prof.info.command, &argv);
+	/* a command line as long as the trace keeps may end cut short: its
+	 * last word is not taken */
+	if (argc > 1 && strlen(r->prof.info.command) + 8 >= sizeof r->prof.info.command) {
+		free(argv[--argc]);
+		argv[argc] = NULL;
+	}
 	long long vals[SYM_MAXVARS];
 	int got[SYM_MAXVARS];
 	/* the source as the program was built: with the -D read back */
