@@ -593,12 +593,26 @@ static int step(run *r, CXCursor s)
 	return st;
 }
 
+/* The case and default labels in C's code, those of the switches inside
+ * it left out. */
+static enum CXChildVisitResult label_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (kind(c) == CXCursor_SwitchStmt)
+		return CXChildVisit_Continue;
+	*(int *)data += kind(c) == CXCursor_CaseStmt || kind(c) == CXCursor_DefaultStmt;
+	return CXChildVisit_Recurse;
+}
+
 static int run_switch(run *r, CXCursor body, long long value)
 {
+	if (kind(body) != CXCursor_CompoundStmt)
+		return CANNOT;
 	kids c = {0};
 	kids_of(body, &c);
-	/* each statement of the body under its labels (case 'a': case 'b': x) */
-	int from = -1, dflt = -1;
+	/* each statement of the body under its labels (case 'a': case 'b': x);
+	 * a label deeper in the body, or one not known, cannot be run */
+	int from = -1, dflt = -1, labels = 0, all = 0, known = 1;
 	CXCursor *st = xmalloc(((size_t)c.n + 1) * sizeof *st);
 	for (int i = 0; i < c.n; i++) {
 		CXCursor x = c.c[i];
@@ -606,18 +620,24 @@ static int run_switch(run *r, CXCursor body, long long value)
 			kids l = {0};
 			kids_of(x, &l);
 			long long v;
-			if (kind(x) == CXCursor_DefaultStmt && dflt < 0)
-				dflt = i;
-			else if (kind(x) == CXCursor_CaseStmt && l.n == 2 && eval(r, l.c[0], &v) == 0 && v == value && from < 0)
+			labels++;
+			if (kind(x) == CXCursor_DefaultStmt) {
+				if (dflt < 0)
+					dflt = i;
+			} else if (l.n != 2 || eval(r, l.c[0], &v) != 0) {
+				known = 0;
+			} else if (v == value && from < 0) {
 				from = i;
+			}
 			x = l.n ? l.c[l.n - 1] : clang_getNullCursor();
 			kids_free(&l);
 		}
 		st[i] = x;
 	}
+	clang_visitChildren(body, label_visit, &all);
 	if (from < 0)
 		from = dflt;
-	int ret = GO;
+	int ret = known && all == labels ? GO : CANNOT;
 	for (int i = from < 0 ? c.n : from; i < c.n && ret == GO; i++)
 		if (!clang_Cursor_isNull(st[i]))
 			ret = step(r, st[i]);
