@@ -611,7 +611,8 @@ static int run_switch(run *r, CXCursor body, long long value)
 	kids c = {0};
 	kids_of(body, &c);
 	/* each statement of the body under its labels (case 'a': case 'b': x);
-	 * a label deeper in the body, or one not known, cannot be run */
+	 * a label deeper in the body (Duff's device), or one not known,
+	 * cannot be run */
 	int from = -1, dflt = -1, labels = 0, all = 0, known = 1;
 	CXCursor *st = xmalloc(((size_t)c.n + 1) * sizeof *st);
 	for (int i = 0; i < c.n; i++) {
@@ -619,14 +620,16 @@ static int run_switch(run *r, CXCursor body, long long value)
 		while (kind(x) == CXCursor_CaseStmt || kind(x) == CXCursor_DefaultStmt) {
 			kids l = {0};
 			kids_of(x, &l);
-			long long v;
+			long long lo, hi;
 			labels++;
+			/* case V:, or GNU's case LO ... HI: */
 			if (kind(x) == CXCursor_DefaultStmt) {
 				if (dflt < 0)
 					dflt = i;
-			} else if (l.n != 2 || eval(r, l.c[0], &v) != 0) {
+			} else if ((l.n != 2 && l.n != 3) || eval(r, l.c[0], &lo) != 0 ||
+				   (l.n == 3 ? eval(r, l.c[1], &hi) : (hi = lo, 0)) != 0) {
 				known = 0;
-			} else if (v == value && from < 0) {
+			} else if (lo <= value && value <= hi && from < 0) {
 				from = i;
 			}
 			x = l.n ? l.c[l.n - 1] : clang_getNullCursor();

@@ -665,9 +665,9 @@ traced argd "-O0 -DN=5000"
 run_epi "compiled model: validate, a default the build's -D gave" 0 \
 	"^note: n = 5000: as main() ran with the run's command line" -- \
 	validate "$M/argd.c" -a "$M/argd.trace" -t "$M/t.xml"
-# options parsed by getopt and by a loop over argv with strcmp (a word
-# also kept in a pointer): the loops run as the program ran them, their
-# trip counts too
+# options parsed by getopt (a GNU case range among its labels too) and
+# by a loop over argv with strcmp (a word also kept in a pointer): the
+# loops run as the program ran them, their trip counts too
 cat >"$M/argo.c" <<'EOF2'
 #include <stdio.h>
 #include <stdlib.h>
@@ -720,7 +720,10 @@ grep -q 'const char \*w = argv\[i\];' "$M/argw.c" || bad "compiled model: argw.c
 traced argo -O0 -v -n 4000 -r 2000
 traced args -O0 --reps 2000 -n 4000
 traced argw -O0 --reps 2000 -n 4000
-for p in "argo T8=3" "args T7=2" "argw T7=2"; do
+sed 's/^\t\tcase .v.:$/\t\tcase '"'0'"' ... '"'9'"':\n\t\tcase '"'v'"':/' "$M/argo.c" >"$M/argr.c"
+grep -q "case '0' ... '9':" "$M/argr.c" || bad "compiled model: argr.c as this test expects it" "$M/argr.c"
+traced argr -O0 -v -n 4000 -r 2000
+for p in "argo T8=3" "args T7=2" "argw T7=2" "argr T8=3"; do
 	set -- $p
 	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv >"$tmp/read" 2>"$tmp/note"
 	"$E" validate "$M/$1.c" -a "$M/$1.trace" -t "$M/t.xml" --format csv -P n=4000 -P reps=2000 -P $2 >"$tmp/given" 2>/dev/null
@@ -736,6 +739,15 @@ grep -q 'strcpy(w, argv\[i\]);' "$M/argc.c" || bad "compiled model: argc.c as th
 traced argc -O0 --reps 2000 -n 4000
 run_epi "compiled model: validate, an option loop not run, its values asked for" 1 "give --param for .*n" -- \
 	validate "$M/argc.c" -a "$M/argc.trace" -t "$M/t.xml"
+# a switch with a label it cannot place (inside a block of its body, as
+# Duff's device has them): not run
+sed 's/^\t\tcase .r.:$/\t\t{\n\t\tcase '"'r'"':/; s/^\t\t\treps = atoi(optarg);$/\t\t\treps = atoi(optarg);\n\t\t}/; s/^\t\t\treturn 1;$/\t\t\tbreak;/' \
+	"$M/argo.c" >"$M/argb.c"
+grep -q "^		{$" "$M/argb.c" && ! grep -q "return 1;" "$M/argb.c" ||
+	bad "compiled model: argb.c as this test expects it" "$M/argb.c"
+traced argb -O0 -v -n 4000 -r 2000
+run_epi "compiled model: validate, a switch with a label in a block not run, its values asked for" 1 \
+	"give --param for .*n" -- validate "$M/argb.c" -a "$M/argb.trace" -t "$M/t.xml"
 # a kernel whose main() is in another file: validate says that each of
 # its functions is predicted for one call, and --calls gives how many
 printf 'void kern(int n, double *a)\n{\n\tfor (int i = 1; i < n; i++)\n\t\ta[i] += a[i - 1] * 0.5;\n}\n' >"$M/kern.c"
