@@ -874,7 +874,7 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < r.nv && !got[i]; j++) {
 				char *name = spelling(r.v[j].decl);
-				if (r.v[j].known && !strcmp(name, names[i])) {
+				if (r.v[j].known && !r.v[j].str && !strcmp(name, names[i])) {
 					vals[i] = r.v[j].v;
 					got[i] = 1;
 					found++;
