@@ -764,12 +764,10 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 	int got[SYM_MAXVARS];
 	/* the source as the program was built: with the -D read back */
 	epi_front_opts fo = o->fo;
-	const char **args = xmalloc(((size_t)fo.nclang_args + (size_t)r->mm.ndefs + 1) * sizeof *args);
-	for (int i = 0; i < fo.nclang_args; i++)
-		args[i] = fo.clang_args[i];
-	for (int i = 0; r->compiled && i < r->mm.ndefs; i++)
-		args[fo.nclang_args++] = r->mm.defs[i];
+	int ndefs = r->compiled ? r->mm.ndefs : 0;
+	const char **args = epi_strv_join(fo.clang_args, fo.nclang_args, r->mm.defs, ndefs);
 	fo.clang_args = args;
+	fo.nclang_args += ndefs;
 	if (argc > 0 && epi_cmdline_values(o->source, &fo, argc, argv, names, n, vals, got) > 0) {
 		size_t len = 0;
 		for (int i = 0; i < n; i++) {
@@ -787,7 +785,7 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 		}
 	}
 	free(args);
-	epi_cmdline_free(argv, argc);
+	epi_strv_free(argv, argc);
 }
 
 /* The note of the parameters the command line gave. */

@@ -72,6 +72,27 @@ static inline char *xstrndup(const char *s, size_t n)
 	} while (0)
 #define ALLOC_GROW(p, n, cap) ALLOC_GROW_FROM(p, n, cap, 8)
 
+/* Frees the N strings of V, then V. */
+static inline void epi_strv_free(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A new array of A's NA strings, then B's NB, then NULL (the strings
+ * borrowed: the caller frees the array alone). */
+static inline const char **epi_strv_join(const char *const *a, int na, char *const *b, int nb)
+{
+	const char **v = xmalloc(((size_t)na + (size_t)nb + 1) * sizeof *v);
+	for (int i = 0; i < na; i++)
+		v[i] = a[i];
+	for (int i = 0; i < nb; i++)
+		v[na + i] = b[i];
+	v[na + nb] = NULL;
+	return v;
+}
+
 /* Formats a message into ERR (EPI_ERRLEN bytes) and returns -1, so that
  * library code can say `return epi_error(err, "...")`. */
 int epi_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

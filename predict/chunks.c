@@ -1348,12 +1348,8 @@ void epi_analysis_free(epi_analysis *a)
 	for (int i = 0; i < a->nregions; i++)
 		cf_region_free(&a->sym, &a->regions[i]);
 	free(a->regions);
-	for (int i = 0; i < a->nnotes; i++)
-		free(a->notes[i]);
-	free(a->notes);
-	for (int i = 0; i < a->nerrors; i++)
-		free(a->errors[i]);
-	free(a->errors);
+	epi_strv_free(a->notes, a->nnotes);
+	epi_strv_free(a->errors, a->nerrors);
 	free(a->file);
 	epi_nests_free(a->loops, a->nloops);
 	epi_nests_free(a->hloops, a->nhloops);

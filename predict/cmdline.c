@@ -39,13 +39,6 @@ int epi_cmdline_split(const char *command, char ***argv)
 	return n;
 }
 
-void epi_cmdline_free(char **argv, int argc)
-{
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
-}
-
 /* A variable followed: a local of main() or a variable of the file; an
  * integer, or (STR) a pointer to chars that holds S, a word or a literal. */
 typedef struct var {
@@ -887,10 +880,8 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 	free(r.v);
 	free(r.loop_line);
 	free(r.loop_iters);
-	for (int i = 0; i < r.nlits; i++)
-		free(r.lits[i]);
-	free(r.lits);
-	epi_cmdline_free(words, argc);
+	epi_strv_free(r.lits, r.nlits);
+	epi_strv_free(words, argc);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);

@@ -11,9 +11,8 @@
 
 /* Splits COMMAND (the program and its arguments, each plain or in single
  * quotes, as epi-profile records them) into *ARGV, a new array of new
- * strings; returns their number. */
+ * strings (epi_strv_free), NULL after them; returns their number. */
 int epi_cmdline_split(const char *command, char ***argv);
-void epi_cmdline_free(char **argv, int argc);
 
 /* The values that main() of FILE (parsed with FO's flags) gives its
  * integer variables, and the file's, named NAMES (N of them) when run with

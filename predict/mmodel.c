@@ -573,12 +573,8 @@ void epi_mmodel_free(epi_mmodel *m)
 	free(m->nest_at);
 	free(m->xstraight);
 	free(m->touch_by);
-	for (int i = 0; i < m->ndefs; i++)
-		free(m->defs[i]);
-	free(m->defs);
-	for (int i = 0; i < m->nnotes; i++)
-		free(m->notes[i]);
-	free(m->notes);
+	epi_strv_free(m->defs, m->ndefs);
+	epi_strv_free(m->notes, m->nnotes);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1413,11 +1409,7 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
 		again.ndead_calls = nr;
 		again.hoisted_calls = hoisted;
 		again.nhoisted_calls = nh;
-		const char **args = xmalloc(((size_t)fo->nclang_args + (size_t)m->ndefs + 1) * sizeof *args);
-		for (int i = 0; i < fo->nclang_args; i++)
-			args[i] = fo->clang_args[i];
-		for (int i = 0; i < m->ndefs; i++)
-			args[fo->nclang_args + i] = m->defs[i];
+		const char **args = epi_strv_join(fo->clang_args, fo->nclang_args, m->defs, m->ndefs);
 		again.clang_args = args;
 		again.nclang_args = fo->nclang_args + m->ndefs;
 		epi_analysis_free(a);

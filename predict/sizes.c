@@ -360,11 +360,7 @@ int epi_sizes_infer(const char *file, const epi_front_opts *fo, const epi_object
 	scan_free(&s);
 	/* accepted when the program's sizes come out of a parse with them */
 	if (ndefs > 0) {
-		const char **args = xmalloc(((size_t)fo->nclang_args + (size_t)ndefs + 1) * sizeof *args);
-		for (int i = 0; i < fo->nclang_args; i++)
-			args[i] = fo->clang_args[i];
-		for (int i = 0; i < ndefs; i++)
-			args[fo->nclang_args + i] = v[i];
+		const char **args = epi_strv_join(fo->clang_args, fo->nclang_args, v, ndefs);
 		int errors2;
 		CXTranslationUnit tu2 = scan_file(idx, file, args, fo->nclang_args + ndefs, 0, &s, &errors2);
 		int after = tu2 ? count_differ(&s, prog) : before;

@@ -188,13 +188,6 @@ static int find_files(const char *dir, const char *suffix, char ***v)
 	return found.n;
 }
 
-static void free_strv(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* Runs ARGV (execvp) with SETENV ("NAME=VALUE"..., NULL-terminated) added,
  * in DIR when not NULL, its stdout and stderr into OUT and ERRF when not
  * NULL; *STATUS the wait status.  Returns 0, or -1 with ERR when it could
@@ -347,7 +340,7 @@ static json_t *read_gcov(const char *dir, const char *prog, char *err)
 	}
 	free(text);
 done:
-	free_strv(gcda, n);
+	epi_strv_free(gcda, n);
 	return docs;
 }
 
@@ -390,7 +383,7 @@ static json_t *read_llvm(const char *dir, const char *exe, const char *prog, cha
 		epi_error(err, "cannot read llvm-cov's output: line %d: %s", je.line, je.text);
 	free(text);
 done:
-	free_strv(raw, n);
+	epi_strv_free(raw, n);
 	return doc;
 }
 
@@ -907,7 +900,7 @@ static int find_loops(epi_trips *t, int src, char *err)
 		clang_disposeTranslationUnit(tu);
 	}
 	clang_disposeIndex(idx);
-	free_strv(dbargs, ndb);
+	epi_strv_free(dbargs, ndb);
 	free(f.cur);
 	free(f.text);
 	free(f.bol);
@@ -1718,11 +1711,11 @@ void epi_trips_free(epi_trips *t)
 		free(L->trip);
 	}
 	free(t->loops);
-	free_strv(t->sources, t->nsources);
-	free_strv(t->shown, t->nsources);
-	free_strv(t->notes, t->nnotes);
-	free_strv(t->path_names, t->npaths);
-	free_strv(t->path_reals, t->npaths);
+	epi_strv_free(t->sources, t->nsources);
+	epi_strv_free(t->shown, t->nsources);
+	epi_strv_free(t->notes, t->nnotes);
+	epi_strv_free(t->path_names, t->npaths);
+	epi_strv_free(t->path_reals, t->npaths);
 	free(t->exe);
 	memset(t, 0, sizeof *t);
 }
