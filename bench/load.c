@@ -14,6 +14,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "bench/asm.h"
@@ -25,9 +26,11 @@
 #if defined(__x86_64__)
 #define LD(k) "mov " #k "(%[p]), %[t]\n\t"
 #define CHASE "mov (%[p]), %[p]\n\t"
+#define CHASE_FP "movq (%[p]), %[f]\n\tmovq %[f], %[p]\n\t"
 #elif defined(__aarch64__)
 #define LD(k) "ldr %x[t], [%x[p], #" #k "]\n\t"
 #define CHASE "ldr %x[p], [%x[p]]\n\t"
+#define CHASE_FP "ldr %d[f], [%x[p]]\n\tfmov %x[p], %d[f]\n\t"
 #endif
 
 static int setup_seq(const epi_kernel *k, epi_bench_ctx *c, char *err)
@@ -279,6 +282,27 @@ static void lat(epi_bench_ctx *c, uint64_t n)
 	c->aux = p;
 }
 
+/* The chase through a floating-point register: each pointer loaded into
+ * one and moved back to a general register to be followed. */
+static void lat_fp(epi_bench_ctx *c, uint64_t n)
+{
+	void *p = c->aux;
+	if (!n)
+		return;
+#if defined(EPI_ASM)
+	double f;
+	__asm__ volatile("1:\n\t" R32(CHASE_FP) EPI_LOOP
+			 : [p] "+r"(p), [f] "=&" EPI_FPCON(f), [n] EPI_NCON(n)
+			 :
+			 : "cc", "memory");
+#else
+	for (; n; n--) {
+		R32(double f = *(volatile double *)p; memcpy(&p, &f, sizeof p);)
+	}
+#endif
+	c->aux = p;
+}
+
 /* The buffer's 64-byte lines in a random order, as byte offsets (GSL's
  * shuffle) in a second buffer, read in address order. */
 static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
@@ -492,6 +516,15 @@ CHASE_K(epi_k_load_l1_lat, "load.l1.lat", EPI_LVL_L1, "buffer in L1");
 CHASE_K(epi_k_load_l2_lat, "load.l2.lat", EPI_LVL_L2, "buffer in L2");
 CHASE_K(epi_k_load_l3_lat, "load.l3.lat", EPI_LVL_L3, "buffer in L3");
 CHASE_K(epi_k_load_dram_lat, "load.dram.lat", EPI_LVL_DRAM, "buffer in DRAM");
+
+const epi_kernel epi_k_load_fp_lat = {
+	.name = "load.fp.lat",
+	.what = "load-to-use into a floating-point register, pointer chasing, buffer in L1 (the pointer moved "
+		"back to a general register)",
+	.seq = EPI_ISA("movq (%rax), %xmm0; movq %xmm0, %rax", "ldr d0, [x0]; fmov x0, d0"), .unit = EPI_UNIT_OP,
+	.level = EPI_LVL_L1, .latency = 1, .units = EPI_UNROLL, .setup = setup_chase, .run = lat_fp,
+	.teardown = epi_bench_free,
+};
 
 const epi_kernel epi_k_load_fp_l1 = {
 	.name = "load.fp.l1", .what = "8-byte load into a floating-point register, in address order, buffer in L1",

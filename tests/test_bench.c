@@ -79,6 +79,30 @@ static void test_chase_is_one_cycle(void **st)
 	k->teardown(&c);
 }
 
+/* the chase through a floating-point register follows the pointers: once
+ * round the buffer's lines it is back at the start, one step of 32 loads
+ * further it is where 32 steps of the chain lead */
+static void test_fp_chase_follows(void **st)
+{
+	(void)st;
+	const epi_kernel *k = epi_kernel_find("load.fp.lat");
+	assert_non_null(k);
+	assert_true(k->latency);
+	epi_bench_ctx c = {.bytes = 256 << 10};
+	char err[512];
+	assert_int_equal(k->setup(k, &c, err), 0);
+	size_t lines = c.bytes / 64;
+	void *start = c.aux, *p = start;
+	for (int i = 0; i < 32; i++)
+		p = *(void **)p;
+	k->run(&c, lines / 32);
+	assert_ptr_equal(c.aux, start);
+	k->run(&c, 1);
+	assert_ptr_equal(c.aux, p);
+	assert_ptr_not_equal(p, start);
+	k->teardown(&c);
+}
+
 /* the scattered kernel's offsets: every line of its buffer once, not in
  * address order */
 static void test_scatter_visits_every_line(void **st)
@@ -368,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_every_kernel_runs),
 		cmocka_unit_test(test_paper_kernels_run),
 		cmocka_unit_test(test_chase_is_one_cycle),
+		cmocka_unit_test(test_fp_chase_follows),
 		cmocka_unit_test(test_scatter_visits_every_line),
 		cmocka_unit_test(test_page_walk_offsets),
 		cmocka_unit_test(test_set_offsets),
