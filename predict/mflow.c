@@ -403,6 +403,21 @@ static int steps_slot(const epi_object *o, int i, int lo)
 	return 0;
 }
 
+/* Whether an instruction of class K works in the floating-point and SIMD
+ * units (what it loads goes there). */
+static int fp_op(enum epi_iclass k)
+{
+	switch (k) {
+	case EPI_IC_FP_ADD:
+	case EPI_IC_FP_MUL:
+	case EPI_IC_FP_FMA:
+	case EPI_IC_FP_DIV:
+	case EPI_IC_FP_CVT:
+	case EPI_IC_VEC: return 1;
+	default: return 0;
+	}
+}
+
 /* One iteration: the instructions [lo, hi] that are L's own. */
 static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
 {
@@ -481,7 +496,10 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			}
 		}
 		if (in->loads) {
-			double value = addr + c->load_lat;
+			/* the data reaches a floating-point or SIMD register
+			 * later than a general one (the domains' crossing) */
+			int fp = (o->vdst[i] || fp_op(in->klass)) && c->load_lat_fp > 0;
+			double value = addr + (fp ? c->load_lat_fp : c->load_lat);
 			/* a plain load of a store's value is renamed, a load into
 			 * an operation waits for the forward (a double's always) */
 			double fwd = o->vdst[i]                                   ? c->fwd_lat_fp

@@ -471,6 +471,15 @@ static void price_alone(const fixture *x, int l, double trip, const epi_mcosts *
 	epi_mprice_loop(&x->m.obj, l, &(epi_msweep){.trip = trip, .outer_trip = NAN, .round = NAN}, k, p);
 }
 
+/* The loop-carried chain of machine loop L of X priced at K, entered
+ * alone for 4,000 iterations. */
+static double chain_alone(const fixture *x, int l, const epi_mcosts *k)
+{
+	epi_mloop_price p;
+	price_alone(x, l, 4000, k, &p);
+	return p.bound_t[EPI_BOUND_LATENCY];
+}
+
 /* A load into a floating-point register (addsd (mem), xmm) at the table's
  * rate for those, where it has one; else at the general loads' */
 static void test_fp_loads(void **st)
@@ -488,6 +497,34 @@ static void test_fp_loads(void **st)
 	k.fp_load_tp = 3;
 	price_alone(&x, l, 4000, &k, &p);
 	assert_true(fabs(p.bound_t[EPI_BOUND_LOAD] - 3) < 1e-9);
+	model_free(&x);
+}
+
+static const char argmin_src[] = "int argmin(int n, const double *x)\n"
+				 "{\n"
+				 "\tint m = 0;\n"
+				 "\tfor (int k = 1; k < n; k++)\n" /* 4 */
+				 "\t\tif (x[k] < x[m])\n"
+				 "\t\t\tm = k;\n"
+				 "\treturn m;\n"
+				 "}\n";
+
+/* The first minimum's index, which gcc -O2 keeps with cmov: x[m]'s load
+ * is on the chain, at the table's latency for a load into a
+ * floating-point register where it has one (load.fp.lat), else at a
+ * load's */
+static void test_fp_load_chain(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "argmin", argmin_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	cycles(&k);
+	double gpr = chain_alone(&x, l, &k);
+	assert_true(gpr >= 4 + 3 && gpr < 12); /* the load and the compare at least */
+	k.load_lat_fp = 9;
+	assert_true(fabs(chain_alone(&x, l, &k) - (gpr + 5)) < 1e-9);
 	model_free(&x);
 }
 
@@ -515,13 +552,10 @@ static void test_fmax_chain(void **st)
 	assert_int_equal(max, 1);
 	epi_mcosts k;
 	cycles(&k);
-	epi_mloop_price p;
-	price_alone(&x, l, 4000, &k, &p);
-	double add = p.bound_t[EPI_BOUND_LATENCY];
+	double add = chain_alone(&x, l, &k);
 	assert_true(add >= 3 && add < 7);
 	k.fmax_lat = 7;
-	price_alone(&x, l, 4000, &k, &p);
-	assert_true(fabs(p.bound_t[EPI_BOUND_LATENCY] - (add + 4)) < 1e-9);
+	assert_true(fabs(chain_alone(&x, l, &k) - (add + 4)) < 1e-9);
 	model_free(&x);
 }
 
@@ -3246,6 +3280,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_guard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiply_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
