@@ -2,6 +2,7 @@
  * mflow.h). */
 #include "predict/mflow.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "model/util.h"
@@ -10,6 +11,8 @@
 #define NSLOT 64
 #define NT 4      /* terms of a linear form */
 #define PASSES 3
+/* at most, while a loop's chains still change from pass to pass */
+#define MAX_PASSES 8
 
 /* What a value depends on: data loaded from memory that moves with the
  * iteration; something the code a branch guards writes back (read from
@@ -839,26 +842,36 @@ void epi_mflow_loop(const epi_object *o, int l, const epi_mcosts *c, epi_mflow *
 	start(f, o, l, lo, hi);
 	/* how much later each value is ready after the last iteration than
 	 * after the one before: the largest is what each iteration waits for
-	 * the one before */
+	 * the one before. A value that waits several iterations in registers
+	 * before it is used (gcc's predictive commoning moves u[k + 6] down to
+	 * u[k + 1] one register an iteration) starts from the loop's entry,
+	 * ready at once, for its first passes: those passes' growth is a load
+	 * waited for once. So passes go on while the growth changes */
 	static __thread double before[NREG + NSLOT];
-	int nbefore = 0;
-	for (f->pass = 0; f->pass < PASSES; f->pass++) {
-		if (f->pass == PASSES - 1) {
+	chain ch;
+	double g = -1;
+	for (f->pass = 0; f->pass < MAX_PASSES; f->pass++) {
+		int nbefore = f->nslot;
+		if (f->pass >= PASSES - 1) {
 			for (int k = 0; k < f->nregs; k++)
 				before[f->regs[k]] = f->t[f->regs[k]];
-			nbefore = f->nslot;
 			for (int i = 0; i < nbefore; i++)
 				before[NREG + i] = f->slot[i].t;
 		}
 		pass(o, l, lo, hi, c, f, out);
+		if (f->pass < PASSES - 1)
+			continue;
+		/* a slot first stored by the last iteration, or not before it */
+		for (int i = 0; i < f->nslot; i++)
+			if (i >= nbefore || before[NREG + i] < 0)
+				before[NREG + i] = f->slot[i].t;
+		double last = g;
+		g = growth(f, before, &ch);
+		if (f->pass >= PASSES && fabs(g - last) <= 1e-3 * g)
+			break;
 	}
-	/* a slot first stored by the last iteration, or not before it */
-	for (int i = 0; i < f->nslot; i++)
-		if (i >= nbefore || before[NREG + i] < 0)
-			before[NREG + i] = f->slot[i].t;
-	chain ch;
 	int load;
-	out->latency = growth(f, before, &ch);
+	out->latency = g;
 	out->afresh = out->latency > 0 ? afresh_level(o, l, &ch, &load) : 0;
 	out->slot = ch.slot;
 	/* a chain started from memory that the iteration before of the loop

@@ -528,6 +528,38 @@ static void test_fp_load_chain(void **st)
 	model_free(&x);
 }
 
+static const char commoning_src[] = "double x[8000], u[8000];\n"
+				    "void eos(int n, double r, double t)\n"
+				    "{\n"
+				    "\tfor (int k = 0; k < n - 3; k++)\n" /* 4 */
+				    "\t\tx[k] = u[k] + r * u[k + 1] + t * (u[k + 2] + r * u[k + 3]);\n"
+				    "}\n";
+
+/* gcc -O2 loads u[k + 3] once and moves it down to u[k] one register an
+ * iteration: nothing waits for an earlier iteration but the index, though
+ * a value loaded at the first iteration reaches the arithmetic only at the
+ * fourth (the flow's first passes start from the loop's entry) */
+static void test_rotated_loads_no_chain(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "commoning", commoning_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	int moves = 0;
+	for (int i = 0; i < x.m.obj.nin; i++)
+		moves += x.m.obj.loop_of[i] == l && x.m.obj.in[i].klass == EPI_IC_MOVE && !x.m.obj.in[i].loads &&
+			 !x.m.obj.in[i].stores && x.m.obj.vdst[i];
+	if (moves == 0) { /* a gcc that does not rotate them: nothing to see */
+		model_free(&x);
+		skip();
+	}
+	epi_mcosts k;
+	cycles(&k);
+	k.load_lat_fp = 9;
+	assert_true(chain_alone(&x, l, &k) <= 1 + 1e-9); /* the index's add */
+	model_free(&x);
+}
+
 static const char max_src[] = "double mx(int n, const double *v)\n"
 			      "{\n"
 			      "\tdouble m = v[0];\n"
@@ -3281,6 +3313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rotated_loads_no_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_guard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiply_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
