@@ -152,6 +152,12 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	/* a floating-point minimum or maximum's latency (cmp.fmax.lat):
 	 * without the kernel, an add's */
 	c->fmax_lat = cost(col, "cmp.fmax.lat", NULL, 0);
+	/* add.f64.mix's pair, an add and a multiply, against the two alone:
+	 * the longer of them where each has units of its own, their sum
+	 * where they share */
+	double ta = c->tp[EPI_IC_FP_ADD], tm = c->tp[EPI_IC_FP_MUL], pair = 2 * cost(col, "add.f64.mix", NULL, 0);
+	if (pair > 0 && ta > 0 && tm > 0)
+		c->fp_apart = fmin(1, fmax(0, 1 - (pair - fmax(ta, tm)) / fmin(ta, tm)));
 	/* the window: add.f64.window's chains of WINDOW_LINKS adds, one after
 	 * the other, each started afresh, end sooner than their latency by
 	 * 1 + W / (instructions of a chain) where the core holds W
@@ -889,7 +895,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0, imul = 0;
+	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0, imul = 0, fadd = 0, fmul = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l || (sel && sel[i] != want))
 			continue;
@@ -914,6 +920,10 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			 * mul.i64's rate (fewer than the adders) */
 			out->bound_t[EPI_BOUND_INT] += w * c->tp[EPI_IC_INT];
 			imul += tp;
+		} else if (in->klass == EPI_IC_FP_MUL || in->klass == EPI_IC_FP_FMA) {
+			fmul += tp;
+		} else if (in->klass == EPI_IC_FP_ADD || in->klass == EPI_IC_FP_CVT) {
+			fadd += tp;
 		} else if (u != EPI_BOUND_ISSUE) {
 			out->bound_t[u] += tp;
 		}
@@ -928,6 +938,9 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	}
 	if (imul > out->bound_t[EPI_BOUND_INT])
 		out->bound_t[EPI_BOUND_INT] = imul;
+	/* adds and multiplies: in units of their own the longer of the two,
+	 * in shared ones their sum (the other SIMD work beside them) */
+	out->bound_t[EPI_BOUND_FP] += fmax(fadd, fmul) + (1 - c->fp_apart) * fmin(fadd, fmul);
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	out->bound_t[EPI_BOUND_DIV] = idiv > fdiv ? idiv : fdiv;
 	/* loads and stores share address units: so many accesses a cycle of

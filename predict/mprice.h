@@ -88,6 +88,8 @@ typedef struct epi_mcosts {
 	double fdiv32_tp, fdiv32_lat, e_fdiv32;
 	double idiv32_tp, idiv32_lat, e_idiv32; /* 32-bit (or narrower) integer divides */
 	double fmax_lat;         /* a floating-point minimum's or maximum's latency (0: an add's) */
+	double fp_apart;         /* how far adds and multiplies go to units of their own (add.f64.mix):
+				    1, each to its own; 0 (without the kernel), to the same */
 	double window;           /* instructions the core holds in flight, over which it overlaps
 				    chains that start afresh (add.f64.window; 0: none overlap) */
 	double window_slot;      /* the same over chains through stack slots (load.fwdfp.window) */

@@ -560,6 +560,37 @@ static void test_rotated_loads_no_chain(void **st)
 	model_free(&x);
 }
 
+/* The equation of state's adds and multiplies (commoning_src's), one
+ * per cycle each: their sum where they share units, the longer where
+ * each has its own */
+static void test_fp_units(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "fpunits", commoning_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	double adds = 0, muls = 0;
+	for (int i = 0; i < x.m.obj.nin; i++)
+		if (x.m.obj.loop_of[i] == l) {
+			adds += (x.m.obj.in[i].klass == EPI_IC_FP_ADD) * x.m.obj.weight[i];
+			muls += (x.m.obj.in[i].klass == EPI_IC_FP_MUL) * x.m.obj.weight[i];
+		}
+	assert_true(adds >= 3 && muls >= 2);
+	epi_mcosts k;
+	cycles(&k);
+	k.tp[EPI_IC_FP_ADD] = k.tp[EPI_IC_FP_MUL] = 1;
+	epi_mloop_price p;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_FP] - (adds + muls)) < 1e-9);
+	k.fp_apart = 1;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_FP] - fmax(adds, muls)) < 1e-9);
+	k.fp_apart = 0.5;
+	price_alone(&x, l, 4000, &k, &p);
+	assert_true(fabs(p.bound_t[EPI_BOUND_FP] - (fmax(adds, muls) + 0.5 * fmin(adds, muls))) < 1e-9);
+	model_free(&x);
+}
+
 static const char max_src[] = "double mx(int n, const double *v)\n"
 			      "{\n"
 			      "\tdouble m = v[0];\n"
@@ -2459,6 +2490,28 @@ static void test_miss_from_table(void **st)
 	assert_true(c.fmax_lat == 4); /* a maximum's latency, where the table has it */
 }
 
+/* Adds and multiplies in units of their own where add.f64.mix's pair
+ * takes the longer of the two alone, in shared ones where it takes their
+ * sum; in between, in part; shared without the kernel */
+static void test_fp_units_from_table(void **st)
+{
+	(void)st;
+	const struct {
+		double mix, apart;
+	} want[] = {{1, 1}, {1.2, 0.8}, {2, 0}, {0, 0}};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		epi_cost op[4] = {
+			{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+			{.key = "add.f64", .t = 2, .e = NAN, .e_dyn = NAN},
+			{.key = "mul.f64", .t = 2, .e = NAN, .e_dyn = NAN},
+			{.key = "add.f64.mix", .t = want[i].mix, .e = NAN, .e_dyn = NAN},
+		};
+		epi_mcosts c;
+		costs_of(&c, op, want[i].mix > 0 ? 4 : 3);
+		assert_true(fabs(c.fp_apart - want[i].apart) < 1e-9);
+	}
+}
+
 /* Lines from L2 beside L3's: what load.l3.near adds to load.l3, as a
  * share of it; all of it without the kernel. Beside memory's: what
  * load.dram.near adds to load.dram, eight loads to a line; none without
@@ -3314,6 +3367,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rotated_loads_no_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fp_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_guard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiply_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
@@ -3367,6 +3421,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
 		cmocka_unit_test(test_miss_from_table),
+		cmocka_unit_test(test_fp_units_from_table),
 		cmocka_unit_test(test_window_from_table),
 		cmocka_unit_test(test_near_share_from_table),
 		cmocka_unit_test(test_column_lines_from_table),
