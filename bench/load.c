@@ -27,10 +27,12 @@
 #define LD(k) "mov " #k "(%[p]), %[t]\n\t"
 #define CHASE "mov (%[p]), %[p]\n\t"
 #define CHASE_FP "movq (%[p]), %[f]\n\tmovq %[f], %[p]\n\t"
+#define CHASE_IDX "mov (%[b],%[i],8), %[i]\n\t"
 #elif defined(__aarch64__)
 #define LD(k) "ldr %x[t], [%x[p], #" #k "]\n\t"
 #define CHASE "ldr %x[p], [%x[p]]\n\t"
 #define CHASE_FP "ldr %d[f], [%x[p]]\n\tfmov %x[p], %d[f]\n\t"
+#define CHASE_IDX "ldr %x[i], [%x[b], %x[i], lsl #3]\n\t"
 #endif
 
 static int setup_seq(const epi_kernel *k, epi_bench_ctx *c, char *err)
@@ -303,6 +305,43 @@ static void lat_fp(epi_bench_ctx *c, uint64_t n)
 	c->aux = p;
 }
 
+/* setup_chase's order as indices of 8-byte words from the buffer's
+ * start: each line holds the index of the next; C->aux the first's. */
+static int setup_chase_idx(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	if (setup_chase(k, c, err) < 0)
+		return -1;
+	char *b = c->buf;
+	size_t lines = c->bytes / 64;
+	for (size_t i = 0; i < lines; i++) {
+		char *next = *(char **)(b + i * 64);
+		*(uint64_t *)(b + i * 64) = (uint64_t)(next - b) / 8;
+	}
+	c->aux = (void *)(uintptr_t)((size_t)((char *)c->aux - b) / 8);
+	return 0;
+}
+
+/* The chase by index: each load's address the buffer's start plus 8
+ * times the index the last one gave (base, index and scale). */
+static void lat_idx(epi_bench_ctx *c, uint64_t n)
+{
+	uint64_t i = (uint64_t)(uintptr_t)c->aux;
+	if (!n)
+		return;
+#if defined(EPI_ASM)
+	__asm__ volatile("1:\n\t" R32(CHASE_IDX) EPI_LOOP
+			 : [i] "+r"(i), [n] EPI_NCON(n)
+			 : [b] "r"(c->buf)
+			 : "cc", "memory");
+#else
+	const volatile uint64_t *b = c->buf;
+	for (; n; n--) {
+		R32(i = b[i];)
+	}
+#endif
+	c->aux = (void *)(uintptr_t)i;
+}
+
 /* The buffer's 64-byte lines in a random order, as byte offsets (GSL's
  * shuffle) in a second buffer, read in address order. */
 static int setup_scatter(const epi_kernel *k, epi_bench_ctx *c, char *err)
@@ -523,6 +562,14 @@ const epi_kernel epi_k_load_fp_lat = {
 		"back to a general register)",
 	.seq = EPI_ISA("movq (%rax), %xmm0; movq %xmm0, %rax", "ldr d0, [x0]; fmov x0, d0"), .unit = EPI_UNIT_OP,
 	.level = EPI_LVL_L1, .latency = 1, .units = EPI_UNROLL, .setup = setup_chase, .run = lat_fp,
+	.teardown = epi_bench_free,
+};
+
+const epi_kernel epi_k_load_idx_lat = {
+	.name = "load.idx.lat",
+	.what = "load-to-use, chasing indices, buffer in L1 (each address a base plus 8 times the index loaded last)",
+	.seq = EPI_ISA("mov (%rbx,%rax,8), %rax", "ldr x0, [x1, x0, lsl #3]"), .unit = EPI_UNIT_OP,
+	.level = EPI_LVL_L1, .latency = 1, .units = EPI_UNROLL, .setup = setup_chase_idx, .run = lat_idx,
 	.teardown = epi_bench_free,
 };
 
