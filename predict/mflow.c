@@ -500,9 +500,12 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		}
 		if (in->loads) {
 			/* the data reaches a floating-point or SIMD register
-			 * later than a general one (the domains' crossing) */
+			 * later than a general one (the domains' crossing), and
+			 * an address with an index later than base and offset */
 			int fp = (o->vdst[i] || fp_op(in->klass)) && c->load_lat_fp > 0;
-			double value = addr + (fp ? c->load_lat_fp : c->load_lat);
+			double value = addr + (fp                                  ? c->load_lat_fp
+					       : in->index && c->load_lat_idx > 0 ? c->load_lat_idx
+										 : c->load_lat);
 			/* a plain load of a store's value is renamed, a load into
 			 * an operation waits for the forward (a double's always) */
 			double fwd = o->vdst[i]                                   ? c->fwd_lat_fp

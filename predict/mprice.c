@@ -190,6 +190,7 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 		c->slot_tp = c->access_tp;
 	c->load_lat = cost(col, "load.l1.lat", "load.l1", 0);
 	c->load_lat_fp = cost(col, "load.fp.lat", NULL, 0);
+	c->load_lat_idx = cost(col, "load.idx.lat", NULL, 0);
 	/* a line per access: without the line kernels, eight sequential loads */
 	static const char *const line[3] = {"load.l2.line", "load.l3.line", "load.dram.line"};
 	static const char *const seq[3] = {"load.l2", "load.l3", "load.dram"};
@@ -966,6 +967,8 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			slower.load_lat += d;
 			if (slower.load_lat_fp > 0)
 				slower.load_lat_fp += d;
+			if (slower.load_lat_idx > 0)
+				slower.load_lat_idx += d;
 			slower.fwd_lat += d;
 			slower.fwd_lat_fp += d;
 			slower.fwd_op_lat += d;

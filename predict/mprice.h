@@ -49,6 +49,8 @@ typedef struct epi_mcosts {
 	double load_lat;         /* load to use, data in L1 */
 	double load_lat_fp;      /* the same into a floating-point or SIMD register, or into such an
 				    operation (load.fp.lat; 0: as load_lat) */
+	double load_lat_idx;     /* into a general register from an address with an index register
+				    (load.idx.lat; 0: as load_lat) */
 	double fwd_lat;          /* a store to a stack slot to a load of it: an integer */
 	double fwd_lat_fp;       /* the same for a floating-point or SIMD register's value */
 	double fwd_op_lat;       /* the same into an operation (add slot, reg): no renaming, the full forward */

@@ -500,6 +500,21 @@ static void test_fp_loads(void **st)
 	model_free(&x);
 }
 
+/* The chain of gcc -O2's loop on line 4 of SRC: between LO and HI with
+ * cycles(), MORE longer at K */
+static void chain_grows(const char *name, const char *src, double lo, double hi, const epi_mcosts *k, double more)
+{
+	fixture x;
+	model(&x, name, src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	epi_mcosts base;
+	cycles(&base);
+	double plain = chain_alone(&x, l, &base);
+	assert_true(plain >= lo && plain < hi);
+	assert_true(fabs(chain_alone(&x, l, k) - (plain + more)) < 1e-9);
+	model_free(&x);
+}
+
 static const char argmin_src[] = "int argmin(int n, const double *x)\n"
 				 "{\n"
 				 "\tint m = 0;\n"
@@ -516,16 +531,30 @@ static const char argmin_src[] = "int argmin(int n, const double *x)\n"
 static void test_fp_load_chain(void **st)
 {
 	(void)st;
-	fixture x;
-	model(&x, "argmin", argmin_src, "gcc", "-O2", "n=4000");
-	int l = loop_on(&x, 4);
 	epi_mcosts k;
 	cycles(&k);
-	double gpr = chain_alone(&x, l, &k);
-	assert_true(gpr >= 4 + 3 && gpr < 12); /* the load and the compare at least */
 	k.load_lat_fp = 9;
-	assert_true(fabs(chain_alone(&x, l, &k) - (gpr + 5)) < 1e-9);
-	model_free(&x);
+	chain_grows("argmin", argmin_src, 4 + 3, 12, &k, 5); /* the load and the compare at least */
+}
+
+static const char crc_src[] = "unsigned crc(int n, const unsigned char *p, const unsigned *table)\n"
+			      "{\n"
+			      "\tunsigned c = 0xffffffffu;\n"
+			      "\tfor (int i = 0; i < n; i++)\n" /* 4 */
+			      "\t\tc = table[(c ^ p[i]) & 0xff] ^ (c >> 8);\n"
+			      "\treturn ~c;\n"
+			      "}\n";
+
+/* A table-driven CRC: the table's element, at an address with an index
+ * register, is on the chain, at the table's latency for such a load
+ * where it has one (load.idx.lat), else at a load's */
+static void test_index_load_chain(void **st)
+{
+	(void)st;
+	epi_mcosts k;
+	cycles(&k);
+	k.load_lat_idx = 6;
+	chain_grows("crc", crc_src, 4 + 2, 10, &k, 2); /* the load, the xor and the mask at least */
 }
 
 static const char commoning_src[] = "double x[8000], u[8000];\n"
@@ -3366,6 +3395,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rotated_loads_no_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_guard, setup, teardown),
