@@ -72,6 +72,7 @@ typedef struct W {
 	int fndepth;      /* functions being analysed, callers included */
 	int analyzed;     /* functions whose analysis has started */
 	int loopdepth;
+	CXCursor loopstmt[MAXDEPTH]; /* the loops around the code being counted, outermost first */
 	int in_bound;     /* converting a loop's bound or first value */
 	int tag_line;     /* with o->tag_blocks: the line of the top-level loop being counted, else 0 */
 	int loop_line;    /* with o->tag_loops: the line of the innermost loop being counted, else 0 */

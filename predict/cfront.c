@@ -1508,8 +1508,56 @@ static epi_counts *hoisted_to(W *w, CXCursor c, const fn *f, epi_counts *out)
 	return out;
 }
 
+/* What same_places() looks for in an argument: the loops around the call,
+ * and whether one writes a variable the argument reads, or the argument
+ * calls a function. */
+typedef struct same_scan {
+	const W *w;
+	int differs;
+} same_scan;
+
+static enum CXChildVisitResult same_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	same_scan *x = d;
+	enum CXCursorKind k = kind(c);
+	if (k == CXCursor_CallExpr) {
+		x->differs = 1;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor v = clang_getCursorReferenced(c);
+		enum CXCursorKind vk = kind(v);
+		for (int i = 0; (vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl) && i < x->w->loopdepth; i++)
+			if (writes(x->w->loopstmt[i], v, NULL)) {
+				x->differs = 1;
+				return CXChildVisit_Break;
+			}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether call C, in loops of the function being counted, passes the same
+ * arguments at every iteration of them: none reads a variable the loops
+ * write, or calls a function (then the callee's loops write the same
+ * places each time: a kernel called at each step of a run) */
+static int same_places(const W *w, CXCursor c)
+{
+	if (w->loopdepth == 0 || w->loopdepth > MAXDEPTH)
+		return 0;
+	same_scan x = {.w = w};
+	int nargs = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nargs && !x.differs; i++) {
+		CXCursor a = clang_Cursor_getArgument(c, i);
+		if (same_visit(a, a, &x) == CXChildVisit_Recurse)
+			clang_visitChildren(a, same_visit, &x);
+	}
+	return !x.differs;
+}
+
 /* Whether call C of F is one the compiled code does not make (then
- * noted); else, with tag_loops, C counted as a call site of the file. */
+ * noted); else, with tag_loops, C counted as a call site of the file, and
+ * as one that repeats its arguments when same_places() says so. */
 static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
 {
 	if ((!w->o->tag_loops && !w->o->ndead_calls) || f->state == 1)
@@ -1525,8 +1573,13 @@ static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
 		}
 	if (w->o->tag_loops) {
 		char key[200];
+		epi_counts *to = hoisted_to(w, c, f, out);
 		snprintf(key, sizeof key, "%%call:%d:%s/site", line, f->name);
-		counts_add_si(w->s, hoisted_to(w, c, f, out), key, 1);
+		counts_add_si(w->s, to, key, 1);
+		if (same_places(w, c)) {
+			snprintf(key, sizeof key, "%%call:%d:%s/same", line, f->name);
+			counts_add_si(w->s, to, key, 1);
+		}
 	}
 	return 0;
 }
@@ -3038,6 +3091,14 @@ static void set_final(W *w, CXCursor at, CXCursor decl, const poly_t v)
 	counts_add_poly(w->s, &w->fin[i].v, "v", v);
 }
 
+/* One more loop around the code being counted: AT, its statement. */
+static void enter_loop(W *w, CXCursor at)
+{
+	if (w->loopdepth < MAXDEPTH)
+		w->loopstmt[w->loopdepth] = at;
+	w->loopdepth++;
+}
+
 /* The value of DECL after the loop AT into V, when recorded; 1 or 0. */
 static int get_final(W *w, CXCursor at, CXCursor decl, poly_t v)
 {
@@ -3096,7 +3157,7 @@ static int count_vals(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->pin_decl[p] = l->decl;
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
-	w->loopdepth++;
+	enter_loop(w, at);
 	for (int i = 0; i < l->nvals && ret == 0; i++) {
 		long v = l->vals[i], next = i + 1 < l->nvals ? l->vals[i + 1] : geo_next(l, v);
 		/* pass 1: the statements up to the way out, in the first iteration
@@ -3255,7 +3316,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->lvstmt[w->nlv] = at;
 	w->lvvar[w->nlv] = var;
 	w->nlv++;
-	w->loopdepth++;
+	enter_loop(w, at);
 	/* statements after the update see var + step; pre: the statements up
 	 * to the first that can leave early (those before the update only) */
 	epi_counts before, after, pre;
@@ -3435,12 +3496,11 @@ static int count_bounded(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, 
 
 static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, const poly_struct *tmin, epi_counts *out)
 {
-	(void)at;
 	epi_counts b;
 	counts_init(&b);
 	CXCursor *sib = w->sib;
 	w->sib = NULL;
-	w->loopdepth++;
+	enter_loop(w, at);
 	int ret = stmt(w, body, &b);
 	w->loopdepth--;
 	w->sib = sib;
@@ -4541,10 +4601,10 @@ static int top_stmt(W *w, fn *f, CXCursor *body, int n, int j, const CXCursor *g
 }
 
 /* The loops around a call (W's loop variables, the loops counted without
- * one, the pinned values, the hoisted calls), kept while the callee is
- * analysed. */
+ * one, the pinned values, the hoisted calls, the loops' statements), kept
+ * while the callee is analysed. */
 typedef struct around {
-	CXCursor lvdecl[MAXDEPTH], lvstmt[MAXDEPTH], vary[MAXDEPTH], pin_decl[MAXDEPTH];
+	CXCursor lvdecl[MAXDEPTH], lvstmt[MAXDEPTH], vary[MAXDEPTH], pin_decl[MAXDEPTH], loopstmt[MAXDEPTH];
 	int lvvar[MAXDEPTH], hoist_line[MAXDEPTH];
 	long pin_val[MAXDEPTH];
 	epi_counts *hoist[MAXDEPTH];
@@ -4564,6 +4624,7 @@ static void copy_around(W *w, around *a, int keep)
 	AROUND(pin_val, w->npin);
 	AROUND(hoist_line, w->nhoist);
 	AROUND(hoist, w->nhoist);
+	AROUND(loopstmt, w->loopdepth < MAXDEPTH ? w->loopdepth : MAXDEPTH);
 #undef AROUND
 }
 

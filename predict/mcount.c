@@ -260,11 +260,41 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
 	}
 }
 
+static int call_key(const char *key, const char *suffix, int *line, const char **name, size_t *len);
+
+/* The share of the calls of FUNCTION over the run (the total's counts at
+ * VALS) whose callee's loops write places no call before wrote: where
+ * some call sites pass the same arguments at every iteration of the loops
+ * around them (a kernel called at each step: "%call:LINE:F/same"), such a
+ * site's calls write its first call's places again, the others' each
+ * their own. 1 where no site repeats. */
+static double new_places_share(const epi_region *total, const double *vals, const char *function)
+{
+	double calls = 0, same = 0, sites = 0;
+	size_t fl = strlen(function);
+	for (int k = 0; k < total->counts.n; k++) {
+		int line;
+		const char *name;
+		size_t len;
+		const char *key = total->counts.key[k];
+		if (call_key(key, "/site", &line, &name, &len) && len == fl && !strncmp(name, function, fl)) {
+			calls += vals[k];
+		} else if (call_key(key, "/same", &line, &name, &len) && len == fl && !strncmp(name, function, fl) &&
+			   vals[k] > 0) {
+			same += vals[k];
+			sites++;
+		}
+	}
+	if (!(same > 0) || !(calls >= same))
+		return 1;
+	return (calls - same + sites) / calls;
+}
+
 /* The memory the program allocates, and its zero-initialised static data,
  * is written first by the nests that run first: each takes the bytes its
  * stores write over the run (the source's count, or fewer when the
- * machine code shows places written again), until the fresh memory is
- * used up. */
+ * machine code shows places written again, or when its function's calls
+ * repeat their arguments), until the fresh memory is used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const int *has,
 			const epi_region *total, const double *vals, const by_tag *b)
 {
@@ -335,7 +365,8 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 				       loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].tag);
-		double w = p.store_bytes, own = mine[s];
+		double share = new_places_share(total, vals, loops[s].function);
+		double w = p.store_bytes * share, own = mine[s] * share;
 		if (!rep[s] && !called[s] && own < w)
 			w = own;
 		if (w > left)
@@ -354,17 +385,23 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	free(order);
 }
 
-int epi_call_site_key(const char *key, int *line, const char **name, size_t *len)
+/* KEY as "%call:LINE:NAME" and SUFFIX: 1, its line and name; else 0. */
+static int call_key(const char *key, const char *suffix, int *line, const char **name, size_t *len)
 {
 	int at = 0;
 	if (strncmp(key, "%call:", 6) != 0 || sscanf(key + 6, "%d:%n", line, &at) != 1 || !at)
 		return 0;
 	const char *end = strrchr(key + 6 + at, '/');
-	if (!end || strcmp(end, "/site") != 0)
+	if (!end || strcmp(end, suffix) != 0)
 		return 0;
 	*name = key + 6 + at;
 	*len = (size_t)(end - *name);
 	return 1;
+}
+
+int epi_call_site_key(const char *key, int *line, const char **name, size_t *len)
+{
+	return call_key(key, "/site", line, name, len);
 }
 
 /* A call site of the source and its calls over the run. */

@@ -3013,6 +3013,57 @@ static void test_rewrites_fresh(void **st)
 	}
 }
 
+/* The source nest of X on LINE (one there). */
+static int nest_on(const fixture *x, int line)
+{
+	for (int s = 0; s < x->m.nloops; s++)
+		if (x->m.loops[s].line == line)
+			return s;
+	fail_msg("no nest on line %d", line);
+	return -1;
+}
+
+static const char steps_src[] = "static double a[4096], b[4096], c[4 * 4096];\n"
+				"void step(double *dst, const double *src, int n)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 4 */
+				"\t\tdst[i] = 0.5 * src[i];\n"
+				"}\n"
+				"void fill(double *dst, int n)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 9 */
+				"\t\tdst[i] = i;\n"
+				"}\n"
+				"double run(int n)\n"
+				"{\n"
+				"\tfor (int i = 0; i < n; i++)\n" /* 14 */
+				"\t\ta[i] = i;\n"
+				"\tfor (int t = 0; t < 10; t++)\n"
+				"\t\tstep(b, a, n);\n"
+				"\tfor (int r = 0; r < 4; r++)\n"
+				"\t\tfill(c + r * n, n);\n"
+				"\treturn b[1] + c[2];\n"
+				"}\n";
+
+/* A kernel called at each step with the same arrays writes their fresh
+ * memory at the first call only: step() takes b's first touch, once, and
+ * leaves c's to fill(), whose calls each write a part of c of their own */
+static void test_steps_fresh(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int k = 0; k < 2; k++) {
+		fixture x;
+		model(&x, "steps", steps_src, "gcc", levels[k], "n=4096");
+		int s4 = nest_on(&x, 4), s9 = nest_on(&x, 9), s14 = nest_on(&x, 14);
+		const epi_mcount *c = &x.m.cnt;
+		assert_true(c->touch[s14] == 8 * 4096);
+		assert_true(c->touch[s4] + c->touch_call[s4] == 8 * 4096);
+		assert_true(c->touch[s9] + c->touch_call[s9] == 4 * 8 * 4096);
+		model_free(&x);
+	}
+}
+
 static const char fresh_src[] = "#include <stdlib.h>\n"
 				"double f(int n)\n"
 				"{\n"
@@ -3041,12 +3092,7 @@ static void test_fresh_order(void **st)
 	for (int k = 0; k < 2; k++) {
 		fixture x;
 		model(&x, "fresh", fresh_src, "gcc", levels[k], "n=4096");
-		int s6 = -1, s8 = -1, s10 = -1;
-		for (int s = 0; s < x.m.nloops; s++) {
-			int line = x.m.loops[s].line;
-			*(line == 6 ? &s6 : line == 8 ? &s8 : line == 10 ? &s10 : &(int){0}) = s;
-		}
-		assert_true(s6 >= 0 && s8 >= 0 && s10 >= 0);
+		int s6 = nest_on(&x, 6), s8 = nest_on(&x, 8), s10 = nest_on(&x, 10);
 		const epi_mcount *c = &x.m.cnt;
 		assert_true(c->touch[s6] == 8 * 4096);
 		assert_true(c->touch[s8] == 0 && c->touch_call[s8] == 0);
@@ -3393,6 +3439,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vector_guards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_steps_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_load_chain, setup, teardown),
