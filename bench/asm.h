@@ -17,10 +17,11 @@
 #define EPI_UNROLL 32
 
 /* The text for this architecture: the x86-64 one, the aarch64 one, or
- * (elsewhere) a note that the kernel is C. */
-#if defined(__x86_64__)
+ * (elsewhere) a note that the kernel is C. EPI_PORTABLE builds the C
+ * kernels of other architectures here too (a test compiles them). */
+#if defined(__x86_64__) && !defined(EPI_PORTABLE)
 #define EPI_ISA(x86, a64) x86
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && !defined(EPI_PORTABLE)
 #define EPI_ISA(x86, a64) a64
 #else
 #define EPI_ISA(x86, a64) "C with compiler barriers (no assembly kernel for this architecture)"
@@ -32,7 +33,7 @@
  * floating-point register constraints and the operand modifiers that name
  * 64-bit, 32-bit, double and float registers; the pointer %[p] advanced
  * by 256 bytes and wrapped from %[end] to %[start]. */
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(EPI_PORTABLE)
 #define EPI_ASM 1
 #define EPI_LOOP "dec %[n]\n\tjnz 1b"
 #define EPI_NCON "+c"
@@ -43,7 +44,7 @@
 #define EPI_MF64 ""
 #define EPI_MF32 ""
 #define EPI_WRAP256 "add $256, %[p]\n\tcmp %[end], %[p]\n\tcmovae %[start], %[p]\n\t"
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && !defined(EPI_PORTABLE)
 #define EPI_ASM 1
 #define EPI_LOOP "subs %x[n], %x[n], #1\n\tb.ne 1b"
 #define EPI_NCON "+r"
@@ -63,9 +64,9 @@
 
 /* Keeps V alive and opaque to the optimiser (for C kernels). */
 #define EPI_KEEP(v) __asm__ volatile("" : "+r"(v))
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(EPI_PORTABLE)
 #define EPI_KEEPX(v) __asm__ volatile("" : "+x"(v))
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && !defined(EPI_PORTABLE)
 #define EPI_KEEPX(v) __asm__ volatile("" : "+w"(v))
 #else
 #define EPI_KEEPX(v) __asm__ volatile("" : "+m"(v))

@@ -299,7 +299,10 @@ static void lat_fp(epi_bench_ctx *c, uint64_t n)
 			 : "cc", "memory");
 #else
 	for (; n; n--) {
-		R32(double f = *(volatile double *)p; memcpy(&p, &f, sizeof p);)
+		R32({
+			double f = *(volatile double *)p;
+			memcpy(&p, &f, sizeof p);
+		})
 	}
 #endif
 	c->aux = p;

@@ -377,6 +377,15 @@ else
 	bad "RR-8416 Tables VI-VIII" "$tmp/cmp"
 fi
 
+# the C kernels of the architectures with no assembly ones compile
+# (EPI_PORTABLE: built here in their place)
+portable_ok=1
+for f in "$top"/bench/*.c; do
+	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_DEFAULT_SOURCE -DEPI_PORTABLE -I"$top" \
+		-c "$f" -o "$tmp/portable.o" >>"$tmp/portable.log" 2>&1 || portable_ok=0
+done
+[ $portable_ok = 1 ] && ok "bench kernels in portable C compile" || bad "bench kernels in portable C compile" "$tmp/portable.log"
+
 # the kernels' aarch64 assembly assembles (a cross compiler: their
 # constraints, register names and instructions; running them needs the
 # machine, or qemu with an arm64 GSL)
