@@ -2218,6 +2218,31 @@ static int touches_memory(const epi_object *o, int m)
 	return 0;
 }
 
+/* A line of machine loop M's own instructions: one a loop of the source
+ * starts on (its exit test), else the first; 0 when none has a line. */
+static int own_line(const epi_object *o, int m, const by_start *bs, int nloops)
+{
+	int first = 0;
+	for (int i = o->loop[m].first; i <= o->loop[m].last; i++) {
+		int line = o->line[i];
+		if (o->loop_of[i] != m || line <= 0)
+			continue;
+		int lo = 0, hi = nloops; /* the first loop that starts on or after the line */
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (bs->loops[bs->ord[mid]].line < line)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < nloops && bs->loops[bs->ord[lo]].line == line)
+			return line;
+		if (!first)
+			first = line;
+	}
+	return first;
+}
+
 static int match_one(const epi_object *o, int m, const by_start *bs, int nloops, const int *mh, const int *sh)
 {
 	const epi_nest *loops = bs->loops;
@@ -2229,6 +2254,8 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 	int line = l->branch_line;
 	if (!line) /* the branch has no line: the header's */
 		line = o->line[l->head];
+	if (!line) /* neither (clang's latch of an unrolled copy): its own code's */
+		line = own_line(o, m, bs, nloops);
 	if (!line)
 		return -1;
 	int outer = l->parent >= 0 ? o->loop[l->parent].src : -1;

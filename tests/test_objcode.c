@@ -500,6 +500,55 @@ static void test_fp_loads(void **st)
 	model_free(&x);
 }
 
+static const char latch_src[] = "#define N 4001\n"
+				"double b5[N], sa[N], sb[N];\n"
+				"void recurrence(int n, int loop)\n"
+				"{\n"
+				"\tdouble stb5 = 0.1;\n"
+				"\tfor (int l = 1; l <= loop; l++) {\n"
+				"\t\tfor (int k = 0; k < n; k++) {\n" /* 7 */
+				"\t\t\tb5[k] = sa[k] + stb5 * sb[k];\n"
+				"\t\t\tstb5 = b5[k] - stb5;\n"
+				"\t\t}\n"
+				"\t\tfor (int i = 1; i <= n; i++) {\n" /* 11 */
+				"\t\t\tint k = n - i;\n"
+				"\t\t\tb5[k] = sa[k] + stb5 * sb[k];\n"
+				"\t\t\tstb5 = b5[k] - stb5;\n"
+				"\t\t}\n"
+				"\t}\n"
+				"}\n"
+				"int main(int argc, char **argv)\n"
+				"{\n"
+				"\t(void)argv;\n"
+				"\trecurrence(N, 100 * argc);\n"
+				"\treturn (int)b5[7];\n"
+				"}\n";
+
+/* clang -O2 unrolls the inner loops of the copy of recurrence() inlined
+ * into main by two, their exit tests in the middle, and gives their
+ * latches and heads no line: each is still its source loop, by the line
+ * of its own code that a loop starts on */
+static void test_latch_without_line(void **st)
+{
+	(void)st;
+	if (!have("clang-19"))
+		skip();
+	fixture x;
+	model(&x, "latch", latch_src, "clang-19", "-O2", "loop=100");
+	int inner = 0;
+	for (int m = 0; m < x.m.obj.nloop; m++) {
+		const epi_mloop *l = &x.m.obj.loop[m];
+		assert_true(l->src >= 0);
+		if (l->parent >= 0) {
+			int line = x.m.loops[l->src].line;
+			assert_true(line == 7 || line == 11);
+			inner++;
+		}
+	}
+	assert_true(inner >= 4); /* recurrence()'s own and main()'s copy */
+	model_free(&x);
+}
+
 /* The chain of gcc -O2's loop on line 4 of SRC: between LO and HI with
  * cycles(), MORE longer at K */
 static void chain_grows(const char *name, const char *src, double lo, double hi, const epi_mcosts *k, double more)
@@ -3441,6 +3490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_steps_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_latch_without_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rotated_loads_no_chain, setup, teardown),
