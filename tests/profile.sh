@@ -50,6 +50,41 @@ for cc in gcc clang-19; do
 		"$tmp/out" && ok "profile: the inlined helper's samples in the loop ($cc)" ||
 		bad "profile: the inlined helper's samples in the loop ($cc)" "$tmp/out"
 done
+# clang -O2 unrolls the inner loops of a function inlined into main with
+# constant bounds and gives their latches and heads line 0: code the
+# compiler made goes with the line before it, so the samples there are
+# the nest's, not main's outside its loops
+mkdir -p "$tmp/l0"
+cat >"$tmp/l0/rc.c" <<'EOF2'
+#include <stdlib.h>
+#define N 4001
+double b5[N], sa[N], sb[N];
+void recurrence(int n, int loop)
+{
+	double stb5 = 0.1;
+	for (int l = 1; l <= loop; l++) {
+		for (int k = 0; k < n; k++) {
+			b5[k] = sa[k] + stb5 * sb[k];
+			stb5 = b5[k] - stb5;
+		}
+		for (int i = 1; i <= n; i++) {
+			int k = n - i;
+			b5[k] = sa[k] + stb5 * sb[k];
+			stb5 = b5[k] - stb5;
+		}
+	}
+}
+int main(int argc, char **argv)
+{
+	recurrence(N, argc > 1 ? atoi(argv[1]) : 3000);
+	return (int)b5[7];
+}
+EOF2
+clang-19 -O2 -g -o "$tmp/l0/rc" "$tmp/l0/rc.c"
+run_epi "profile: clang's code on line 0 (an unrolled loop's latch)" 0 "rc.c:7 loop in recurrence" -- \
+	profile -n 1 -m none -q -o "$tmp/l0/rc.trace" -- "$tmp/l0/rc" 20000
+awk '/loop in recurrence/ { l = $(NF - 5) } /^main / { o += $(NF - 5) } END { exit (l > 50 * (o + 1)) ? 0 : 1 }' \
+	"$tmp/out" && ok "profile: the samples on line 0 are the nest's" || bad "profile: the samples on line 0 are the nest's" "$tmp/out"
 # a source that needs -I: the loops that do not parse are reported by
 # function, and the report says so; with the flags after --, by nest
 mkdir -p "$tmp/inc/h"

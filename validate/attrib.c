@@ -478,6 +478,54 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 	return 0;
 }
 
+/* Code the compiler made stands on line 0 (clang's latch of an unrolled
+ * loop, the head of its copy): it takes the line of the code before it in
+ * the same function FN, from the line table of the unit that holds ADDR
+ * (a dwfl address) of O, into *LINE and *SRC; both unchanged when there
+ * is none. */
+static void line_before(object *o, Dwarf_Addr addr, const char *fn, int *line, const char **src)
+{
+	Dwarf_Addr b = 0;
+	Dwarf_Die cub, *cu = dwfl_module_addrdie(o->mod, addr, &b);
+	if (!cu) {
+		if (!line_by_cu(o, addr, &cub))
+			return;
+		cu = &cub;
+		b = o->dwbias;
+	}
+	Dwarf_Lines *lines;
+	size_t n;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return;
+	Dwarf_Addr x = addr - b;
+	size_t lo = 0, hi = n; /* the rows at or before X (sorted by address) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr at;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &at) != 0)
+			return;
+		if (at <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 64;) {
+		Dwarf_Line *r = dwarf_onesrcline(lines, i);
+		Dwarf_Addr at;
+		int ln;
+		bool end;
+		const char *f, *s;
+		if (dwarf_lineaddr(r, &at) != 0 || dwarf_lineno(r, &ln) != 0 || dwarf_lineendsequence(r, &end) != 0 ||
+		    (end && i + 1 < lo) || !(f = dwfl_module_addrname(o->mod, at + b)) || strcmp(f, fn) != 0)
+			return;
+		if (ln > 0 && !end && (s = dwarf_linesrc(r, NULL, NULL))) {
+			*line = ln;
+			*src = s;
+			return;
+		}
+	}
+}
+
 static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 {
 	object *o = &a->o[k];
@@ -501,6 +549,8 @@ static int resolve(epi_attrib *a, int k, uint64_t vaddr)
 		if (dl && (src = dwarf_linesrc(dl, NULL, NULL)) && dwarf_lineno(dl, &line) == 0 && src[0] != '/')
 			cd = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
 	}
+	if (src && line == 0 && fn)
+		line_before(o, addr, fn, &line, &src);
 	if (src && src[0] != '/' && cd) { /* relative to where it was compiled */
 		snprintf(full, sizeof full, "%s/%s", cd, src);
 		src = full;
