@@ -1,6 +1,7 @@
 /* epi validate: epi-predict's predictions of a source against what ran:
  * a trace of epi-profile (per loop nest and for the whole program, with the
  * sampled 95% intervals), or whole-program measurements in a CSV. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -625,11 +626,34 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 		if (var && len < sizeof vars)
 			len += (size_t)snprintf(vars + len, sizeof vars - len, "%s%s", len ? ", " : "", r->a.sym.name[k]);
 	}
-	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s%s%s%s", source,
+	/* how to measure the trip counts: the run's command line again, under
+	 * a build with coverage */
+	char how[1200] = "";
+	char **argv = NULL;
+	int argc = trips && r->trace ? epi_cmdline_split(r->prof.info.command, &argv) : 0;
+	if (argc > 0) {
+		const char *base = strrchr(source, '/');
+		base = base ? base + 1 : source;
+		int stem = (int)(strlen(base) > 2 && !strcmp(base + strlen(base) - 2, ".c") ? strlen(base) - 2 : strlen(base));
+		size_t hl = (size_t)snprintf(how, sizeof how, ": gcc --coverage -g -O0 -o %.*s-cov %s && epi trips -o %.*s.trips -- ./%.*s-cov",
+					     stem, base, source, stem, base, stem, base);
+		for (int i = 1; i < argc && hl < sizeof how; i++) {
+			/* a word the shell would split or expand, quoted */
+			int plain = argv[i][0] != 0;
+			for (const char *c = argv[i]; *c && plain; c++)
+				plain = isalnum((unsigned char)*c) || strchr("_./=:,+-@%", *c);
+			hl += (size_t)snprintf(how + hl, sizeof how - hl, plain ? " %s" : " '%s'", argv[i]);
+		}
+		if (hl < sizeof how)
+			snprintf(how + hl, sizeof how - hl, ", then --trips %.*s.trips", stem, base);
+	}
+	epi_strv_free(argv, argc);
+	epi_die(1, "the prediction of '%s' needs its parameters as the program ran: give --param for %s%s%s%s%s%s%s", source,
 		nu ? names : "each",
 		trips ? " (T<line>: the trip count of the loop on that line, which the analysis cannot count: "
-			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips)"
+			"--param, --trip FILE:LINE=EXPR, or --trips from epi trips"
 		      : "",
+		how, trips ? ")" : "",
 		len ? " (" : "", vars,
 		len ? ": variables its functions set, each taken as one value: their means over the run (whole "
 		      "numbers), or the trip counts of the loops they bound with --trip)"

@@ -136,6 +136,14 @@ gcc -O0 -g -o "$tmp/par" "$tmp/par.c"
 run_epi "validate: only the parameters the program needs, trip counts explained" 1 \
 	"give --param for T11 (T<line>: the trip count of the loop on that line" -- \
 	validate "$tmp/par.c" -a "$tmp/par.trace" -t "$Q6600" -f 2.4GHz --model source
+# the error's recipe for the trip counts, followed as written, binds them
+grep -q "from epi trips: gcc --coverage -g -O0 -o par-cov $tmp/par.c && epi trips -o par.trips -- ./par-cov, then --trips par.trips)" "$tmp/err" &&
+	ok "validate: how to measure the trip counts, from the run's command line" ||
+	bad "validate: how to measure the trip counts, from the run's command line" "$tmp/err"
+recipe=$(sed -n 's/.*from epi trips: \(gcc .*\), then --trips .*/\1/p' "$tmp/err" | sed "s|&& epi |\&\& $top/build/san/bin/epi |")
+(cd "$tmp" && sh -c "$recipe") >"$tmp/recipe.log" 2>&1 || bad "validate: the recipe runs" "$tmp/recipe.log"
+run_epi "validate with the recipe's trip counts" 0 "par.c:11 loop in collatz" -- \
+	validate "$tmp/par.c" -a "$tmp/par.trace" -t "$Q6600" -f 2.4GHz --model source --trips "$tmp/par.trips"
 : >"$tmp/empty.trace"
 run_epi "validate against an empty file" 1 "'.*empty.trace' is empty: --against takes an epi trace" -- \
 	validate "$tmp/sel.c" -a "$tmp/empty.trace" -t "$Q6600" -f 2.4GHz
