@@ -479,10 +479,25 @@ static double inlined_weight(const double *share, int g)
 	return isnan(share[g]) ? 1 : share[g];
 }
 
+/* The line of the call that inlined the copy of FUNCTION holding machine
+ * loop L of O (the innermost such copy), 0 when L is in no inlined copy
+ * of it: two calls inlined into one function are two copies. */
+static int call_line_of(const epi_object *o, int l, const char *function)
+{
+	uint64_t a = o->in[o->loop[l].head].addr;
+	int best = -1;
+	for (int k = 0; k < o->ninl; k++)
+		if (a >= o->inl[k].lo && a < o->inl[k].hi && o->inl[k].callee && strcmp(o->inl[k].callee, function) == 0 &&
+		    (best < 0 || o->inl[k].depth > o->inl[best].depth))
+			best = k;
+	return best < 0 ? 0 : o->inl[best].line;
+}
+
 /* The copies of a source loop of FUNCTION in O's code, its machine loops
- * from FIRST on (NEXT links them): a copy is the function's machine loops
- * of it, and runs a part of the source loop's entries, into each machine
- * loop's part (and, for now, its main: the copy's first machine loop). A
+ * from FIRST on (NEXT links them): a copy is a function's machine loops
+ * of it from one call inlined there (or its own code), and runs a part
+ * of the source loop's entries, into each machine loop's part (and, for
+ * now, its main: the copy's first machine loop). A
  * copy in the function's own code runs for its calls not inlined (SHARE,
  * per function, when known), those inlined into other functions for the
  * rest, each as much as its function's own code runs (inlined_weight);
@@ -504,7 +519,7 @@ static void copy_parts(const epi_object *o, const char *function, int first, con
 	for (int i = first; i >= 0; i = next[i]) {
 		int g = -1; /* the copy's first machine loop */
 		for (int j = first; j != i && g < 0; j = next[j])
-			if (o->loop[j].fn == o->loop[i].fn)
+			if (o->loop[j].fn == o->loop[i].fn && call_line_of(o, j, function) == call_line_of(o, i, function))
 				g = j;
 		l[i].main = g < 0 ? i : g;
 		if (g < 0 && strcmp(o->fn[o->loop[i].fn].name, function) == 0)

@@ -669,6 +669,46 @@ static void test_fp_units(void **st)
 	model_free(&x);
 }
 
+static const char twice_src[] = "static inline __attribute__((always_inline)) void step3(int n, const double *in, double *out)\n"
+				"{\n"
+				"\tfor (int i = 1; i < n - 1; i++)\n" /* 3 */
+				"\t\tout[i] = (in[i - 1] + 2.0 * in[i] + in[i + 1]) * 0.25;\n"
+				"}\n"
+				"double run(int steps, double *p, double *q)\n"
+				"{\n"
+				"\tfor (int t = 0; t < steps; t++) {\n"
+				"\t\tstep3(4096, p, q);\n"
+				"\t\tstep3(4096, q, p);\n"
+				"\t}\n"
+				"\treturn p[1];\n"
+				"}\n";
+
+/* step3() inlined into run() at both calls: two copies of its
+ * loop in one function, each the main loop of its copy, running half of
+ * the loop's entries with the trip count of one (not one main loop and a
+ * version the model never runs) */
+static void test_two_inlined_copies(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "twice", twice_src, "gcc", "-O2", "steps=100");
+	int copies = 0;
+	for (int m = 0; m < x.m.obj.nloop; m++) {
+		const epi_mloop *l = &x.m.obj.loop[m];
+		if (l->src < 0 || x.m.loops[l->src].line != 3 || strcmp(x.m.obj.fn[l->fn].name, "run") != 0)
+			continue;
+		const epi_mloop_count *c = &x.m.cnt.l[m];
+		if (c->role != EPI_MR_MAIN)
+			continue;
+		copies++;
+		assert_true(fabs(c->part - 0.5) < 1e-9);
+		assert_true(fabs(c->trip * c->k - 4094) < 2 * c->k); /* one call's iterations */
+		assert_true(fabs(c->iters * c->k - 100 * 4094) < 100 * 2 * c->k);
+	}
+	assert_int_equal(copies, 2);
+	model_free(&x);
+}
+
 static const char max_src[] = "double mx(int n, const double *v)\n"
 			      "{\n"
 			      "\tdouble m = v[0];\n"
@@ -3494,6 +3534,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_load_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rotated_loads_no_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_inlined_copies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_guard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiply_turns, setup, teardown),
