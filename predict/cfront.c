@@ -1555,6 +1555,158 @@ static int same_places(const W *w, CXCursor c)
 	return !x.differs;
 }
 
+static CXCursor loop_body(CXCursor c);
+
+/* The writes in a loop's code, for repeats_places(): to a variable (its
+ * declaration; the value written, null for ++, -- and &; whether the
+ * write updates the variable from itself), or through an array or a
+ * pointer (the lvalue, var null) */
+typedef struct rwrite {
+	CXCursor var, rhs, lv;
+	int self;
+} rwrite;
+
+typedef struct rscan {
+	rwrite *v;
+	int n, cap;
+	int calls;
+} rscan;
+
+/* What reads_any() looks for: variables, and whether one is read. */
+typedef struct rread {
+	const CXCursor *vars;
+	int nvars, found;
+} rread;
+
+static enum CXChildVisitResult rread_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	rread *x = d;
+	if (kind(c) == CXCursor_DeclRefExpr) {
+		CXCursor v = clang_getCursorReferenced(c);
+		for (int i = 0; i < x->nvars && !x->found; i++)
+			x->found = clang_equalCursors(v, x->vars[i]);
+	}
+	return x->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether expression E (null: none) reads one of the N variables VARS. */
+static int reads_any(CXCursor e, const CXCursor *vars, int n)
+{
+	if (clang_Cursor_isNull(e) || n == 0)
+		return 0;
+	rread x = {vars, n, 0};
+	if (rread_visit(e, e, &x) == CXChildVisit_Recurse)
+		clang_visitChildren(e, rread_visit, &x);
+	return x.found;
+}
+
+static enum CXChildVisitResult rscan_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	rscan *x = d;
+	enum CXCursorKind k = kind(c);
+	if (k == CXCursor_CallExpr) {
+		x->calls = 1;
+		return CXChildVisit_Break;
+	}
+	rwrite w = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), 0};
+	if (k == CXCursor_VarDecl) { /* a declaration sets it anew */
+		kids vk = {0};
+		kids_of(c, &vk);
+		w.var = c;
+		w.rhs = vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1])) ? vk.c[vk.n - 1] : clang_getNullCursor();
+		kids_free(&vk);
+	} else {
+		CXCursor lv = written_by(c);
+		if (clang_Cursor_isNull(lv))
+			return CXChildVisit_Recurse;
+		lv = strip(lv);
+		CXCursor v = kind(lv) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(lv) : clang_getNullCursor();
+		if (!clang_Cursor_isNull(v) && (kind(v) == CXCursor_VarDecl || kind(v) == CXCursor_ParmDecl)) {
+			w.var = v;
+			if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+				kids bk = {0};
+				kids_of(c, &bk);
+				w.rhs = bk.n == 2 ? bk.c[1] : clang_getNullCursor();
+				kids_free(&bk);
+				w.self = reads_any(w.rhs, &v, 1);
+			} else {
+				w.self = 1; /* x += e, x++, &x */
+				if (k == CXCursor_CompoundAssignOperator) {
+					kids bk = {0};
+					kids_of(c, &bk);
+					w.rhs = bk.n == 2 ? bk.c[1] : clang_getNullCursor();
+					kids_free(&bk);
+				}
+			}
+		} else {
+			w.lv = lv;
+		}
+	}
+	ALLOC_GROW(x->v, x->n + 1, x->cap);
+	x->v[x->n++] = w;
+	return CXChildVisit_Recurse;
+}
+
+/* Whether loop C writes the same places at each of its iterations (a
+ * time or repetition loop around a sweep: for (t = 0; t < steps; t++)
+ * for (i...) u[i] = ...): no store's address reads a variable whose value
+ * differs from one iteration to the next, those its header writes, those
+ * its code carries from one iteration to the next (updated from
+ * themselves and never set anew), and those set from such; and it calls
+ * no function. */
+static int repeats_places(CXCursor c)
+{
+	CXCursor body = loop_body(c);
+	if (clang_Cursor_isNull(body))
+		return 0;
+	rscan head = {0}, in = {0};
+	kids kk = {0};
+	kids_of(c, &kk);
+	for (int i = 0; i < kk.n; i++)
+		if (!clang_equalCursors(kk.c[i], body) && rscan_visit(kk.c[i], c, &head) == CXChildVisit_Recurse)
+			clang_visitChildren(kk.c[i], rscan_visit, &head);
+	kids_free(&kk);
+	if (rscan_visit(body, c, &in) == CXChildVisit_Recurse)
+		clang_visitChildren(body, rscan_visit, &in);
+	int ok = !head.calls && !in.calls, nv = 0, stores = 0;
+	CXCursor *vary = xmalloc(((size_t)head.n + (size_t)in.n + 1) * sizeof *vary);
+	for (int i = 0; i < head.n; i++)
+		if (!clang_Cursor_isNull(head.v[i].var))
+			vary[nv++] = head.v[i].var;
+	for (int changed = 1, round = 0; ok && changed && round < 16; round++) {
+		changed = 0;
+		for (int i = 0; i < in.n; i++) {
+			const rwrite *w = &in.v[i];
+			if (clang_Cursor_isNull(w->var))
+				continue;
+			int known = 0;
+			for (int j = 0; j < nv && !known; j++)
+				known = clang_equalCursors(vary[j], w->var);
+			if (known)
+				continue;
+			/* carried: updated from itself, never set anew in the loop */
+			int reset = 0;
+			for (int j = 0; j < in.n && !reset; j++)
+				reset = !in.v[j].self && clang_equalCursors(in.v[j].var, w->var);
+			if ((w->self && !reset) || reads_any(w->rhs, vary, nv)) {
+				vary[nv++] = w->var;
+				changed = 1;
+			}
+		}
+	}
+	for (int i = 0; ok && i < in.n; i++)
+		if (!clang_Cursor_isNull(in.v[i].lv)) {
+			stores++;
+			ok = !reads_any(in.v[i].lv, vary, nv);
+		}
+	free(vary);
+	free(head.v);
+	free(in.v);
+	return ok && stores > 0;
+}
+
 /* Whether call C of F is one the compiled code does not make (then
  * noted); else, with tag_loops, C counted as a call site of the file, and
  * as one that repeats its arguments when same_places() says so. */
@@ -4481,6 +4633,12 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 			char ek[32];
 			snprintf(ek, sizeof ek, "%%%d/entry", tag);
 			counts_add_si(w->s, &lc, ek, 1);
+			/* a nest whose iterations write the same places (for
+			 * first writes of fresh memory: the first iteration's) */
+			if (top && repeats_places(c)) {
+				snprintf(ek, sizeof ek, "%%%d/same", tag);
+				counts_add_si(w->s, &lc, ek, 1);
+			}
 		}
 		if (ret == 0) {
 			if (top)

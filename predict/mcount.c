@@ -262,6 +262,23 @@ static void written_bytes(const epi_mcount *m, const epi_object *o, const epi_ne
 
 static int call_key(const char *key, const char *suffix, int *line, const char **name, size_t *len);
 
+/* Of the bytes a nest (its top loop tagged TAG) stores, the share its
+ * first iteration writes, where every iteration writes the same places
+ * (the front end's "%TAG/same": a time loop around a sweep): one
+ * iteration's bytes of each entry; else 1. */
+static double first_iteration_share(const epi_region *total, const double *vals, int tag)
+{
+	char key[48];
+	snprintf(key, sizeof key, "%%%d/same", tag);
+	if (!(tag_value(total, vals, key) > 0))
+		return 1;
+	snprintf(key, sizeof key, "%%%d/iter", tag);
+	double it = tag_value(total, vals, key);
+	snprintf(key, sizeof key, "%%%d/entry", tag);
+	double en = tag_value(total, vals, key);
+	return it > en && en > 0 ? en / it : 1;
+}
+
 /* The share of the calls of FUNCTION over the run (the total's counts at
  * VALS) whose callee's loops write places no call before wrote: where
  * some call sites pass the same arguments at every iteration of the loops
@@ -365,8 +382,10 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 				       loops[c].end_line <= loops[s].end_line &&
 				       strcmp(loops[c].function, loops[s].function) == 0))
 				add_own(&p, b, loops[c].tag);
+		/* the machine code's count sees places written again in the
+		 * loop around a store, not over calls nor a whole nest */
 		double share = new_places_share(total, vals, loops[s].function);
-		double w = p.store_bytes * share, own = mine[s] * share;
+		double w = p.store_bytes * share * first_iteration_share(total, vals, loops[s].tag), own = mine[s] * share;
 		if (!rep[s] && !called[s] && own < w)
 			w = own;
 		if (w > left)

@@ -3153,6 +3153,42 @@ static void test_steps_fresh(void **st)
 	}
 }
 
+static const char timeloop_src[] = "static double g[64 * 64], v[8 * 4096], w[8 * 4096];\n"
+				 "double sweeps(int n)\n"
+				 "{\n"
+				 "\tfor (int t = 0; t < 8; t++)\n" /* 4: the same places each time */
+				 "\t\tfor (int i = 1; i < 63; i++)\n"
+				 "\t\t\tfor (int j = 1; j < 63; j++)\n"
+				 "\t\t\t\tg[i * 64 + j] = 0.25 * (g[i * 64 + j - 1] + g[i * 64 + j + 1] + g[i * 64 + j - 64]);\n"
+				 "\tfor (int r = 0; r < 8; r++)\n" /* 8: a row of its own each time */
+				 "\t\tfor (int i = 0; i < n; i++)\n"
+				 "\t\t\tv[r * n + i] = i;\n"
+				 "\tdouble *p = w;\n"
+				 "\tfor (int r = 0; r < 8; r++)\n" /* 12: a pointer carried on */
+				 "\t\tfor (int i = 0; i < n; i++)\n"
+				 "\t\t\t*p++ = i;\n"
+				 "\treturn g[65] + v[2] + w[3];\n"
+				 "}\n";
+
+/* A time loop around a sweep writes its fresh memory at its first
+ * iteration only; loops whose iterations write places of their own (a
+ * row each, a pointer carried on) write it at every iteration */
+static void test_sweeps_fresh(void **st)
+{
+	(void)st;
+	const char *levels[] = {"-O0", "-O2"};
+	for (int k = 0; k < 2; k++) {
+		fixture x;
+		model(&x, "timeloop", timeloop_src, "gcc", levels[k], "n=4096");
+		int s4 = nest_on(&x, 4), s8 = nest_on(&x, 8), s12 = nest_on(&x, 12);
+		const epi_mcount *c = &x.m.cnt;
+		assert_true(c->touch[s4] + c->touch_call[s4] == 62 * 62 * 8);
+		assert_true(c->touch[s8] + c->touch_call[s8] == 8 * 8 * 4096);
+		assert_true(c->touch[s12] + c->touch_call[s12] == 8 * 8 * 4096);
+		model_free(&x);
+	}
+}
+
 static const char fresh_src[] = "#include <stdlib.h>\n"
 				"double f(int n)\n"
 				"{\n"
@@ -3529,6 +3565,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unrolled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_steps_fresh, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweeps_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_loads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latch_without_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fp_load_chain, setup, teardown),
