@@ -1670,7 +1670,8 @@ static int repeats_places(CXCursor c)
 	kids_free(&kk);
 	if (rscan_visit(body, c, &in) == CXChildVisit_Recurse)
 		clang_visitChildren(body, rscan_visit, &in);
-	int ok = !head.calls && !in.calls, nv = 0, stores = 0;
+	/* a loop of very many writes: no claim (the search is quadratic) */
+	int ok = !head.calls && !in.calls && in.n <= 4096, nv = 0, stores = 0;
 	CXCursor *vary = xmalloc(((size_t)head.n + (size_t)in.n + 1) * sizeof *vary);
 	for (int i = 0; i < head.n; i++)
 		if (!clang_Cursor_isNull(head.v[i].var))
