@@ -310,8 +310,9 @@ static double new_places_share(const epi_region *total, const double *vals, cons
 /* The memory the program allocates, and its zero-initialised static data,
  * is written first by the nests that run first: each takes the bytes its
  * stores write over the run (the source's count, or fewer when the
- * machine code shows places written again, or when its function's calls
- * repeat their arguments), until the fresh memory is used up. */
+ * machine code shows places written again, when its function's calls
+ * repeat their arguments, or when its iterations write the same places),
+ * until the fresh memory is used up. */
 static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, const int *has,
 			const epi_region *total, const double *vals, const by_tag *b)
 {
