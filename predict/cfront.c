@@ -1508,33 +1508,49 @@ static epi_counts *hoisted_to(W *w, CXCursor c, const fn *f, epi_counts *out)
 	return out;
 }
 
-/* What same_places() looks for in an argument: the loops around the call,
- * and whether one writes a variable the argument reads, or the argument
- * calls a function. */
-typedef struct same_scan {
-	const W *w;
-	int differs;
-} same_scan;
+/* What reads_where() looks for in an expression: a variable for which
+ * HIT says yes, or (with CALLS) a call; and whether it found one. */
+typedef struct rread {
+	int (*hit)(CXCursor var, const void *ctx);
+	const void *ctx;
+	int calls, found;
+} rread;
 
-static enum CXChildVisitResult same_visit(CXCursor c, CXCursor p, CXClientData d)
+static enum CXChildVisitResult rread_visit(CXCursor c, CXCursor p, CXClientData d)
 {
 	(void)p;
-	same_scan *x = d;
+	rread *x = d;
 	enum CXCursorKind k = kind(c);
-	if (k == CXCursor_CallExpr) {
-		x->differs = 1;
-		return CXChildVisit_Break;
-	}
-	if (k == CXCursor_DeclRefExpr) {
+	if (k == CXCursor_CallExpr && x->calls) {
+		x->found = 1;
+	} else if (k == CXCursor_DeclRefExpr) {
 		CXCursor v = clang_getCursorReferenced(c);
 		enum CXCursorKind vk = kind(v);
-		for (int i = 0; (vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl) && i < x->w->loopdepth; i++)
-			if (writes(x->w->loopstmt[i], v, NULL)) {
-				x->differs = 1;
-				return CXChildVisit_Break;
-			}
+		x->found = (vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl) && x->hit(v, x->ctx);
 	}
-	return CXChildVisit_Recurse;
+	return x->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether expression E (null: none) reads a variable for which HIT (with
+ * CTX) says yes, or, with CALLS, calls a function. */
+static int reads_where(CXCursor e, int (*hit)(CXCursor var, const void *ctx), const void *ctx, int calls)
+{
+	if (clang_Cursor_isNull(e))
+		return 0;
+	rread x = {hit, ctx, calls, 0};
+	if (rread_visit(e, e, &x) == CXChildVisit_Recurse)
+		clang_visitChildren(e, rread_visit, &x);
+	return x.found;
+}
+
+/* A variable that a loop around the code being counted (W) writes. */
+static int loops_write(CXCursor v, const void *ctx)
+{
+	const W *w = ctx;
+	for (int i = 0; i < w->loopdepth; i++)
+		if (writes(w->loopstmt[i], v, NULL))
+			return 1;
+	return 0;
 }
 
 /* Whether call C, in loops of the function being counted, passes the same
@@ -1545,14 +1561,11 @@ static int same_places(const W *w, CXCursor c)
 {
 	if (w->loopdepth == 0 || w->loopdepth > MAXDEPTH)
 		return 0;
-	same_scan x = {.w = w};
 	int nargs = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < nargs && !x.differs; i++) {
-		CXCursor a = clang_Cursor_getArgument(c, i);
-		if (same_visit(a, a, &x) == CXChildVisit_Recurse)
-			clang_visitChildren(a, same_visit, &x);
-	}
-	return !x.differs;
+	for (int i = 0; i < nargs; i++)
+		if (reads_where(clang_Cursor_getArgument(c, i), loops_write, w, 1))
+			return 0;
+	return 1;
 }
 
 static CXCursor loop_body(CXCursor c);
@@ -1572,33 +1585,26 @@ typedef struct rscan {
 	int calls;
 } rscan;
 
-/* What reads_any() looks for: variables, and whether one is read. */
-typedef struct rread {
-	const CXCursor *vars;
-	int nvars, found;
-} rread;
+/* Variables, for reads_any(). */
+typedef struct varlist {
+	const CXCursor *v;
+	int n;
+} varlist;
 
-static enum CXChildVisitResult rread_visit(CXCursor c, CXCursor p, CXClientData d)
+static int in_list(CXCursor var, const void *ctx)
 {
-	(void)p;
-	rread *x = d;
-	if (kind(c) == CXCursor_DeclRefExpr) {
-		CXCursor v = clang_getCursorReferenced(c);
-		for (int i = 0; i < x->nvars && !x->found; i++)
-			x->found = clang_equalCursors(v, x->vars[i]);
-	}
-	return x->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+	const varlist *l = ctx;
+	for (int i = 0; i < l->n; i++)
+		if (clang_equalCursors(var, l->v[i]))
+			return 1;
+	return 0;
 }
 
 /* Whether expression E (null: none) reads one of the N variables VARS. */
 static int reads_any(CXCursor e, const CXCursor *vars, int n)
 {
-	if (clang_Cursor_isNull(e) || n == 0)
-		return 0;
-	rread x = {vars, n, 0};
-	if (rread_visit(e, e, &x) == CXChildVisit_Recurse)
-		clang_visitChildren(e, rread_visit, &x);
-	return x.found;
+	varlist l = {vars, n};
+	return n > 0 && reads_where(e, in_list, &l, 0);
 }
 
 static enum CXChildVisitResult rscan_visit(CXCursor c, CXCursor p, CXClientData d)
@@ -1625,21 +1631,14 @@ static enum CXChildVisitResult rscan_visit(CXCursor c, CXCursor p, CXClientData 
 		CXCursor v = kind(lv) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(lv) : clang_getNullCursor();
 		if (!clang_Cursor_isNull(v) && (kind(v) == CXCursor_VarDecl || kind(v) == CXCursor_ParmDecl)) {
 			w.var = v;
-			if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+			if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 				kids bk = {0};
 				kids_of(c, &bk);
 				w.rhs = bk.n == 2 ? bk.c[1] : clang_getNullCursor();
 				kids_free(&bk);
-				w.self = reads_any(w.rhs, &v, 1);
-			} else {
-				w.self = 1; /* x += e, x++, &x */
-				if (k == CXCursor_CompoundAssignOperator) {
-					kids bk = {0};
-					kids_of(c, &bk);
-					w.rhs = bk.n == 2 ? bk.c[1] : clang_getNullCursor();
-					kids_free(&bk);
-				}
 			}
+			/* x = ... x ..., x += e, x++, &x */
+			w.self = k != CXCursor_BinaryOperator || reads_any(w.rhs, &v, 1);
 		} else {
 			w.lv = lv;
 		}
@@ -1676,22 +1675,24 @@ static int repeats_places(CXCursor c)
 	for (int i = 0; i < head.n; i++)
 		if (!clang_Cursor_isNull(head.v[i].var))
 			vary[nv++] = head.v[i].var;
+	/* carried: a variable updated from itself, never set anew in the loop */
+	char *carried = xcalloc((size_t)in.n + 1, 1);
+	for (int i = 0; ok && i < in.n; i++) {
+		int reset = 0;
+		for (int j = 0; in.v[i].self && j < in.n && !reset; j++)
+			reset = !in.v[j].self && clang_equalCursors(in.v[j].var, in.v[i].var);
+		carried[i] = in.v[i].self && !reset;
+	}
 	for (int changed = 1, round = 0; ok && changed && round < 16; round++) {
 		changed = 0;
 		for (int i = 0; i < in.n; i++) {
 			const rwrite *w = &in.v[i];
 			if (clang_Cursor_isNull(w->var))
 				continue;
-			int known = 0;
-			for (int j = 0; j < nv && !known; j++)
-				known = clang_equalCursors(vary[j], w->var);
-			if (known)
+			varlist known = {vary, nv};
+			if (in_list(w->var, &known))
 				continue;
-			/* carried: updated from itself, never set anew in the loop */
-			int reset = 0;
-			for (int j = 0; j < in.n && !reset; j++)
-				reset = !in.v[j].self && clang_equalCursors(in.v[j].var, w->var);
-			if ((w->self && !reset) || reads_any(w->rhs, vary, nv)) {
+			if (carried[i] || reads_any(w->rhs, vary, nv)) {
 				vary[nv++] = w->var;
 				changed = 1;
 			}
@@ -1702,6 +1703,7 @@ static int repeats_places(CXCursor c)
 			stores++;
 			ok = !reads_any(in.v[i].lv, vary, nv);
 		}
+	free(carried);
 	free(vary);
 	free(head.v);
 	free(in.v);
