@@ -279,18 +279,31 @@ static double first_iteration_share(const epi_region *total, const double *vals,
 	return it > en && en > 0 ? en / it : 1;
 }
 
+/* The total's call-site counts (its "%call:" keys, a few among many),
+ * gathered once for new_places_share(): their indices. */
+static int *call_keys(const epi_region *total, int *n)
+{
+	int *v = xmalloc(((size_t)total->counts.n + 1) * sizeof *v);
+	*n = 0;
+	for (int k = 0; k < total->counts.n; k++)
+		if (strncmp(total->counts.key[k], "%call:", 6) == 0)
+			v[(*n)++] = k;
+	return v;
+}
+
 /* The share of the calls of FUNCTION over the run (the total's counts at
- * VALS) whose callee's loops write places no call before wrote: where
- * some call sites pass the same arguments at every iteration of the loops
- * around them (a kernel called at each step: "%call:LINE:F/same"), such a
- * site's calls write its first call's places again, the others' each
- * their own. 1 where no site repeats. */
-static double new_places_share(const epi_region *total, const double *vals, const char *function)
+ * VALS, its call-site keys the N of CK) whose callee's loops write places
+ * no call before wrote: where some call sites pass the same arguments at
+ * every iteration of the loops around them (a kernel called at each
+ * step: "%call:LINE:F/same"), such a site's calls write its first call's
+ * places again, the others' each their own. 1 where no site repeats. */
+static double new_places_share(const epi_region *total, const double *vals, const int *ck, int n,
+			       const char *function)
 {
 	double calls = 0, same = 0, sites = 0;
 	size_t fl = strlen(function);
-	for (int k = 0; k < total->counts.n; k++) {
-		int line;
+	for (int i = 0; i < n; i++) {
+		int k = ck[i], line;
 		const char *name;
 		size_t len;
 		const char *key = total->counts.key[k];
@@ -375,6 +388,7 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 			called[at[i]] = 1;
 	}
 	free(at);
+	int nck, *ck = call_keys(total, &nck);
 	for (int k = 0; k < n && left > 0; k++) {
 		int s = order[k];
 		per_iter p = {0};
@@ -385,7 +399,7 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 				add_own(&p, b, loops[c].tag);
 		/* the machine code's count sees places written again in the
 		 * loop around a store, not over calls nor a whole nest */
-		double share = new_places_share(total, vals, loops[s].function);
+		double share = new_places_share(total, vals, ck, nck, loops[s].function);
 		double w = p.store_bytes * share * first_iteration_share(total, vals, loops[s].tag), own = mine[s] * share;
 		if (!rep[s] && !called[s] && own < w)
 			w = own;
@@ -403,6 +417,7 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 	free(fseen);
 	free(nseen);
 	free(order);
+	free(ck);
 }
 
 /* KEY as "%call:LINE:NAME" and SUFFIX: 1, its line and name; else 0. */
