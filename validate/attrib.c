@@ -405,6 +405,20 @@ static const char *absolute(const char *name, const char *cd, char *buf, size_t 
 	return buf;
 }
 
+/* The compile unit of O holding ADDR (a dwfl address), into BUF when not
+ * dwfl's own, and its bias into *BIAS; NULL when none does. */
+static Dwarf_Die *unit_at(object *o, Dwarf_Addr addr, Dwarf_Die *buf, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(o->mod, addr, bias);
+	if (cu)
+		return cu;
+	/* no .debug_aranges: the unit whose ranges hold it */
+	if (!line_by_cu(o, addr, buf))
+		return NULL;
+	*bias = o->dwbias;
+	return buf;
+}
+
 /* Code of another file's function inlined into a function of the program
  * (a header's static inline helper) stands, for the nests, on the line of
  * the call that brought it into the function's own file: the call site's
@@ -414,14 +428,10 @@ static const char *absolute(const char *name, const char *cd, char *buf, size_t 
 static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char **file, int *line, char *buf, size_t n)
 {
 	Dwarf_Addr b = 0;
-	Dwarf_Die cub, *cu = dwfl_module_addrdie(o->mod, addr, &b);
+	Dwarf_Die cub, *cu = unit_at(o, addr, &cub, &b);
 	Dwarf_Attribute at;
-	if (!cu) { /* no .debug_aranges: the unit whose ranges hold it */
-		if (!line_by_cu(o, addr, &cub))
-			return 0;
-		cu = &cub;
-		b = o->dwbias;
-	}
+	if (!cu)
+		return 0;
 	Dwarf_Addr pc = addr - b;
 	/* a line of the unit's own file: no other file's code (the walk
 	 * below is for the others) */
@@ -486,13 +496,9 @@ static int inlined_site(object *o, Dwarf_Addr addr, const char *src, const char 
 static void line_before(object *o, Dwarf_Addr addr, const char *fn, int *line, const char **src)
 {
 	Dwarf_Addr b = 0;
-	Dwarf_Die cub, *cu = dwfl_module_addrdie(o->mod, addr, &b);
-	if (!cu) {
-		if (!line_by_cu(o, addr, &cub))
-			return;
-		cu = &cub;
-		b = o->dwbias;
-	}
+	Dwarf_Die cub, *cu = unit_at(o, addr, &cub, &b);
+	if (!cu)
+		return;
 	Dwarf_Lines *lines;
 	size_t n;
 	if (dwarf_getsrclines(cu, &lines, &n) != 0)
