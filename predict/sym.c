@@ -80,9 +80,12 @@ void sym_view_free(sym_ctx *v)
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
 /* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
-static int new_slot(sym_ctx *s)
+/* A free index for a new symbol, above ABOVE (-1: any).  An atom's is
+ * above those of the symbols its floor reads, as evaluation and
+ * substitution take the symbols in order. */
+static int new_slot(sym_ctx *s, int above)
 {
-	for (int k = 0; k < s->nvars; k++)
+	for (int k = above + 1; k < s->nvars; k++)
 		if (s->kind[k] == SYM_FREE)
 			return k;
 	if (s->nvars == s->cap) {
@@ -102,7 +105,7 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 				s->kind[k] = SYM_PARAM;
 			return k;
 		}
-	int k = new_slot(s);
+	int k = new_slot(s, -1);
 	if (k < 0)
 		return -1;
 	s->name[k] = xstrdup(name);
@@ -172,7 +175,11 @@ static int atom_of(sym_ctx *s, const poly_t num, const fmpz_t den)
 	for (int k = 0; k < s->nvars; k++)
 		if (s->kind[k] == SYM_ATOM && fmpz_equal(&s->atom_den[k], den) && poly_equal(&s->atom_num[k], num, CTX))
 			return k;
-	int k = new_slot(s);
+	int above = -1; /* the last symbol NUM reads (a monomial's are in order) */
+	for (slong i = 0; i < num->n; i++)
+		if (num->m[i].n && num->m[i].v[num->m[i].n - 1] > above)
+			above = num->m[i].v[num->m[i].n - 1];
+	int k = new_slot(s, above);
 	if (k < 0)
 		return -1;
 	char *ns = sym_poly_str(s, num);

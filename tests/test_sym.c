@@ -504,6 +504,74 @@ static void test_feasible_small(void **st)
 	fmpz_clear(four);
 }
 
+/* A floor term made after a collection freed a slot below its variable's
+ * (a loop variable gone, the parameter kept) still follows that variable:
+ * evaluated after it, and rewritten when a call replaces it. */
+static void test_atom_after_freed_slot(void **st)
+{
+	sym_ctx T;
+	sym_init(&T);
+	int i = sym_var(&T, "i", SYM_LOOP), p = sym_var(&T, "p", SYM_PARAM);
+	assert_true(i < p);
+	int used[SYM_MAXVARS] = {0};
+	used[p] = 1;
+	sym_collect(&T, used); /* frees i's slot */
+	fmpz_t two;
+	fmpz_init_set_ui(two, 2);
+	poly_t num, hi;
+	poly_init(num, T.ctx);
+	poly_init(hi, T.ctx);
+	poly_gen(num, p, T.ctx);
+	assert_int_equal(sym_floor(&T, hi, num, two), 0); /* floor(p/2) */
+	/* sum_{j=1}^{floor(p/2)} 1 */
+	int j = sym_var(&T, "j", SYM_LOOP);
+	sym_pw w;
+	sym_pw_init(&w);
+	sym_pw_set_si(&T, &w, 1);
+	poly_t one;
+	poly_init(one, T.ctx);
+	poly_set_si(one, 1, T.ctx);
+	assert_int_equal(sym_pw_sum(&T, &w, &w, j, one, hi), 0);
+	sym_env e;
+	sym_env_init(&e);
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	for (long v = 0; v <= 9; v++) {
+		fmpq_set_si(&e.val[p], v, 1);
+		e.bound[p] = 1;
+		assert_int_equal(sym_pw_eval(&T, &w, &e, q, &missing), 0);
+		assert_true(fmpq_equal_si(q, v / 2));
+	}
+	/* a call passes p = 2q + 1: floor(p/2) is q */
+	int vq = sym_var(&T, "q", SYM_PARAM);
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	poly_t arg;
+	poly_init(arg, T.ctx);
+	poly_gen(arg, vq, T.ctx);
+	poly_scalar_mul_si(arg, arg, 2, T.ctx);
+	poly_add_si(arg, arg, 1, T.ctx);
+	sub[p] = arg;
+	assert_int_equal(sym_pw_compose(&T, &w, sub), 0);
+	for (long v = 0; v <= 9; v++) {
+		sym_env_clear(&e);
+		sym_env_init(&e);
+		fmpq_set_si(&e.val[vq], v, 1);
+		e.bound[vq] = 1;
+		assert_int_equal(sym_pw_eval(&T, &w, &e, q, &missing), 0);
+		assert_true(fmpq_equal_si(q, v));
+	}
+	sym_env_clear(&e);
+	fmpq_clear(q);
+	sym_pw_clear(&T, &w);
+	poly_clear(arg, T.ctx);
+	poly_clear(one, T.ctx);
+	poly_clear(num, T.ctx);
+	poly_clear(hi, T.ctx);
+	fmpz_clear(two);
+	sym_free(&T);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_minmax),
 		cmocka_unit_test(test_missing_param),
 		cmocka_unit_test(test_feasible),
+		cmocka_unit_test(test_atom_after_freed_slot),
 	};
 	return cmocka_run_group_tests_name("sym", tests, setup, teardown);
 }
