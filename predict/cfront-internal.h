@@ -86,6 +86,13 @@ typedef struct W {
 	int omp_line;     /* the first line with an OpenMP directive (cf_scan_pragmas), 0 none */
 	unsigned char *trip_hit; /* per --trip: a loop matched it (set by any thread) */
 	int nfallback;    /* loops counted with a trip-count parameter or a given bound */
+	/* a callee counted again for one call's constant arguments
+	 * (specialize_call): its regions are not recorded; the parameters
+	 * the next cf_analyze_fn() pins to the arguments' values */
+	int spec;
+	int nspec_pin;
+	CXCursor spec_decl[MAXDEPTH];
+	long spec_val[MAXDEPTH];
 	char why[300];    /* why the loop being counted could not be, for its fallback */
 	/* bodies of enclosing loops counted without an induction variable: a
 	 * variable written in one is no parameter there, for it varies */

@@ -1739,6 +1739,93 @@ static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
 	return 0;
 }
 
+/* The trip-count parameters (T<line>, T<line>_<nth>: trip_fallback) that
+ * counts C use. */
+static int trip_params_used(sym_ctx *s, const epi_counts *c)
+{
+	int used[SYM_MAXVARS] = {0}, n = 0;
+	counts_params(s, c, used);
+	for (int k = 0; k < s->nvars; k++) {
+		const char *p = s->name[k];
+		if (!used[k] || s->kind[k] != SYM_PARAM || p[0] != 'T' || !isdigit((unsigned char)p[1]))
+			continue;
+		p += strspn(p + 1, "0123456789") + 1;
+		if (*p == '_' && isdigit((unsigned char)p[1]))
+			p += strspn(p + 1, "0123456789") + 1;
+		n += *p == '\0';
+	}
+	return n;
+}
+
+/* How deep calls are counted again for their constant arguments. */
+#define SPEC_DEPTH 4
+
+/* F's counts CC (its parameters not yet replaced) for call C, counted
+ * again with the parameters that C passes integer constants pinned to
+ * them, when F's own counts need trip-count parameters: a loop that
+ * steps by a parameter (ii += b), which no polynomial counts, is counted
+ * exactly for a call that passes b = 32.  CC is replaced when the walk
+ * needs fewer trip-count parameters; F's own counts and regions stay
+ * those of any call.  Returns -1 only when the walk reached a body its
+ * thread did not parse (w->missing: the file is walked again whole). */
+static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
+{
+	sym_ctx *s = w->s;
+	int ntrip = f->header || w->spec >= SPEC_DEPTH ? 0 : trip_params_used(s, cc);
+	if (ntrip == 0)
+		return 0;
+	int nargs = clang_Cursor_getNumArguments(c), npin = 0;
+	char given[200] = "";
+	size_t gl = 0;
+	poly_t v;
+	poly_init(v, s->ctx);
+	for (int i = 0; i < f->nparams && i < nargs && npin < MAXDEPTH; i++) {
+		CXCursor d = clang_Cursor_getArgument(f->cur, i);
+		if (kind(d) != CXCursor_ParmDecl || expr_poly(w, clang_Cursor_getArgument(c, i), v) != 0 ||
+		    !poly_is_fmpq(v, s->ctx) || fn_writes_of(f, d, NULL, NULL, 0) > 0)
+			continue;
+		fmpq_t q;
+		fmpq_init(q);
+		poly_get_fmpq(q, v, s->ctx);
+		if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q))) {
+			w->spec_decl[npin] = d;
+			w->spec_val[npin++] = fmpz_get_si(fmpq_numref(q));
+			if (gl < sizeof given)
+				gl += (size_t)snprintf(given + gl, sizeof given - gl, "%s%s = %ld", gl ? ", " : "",
+						       f->params[i], w->spec_val[npin - 1]);
+		}
+		fmpq_clear(q);
+	}
+	poly_clear(v, s->ctx);
+	if (npin == 0)
+		return 0;
+	epi_analysis *a = w->a;
+	int nerrors = a->nerrors, nnotes = a->nnotes;
+	epi_counts own = f->counts;
+	counts_init(&f->counts);
+	w->nspec_pin = npin;
+	w->spec++;
+	int ret = cf_analyze_fn(w, f);
+	w->spec--;
+	w->nspec_pin = 0;
+	epi_counts one = f->counts;
+	f->counts = own;
+	int better = ret == 0 && trip_params_used(s, &one) < ntrip;
+	if (better) {
+		counts_clear(s, cc);
+		*cc = one;
+		note(w, c, "%s() is counted for this call's %s: its loops' trip counts %s", f->name, given,
+		     trip_params_used(s, cc) ? "need fewer parameters" : "are known");
+	} else { /* what the walk said is not the call's */
+		counts_clear(s, &one);
+		while (a->nerrors > nerrors)
+			free(a->errors[--a->nerrors]);
+		while (a->nnotes > nnotes)
+			free(a->notes[--a->nnotes]);
+	}
+	return ret < 0 && w->missing ? -1 : 0;
+}
+
 static int call(W *w, CXCursor c, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -1843,6 +1930,11 @@ static int call(W *w, CXCursor c, epi_counts *out)
 			epi_counts cc;
 			counts_init(&cc);
 			counts_set(s, &cc, &f->counts);
+			if (specialize_call(w, c, f, &cc) < 0) {
+				counts_clear(s, &cc);
+				ret = -1;
+				goto out;
+			}
 			poly_struct *sub[SYM_MAXVARS] = {0};
 			poly_struct argp[SYM_MAXVARS];
 			int nown = 0;
@@ -4413,7 +4505,7 @@ static void add_region(W *w, enum epi_scope sc, CXCursor at, const char *func, c
 {
 	epi_analysis *a = w->a;
 	int f = (int)(w->cur - w->fns);
-	if (f < w->own_lo || f >= w->own_hi)
+	if (f < w->own_lo || f >= w->own_hi || w->spec)
 		return; /* a callee of this chunk's functions: its own chunk records it */
 	a->regions = xrealloc(a->regions, (a->nregions + 1) * sizeof *a->regions);
 	epi_region *r = &a->regions[a->nregions++];
@@ -4837,7 +4929,13 @@ int cf_analyze_fn(W *w, fn *f)
 	w->nhoist = 0;
 	w->nlv = 0;
 	w->nvary = 0;
-	w->npin = 0;
+	/* a walk for one call's constant arguments: its parameters pinned */
+	for (int i = 0; i < w->nspec_pin; i++) {
+		w->pin_decl[i] = w->spec_decl[i];
+		w->pin_val[i] = w->spec_val[i];
+	}
+	w->npin = w->nspec_pin;
+	w->nspec_pin = 0;
 	w->loopdepth = 0;
 	w->tag_line = 0;
 	w->loop_line = 0;

@@ -121,6 +121,35 @@ expect "a while loop's step that is no constant, said so" 0 "wstep.c:4: cannot c
 printf 'void halve(int n, double *a)\n{\n\tfor (int m = 1; m < n; m *= 2)\n\t\tfor (int i = 0; i < n; i += m + m)\n\t\t\ta[i] += 1;\n}\n' >"$tmp/mstep.c"
 expect "a step the loop around changes: the step named, not the loop's own variable" 0 \
 	"mstep.c:4: cannot count this loop: 'i' steps by 'm + m', which is no constant" -- "$tmp/mstep.c"
+# a loop stepped by a parameter, counted exactly for a call that passes a
+# constant (blocks of 32 over n = 100: partial blocks at the edge), and
+# with its trip-count parameters where the call passes a variable
+cat >"$tmp/tblock.c" <<'EOF'
+void tr(int n, int b, const float *s, float *d)
+{
+	for (int ii = 0; ii < n; ii += b)
+		for (int jj = 0; jj < n; jj += b)
+			for (int i = ii; i < ii + b && i < n; i++)
+				for (int j = jj; j < jj + b && j < n; j++)
+					d[j * n + i] = s[i * n + j];
+}
+void run(int n, int reps, const float *s, float *d)
+{
+	for (int r = 0; r < reps; r++)
+		tr(n, 32, s, d);
+}
+void any(int n, int bs, const float *s, float *d)
+{
+	tr(n, bs, s, d);
+}
+EOF
+"$P" "$tmp/tblock.c" --param n=100 --param reps=3 --format csv >"$tmp/out" 2>"$tmp/err"
+grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,' "$tmp/out" &&
+	grep -q '/tblock.c,14,any,function,store.f32,,.*T3\*T4\*T6\*bs' "$tmp/out" &&
+	grep -q "tblock.c:12: tr() is counted for this call's b = 32: its loops' trip counts are known" "$tmp/err" &&
+	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
+	ok "a step by a parameter counted for the call that passes a constant" ||
+	bad "a step by a parameter counted for the call that passes a constant" "$tmp/out"
 printf 'struct it { int i; };\nvoid zero(int n, double *a, struct it *p)\n{\n\tfor (p->i = 0; p->i < n; p->i += 2)\n\t\ta[p->i] = 0;\n}\n' >"$tmp/member.c"
 expect "a counter that is a structure's member, said so" 0 \
 	"member.c:4: cannot count this loop: its counter 'p->i' is a member of a structure" -- "$tmp/member.c"
