@@ -79,22 +79,30 @@ void sym_view_free(sym_ctx *v)
 
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
-/* A free symbol slot (a reclaimed one first); -1 with s->err when full. */
-/* A free index for a new symbol, above ABOVE (-1: any).  An atom's is
- * above those of the symbols its floor reads, as evaluation and
+/* Free indices that only parameters may take: a loop too complex to count
+ * in a full table is counted with a trip-count parameter (T<line>). */
+#define SYM_RESERVE 8
+
+/* A free index for a new symbol, a reclaimed one first, above ABOVE (-1:
+ * any), leaving RESERVE free; -1 with s->err when there is none.  An
+ * atom's is above those of the symbols its floor reads, as evaluation and
  * substitution take the symbols in order. */
-static int new_slot(sym_ctx *s, int above)
+static int new_slot(sym_ctx *s, int above, int reserve)
 {
-	for (int k = above + 1; k < s->nvars; k++)
-		if (s->kind[k] == SYM_FREE)
-			return k;
-	if (s->nvars == s->cap) {
+	int nfree = s->cap - s->nvars, k = -1;
+	for (int j = 0; j < s->nvars; j++)
+		if (s->kind[j] == SYM_FREE) {
+			nfree++;
+			if (k < 0 && j > above)
+				k = j;
+		}
+	if (nfree <= reserve || (k < 0 && s->nvars == s->cap)) {
 		seterr(s, "more than %d symbols in use at once: parameters, loop variables and "
-			  "floor terms of strided bounds", s->cap);
+			  "floor terms of strided bounds", s->cap - reserve);
 		s->full = 1;
 		return -1;
 	}
-	return s->nvars++;
+	return k >= 0 ? k : s->nvars++;
 }
 
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
@@ -105,7 +113,7 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 				s->kind[k] = SYM_PARAM;
 			return k;
 		}
-	int k = new_slot(s, -1);
+	int k = new_slot(s, -1, kind == SYM_PARAM ? 0 : SYM_RESERVE);
 	if (k < 0)
 		return -1;
 	s->name[k] = xstrdup(name);
@@ -179,7 +187,7 @@ static int atom_of(sym_ctx *s, const poly_t num, const fmpz_t den)
 	for (slong i = 0; i < num->n; i++)
 		if (num->m[i].n && num->m[i].v[num->m[i].n - 1] > above)
 			above = num->m[i].v[num->m[i].n - 1];
-	int k = new_slot(s, above);
+	int k = new_slot(s, above, SYM_RESERVE);
 	if (k < 0)
 		return -1;
 	char *ns = sym_poly_str(s, num);

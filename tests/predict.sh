@@ -150,6 +150,27 @@ grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,' "$tmp/out" &&
 	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
 	ok "a step by a parameter counted for the call that passes a constant" ||
 	bad "a step by a parameter counted for the call that passes a constant" "$tmp/out"
+# a nest whose sums need more floor terms than the symbol table holds (a
+# strided loop bounded by a quotient, calling a strided loop with its
+# variables): that loop counted with a trip-count parameter, the file not
+# given up
+cat >"$tmp/ovf.c" <<'EOF'
+void f1(int p0, int p1, int p2)
+{
+	for (int i0 = p0 + 4; i0 < -p2 + 1; i0 += 2) {
+	}
+}
+void f0(int p0)
+{
+	for (int i0 = p0; i0 <= -1; i0 += 1)
+		for (int i1 = i0 + 4; i1 < 1; i1 += 2)
+			for (int i2 = i1 + p0; i2 < (2 * i0 + i1) / 4; i2 += 2)
+				f1(i2 + 1, i0 / 2, p0);
+}
+EOF
+expect "a loop beyond the symbol table: its trip-count parameter" 0 \
+	"ovf.c:8: cannot count this loop: too complex to count exactly (more than .* symbols in use at once.*the parameter T8" \
+	-- "$tmp/ovf.c"
 printf 'struct it { int i; };\nvoid zero(int n, double *a, struct it *p)\n{\n\tfor (p->i = 0; p->i < n; p->i += 2)\n\t\ta[p->i] = 0;\n}\n' >"$tmp/member.c"
 expect "a counter that is a structure's member, said so" 0 \
 	"member.c:4: cannot count this loop: its counter 'p->i' is a member of a structure" -- "$tmp/member.c"
