@@ -1982,7 +1982,17 @@ static int call(W *w, CXCursor c, epi_counts *out)
 					if (used[k] && !sub[k] && s->kind[k] == SYM_PARAM && strcmp(s->name[k], f->params[i]) == 0)
 						note(w, c, "argument %d of %s() is not a polynomial in the parameters; its count "
 							   "keeps the parameter '%s'", i + 1, raw, f->params[i]);
-			if (counts_compose(s, &cc, sub) < 0) {
+			int composed = counts_compose(s, &cc, sub);
+			if (composed < 0 && s->full) {
+				/* beyond the table (which a statement counted again
+				 * may widen, as for a loop's fallback): listed, said so */
+				w->nfallback++;
+				note(w, c, "%s()'s counts for this call's arguments are beyond the analysis (%s): the "
+					   "call is listed, its work not counted", raw, s->err);
+				char key[160];
+				snprintf(key, sizeof key, "call:%s", raw);
+				count_si(w, out, key, 1);
+			} else if (composed < 0) {
 				ret = fail(w, c, "%s", s->err);
 			} else {
 				if (f->header && w->o->tag_loops)

@@ -171,6 +171,33 @@ EOF
 expect "a loop beyond the symbol table: its trip-count parameter" 0 \
 	"ovf.c:8: cannot count this loop: too complex to count exactly (more than .* symbols in use at once.*the parameter T8" \
 	-- "$tmp/ovf.c"
+# a call whose arguments (a half of a parameter) make the callee's counts
+# need more floor terms than the table holds: the call listed, said so
+cat >"$tmp/ovc.c" <<'EOF'
+void f5(int p0, int p1, int p2)
+{
+	for (int i0 = 1; i0 < p0 + p1 + p2 + 1; i0 += 3)
+		for (int i1 = 0; i1 <= i0 + p0 + 2 * p1 - 2; i1 += 1)
+			;
+}
+void f1(int p0, int p1, int p2)
+{
+	for (int i0 = 1; i0 <= p1 + 1; i0 += 1) {
+		f5(p2 / 3, p2, i0);
+		for (int i1 = 4; i1 < p2 + 3; i1 += 2)
+			for (int i2 = 2 * i0 + p0 + 4; i2 < -i0 + 2 * i1 - p0 + p1 + 3; i2 += 1)
+				;
+	}
+}
+void f0(int p0, int p1)
+{
+	f1(p0 / 2, 1, p1);
+}
+EOF
+expect "a call beyond the symbol table: listed, said so" 0 \
+	"ovc.c:18: f1()'s counts for this call's arguments are beyond the analysis (more than .*): the call is listed" \
+	-- "$tmp/ovc.c"
+grep -q "^  call:f1 *1 " "$tmp/out" && ok "a call beyond the symbol table: its row" || bad "a call beyond the symbol table: its row" "$tmp/out"
 printf 'struct it { int i; };\nvoid zero(int n, double *a, struct it *p)\n{\n\tfor (p->i = 0; p->i < n; p->i += 2)\n\t\ta[p->i] = 0;\n}\n' >"$tmp/member.c"
 expect "a counter that is a structure's member, said so" 0 \
 	"member.c:4: cannot count this loop: its counter 'p->i' is a member of a structure" -- "$tmp/member.c"
