@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Random programs against their runs (tests/programs.sh).
+
+Each program has a few functions whose loops have affine bounds in the
+outer variables and the parameters, floor quotients by small constants,
+steps up to 3, and calls to later functions with argument expressions
+(constants, parameters, loop variables, halves and thirds of them),
+inside loops and out.  Every innermost body adds 1.0 to a global, so the
+program's total of add.f64 is the number of bodies run, which the program
+prints.  Every value is non-negative, so C's truncating division is the
+analysis's floor.  The seeds are fixed: a failure reproduces.
+
+usage: programs.py EPI-PREDICT WORKDIR SEED... ; prints one line a program:
+  counted NAME          the total evaluated equals the run's count at every point
+  fallback NAME         a loop or call beyond the analysis, said in a note
+  FAIL NAME: why
+"""
+import csv
+import io
+import random
+import subprocess
+import sys
+
+csv.field_size_limit(1 << 30)
+POINTS = [(0, 0), (6, 3), (11, 9)]
+
+
+def program(seed):
+    R = random.Random(seed)
+    K = R.randint(2, 6)
+    nps = [R.randint(1, 3) for _ in range(K)]
+
+    def aff(names, divide):
+        """An affine expression of NAMES (all >= 0), divided by a constant
+        only where it cannot be negative."""
+        terms, pos = [], True
+        c = R.randint(-2, 4) if divide is None else R.randint(0, 4)
+        for v in names:
+            if R.random() < 0.5:
+                a = R.choice([1, 1, 1, 2, -1] if divide is None else [1, 1, 2])
+                pos = pos and a > 0
+                terms.append(('-' if a == -1 else '' if a == 1 else '%d * ' % a) + v)
+        e = ' + '.join(terms) if terms else '0'
+        if c:
+            e = '%s + %d' % (e, c) if terms else str(c)
+        if divide and terms and pos and c >= 0 and R.random() < 0.3:
+            e = '(%s) / %d' % (e, R.randint(2, 4))
+        return e.replace('+ -', '- ')
+
+    def args(g, pool):
+        out = []
+        for _ in range(nps[g]):
+            r = R.random()
+            if r < 0.3 or not pool:
+                out.append(str(R.randint(0, 9)))
+            elif r < 0.6:
+                out.append(R.choice(pool))
+            elif r < 0.8:
+                out.append('%s / %d' % (R.choice(pool), R.randint(2, 3)))
+            else:
+                out.append('%s + %d' % (R.choice(pool), R.randint(0, 3)))
+        return ', '.join(out)
+
+    text = ['double acc[1];', '#include <stdio.h>', '#include <stdlib.h>']
+    for f in range(K - 1, -1, -1):
+        params = ['p%d' % i for i in range(nps[f])]
+
+        def nest(level, outer, indent):
+            v = 'i%d' % level
+            lo = aff(outer + params[:1], False) if R.random() < 0.5 else '0'
+            hi = aff(outer + params, True) if R.random() < 0.7 else aff(outer + params, None)
+            rel = R.choice(['<', '<='])
+            lines = ['%sfor (int %s = %s; %s %s %s; %s += %d) {' % (indent, v, lo, v, rel, hi, v,
+                                                                    R.choice([1, 1, 1, 2, 3]))]
+            if level < 2 and R.random() < 0.6:
+                lines += nest(level + 1, outer + [v], indent + '\t')
+            else:
+                lines.append(indent + '\tacc[0] += 1.0;')
+            if f + 1 < K and R.random() < 0.3:
+                g = R.randint(f + 1, K - 1)
+                lines.append('%s\tf%d(%s);' % (indent, g, args(g, outer + [v] + params)))
+            lines.append(indent + '}')
+            return lines
+
+        text.append('void f%d(%s)' % (f, ', '.join('int ' + p for p in params)))
+        text.append('{')
+        if f + 1 < K and R.random() < 0.5:
+            g = R.randint(f + 1, K - 1)
+            text.append('\tf%d(%s);' % (g, args(g, params)))
+        for _ in range(R.randint(1, 3)):
+            text += nest(0, [], '\t')
+        text.append('}')
+    text += ['int main(int argc, char **argv)', '{', '\tint n = atoi(argv[1]), m = atoi(argv[2]);',
+             '\tf0(%s);' % ', '.join(R.choice(['n', 'm', 'n + 1', 'm / 2', '3']) for _ in range(nps[0])),
+             '\tprintf("%ld\\n", (long)acc[0]);', '\treturn 0;', '}']
+    return '\n'.join(text) + '\n'
+
+
+def check(epi, work, seed):
+    name = 'prog%d.c' % seed
+    path = '%s/%s' % (work, name)
+    with open(path, 'w') as f:
+        f.write(program(seed))
+    exe = path[:-2]
+    cc = subprocess.run(['gcc', '-O0', '-w', path, '-o', exe], capture_output=True, text=True)
+    if cc.returncode:
+        return 'FAIL %s: gcc: %s' % (name, cc.stderr.strip()[:200])
+    for n, m in POINTS:
+        truth = subprocess.run([exe, str(n), str(m)], capture_output=True, text=True, timeout=60).stdout.strip()
+        p = subprocess.run([epi, path, '--param', 'n=%d' % n, '--param', 'm=%d' % m, '--format', 'csv'],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode or 'Sanitizer' in p.stderr or 'runtime error' in p.stderr:
+            return 'FAIL %s: epi-predict exit %d: %s' % (name, p.returncode, p.stderr.strip()[:300])
+        if 'cannot count this loop' in p.stderr or 'beyond the analysis' in p.stderr:
+            return 'fallback %s' % name
+        got = [r[5] for r in csv.reader(io.StringIO(p.stdout)) if len(r) > 5 and r[3] == 'total' and r[4] == 'add.f64']
+        got = got[0] if got else '0'
+        if got.endswith('.0'):
+            got = got[:-2]
+        if got != truth:
+            return 'FAIL %s: n=%d m=%d: the run counts %s bodies, epi-predict %s' % (name, n, m, truth, got[:200])
+    return 'counted %s' % name
+
+
+if __name__ == '__main__':
+    epi, work = sys.argv[1], sys.argv[2]
+    for s in sys.argv[3:]:
+        print(check(epi, work, int(s)), flush=True)
