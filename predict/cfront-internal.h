@@ -10,6 +10,19 @@
 #include "predict/cfront.h"
 #include "predict/cursor.h"
 
+#define MAXDEPTH 64
+
+/* A function counted for one call's constant arguments (specialize_call):
+ * the parameters pinned (their indices and values), and whether its counts
+ * needed fewer trip-count parameters than the function's own (then kept). */
+typedef struct fn_spec {
+	int npin;
+	int idx[MAXDEPTH];
+	long val[MAXDEPTH];
+	int better;
+	epi_counts counts;
+} fn_spec;
+
 typedef struct fn {
 	char *name;
 	CXCursor cur;
@@ -33,6 +46,8 @@ typedef struct fn {
 	int (*hcall)[3];
 	int nhcall;
 	struct fn_index *index; /* its writes and loops (cfront.c), found on first use */
+	fn_spec *specs;   /* counted for calls' constant arguments, in this walk */
+	int nspecs, capspecs;
 } fn;
 
 /* A pragma of the file about the loop on LINE: `#pragma epi trip(EXPR)`,
@@ -45,8 +60,6 @@ typedef struct pragma {
 	long min, max;
 	unsigned char hit; /* a loop on LINE took it (set by any thread) */
 } pragma;
-
-#define MAXDEPTH 64
 
 /* The value of the variable DECL after the loop LOOP: V's count "v". */
 struct final {
@@ -126,6 +139,8 @@ void cf_header_loops(fn *fns, int n, fn *f);
 int cf_analyze_fn(W *w, fn *f);
 /* Frees F's index of writes and loops. */
 void cf_fn_index_free(fn *f);
+/* Frees F's counts for calls' constant arguments (fn_spec). */
+void cf_fn_specs_free(sym_ctx *s, fn *f);
 /* Frees the symbols no kept count uses, widening the table when few are
  * left; CURRENT is the count being built (or NULL). */
 void cf_collect_symbols(W *w, epi_counts *current);

@@ -1757,8 +1757,18 @@ static int trip_params_used(sym_ctx *s, const epi_counts *c)
 	return n;
 }
 
-/* How deep calls are counted again for their constant arguments. */
-#define SPEC_DEPTH 4
+/* How deep calls are counted again for their constant arguments (each
+ * function once for each set of values: fn_spec). */
+#define SPEC_DEPTH 16
+
+void cf_fn_specs_free(sym_ctx *s, fn *f)
+{
+	for (int i = 0; i < f->nspecs; i++)
+		counts_clear(s, &f->specs[i].counts);
+	free(f->specs);
+	f->specs = NULL;
+	f->nspecs = f->capspecs = 0;
+}
 
 /* F's counts CC (its parameters not yet replaced) for call C, counted
  * again with the parameters that C passes integer constants pinned to
@@ -1766,15 +1776,16 @@ static int trip_params_used(sym_ctx *s, const epi_counts *c)
  * steps by a parameter (ii += b), which no polynomial counts, is counted
  * exactly for a call that passes b = 32.  CC is replaced when the walk
  * needs fewer trip-count parameters; F's own counts and regions stay
- * those of any call.  Returns -1 only when the walk reached a body its
- * thread did not parse (w->missing: the file is walked again whole). */
+ * those of any call.  A walk for the same values is done once (f->specs).
+ * Returns -1 only when the walk reached a body its thread did not parse
+ * (w->missing: the file is walked again whole). */
 static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 {
 	sym_ctx *s = w->s;
 	int ntrip = f->header || w->spec >= SPEC_DEPTH ? 0 : trip_params_used(s, cc);
 	if (ntrip == 0)
 		return 0;
-	int nargs = clang_Cursor_getNumArguments(c), npin = 0;
+	int nargs = clang_Cursor_getNumArguments(c), npin = 0, idx[MAXDEPTH];
 	char given[200] = "";
 	size_t gl = 0;
 	poly_t v;
@@ -1788,6 +1799,7 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		fmpq_init(q);
 		poly_get_fmpq(q, v, s->ctx);
 		if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q))) {
+			idx[npin] = i;
 			w->spec_decl[npin] = d;
 			w->spec_val[npin++] = fmpz_get_si(fmpq_numref(q));
 			if (gl < sizeof given)
@@ -1799,31 +1811,51 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 	poly_clear(v, s->ctx);
 	if (npin == 0)
 		return 0;
-	epi_analysis *a = w->a;
-	int nerrors = a->nerrors, nnotes = a->nnotes;
-	epi_counts own = f->counts;
-	counts_init(&f->counts);
-	w->nspec_pin = npin;
-	w->spec++;
-	int ret = cf_analyze_fn(w, f);
-	w->spec--;
-	w->nspec_pin = 0;
-	epi_counts one = f->counts;
-	f->counts = own;
-	int better = ret == 0 && trip_params_used(s, &one) < ntrip;
-	if (better) {
+	fn_spec *sp = NULL;
+	for (int k = 0; k < f->nspecs && !sp; k++)
+		if (f->specs[k].npin == npin && !memcmp(f->specs[k].idx, idx, npin * sizeof *idx) &&
+		    !memcmp(f->specs[k].val, w->spec_val, npin * sizeof *w->spec_val))
+			sp = &f->specs[k];
+	int ret = 0;
+	if (!sp) {
+		epi_analysis *a = w->a;
+		int nerrors = a->nerrors, nnotes = a->nnotes;
+		epi_counts own = f->counts;
+		counts_init(&f->counts);
+		w->nspec_pin = npin;
+		w->spec++;
+		ret = cf_analyze_fn(w, f);
+		w->spec--;
+		w->nspec_pin = 0;
+		epi_counts one = f->counts;
+		f->counts = own;
+		int better = ret == 0 && trip_params_used(s, &one) < ntrip;
+		if (!better) { /* what the walk said is not the call's */
+			counts_clear(s, &one);
+			counts_init(&one);
+			while (a->nerrors > nerrors)
+				free(a->errors[--a->nerrors]);
+			while (a->nnotes > nnotes)
+				free(a->notes[--a->nnotes]);
+		}
+		if (ret < 0 && w->missing)
+			return -1;
+		ALLOC_GROW(f->specs, f->nspecs + 1, f->capspecs);
+		sp = &f->specs[f->nspecs++];
+		sp->npin = npin;
+		memcpy(sp->idx, idx, npin * sizeof *idx);
+		memcpy(sp->val, w->spec_val, npin * sizeof *w->spec_val);
+		sp->better = better;
+		sp->counts = one;
+	}
+	if (sp->better) {
 		counts_clear(s, cc);
-		*cc = one;
+		counts_init(cc);
+		counts_set(s, cc, &sp->counts);
 		note(w, c, "%s() is counted for this call's %s: its loops' trip counts %s", f->name, given,
 		     trip_params_used(s, cc) ? "need fewer parameters" : "are known");
-	} else { /* what the walk said is not the call's */
-		counts_clear(s, &one);
-		while (a->nerrors > nerrors)
-			free(a->errors[--a->nerrors]);
-		while (a->nnotes > nnotes)
-			free(a->notes[--a->nnotes]);
 	}
-	return ret < 0 && w->missing ? -1 : 0;
+	return 0;
 }
 
 static int call(W *w, CXCursor c, epi_counts *out)
@@ -5007,11 +5039,17 @@ int cf_analyze_fn(W *w, fn *f)
  * regions', and CURRENT (the function being counted, or NULL).  Sets *N. */
 static epi_counts **live_counts(W *w, epi_counts *current, int *n)
 {
-	epi_counts **live = xmalloc((w->nfns + w->a->nregions + w->nfin + 2) * sizeof *live);
-	*n = 0;
+	int nspecs = 0;
 	for (int i = 0; i < w->nfns; i++)
+		nspecs += w->fns[i].nspecs;
+	epi_counts **live = xmalloc((w->nfns + nspecs + w->a->nregions + w->nfin + 2) * sizeof *live);
+	*n = 0;
+	for (int i = 0; i < w->nfns; i++) {
 		if (w->fns[i].state == 2)
 			live[(*n)++] = &w->fns[i].counts;
+		for (int k = 0; k < w->fns[i].nspecs; k++)
+			live[(*n)++] = &w->fns[i].specs[k].counts;
+	}
 	for (int i = 0; i < w->a->nregions; i++)
 		live[(*n)++] = &w->a->regions[i].counts;
 	if (current)

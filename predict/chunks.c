@@ -545,8 +545,10 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	ch->called = xmalloc(nfns + 1);
 	for (int i = 0; i < nfns; i++)
 		ch->called[i] = (char)fns[i].called;
-	for (int i = 0; i < nall; i++)
+	for (int i = 0; i < nall; i++) {
 		counts_clear(w.s, &fns[i].counts);
+		cf_fn_specs_free(w.s, &fns[i]);
+	}
 	/* the loops of its functions, for the compiled-code model's matching:
 	 * from this walk's tree rather than a parse of their own */
 	epi_nests_free(ch->loops, ch->nloops);

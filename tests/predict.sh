@@ -150,6 +150,25 @@ grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,' "$tmp/out" &&
 	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
 	ok "a step by a parameter counted for the call that passes a constant" ||
 	bad "a step by a parameter counted for the call that passes a constant" "$tmp/out"
+# the constant passed down a chain of calls six deep, each level calling
+# the next three times: the step's trip count known at the bottom, each
+# function counted once for each value
+cat >"$tmp/chain.c" <<'EOF'
+double acc[1];
+void f6(int n, int b) { for (int i = 0; i < n; i += b) acc[0] += 1.0; }
+void f5(int n, int b) { f6(n, b); f6(n, b); f6(n, b); }
+void f4(int n, int b) { f5(n, b); f5(n, b); f5(n, b); }
+void f3(int n, int b) { f4(n, b); f4(n, b); f4(n, b); }
+void f2(int n, int b) { f3(n, b); f3(n, b); f3(n, b); }
+void f1(int n, int b) { f2(n, b); f2(n, b); f2(n, b); }
+void f0(int n) { f1(n, 2); f1(n, 3); }
+EOF
+"$P" "$tmp/chain.c" --param n=100 --format csv >"$tmp/out" 2>"$tmp/err"
+# 3^5 calls of f6 for each b: 243 * (50 + 34)
+grep -q '/chain.c,8,f0,function,add.f64,20412,' "$tmp/out" &&
+	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
+	ok "a constant passed down six calls counted at the bottom" ||
+	bad "a constant passed down six calls counted at the bottom" "$tmp/out"
 # a nest whose sums need more floor terms than the symbol table holds (a
 # strided loop bounded by a quotient, calling a strided loop with its
 # variables): that loop counted with a trip-count parameter, the file not
