@@ -5,10 +5,16 @@ Each program has a few functions whose loops have affine bounds in the
 outer variables and the parameters, floor quotients by small constants,
 steps up to 3, and calls to later functions with argument expressions
 (constants, parameters, loop variables, halves and thirds of them),
-inside loops and out.  Every innermost body adds 1.0 to a global, so the
-program's total of add.f64 is the number of bodies run, which the program
-prints.  Every value is non-negative, so C's truncating division is the
-analysis's floor.  The seeds are fixed: a failure reproduces.
+inside loops and out.  The loops take the forms C programs write them
+in: counted up or down, `while` and `do` loops, `!=` conditions, the
+smaller of two bounds, a variable multiplied between constants, a
+macro's loop, a pointer walking a buffer, `for (i = n; i--; )`; some
+statements are guarded by a comparison of a parameter.  Every innermost
+body (and every guarded statement) adds 1.0 to a global, so the
+program's total of add.f64 is the number of them run, which the program
+prints.  Every value a quotient or a loop variable takes is
+non-negative, so C's truncating division is the analysis's floor.  The
+seeds are fixed: a failure reproduces.
 
 usage: programs.py EPI-PREDICT WORKDIR SEED... ; prints one line a program:
   counted NAME          the total evaluated equals the run's count at every point
@@ -61,7 +67,8 @@ def program(seed):
                 out.append('%s + %d' % (R.choice(pool), R.randint(0, 3)))
         return ', '.join(out)
 
-    text = ['double acc[1];', '#include <stdio.h>', '#include <stdlib.h>']
+    text = ['double acc[1];', 'double buf[100000];', '#define FOR(i, n) for (int i = 0; i < (n); i++)',
+            '#include <stdio.h>', '#include <stdlib.h>']
     for f in range(K - 1, -1, -1):
         params = ['p%d' % i for i in range(nps[f])]
 
@@ -70,17 +77,48 @@ def program(seed):
             lo = aff(outer + params[:1], False) if R.random() < 0.5 else '0'
             hi = aff(outer + params, True) if R.random() < 0.7 else aff(outer + params, None)
             rel = R.choice(['<', '<='])
-            lines = ['%sfor (int %s = %s; %s %s %s; %s += %d) {' % (indent, v, lo, v, rel, hi, v,
-                                                                    R.choice([1, 1, 1, 2, 3]))]
+            form = R.random()
+            head, tail, scope = None, [indent + '}'], outer + [v]
+            if form < 0.2:  # counted down
+                head = ['for (int %s = %s; %s %s %s; %s -= %d) {' % (v, hi, v, '>=' if rel == '<=' else '>', lo, v,
+                                                                     R.choice([1, 1, 2]))]
+            elif form < 0.35:  # a while loop, its update first
+                head = ['{ int %s = %s;' % (v, lo), 'while (%s %s %s) {' % (v, rel, hi),
+                        '\t%s += %d;' % (v, R.choice([1, 1, 2]))]
+                tail = [indent + '} }']
+            elif form < 0.45:  # a do loop: once at least
+                head = ['{ int %s = %s;' % (v, lo), 'do {']
+                tail = ['%s\t%s += %d;' % (indent, v, R.choice([1, 2])), '%s} while (%s %s %s); }' % (indent, v, rel, hi)]
+            elif form < 0.55:  # != reached exactly
+                head = ['for (int %s = %s; %s != %s + %s; %s++) {' % (v, lo, v, lo, aff(outer + params, False), v)]
+            elif form < 0.65:  # the smaller of two bounds
+                h2 = aff(outer + params, True)
+                head = ['for (int %s = %s; %s < (%s < %s ? %s : %s); %s += %d) {' % (v, lo, v, hi, h2, hi, h2, v,
+                                                                                   R.choice([1, 1, 2]))]
+            elif form < 0.72:  # multiplied between constants
+                head = ['for (int %s = 1; %s < %d; %s *= %d) {' % (v, v, R.randint(2, 100), v, R.choice([2, 3]))]
+            elif form < 0.78:  # a macro's loop
+                head = ['FOR(%s, %s) {' % (v, hi)]
+            elif form < 0.84:  # a pointer walk (no integer for the loops inside)
+                head = ['for (double *%s = buf + (%s); %s < buf + (%s); %s++) {' % (v, lo, v, hi, v)]
+                scope = outer
+            elif form < 0.9:  # counted down by the condition itself
+                head = ['for (int %s = %s; %s--; ) {' % (v, aff(outer + params, False), v)]
+            else:
+                head = ['for (int %s = %s; %s %s %s; %s += %d) {' % (v, lo, v, rel, hi, v, R.choice([1, 1, 1, 2, 3]))]
+            lines = [indent + h for h in head]
+            if params and R.random() < 0.2:  # a guard on a parameter
+                lines.append('%s\tif (%s %s %d)' % (indent, R.choice(params), R.choice(['>', '>=', '<', '==']),
+                                                    R.randint(0, 5)))
+                lines.append(indent + '\t\tacc[0] += 1.0;')
             if level < 2 and R.random() < 0.6:
-                lines += nest(level + 1, outer + [v], indent + '\t')
+                lines += nest(level + 1, scope, indent + '\t')
             else:
                 lines.append(indent + '\tacc[0] += 1.0;')
             if f + 1 < K and R.random() < 0.3:
                 g = R.randint(f + 1, K - 1)
-                lines.append('%s\tf%d(%s);' % (indent, g, args(g, outer + [v] + params)))
-            lines.append(indent + '}')
-            return lines
+                lines.append('%s\tf%d(%s);' % (indent, g, args(g, scope + params)))
+            return lines + tail
 
         text.append('void f%d(%s)' % (f, ', '.join('int ' + p for p in params)))
         text.append('{')
