@@ -1786,6 +1786,8 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 	if (ntrip == 0)
 		return 0;
 	int nargs = clang_Cursor_getNumArguments(c), npin = 0, idx[MAXDEPTH];
+	CXCursor decl[MAXDEPTH];
+	long val[MAXDEPTH];
 	char given[200] = "";
 	size_t gl = 0;
 	poly_t v;
@@ -1800,11 +1802,11 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		poly_get_fmpq(q, v, s->ctx);
 		if (fmpz_is_one(fmpq_denref(q)) && fmpz_fits_si(fmpq_numref(q))) {
 			idx[npin] = i;
-			w->spec_decl[npin] = d;
-			w->spec_val[npin++] = fmpz_get_si(fmpq_numref(q));
+			decl[npin] = d;
+			val[npin++] = fmpz_get_si(fmpq_numref(q));
 			if (gl < sizeof given)
 				gl += (size_t)snprintf(given + gl, sizeof given - gl, "%s%s = %ld", gl ? ", " : "",
-						       f->params[i], w->spec_val[npin - 1]);
+						       f->params[i], val[npin - 1]);
 		}
 		fmpq_clear(q);
 	}
@@ -1814,7 +1816,7 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 	fn_spec *sp = NULL;
 	for (int k = 0; k < f->nspecs && !sp; k++)
 		if (f->specs[k].npin == npin && !memcmp(f->specs[k].idx, idx, npin * sizeof *idx) &&
-		    !memcmp(f->specs[k].val, w->spec_val, npin * sizeof *w->spec_val))
+		    !memcmp(f->specs[k].val, val, npin * sizeof *val))
 			sp = &f->specs[k];
 	int ret = 0;
 	if (!sp) {
@@ -1822,6 +1824,9 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		int nerrors = a->nerrors, nnotes = a->nnotes;
 		epi_counts own = f->counts;
 		counts_init(&f->counts);
+		/* the pins the walk starts from (a walk inside it sets its own) */
+		memcpy(w->spec_decl, decl, npin * sizeof *decl);
+		memcpy(w->spec_val, val, npin * sizeof *val);
 		w->nspec_pin = npin;
 		w->spec++;
 		ret = cf_analyze_fn(w, f);
@@ -1844,7 +1849,7 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		sp = &f->specs[f->nspecs++];
 		sp->npin = npin;
 		memcpy(sp->idx, idx, npin * sizeof *idx);
-		memcpy(sp->val, w->spec_val, npin * sizeof *w->spec_val);
+		memcpy(sp->val, val, npin * sizeof *val);
 		sp->better = better;
 		sp->counts = one;
 	}

@@ -169,6 +169,17 @@ grep -q '/chain.c,8,f0,function,add.f64,20412,' "$tmp/out" &&
 	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
 	ok "a constant passed down six calls counted at the bottom" ||
 	bad "a constant passed down six calls counted at the bottom" "$tmp/out"
+# a callee counted for one value that passes another to its own callee:
+# each value's counts its own (f1's b = 2 walks f2 with b = 3, which is
+# not f1's b = 3)
+cat >"$tmp/memo.c" <<'EOF'
+double acc[1];
+void f2(int n, int b) { for (int i = 0; i < n; i += b) acc[0] += 1.0; }
+void f1(int n, int b) { for (int i = 0; i < n; i += b) acc[0] += 1.0; f2(n, b + 1); }
+void f0(void) { f1(100, 2); f1(100, 3); }
+EOF
+# (50 + 34) + (34 + 25)
+expect "a value passed on is not the caller's value" 0 "add.f64 *143 " -- "$tmp/memo.c"
 # a nest whose sums need more floor terms than the symbol table holds (a
 # strided loop bounded by a quotient, calling a strided loop with its
 # variables): that loop counted with a trip-count parameter, the file not
