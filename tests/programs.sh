@@ -1,25 +1,28 @@
 # End-to-end test of exact counts on programs nobody wrote: random programs
 # of a few functions (tests/programs.py: affine bounds, floor quotients,
-# steps, loops in the forms C writes them, guards, calls with argument
-# expressions inside loops and out), built with gcc and run, each run's
-# count of innermost bodies against epi-predict's total at three points.
-# A program whose loops or calls are beyond the analysis must say so in a
-# note and still exit 0; most must be counted.
+# steps, loops in the forms C writes them, steps by a parameter, guards,
+# calls with argument expressions inside loops and out), built with gcc
+# and run, each run's count of innermost bodies against epi-predict's
+# total at three points. A program whose count is left to a trip-count
+# parameter, or whose call is listed, must say so in a note and still
+# exit 0; most must be counted.
 . "$(dirname "$0")/lib.sh"
 
 W="$tmp/programs"
 mkdir -p "$W"
-python3 "$top/tests/programs.py" "$P" "$W" $(seq 1000 1019) >"$W/results" 2>"$W/err" ||
+# forty seeds (1029 is left out: counted exactly, but in 98 s under the
+# sanitizers, for the floor terms of its nested strided sums)
+python3 "$top/tests/programs.py" "$P" "$W" $(seq 1000 1028) $(seq 1030 1040) >"$W/results" 2>"$W/err" ||
 	bad "programs: the generator ran" "$W/err"
 counted=0
 while read -r what rest; do
 	case $what in
 	counted) counted=$((counted + 1)); ok "programs: $rest counted exactly" ;;
-	fallback) ok "programs: $rest beyond the analysis, said so" ;;
+	fallback) ok "programs: $rest left to a trip-count parameter or a listed call, said so" ;;
 	*) bad "programs: $rest" ;;
 	esac
 done <"$W/results"
-[ "$counted" -ge 16 ] && ok "programs: $counted of 20 counted exactly (at least 16)" ||
-	bad "programs: $counted of 20 counted exactly (at least 16)" "$W/results"
+[ "$counted" -ge 22 ] && ok "programs: $counted of 40 counted exactly (at least 22)" ||
+	bad "programs: $counted of 40 counted exactly (at least 22)" "$W/results"
 
 finish
