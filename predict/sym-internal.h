@@ -77,6 +77,11 @@ int sym_guard_holds(sym_ctx *s, const sym_guard *g, fmpq *const *ptr);
 void sym_guard_from(sym_ctx *s, sym_guard *g, const poly_struct **c, int n);
 /* Drops the constraints of G implied by the others. */
 void sym_guard_reduce(sym_ctx *s, sym_guard *g);
+/* The same where G keeps at most MAX constraints once the looser of
+ * parallel ones are dropped: returns 0, or -1 with only those dropped
+ * (each test eliminates all of G's symbols: beyond a few dozen
+ * constraints over floor terms, minutes). */
+int sym_guard_reduce_upto(sym_ctx *s, sym_guard *g, int max);
 /* Gives G constraints of its own before it changes them (copy on write). */
 void sym_guard_own(sym_ctx *s, sym_guard *g);
 /* Frees G's constraints (or lets go of its share of them); G is left empty. */

@@ -6,6 +6,7 @@
 #include "predict/sym-internal.h"
 
 #include <flint/arith.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,11 +610,18 @@ static void drop_parallel(sym_ctx *s, sym_guard *g)
 /* Drops the constraints of G implied by the others. */
 void sym_guard_reduce(sym_ctx *s, sym_guard *g)
 {
+	sym_guard_reduce_upto(s, g, INT_MAX);
+}
+
+int sym_guard_reduce_upto(sym_ctx *s, sym_guard *g, int max)
+{
 	sym_guard_own(s, g);
 	/* cheap first: of two parallel constraints the looser is implied */
 	drop_parallel(s, g);
+	if (g->n > max)
+		return -1;
 	if (g->n <= 1)
-		return;
+		return 0;
 	for (int i = 0; i < g->n;) {
 		/* test: others and c <= -1 */
 		poly_neg(&g->c[i], &g->c[i], CTX);
@@ -627,6 +635,7 @@ void sym_guard_reduce(sym_ctx *s, sym_guard *g)
 			i++;
 		}
 	}
+	return 0;
 }
 
 /* ---- piecewise -------------------------------------------------------- */

@@ -236,6 +236,10 @@ static void cons_put(sbuf *b, sym_ctx *s, const poly_t c)
 	}
 }
 
+/* The most constraints a formula's condition is written with (beyond the
+ * looser of parallel ones). */
+#define FMT_MAXCONS 32
+
 /* The polynomial of W for large parameters (into SUM) and its condition. */
 static char *format_uncached(sym_ctx *s, const sym_pw *w, poly_t sum);
 static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t sum);
@@ -461,8 +465,11 @@ static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t s
 	}
 	sym_guard_from(s, &all, cons, ncons);
 	free(cons);
-	sym_guard_reduce(s, &all);
-	int overlap = 0;
+	/* a condition of more than FMT_MAXCONS constraints that no two of
+	 * them bound alike is no reading for a user, and taking those implied
+	 * by the others out, or testing the other pieces against it, would
+	 * take minutes: the formula is said to hold where it is computed */
+	int overlap = sym_guard_reduce_upto(s, &all, FMT_MAXCONS) < 0;
 	/* each inactive piece's constraints after the condition's: shallow
 	 * copies, read only, in one array for the feasibility test */
 	poly_struct *sys = xmalloc((all.n + 1) * sizeof *sys);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "predict/sym.h"
+#include "predict/sym-internal.h"
 
 static sym_ctx S;
 static int vn, vm, vi, vj, vk;
@@ -572,6 +573,66 @@ static void test_atom_after_freed_slot(void **st)
 	sym_free(&T);
 }
 
+/* A guard of more constraints than a condition is written with, none
+ * parallel to another: sym_guard_reduce_upto keeps them all (no
+ * elimination, which over floor terms took minutes) and says so, and a
+ * count on it is said to hold for large parameters; under the limit, it
+ * drops those the others imply. */
+static void test_guard_reduce_upto(void **st)
+{
+	const char *names[5] = {"n", "m", "i", "j", "k"};
+	poly_struct c[40];
+	const poly_struct *cp[40];
+	int nc = 0;
+	char text[128];
+	/* 40 directions a*n + b*m + c*i + d*j + e*k, no two parallel */
+	for (int code = 1; code < 243 && nc < 40; code++) {
+		int a[5], x = code, nz = 0;
+		for (int v = 0; v < 5; v++, x /= 3)
+			nz += (a[v] = x % 3) != 0;
+		if (nz < 2)
+			continue;
+		size_t l = 0;
+		for (int v = 0; v < 5; v++)
+			if (a[v])
+				l += (size_t)snprintf(text + l, sizeof text - l, "%s%d*%s", l ? " + " : "", a[v], names[v]);
+		snprintf(text + l, sizeof text - l, " - %d", nc);
+		poly_init(&c[nc], S.ctx);
+		poly_set(&c[nc], P(text), S.ctx);
+		cp[nc] = &c[nc];
+		nc++;
+	}
+	assert_int_equal(nc, 40);
+	sym_guard g = {0};
+	sym_guard_from(&S, &g, cp, nc);
+	assert_int_equal(g.n, 40);
+	assert_int_equal(sym_guard_reduce_upto(&S, &g, 32), -1);
+	assert_int_equal(g.n, 40);
+	/* a count n*m on that guard: said to hold for large parameters */
+	sym_pw w;
+	sym_pw_init(&w);
+	w.p = calloc(1, sizeof *w.p);
+	w.n = w.cap = 1;
+	w.p[0].g = g;
+	poly_init(w.p[0].v, S.ctx);
+	poly_set(w.p[0].v, P("n*m"), S.ctx);
+	char *formula, *cond;
+	sym_pw_format(&S, &w, &formula, &cond);
+	assert_string_equal(formula, "n*m");
+	assert_string_equal(cond, "large parameters");
+	free(formula);
+	free(cond);
+	sym_pw_clear(&S, &w); /* and G with it */
+	/* n >= 3, n >= 1 (implied), m >= 1 */
+	const poly_struct *few[3] = {P("n - 3"), P("n - 1"), P("m - 1")};
+	sym_guard_from(&S, &g, few, 3);
+	assert_int_equal(sym_guard_reduce_upto(&S, &g, 32), 0);
+	assert_int_equal(g.n, 2);
+	sym_guard_clear(&S, &g);
+	for (int i = 0; i < nc; i++)
+		poly_clear(&c[i], S.ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_missing_param),
 		cmocka_unit_test(test_feasible),
 		cmocka_unit_test(test_atom_after_freed_slot),
+		cmocka_unit_test(test_guard_reduce_upto),
 	};
 	return cmocka_run_group_tests_name("sym", tests, setup, teardown);
 }
