@@ -1829,22 +1829,46 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		memcpy(w->spec_val, val, npin * sizeof *val);
 		w->nspec_pin = npin;
 		w->spec++;
+		/* what the walk adds, to drop when its counts are not kept: the
+		 * symbols it makes, the counts kept for the calls inside it */
+		sym_mark mark;
+		sym_mark_take(s, &mark);
+		int *kept = xmalloc(((size_t)w->nfns + 1) * sizeof *kept), nfin = w->nfin;
+		for (int i = 0; i < w->nfns; i++)
+			kept[i] = w->fns[i].nspecs;
+		/* F and its callees were counted before: the walk leaves no
+		 * function newly counted, and a statement that ran out of
+		 * symbols may still be counted again in a wider table */
+		int analyzed = w->analyzed;
 		ret = cf_analyze_fn(w, f);
+		w->analyzed = analyzed;
 		w->spec--;
 		w->nspec_pin = 0;
 		epi_counts one = f->counts;
 		f->counts = own;
 		int better = ret == 0 && trip_params_used(s, &one) < ntrip;
-		if (!better) { /* what the walk said is not the call's */
+		if (!better) { /* what the walk said and made is not the call's */
 			counts_clear(s, &one);
 			counts_init(&one);
 			while (a->nerrors > nerrors)
 				free(a->errors[--a->nerrors]);
 			while (a->nnotes > nnotes)
 				free(a->notes[--a->nnotes]);
+			for (int i = 0; i < w->nfns; i++)
+				while (w->fns[i].nspecs > kept[i])
+					counts_clear(s, &w->fns[i].specs[--w->fns[i].nspecs].counts);
+			while (w->nfin > nfin)
+				counts_clear(s, &w->fin[--w->nfin].v);
+			int full = ret < 0 && s->full;
+			sym_release(s, &mark);
+			if (full)
+				w->nfallback++; /* the statement is counted again in a wider table */
+		} else {
+			free(mark.taken);
 		}
-		if (ret < 0 && w->missing)
-			return -1;
+		free(kept);
+		if (ret < 0) /* not kept: a wider table may count it */
+			return w->missing ? -1 : 0;
 		ALLOC_GROW(f->specs, f->nspecs + 1, f->capspecs);
 		sp = &f->specs[f->nspecs++];
 		sp->npin = npin;

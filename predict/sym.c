@@ -141,6 +141,15 @@ int sym_grow(sym_ctx *s, int cap)
 	return 0;
 }
 
+/* Frees symbol K (a loop variable or an atom) for reuse. */
+static void slot_free(sym_ctx *s, int k)
+{
+	free(s->name[k]);
+	s->name[k] = NULL;
+	poly_zero(&s->atom_num[k], CTX);
+	s->kind[k] = SYM_FREE;
+}
+
 void sym_collect(sym_ctx *s, const int *used_in)
 {
 	int used[SYM_MAXVARS];
@@ -149,14 +158,29 @@ void sym_collect(sym_ctx *s, const int *used_in)
 		if (used[k] && s->kind[k] == SYM_ATOM)
 			sym_used_closure(s, &s->atom_num[k], used);
 	sym_fmt_reset(s);
-	for (int k = 0; k < s->nvars; k++) {
-		if (used[k] || s->kind[k] == SYM_PARAM || s->kind[k] == SYM_FREE)
-			continue;
-		free(s->name[k]);
-		s->name[k] = NULL;
-		poly_zero(&s->atom_num[k], CTX);
-		s->kind[k] = SYM_FREE;
-	}
+	for (int k = 0; k < s->nvars; k++)
+		if (!used[k] && s->kind[k] != SYM_PARAM && s->kind[k] != SYM_FREE)
+			slot_free(s, k);
+}
+
+void sym_mark_take(const sym_ctx *s, sym_mark *m)
+{
+	m->nvars = s->nvars;
+	m->full = s->full;
+	m->taken = xmalloc((size_t)s->nvars + 1);
+	for (int k = 0; k < s->nvars; k++)
+		m->taken[k] = s->kind[k] != SYM_FREE;
+}
+
+void sym_release(sym_ctx *s, sym_mark *m)
+{
+	for (int k = 0; k < s->nvars; k++)
+		if (!(k < m->nvars && m->taken[k]) && s->kind[k] != SYM_PARAM && s->kind[k] != SYM_FREE)
+			slot_free(s, k);
+	s->full = m->full;
+	sym_fmt_reset(s);
+	free(m->taken);
+	m->taken = NULL;
 }
 
 /* Marks the variables P uses, and those the atoms among them use. */

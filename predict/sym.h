@@ -195,6 +195,16 @@ void sym_pw_symbols(sym_ctx *s, const sym_pw *w, int *used);
  * marked atoms use), for reuse; parameters stay.  Every polynomial still in
  * use must be among those marked.  Clears the format cache. */
 void sym_collect(sym_ctx *s, const int *used);
+/* The symbols in use at one point of a computation whose results may be
+ * dropped (sym_mark_take); sym_release then frees the loop variables and
+ * atoms made since (parameters stay), and frees M: no polynomial kept may
+ * use them.  Clears the format cache. */
+typedef struct sym_mark {
+	int nvars, full;
+	unsigned char *taken; /* per symbol below NVARS: in use at the mark */
+} sym_mark;
+void sym_mark_take(const sym_ctx *s, sym_mark *m);
+void sym_release(sym_ctx *s, sym_mark *m);
 /* Widens the table to CAP symbols (at most SYM_MAXVARS); returns 0, or -1
  * when it cannot grow. */
 int sym_grow(sym_ctx *s, int cap);

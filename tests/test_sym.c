@@ -633,6 +633,43 @@ static void test_guard_reduce_upto(void **st)
 		poly_clear(&c[i], S.ctx);
 }
 
+/* What a dropped computation made is freed: the loop variables and atoms
+ * made after the mark, not the parameters (names the report may list),
+ * nor what was in use before it. */
+static void test_release(void **st)
+{
+	sym_ctx T;
+	sym_init(&T);
+	int n = sym_var(&T, "n", SYM_PARAM), i = sym_var(&T, "i", SYM_LOOP);
+	fmpz_t two;
+	fmpz_init_set_ui(two, 2);
+	poly_t num, a;
+	poly_init(num, T.ctx);
+	poly_init(a, T.ctx);
+	poly_gen(num, n, T.ctx);
+	assert_int_equal(sym_floor(&T, a, num, two), 0); /* floor(n/2), before */
+	sym_mark m;
+	sym_mark_take(&T, &m);
+	int j = sym_var(&T, "j", SYM_LOOP), t = sym_var(&T, "T9", SYM_PARAM);
+	poly_gen(num, j, T.ctx);
+	assert_int_equal(sym_floor(&T, a, num, two), 0); /* floor(j/2), after */
+	int nv = T.nvars;
+	sym_release(&T, &m);
+	assert_int_equal(T.kind[n], SYM_PARAM);
+	assert_int_equal(T.kind[i], SYM_LOOP);
+	assert_int_equal(T.kind[t], SYM_PARAM);
+	assert_int_equal(T.kind[j], SYM_FREE);
+	int atoms = 0;
+	for (int k = 0; k < nv; k++)
+		atoms += T.kind[k] == SYM_ATOM;
+	assert_int_equal(atoms, 1); /* floor(n/2) only */
+	assert_int_equal(sym_var(&T, "k", SYM_LOOP), j); /* its index free again */
+	poly_clear(num, T.ctx);
+	poly_clear(a, T.ctx);
+	fmpz_clear(two);
+	sym_free(&T);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -650,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_feasible),
 		cmocka_unit_test(test_atom_after_freed_slot),
 		cmocka_unit_test(test_guard_reduce_upto),
+		cmocka_unit_test(test_release),
 	};
 	return cmocka_run_group_tests_name("sym", tests, setup, teardown);
 }
