@@ -608,9 +608,9 @@ static _Noreturn void die_unbound(validate_run *r, const char *source)
 	counts_params(&r->a.sym, &total->counts, used);
 	char names[512];
 	int nu = epi_param_names(&r->a, &r->env, used, names, sizeof names, NULL);
-	int trips = 0; /* a name T<digit>..., first or after ", " */
-	for (const char *t = names; *t && !trips; t++)
-		trips = (t == names || t[-1] == ' ') && t[0] == 'T' && t[1] >= '0' && t[1] <= '9';
+	int trips = 0;
+	for (int k = 0; k < r->a.sym.nvars && !trips; k++)
+		trips = used[k] && !r->env.bound[k] && sym_is_trip(&r->a.sym, k);
 	/* the names that are variables the functions set (the analysis's
 	 * notes say which), not parameters the program is given */
 	char vars[300] = "";
@@ -770,10 +770,14 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 	int used[SYM_MAXVARS] = {0};
 	counts_params(&r->a.sym, &total->counts, used);
 	const char *names[SYM_MAXVARS];
+	int lines[SYM_MAXVARS];
 	int n = 0;
 	for (int k = 0; k < r->a.sym.nvars && k < SYM_MAXVARS; k++)
-		if (used[k] && !r->env.bound[k] && r->a.sym.name[k])
+		if (used[k] && !r->env.bound[k] && r->a.sym.name[k]) {
+			/* a trip count's loop, the first of its line */
+			lines[n] = r->a.sym.trip_nth[k] == 1 ? r->a.sym.trip_line[k] : sym_is_trip(&r->a.sym, k) ? -1 : 0;
 			names[n++] = r->a.sym.name[k];
+		}
 	if (n == 0)
 		return;
 	char **argv;
@@ -792,7 +796,7 @@ static void cmdline_params(const validate_opts *o, validate_run *r)
 	const char **args = epi_strv_join(fo.clang_args, fo.nclang_args, r->mm.defs, ndefs);
 	fo.clang_args = args;
 	fo.nclang_args += ndefs;
-	if (argc > 0 && epi_cmdline_values(o->source, &fo, argc, argv, names, n, vals, got) > 0) {
+	if (argc > 0 && epi_cmdline_values(o->source, &fo, argc, argv, names, lines, n, vals, got) > 0) {
 		size_t len = 0;
 		for (int i = 0; i < n; i++) {
 			if (!got[i])

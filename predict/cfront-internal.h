@@ -73,6 +73,8 @@ typedef struct W {
 	sym_ctx *s;
 	CXTranslationUnit tu;
 	char *filename;
+	const char *text; /* the file's text, LEN bytes (trip_name), or NULL */
+	size_t len;
 	fn *fns;
 	int nfns;
 	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */

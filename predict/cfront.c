@@ -1739,21 +1739,13 @@ static int dead_call(W *w, CXCursor c, const fn *f, epi_counts *out)
 	return 0;
 }
 
-/* The trip-count parameters (T<line>, T<line>_<nth>: trip_fallback) that
- * counts C use. */
+/* The trip-count parameters (trip_fallback) that counts C use. */
 static int trip_params_used(sym_ctx *s, const epi_counts *c)
 {
 	int used[SYM_MAXVARS] = {0}, n = 0;
 	counts_params(s, c, used);
-	for (int k = 0; k < s->nvars; k++) {
-		const char *p = s->name[k];
-		if (!used[k] || s->kind[k] != SYM_PARAM || p[0] != 'T' || !isdigit((unsigned char)p[1]))
-			continue;
-		p += strspn(p + 1, "0123456789") + 1;
-		if (*p == '_' && isdigit((unsigned char)p[1]))
-			p += strspn(p + 1, "0123456789") + 1;
-		n += *p == '\0';
-	}
+	for (int k = 0; k < s->nvars; k++)
+		n += used[k] && sym_is_trip(s, k);
 	return n;
 }
 
@@ -3845,6 +3837,36 @@ static int count_given(W *w, CXCursor at, CXCursor body, const poly_t T, const p
 	return ret;
 }
 
+/* Whether NAME is a word of W's file, or the name of a symbol of its
+ * program (a variable of a header's function, say). */
+static int program_name(W *w, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = w->text; p && (p = strstr(p, name)); p++) { /* the text ends in a NUL */
+		int before = p > w->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '$');
+		int after = isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '$';
+		if (!before && !after)
+			return 1;
+	}
+	for (int k = 0; k < w->s->nvars; k++)
+		if (w->s->kind[k] != SYM_ATOM && w->s->kind[k] != SYM_FREE && !sym_is_trip(w->s, k) &&
+		    strcmp(w->s->name[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The name of the trip-count parameter of the loop LABEL names:
+ * T<label>, with "_trip" added while that is a name of the program's, so
+ * that no variable of the program reads as a trip count. */
+static void trip_name(W *w, const char *label, char *name, size_t n)
+{
+	snprintf(name, n, "T%s", label);
+	for (int i = 0; i < 4 && program_name(w, name); i++) {
+		size_t len = strlen(name);
+		snprintf(name + len, n - len, "_trip");
+	}
+}
+
 /* Counts the loop AT, which cannot be counted (w->why says why), with its
  * measured trip count, its loopbound pragma, or else the trip-count
  * parameter T<line> (T<line>_<nth> for a later loop on the same line),
@@ -3883,9 +3905,9 @@ static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 		note(w, at, "this loop cannot be counted (%s): its loopbound pragma gives %ld to %ld iterations "
 			    "(minimum and maximum counts; expected: the maximum)", why, pb->min, pb->max);
 	} else {
-		char name[64];
-		snprintf(name, sizeof name, "T%s", label);
-		int v = sym_var(s, name, SYM_PARAM);
+		char name[96];
+		trip_name(w, label, name, sizeof name);
+		int v = sym_trip_var(s, name, line_of(at), nth);
 		if (v < 0)
 			ret = fail(w, at, "%s", s->err);
 		else

@@ -495,7 +495,8 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		sym_init(&a->sym);
 	}
 	ch->started = 1;
-	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .err = ch->err,
+	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .text = F->text, .len = F->len,
+	       .err = ch->err,
 	       .fns = fns, .nfns = nall, .own_lo = ch->lo, .own_hi = ch->hi,
 	       .pragmas = F->pragmas, .npragmas = F->npragmas, .trip_hit = F->trip_hit};
 	/* past the file's last function, the lines that tag a header's loops */

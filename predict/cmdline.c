@@ -779,7 +779,7 @@ static void exec(run *r, CXCursor s)
 }
 
 int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, char *const *argv,
-		       const char *const *names, int n, long long *vals, int *got)
+		       const char *const *names, const int *lines, int n, long long *vals, int *got)
 {
 	memset(got, 0, (size_t)n * sizeof *got);
 	CXIndex idx = clang_createIndex(0, 0);
@@ -853,19 +853,16 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 				r.cap = other.cap;
 			}
 		}
-		/* a loop's trip count, T<line>: of one run as the program ran it */
-		for (int i = 0; i < n; i++) {
-			char *end;
-			long line = names[i][0] == 'T' ? strtol(names[i] + 1, &end, 10) : 0;
-			for (int j = 0; line > 0 && !*end && j < r.nloops && !got[i]; j++)
-				if (r.loop_line[j] == line) {
+		/* a loop's trip count: of one run as the program ran it */
+		for (int i = 0; i < n; i++)
+			for (int j = 0; lines[i] > 0 && j < r.nloops && !got[i]; j++)
+				if (r.loop_line[j] == lines[i]) {
 					vals[i] = r.loop_iters[j];
 					got[i] = 1;
 					found++;
 				}
-		}
 		for (int i = 0; i < n; i++)
-			for (int j = 0; j < r.nv && !got[i]; j++) {
+			for (int j = 0; !lines[i] && j < r.nv && !got[i]; j++) {
 				char *name = spelling(r.v[j].decl);
 				if (r.v[j].known && !r.v[j].str && !strcmp(name, names[i])) {
 					vals[i] = r.v[j].v;

@@ -17,7 +17,9 @@ int epi_cmdline_split(const char *command, char ***argv);
 /* The values that main() of FILE (parsed with FO's flags) gives its
  * integer variables, and the file's, named NAMES (N of them) when run with
  * the ARGC words ARGV (argv[0] the program), and the trip counts of its
- * loops (T<line>) that ran as the program ran them. main()'s statements
+ * loops that ran as the program ran them: where LINES[i] is a line, the
+ * value of NAMES[i] is the trip count of main()'s loop on that line (-1:
+ * a trip count not looked for, 0: a variable). main()'s statements
  * are followed in order: declarations and assignments whose values follow
  * from constants, argc, the words of argv through atoi, atol, atoll,
  * strtol, strtoll, strtoul, strtoull or a sscanf of one integer, and the
@@ -33,6 +35,6 @@ int epi_cmdline_split(const char *command, char ***argv);
  * unknown. Sets VALS[i] and GOT[i] for each name given a value; returns
  * how many. Calls getopt: not while another thread does. */
 int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, char *const *argv,
-		       const char *const *names, int n, long long *vals, int *got);
+		       const char *const *names, const int *lines, int n, long long *vals, int *got);
 
 #endif

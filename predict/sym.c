@@ -109,7 +109,7 @@ static int new_slot(sym_ctx *s, int above, int reserve)
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 {
 	for (int k = 0; k < s->nvars; k++)
-		if (s->kind[k] != SYM_ATOM && s->kind[k] != SYM_FREE && strcmp(s->name[k], name) == 0) {
+		if (s->kind[k] != SYM_ATOM && s->kind[k] != SYM_FREE && !s->trip_line[k] && strcmp(s->name[k], name) == 0) {
 			if (kind == SYM_PARAM)
 				s->kind[k] = SYM_PARAM;
 			return k;
@@ -119,6 +119,21 @@ int sym_var(sym_ctx *s, const char *name, enum sym_kind kind)
 		return -1;
 	s->name[k] = xstrdup(name);
 	s->kind[k] = kind;
+	return k;
+}
+
+int sym_trip_var(sym_ctx *s, const char *name, int line, int nth)
+{
+	for (int k = 0; k < s->nvars; k++)
+		if (s->kind[k] == SYM_PARAM && s->trip_line[k] == line && s->trip_nth[k] == nth)
+			return k;
+	int k = new_slot(s, -1, 0);
+	if (k < 0)
+		return -1;
+	s->name[k] = xstrdup(name);
+	s->kind[k] = SYM_PARAM;
+	s->trip_line[k] = line;
+	s->trip_nth[k] = nth;
 	return k;
 }
 
@@ -148,6 +163,7 @@ static void slot_free(sym_ctx *s, int k)
 	s->name[k] = NULL;
 	poly_zero(&s->atom_num[k], CTX);
 	s->kind[k] = SYM_FREE;
+	s->trip_line[k] = s->trip_nth[k] = 0;
 }
 
 void sym_collect(sym_ctx *s, const int *used_in)
@@ -816,6 +832,8 @@ static int import_var(sym_ctx *dst, const sym_ctx *src, int k, int *map)
 		if (d == 0)
 			d = atom_of(dst, num, &src->atom_den[k]);
 		poly_clear(num, dst->ctx);
+	} else if (src->trip_line[k]) {
+		d = sym_trip_var(dst, src->name[k], src->trip_line[k], src->trip_nth[k]);
 	} else {
 		d = sym_var(dst, src->name[k], src->kind[k]);
 	}

@@ -36,6 +36,10 @@ typedef struct sym_ctx {
 	enum sym_kind kind[SYM_MAXVARS];
 	poly_struct atom_num[SYM_MAXVARS]; /* atoms: floor(num / den) */
 	fmpz atom_den[SYM_MAXVARS];
+	/* a trip-count parameter's loop (sym_trip_var): its line, 0 for
+	 * every other symbol, and which loop of the line it is, from 1 */
+	int trip_line[SYM_MAXVARS];
+	int trip_nth[SYM_MAXVARS];
 	poly_struct gen[SYM_MAXVARS];     /* x_k itself, for substitutions */
 	fmpq_poly_struct *faul;                  /* faul[k](x) = sum_{t=0}^{x-1} t^k */
 	int nfaul;
@@ -75,8 +79,14 @@ void sym_view(sym_ctx *v, const sym_ctx *s);
  * symbols since the view was made), its format cache kept. */
 void sym_view_update(sym_ctx *v, const sym_ctx *s);
 void sym_view_free(sym_ctx *v);
-/* Returns the index of the variable NAME of KIND, creating it; -1 when full. */
+/* Returns the index of the variable NAME of KIND, creating it; -1 when full.
+ * A trip-count parameter is never the variable of its name. */
 int sym_var(sym_ctx *s, const char *name, enum sym_kind kind);
+/* Returns the index of the trip-count parameter of the NTH loop (from 1)
+ * on LINE, named NAME when it is made; -1 when full. */
+int sym_trip_var(sym_ctx *s, const char *name, int line, int nth);
+/* Whether symbol K is a trip-count parameter (sym_trip_var). */
+static inline int sym_is_trip(const sym_ctx *s, int k) { return s->trip_line[k] > 0; }
 /* Sets P to floor(num / den) (den != 0), as a polynomial plus at most one atom;
  * returns 0, or -1 when the symbol table is full. */
 int sym_floor(sym_ctx *s, poly_t p, const poly_t num, const fmpz_t den);

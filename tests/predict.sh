@@ -391,6 +391,11 @@ expect "the trip-count parameter bound" 0 "load.ptr *40 " -- "$top/tests/data/li
 expect "the trip-count parameter in JSON's unbound_params" 0 '"unbound_params": \[' -- "$top/tests/data/linked_list.c" --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["unbound_params"] == ["T10"] and any("T10" in n for n in d["notes"]) else 1)' "$tmp/out" &&
 	ok "JSON: unbound_params is [\"T10\"], a note says why" || bad "JSON: unbound_params is [\"T10\"], a note says why" "$tmp/out"
+# a program's own T3 beside the trip count of the loop on line 3: two
+# parameters, the trip count's named apart
+printf 'void f(int T3, int n, int *a) {\n\tfor (int i = 0; i < T3; i++)\n\t\tfor (int j = 1; j < n; j *= 2)\n\t\t\ta[i] += j;\n}\n' >"$tmp/tname.c"
+expect "a trip count beside the program's T3 of the same line" 0 "unbound parameters: T3, T3_trip;" -- "$tmp/tname.c"
+expect "the program's T3 and the trip count bound apart" 0 "add.i32 *70 " -- "$tmp/tname.c" --param T3=10 --param T3_trip=7
 expect "--trip for it" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip linked_list.c:10=n --param n=40
 expect "--trip for it, --strict" 0 "load.ptr *40 " -- "$top/tests/data/linked_list.c" --trip 10=n --param n=40 --strict
 expect "--trip naming a line without a loop" 1 "error: --trip '11=n': .*linked_list.c has no loop on line 11" -- \

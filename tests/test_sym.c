@@ -505,6 +505,58 @@ static void test_feasible_small(void **st)
 	fmpz_clear(four);
 }
 
+/* A trip-count parameter is never the program's variable of its name,
+ * in its table and in one its counts are imported into. */
+static void test_trip_var(void **st)
+{
+	sym_ctx S, D;
+	sym_init(&S);
+	sym_init(&D);
+	int p = sym_var(&S, "T3", SYM_PARAM), t = sym_trip_var(&S, "T3_trip", 3, 1);
+	assert_true(p >= 0 && t >= 0 && p != t);
+	assert_false(sym_is_trip(&S, p));
+	assert_true(sym_is_trip(&S, t));
+	assert_int_equal(sym_trip_var(&S, "T3_trip", 3, 1), t);
+	assert_int_equal(sym_var(&S, "T3", SYM_PARAM), p);
+	int t2 = sym_trip_var(&S, "T3_2", 3, 2); /* the second loop of the line */
+	assert_true(t2 >= 0 && t2 != t && t2 != p);
+	/* a table with a trip count named as S's program variable, met first */
+	int dt = sym_trip_var(&D, "T3", 3, 1);
+	sym_pw w, x;
+	sym_pw_init(&w);
+	sym_pw_init(&x);
+	sym_pw_set_si(&S, &w, 1);
+	poly_t pt;
+	poly_init(pt, S.ctx);
+	poly_mul(pt, &S.gen[p], &S.gen[t], S.ctx);
+	sym_pw_mul_poly(&S, &w, pt);
+	int map[SYM_MAXVARS];
+	for (int k = 0; k < SYM_MAXVARS; k++)
+		map[k] = -1;
+	assert_int_equal(sym_pw_import(&D, &x, &S, &w, map), 0);
+	assert_int_equal(map[t], dt); /* the same loop's trip count */
+	assert_true(map[p] >= 0 && map[p] != dt && !sym_is_trip(&D, map[p]));
+	/* T3 = 5 the program's, the trip count 7: 35 */
+	sym_env e;
+	sym_env_init(&e);
+	fmpq_set_si(&e.val[map[p]], 5, 1);
+	fmpq_set_si(&e.val[dt], 7, 1);
+	e.bound[map[p]] = e.bound[dt] = 1;
+	fmpq_t q;
+	fmpq_init(q);
+	int missing = -1;
+	assert_int_equal(sym_pw_eval(&D, &x, &e, q, &missing), 0);
+	assert_true(fmpq_equal_si(q, 35));
+	(void)st;
+	fmpq_clear(q);
+	sym_env_clear(&e);
+	poly_clear(pt, S.ctx);
+	sym_pw_clear(&S, &w);
+	sym_pw_clear(&D, &x);
+	sym_free(&S);
+	sym_free(&D);
+}
+
 /* A floor term made after a collection freed a slot below its variable's
  * (a loop variable gone, the parameter kept) still follows that variable:
  * evaluated after it, and rewritten when a call replaces it. */
@@ -686,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_missing_param),
 		cmocka_unit_test(test_feasible),
 		cmocka_unit_test(test_atom_after_freed_slot),
+		cmocka_unit_test(test_trip_var),
 		cmocka_unit_test(test_guard_reduce_upto),
 		cmocka_unit_test(test_release),
 	};
