@@ -709,6 +709,15 @@ void poly_push_term_fmpq_ui(poly_t a, const fmpq_t c, const unsigned long *exp, 
 	fmpq_set(&a->c[a->n++], c);
 }
 
+void poly_set_term(poly_t a, const fmpq_t c, const poly_mono *m, const poly_ctx_t ctx)
+{
+	(void)ctx;
+	fit(a, 1);
+	a->m[0] = *m;
+	fmpq_set(&a->c[0], c);
+	a->n = 1;
+}
+
 long poly_degree_si(const poly_t a, long var, const poly_ctx_t ctx)
 {
 	(void)ctx;

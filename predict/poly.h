@@ -105,6 +105,8 @@ void poly_get_term_exp_ui(unsigned long *exp, const poly_t a, long i, const poly
 /* Appends a term (exponents one per variable); poly_reduce() then sorts and combines. */
 void poly_push_term_fmpq_ui(poly_t a, const fmpq_t c, const unsigned long *exp, const poly_ctx_t ctx);
 void poly_reduce(poly_t a, const poly_ctx_t ctx);
+/* A = the single term C * M (C nonzero). */
+void poly_set_term(poly_t a, const fmpq_t c, const poly_mono *m, const poly_ctx_t ctx);
 /* A = B with variable k renamed MAP[k] (one-to-one on B's variables). */
 void poly_rename(poly_t a, const poly_t b, const int *map, const poly_ctx_t ctx);
 

@@ -1398,36 +1398,51 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 static void pw_used(sym_ctx *s, const sym_pw *w, int *used);
 
 /* OUT = IN with every variable k marked in CHANGED replaced by VEC[k],
- * term by term. */
+ * term by term.  The terms' images are summed as a binary counter sums
+ * (part[l] holds the sum of 2^l of them, or nothing), so that each term
+ * is merged O(log n) times rather than into an ever longer sum. */
 static void compose(sym_ctx *s, poly_struct *out, const poly_struct *in,
 		    poly_struct *const *vec, const char *changed)
 {
-	poly_t acc, mono, pw;
-	poly_init(acc, CTX);
+	enum { LEVELS = 64 };
+	poly_struct part[LEVELS];
+	int npart = 0; /* levels initialised */
+	unsigned long full = 0; /* the levels holding a sum */
+	poly_t mono, pw;
 	poly_init(mono, CTX);
 	poly_init(pw, CTX);
-	fmpq_t c;
-	fmpq_init(c);
-	ulong e[SYM_MAXVARS];
 	for (slong i = 0; i < poly_length(in, CTX); i++) {
-		poly_get_term_coeff_fmpq(c, in, i, CTX);
-		poly_get_term_exp_ui(e, in, i, CTX);
-		ulong keep[SYM_MAXVARS];
-		for (int k = 0; k < s->cap; k++)
-			keep[k] = changed[k] ? 0 : e[k];
-		poly_zero(mono, CTX);
-		poly_push_term_fmpq_ui(mono, c, keep, CTX);
-		for (int k = 0; k < s->cap; k++) {
-			if (!changed[k] || !e[k])
+		const poly_mono *m = &in->m[i];
+		poly_mono keep = {0};
+		for (int j = 0; j < m->n; j++)
+			if (!changed[m->v[j]]) {
+				keep.v[keep.n] = m->v[j];
+				keep.e[keep.n++] = m->e[j];
+			}
+		poly_set_term(mono, &in->c[i], &keep, CTX);
+		for (int j = 0; j < m->n; j++) {
+			if (!changed[m->v[j]])
 				continue;
-			poly_pow_ui(pw, vec[k], e[k], CTX);
+			poly_pow_ui(pw, vec[m->v[j]], m->e[j], CTX);
 			poly_mul(mono, mono, pw, CTX);
 		}
-		poly_add(acc, acc, mono, CTX);
+		int l = 0;
+		for (; full >> l & 1; l++) {
+			poly_add(mono, mono, &part[l], CTX);
+			full &= ~(1UL << l);
+		}
+		if (l == npart)
+			poly_init(&part[npart++], CTX);
+		poly_swap(&part[l], mono, CTX);
+		full |= 1UL << l;
 	}
-	poly_swap(out, acc, CTX);
-	fmpq_clear(c);
-	poly_clear(acc, CTX);
+	poly_zero(mono, CTX);
+	for (int l = 0; l < npart; l++) {
+		if (full >> l & 1)
+			poly_add(mono, mono, &part[l], CTX);
+		poly_clear(&part[l], CTX);
+	}
+	poly_swap(out, mono, CTX);
 	poly_clear(mono, CTX);
 	poly_clear(pw, CTX);
 }
