@@ -2211,6 +2211,7 @@ typedef struct fixed_cond {
 	W *w;
 	const fn_span *loops;
 	int nloops, ok;
+	int loopvars; /* the variables of the loops being counted are read too */
 	int depth; /* the variables whose values are being read */
 	int reads; /* the values read so far (at most 256: no size is read so long) */
 } fixed_cond;
@@ -2246,6 +2247,11 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 	if (k == CXCursor_EnumConstantDecl || k == CXCursor_FunctionDecl)
 		return CXChildVisit_Continue;
 	W *w = f->w;
+	if (f->loopvars && !w->nvary && loop_var_of(w, r) >= 0)
+		return CXChildVisit_Continue;
+	for (int i = 0; f->loopvars && i < w->npin; i++) /* a loop counted value by value: its value */
+		if (clang_equalCursors(w->pin_decl[i], r))
+			return CXChildVisit_Continue;
 	/* the function's own, declared outside its loops and set only by
 	 * plain assignments outside them; not main()'s parameters: how the
 	 * program is run, which the run predicted passes (and no size that
@@ -2295,9 +2301,9 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
  * function's loops: parameters (not main()'s) and variables that no loop
  * of it sets (nor ++, -- or & anywhere) whose values read no call or
  * memory or that its loops' headers read (sizes), and constants. */
-static int cond_fixed(W *w, CXCursor e)
+static int cond_fixed(W *w, CXCursor e, int loopvars)
 {
-	fixed_cond f = {.w = w, .ok = 1};
+	fixed_cond f = {.w = w, .ok = 1, .loopvars = loopvars};
 	/* what E reads first, alone (most conditions read memory): the
 	 * function's loops and writes are looked at only when it may do */
 	f.nloops = -1;
@@ -2316,6 +2322,9 @@ static int cond_fixed(W *w, CXCursor e)
  * ways), or a conjunction (&&) of them. Returns 0, or -1 when E is not
  * one; EQ is set when an == is among them (its negation is no
  * conjunction). */
+static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
+			   int *eq);
+
 static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, int *eq)
 {
 	e = strip(e);
@@ -2329,17 +2338,29 @@ static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, i
 		ret = cond_constraints(w, kk.c[0], c, n, max, eq);
 		if (ret == 0)
 			ret = cond_constraints(w, kk.c[1], c, n, max, eq);
-	} else if (kk.n == 2 && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_GT ||
-				 op == CXBinaryOperator_GE || op == CXBinaryOperator_EQ) &&
-		   *n + (op == CXBinaryOperator_EQ ? 2 : 1) <= max) {
-		CXType ta = clang_getCanonicalType(clang_getCursorType(strip(kk.c[0])));
-		CXType tb = clang_getCanonicalType(clang_getCursorType(strip(kk.c[1])));
+	} else if (kk.n == 2) {
+		ret = cmp_constraints(w, kk.c[0], kk.c[1], op, c, n, max, eq);
+	}
+	kids_free(&kk);
+	return ret;
+}
+
+/* cond_constraints() of the comparison L OP R. */
+static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
+			   int *eq)
+{
+	int ret = -1;
+	if ((op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_GT ||
+	     op == CXBinaryOperator_GE || op == CXBinaryOperator_EQ) &&
+	    *n + (op == CXBinaryOperator_EQ ? 2 : 1) <= max) {
+		CXType ta = clang_getCanonicalType(clang_getCursorType(strip(l)));
+		CXType tb = clang_getCanonicalType(clang_getCursorType(strip(r)));
 		int ints = ta.kind >= CXType_Bool && ta.kind <= CXType_Int128 && tb.kind >= CXType_Bool &&
 			   tb.kind <= CXType_Int128;
 		poly_t a, b;
 		poly_init(a, w->s->ctx);
 		poly_init(b, w->s->ctx);
-		if (ints && expr_poly(w, kk.c[0], a) == 0 && expr_poly(w, kk.c[1], b) == 0) {
+		if (ints && expr_poly(w, l, a) == 0 && expr_poly(w, r, b) == 0) {
 			ret = 0;
 			poly_struct *d = &c[(*n)++];
 			poly_init(d, w->s->ctx);
@@ -2362,26 +2383,86 @@ static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, i
 		poly_clear(a, w->s->ctx);
 		poly_clear(b, w->s->ctx);
 	}
-	kids_free(&kk);
 	return ret;
 }
 
-/* An if whose condition is affine in the parameters (cond_constraints: a
- * guard, if (n > 0), fixed for the call): its branch counted where the
- * condition holds and its else where it does not, exactly, not weighted
- * by the branch probability. Returns 1 with *RET set when it applies,
- * else 0. */
+/* Whether P reads a floor term of a loop variable (i % 20 == 0): a count
+ * restricted to it is a sum over each remainder, one floor term each,
+ * which keeps the branch probability instead. */
+static int loop_quotient(sym_ctx *s, const poly_t p)
+{
+	int used[SYM_MAXVARS] = {0};
+	poly_used_vars(used, p, s->ctx);
+	for (int k = 0; k < s->nvars; k++) {
+		if (!used[k] || s->kind[k] != SYM_ATOM)
+			continue;
+		int in[SYM_MAXVARS] = {0};
+		poly_used_vars(in, &s->atom_num[k], s->ctx);
+		for (int j = 0; j < s->nvars; j++)
+			if (in[j] && (s->kind[j] == SYM_LOOP || (s->kind[j] == SYM_ATOM && loop_quotient(s, &s->gen[j]))))
+				return 1;
+	}
+	return 0;
+}
+
+/* Adds to OUT the counts X where the N constraints C (each >= 0) do not
+ * all hold: where the first fails, where it holds and the second fails,
+ * and so on, ways that do not overlap. */
+static void add_where_not(sym_ctx *s, epi_counts *out, const epi_counts *x, const poly_struct *c, int n)
+{
+	poly_t neg;
+	poly_init(neg, s->ctx);
+	for (int k = 0; k < n; k++) {
+		epi_counts y;
+		counts_init(&y);
+		counts_set(s, &y, x);
+		for (int j = 0; j < k; j++)
+			counts_restrict(s, &y, &c[j]);
+		poly_neg(neg, &c[k], s->ctx);
+		poly_sub_si(neg, neg, 1, s->ctx); /* c < 0: -c - 1 >= 0 */
+		counts_restrict(s, &y, neg);
+		counts_add(s, out, &y);
+		counts_clear(s, &y);
+	}
+	poly_clear(neg, s->ctx);
+}
+
+/* Adds to OUT the counts X where all N constraints C hold. */
+static void add_where(sym_ctx *s, epi_counts *out, epi_counts *x, const poly_struct *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		counts_restrict(s, x, &c[i]);
+	counts_add(s, out, x);
+}
+
+/* An if whose condition is affine in the parameters and the variables of
+ * the loops being counted (cond_fixed, cond_constraints: a guard, if (n >
+ * 0), fixed for the call, or a test of the iteration, if (i < m), if (j
+ * != i)): its branch counted where the condition holds and its else where
+ * it does not, exactly, not weighted by the branch probability. Returns 1
+ * with *RET set when it applies, else 0. */
 static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
 {
 	enum { MAXC = 8 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	if (!w->cur || !cond_fixed(w, cond))
+	if (!w->cur || !cond_fixed(w, cond, 1))
 		return 0;
-	int ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n > 0 &&
-		 (clang_Cursor_isNull(else_c) || (n == 1 && !eq)) && !dies(w, then_c) && !dies(w, else_c);
-	for (int i = 0; ok && i < n; i++) /* guards are affine */
-		ok = poly_total_degree_si(&c[i], w->s->ctx) <= 1;
+	/* a != b: the ways of a == b the other way round */
+	CXCursor e = strip(cond);
+	int ne = kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_NE;
+	int ok;
+	if (ne) {
+		kids kk = {0};
+		kids_of(e, &kk);
+		ok = kk.n == 2 && cmp_constraints(w, kk.c[0], kk.c[1], CXBinaryOperator_EQ, c, &n, MAXC, &eq) == 0;
+		kids_free(&kk);
+	} else {
+		ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0;
+	}
+	ok = ok && n > 0 && !dies(w, then_c) && !dies(w, else_c);
+	for (int i = 0; ok && i < n; i++) /* guards are affine, with no quotient of a loop variable */
+		ok = poly_total_degree_si(&c[i], w->s->ctx) <= 1 && !loop_quotient(w->s, &c[i]);
 	if (ok) {
 		epi_counts a, b;
 		counts_init(&a);
@@ -2393,15 +2474,10 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 			*ret = stmt(w, else_c, &b);
 		w->sib = sib;
 		if (*ret == 0) {
-			for (int i = 0; i < n; i++)
-				counts_restrict(w->s, &a, &c[i]);
-			counts_add(w->s, out, &a);
-			if (!clang_Cursor_isNull(else_c)) {
-				poly_neg(&c[0], &c[0], w->s->ctx);
-				poly_sub_si(&c[0], &c[0], 1, w->s->ctx);
-				counts_restrict(w->s, &b, &c[0]);
-				counts_add(w->s, out, &b);
-			}
+			epi_counts *yes = ne ? &b : &a, *no = ne ? &a : &b; /* where the constraints hold, and not */
+			add_where(w->s, out, yes, c, n);
+			if (no->n)
+				add_where_not(w->s, out, no, c, n);
 		}
 		counts_clear(w->s, &a);
 		counts_clear(w->s, &b);
@@ -2424,7 +2500,7 @@ static int guard_not(W *w, CXCursor cond, poly_struct *out)
 	enum { MAXC = 2 };
 	poly_struct c[MAXC];
 	int n = 0, eq = 0, nnotes = w->a->nnotes;
-	int ok = w->cur && cond_fixed(w, cond) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
+	int ok = w->cur && cond_fixed(w, cond, 0) && cond_constraints(w, cond, c, &n, MAXC, &eq) == 0 && n == 1 &&
 		 !eq && poly_total_degree_si(&c[0], w->s->ctx) <= 1;
 	if (ok) {
 		poly_init(out, w->s->ctx);

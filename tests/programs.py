@@ -10,14 +10,18 @@ in: counted up or down, `while` and `do` loops, `!=` conditions, the
 smaller of two bounds, a variable multiplied between constants, a
 macro's loop, a pointer walking a buffer, `for (i = n; i--; )`, a step
 by a parameter (a tile's: counted for the calls that pass a constant);
-some statements are guarded by a comparison of a parameter.  Every innermost
+some statements are guarded by a comparison of a parameter, and some
+innermost bodies by an affine test of the iteration (i1 < i0 + p0,
+i2 != 2 * i0 + 1), drawn from a generator of their own.  Every innermost
 body (and every guarded statement) adds 1.0 to a global, so the
 program's total of add.f64 is the number of them run, which the program
 prints.  Every value a quotient or a loop variable takes is
 non-negative, so C's truncating division is the analysis's floor.  The
 seeds are fixed: a failure reproduces.
 
-usage: programs.py EPI-PREDICT WORKDIR SEED... ; prints one line a program:
+usage: programs.py [--plain] EPI-PREDICT WORKDIR SEED... (--plain: without
+the tests of iterations, each seed's program as the generator wrote it
+before them); prints one line a program:
   counted NAME          the total evaluated equals the run's count at every point
   fallback NAME         no count evaluated (a trip-count parameter left) or a
                         call listed, said in a note
@@ -33,8 +37,9 @@ csv.field_size_limit(1 << 30)
 POINTS = [(0, 0), (6, 3), (11, 9)]
 
 
-def program(seed):
+def program(seed, tests=True):
     R = random.Random(seed)
+    G = random.Random(seed + 1000003)  # the tests of iterations, apart: R's programs stay as they were
     K = R.randint(2, 6)
     nps = [R.randint(1, 3) for _ in range(K)]
 
@@ -117,6 +122,13 @@ def program(seed):
                 lines.append(indent + '\t\tacc[0] += 1.0;')
             if level < 2 and R.random() < 0.6:
                 lines += nest(level + 1, scope, indent + '\t')
+            elif tests and scope and G.random() < 0.4:  # a test of the iteration (its own generator)
+                a = G.choice(scope)
+                b = ' + '.join(['%s%s' % (G.choice(['', '2 * ']), x) for x in scope + params if x != a and G.random() < 0.4])
+                b = '%s + %d' % (b, G.randint(-2, 3)) if b else str(G.randint(0, 4))
+                lines.append('%s\tif (%s %s %s)' % (indent, a, G.choice(['<', '<=', '>', '>=', '==', '!=']),
+                                                      b.replace('+ -', '- ')))
+                lines.append(indent + '\t\tacc[0] += 1.0;')
             else:
                 lines.append(indent + '\tacc[0] += 1.0;')
             if f + 1 < K and R.random() < 0.3:
@@ -138,11 +150,11 @@ def program(seed):
     return '\n'.join(text) + '\n'
 
 
-def check(epi, work, seed):
+def check(epi, work, seed, tests):
     name = 'prog%d.c' % seed
     path = '%s/%s' % (work, name)
     with open(path, 'w') as f:
-        f.write(program(seed))
+        f.write(program(seed, tests))
     exe = path[:-2]
     cc = subprocess.run(['gcc', '-O0', '-w', path, '-o', exe], capture_output=True, text=True)
     if cc.returncode:
@@ -169,6 +181,10 @@ def check(epi, work, seed):
 
 
 if __name__ == '__main__':
-    epi, work = sys.argv[1], sys.argv[2]
-    for s in sys.argv[3:]:
-        print(check(epi, work, int(s)), flush=True)
+    args = sys.argv[1:]
+    tests = args[0] != '--plain'
+    if not tests:
+        args = args[1:]
+    epi, work = args[0], args[1]
+    for s in args[2:]:
+        print(check(epi, work, int(s), tests), flush=True)

@@ -339,12 +339,17 @@ static void test_branches(void **st)
 static void test_affine_ifs(void **st)
 {
 	(void)st;
-	/* an if on integers whose sides are polynomials in the parameters (a
-	 * guard): each way counted where it is taken, exactly; one on a loop
+	/* an if on integers whose sides are affine in the parameters (a
+	 * guard) and the variables of the loops being counted: each way
+	 * counted where it is taken, exactly; one on a quotient of a loop
 	 * variable keeps the branch probability */
 	must_analyze("double a[1000], b[1000];\n"
 		     "void f(int n) { if (n > 3) { for (int i = 0; i < n; i++) a[i] = 1; } else b[0] = 2; }\n"
 		     "void g(int n) { for (int i = 0; i < n; i++) if (i < 5) a[i] = 1; }\n"
+		     "void e(int n, int m) { int i, j; for (i = 0; i < n; i++) for (j = 0; j < m; j++)\n"
+		     "  if (i == j) a[0] = 1; else if (j > i) b[0] = 2; }\n"
+		     "void q(int n) { for (int i = 0; i < n; i++) if (i % 4 == 0) a[i] = 1; }\n"
+		     "void p(int n, int m) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) if (j != i) a[j] = 1; }\n"
 		     "void h(int n, int m) { if (n > 0 && m > 0) for (int i = 0; i < n; i++) a[i] = 0; }\n"
 		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n"
 		     "void t(int n) { int t = 0; for (int i = 0; i < n; i++) { if (t > 3) a[i] = 1; t++; } }\n"
@@ -353,11 +358,21 @@ static void test_affine_ifs(void **st)
 	for (long n = 0; n < 9; n++) {
 		assert_int_equal(count(FN("f"), "store.f64", EXP, n, 0), n > 3 ? n : 1);
 		assert_int_equal(count(FN("f"), "store.f64", MIN, n, 0), n > 3 ? n : 1);
-		char *g = count_str(FN("g"), "store.f64", EXP, n, 0);
+		assert_int_equal(count(FN("g"), "store.f64", EXP, n, 0), n < 5 ? n : 5);
+		assert_int_equal(count(FN("g"), "store.f64", MIN, n, 0), n < 5 ? n : 5);
+		for (long m = 0; m < 7; m++) {
+			long diag = n < m ? n : m, above = 0;
+			for (long i = 0; i < n; i++)
+				above += m > i + 1 ? m - i - 1 : 0;
+			assert_int_equal(count(FN("e"), "store.f64", EXP, n, m), diag + above);
+			assert_int_equal(count(FN("e"), "store.f64", MAX, n, m), diag + above);
+			assert_int_equal(count(FN("p"), "store.f64", EXP, n, m), n * m - diag);
+		}
 		char want[16];
 		snprintf(want, sizeof want, n % 2 ? "%ld/2" : "%ld", n % 2 ? n : n / 2);
-		assert_string_equal(g, want);
-		free(g);
+		char *cq = count_str(FN("q"), "store.f64", EXP, n, 0);
+		assert_string_equal(cq, want);
+		free(cq);
 		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 3), n);
 		assert_int_equal(count(FN("h"), "store.f64", EXP, n, 0), 0);
 		assert_int_equal(count(FN("k"), "store.f64", EXP, n, 0), n ? n - 1 : 0);
@@ -448,7 +463,7 @@ static void test_branch_probability(void **st)
 	epi_front_opts_init(&o);
 	fmpq_set_si(o.branch_prob, 1, 4);
 	assert_int_equal(analyze_opts("void f(int *b, int n) {\n"
-				      "  for (int i = 0; i < n; i++) if (i < 3) b[i] = 1; else { b[i] = 2; b[0] = 0; }\n"
+				      "  for (int i = 0; i < n; i++) if (b[i] < 3) b[i] = 1; else { b[i] = 2; b[0] = 0; }\n"
 				      "}\n", &o), 0);
 	char *s = count_str(FN("f"), "store.i32", EXP, 8, 0);
 	assert_string_equal(s, "14"); /* 8 x (1/4 x 1 + 3/4 x 2) */
