@@ -2435,59 +2435,77 @@ static void add_where(sym_ctx *s, epi_counts *out, epi_counts *x, const poly_str
 	counts_add(s, out, x);
 }
 
-/* An if whose condition is affine in the parameters and the variables of
- * the loops being counted (cond_fixed, cond_constraints: a guard, if (n >
- * 0), fixed for the call, or a test of the iteration, if (i < m), if (j
- * != i)): its branch counted where the condition holds and its else where
- * it does not, exactly, not weighted by the branch probability. Returns 1
- * with *RET set when it applies, else 0. */
-static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
+/* The most constraints an if's condition is read into. */
+#define IFC_MAX 8
+
+/* The constraints (each >= 0, into C, *N of them) where COND holds, or
+ * with *NE where it does not (COND a != b: those of a == b), when COND is
+ * affine in the parameters and the variables of the loops being counted
+ * (cond_fixed, cond_constraints), with no quotient of a loop variable;
+ * returns 1, or 0 (none set, what reading it noted taken back). */
+static int if_constraints(W *w, CXCursor cond, poly_struct *c, int *n, int *ne)
 {
-	enum { MAXC = 8 };
-	poly_struct c[MAXC];
-	int n = 0, eq = 0, nnotes = w->a->nnotes;
+	int eq = 0, nnotes = w->a->nnotes;
+	*n = 0;
 	if (!w->cur || !cond_fixed(w, cond, 1))
 		return 0;
-	/* a != b: the ways of a == b the other way round */
 	CXCursor e = strip(cond);
-	int ne = kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_NE;
+	*ne = kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_NE;
 	int ok;
-	if (ne) {
+	if (*ne) {
 		kids kk = {0};
 		kids_of(e, &kk);
-		ok = kk.n == 2 && cmp_constraints(w, kk.c[0], kk.c[1], CXBinaryOperator_EQ, c, &n, MAXC, &eq) == 0;
+		ok = kk.n == 2 && cmp_constraints(w, kk.c[0], kk.c[1], CXBinaryOperator_EQ, c, n, IFC_MAX, &eq) == 0;
 		kids_free(&kk);
 	} else {
-		ok = cond_constraints(w, cond, c, &n, MAXC, &eq) == 0;
+		ok = cond_constraints(w, cond, c, n, IFC_MAX, &eq) == 0;
 	}
-	ok = ok && n > 0 && !dies(w, then_c) && !dies(w, else_c);
-	for (int i = 0; ok && i < n; i++) /* guards are affine, with no quotient of a loop variable */
+	ok = ok && *n > 0;
+	for (int i = 0; ok && i < *n; i++) /* guards are affine, with no quotient of a loop variable */
 		ok = poly_total_degree_si(&c[i], w->s->ctx) <= 1 && !loop_quotient(w->s, &c[i]);
-	if (ok) {
-		epi_counts a, b;
-		counts_init(&a);
-		counts_init(&b);
-		CXCursor *sib = w->sib;
-		w->sib = NULL; /* a branch that is a single statement has no siblings */
-		*ret = stmt(w, then_c, &a);
-		if (*ret == 0 && !clang_Cursor_isNull(else_c))
-			*ret = stmt(w, else_c, &b);
-		w->sib = sib;
-		if (*ret == 0) {
-			epi_counts *yes = ne ? &b : &a, *no = ne ? &a : &b; /* where the constraints hold, and not */
-			add_where(w->s, out, yes, c, n);
-			if (no->n)
-				add_where_not(w->s, out, no, c, n);
-		}
-		counts_clear(w->s, &a);
-		counts_clear(w->s, &b);
+	if (!ok) {
+		for (int i = 0; i < *n; i++)
+			poly_clear(&c[i], w->s->ctx);
+		*n = 0;
+		/* what reading the condition noted, when it is priced otherwise */
+		while (w->a->nnotes > nnotes)
+			free(w->a->notes[--w->a->nnotes]);
 	}
+	return ok;
+}
+
+/* An if whose condition is affine in the parameters and the variables of
+ * the loops around it (if_constraints: a guard, if (n > 0), fixed for the
+ * call, or a test of the iteration, if (i < m), if (j != i)): its branch
+ * counted where the condition holds and its else where it does not,
+ * exactly, not weighted by the branch probability. Returns 1 with *RET
+ * set when it applies, else 0. */
+static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
+{
+	poly_struct c[IFC_MAX];
+	int n = 0, ne = 0;
+	if (dies(w, then_c) || dies(w, else_c) || !if_constraints(w, cond, c, &n, &ne))
+		return 0;
+	epi_counts a, b;
+	counts_init(&a);
+	counts_init(&b);
+	CXCursor *sib = w->sib;
+	w->sib = NULL; /* a branch that is a single statement has no siblings */
+	*ret = stmt(w, then_c, &a);
+	if (*ret == 0 && !clang_Cursor_isNull(else_c))
+		*ret = stmt(w, else_c, &b);
+	w->sib = sib;
+	if (*ret == 0) {
+		epi_counts *yes = ne ? &b : &a, *no = ne ? &a : &b; /* where the constraints hold, and not */
+		add_where(w->s, out, yes, c, n);
+		if (no->n)
+			add_where_not(w->s, out, no, c, n);
+	}
+	counts_clear(w->s, &a);
+	counts_clear(w->s, &b);
 	for (int i = 0; i < n; i++)
 		poly_clear(&c[i], w->s->ctx);
-	/* what reading the condition noted, when it is priced otherwise */
-	while (!ok && w->a->nnotes > nnotes)
-		free(w->a->notes[--w->a->nnotes]);
-	return ok;
+	return 1;
 }
 
 /* ---- guards that return: `if (n <= 0) return;` ----------------------- */
@@ -3600,6 +3618,82 @@ static int varies_per_entry(const sym_ctx *s, const poly_t num, int var)
  * (maximum and expected counts) and, for the minimum, to the statement
  * that can end it in the first iteration; a continue in a for loop leaves
  * the iterations exact and the minimum counts the statements up to it. */
+/* The statements of a loop body that skip the rest of an iteration under
+ * an affine test, `if (i == j) continue;` (at most GC_MAX of them): the
+ * statements after each counted where its test fails. */
+#define GC_MAX 8
+typedef struct skips {
+	int n;
+	int at[GC_MAX];              /* indices in the body */
+	CXCursor cond[GC_MAX], cont[GC_MAX];
+	int ok[GC_MAX];              /* its test read (if_constraints) */
+	poly_struct c[GC_MAX][IFC_MAX];
+	int nc[GC_MAX], ne[GC_MAX];
+} skips;
+
+/* Whether ST is `if (COND) continue;` (no else; the branch a continue
+ * alone, braced or not), setting *COND and *CONT. */
+static int guarded_continue(CXCursor st, CXCursor *cond, CXCursor *cont)
+{
+	if (kind(st) != CXCursor_IfStmt)
+		return 0;
+	kids kk = {0};
+	kids_of(st, &kk);
+	int ok = kk.n == 2;
+	CXCursor t = ok ? kk.c[1] : clang_getNullCursor();
+	if (ok && kind(t) == CXCursor_CompoundStmt) {
+		kids tk = {0};
+		kids_of(t, &tk);
+		ok = tk.n == 1;
+		t = ok ? tk.c[0] : t;
+		kids_free(&tk);
+	}
+	ok = ok && kind(t) == CXCursor_ContinueStmt;
+	if (ok) {
+		*cond = kk.c[0];
+		*cont = t;
+	}
+	kids_free(&kk);
+	return ok;
+}
+
+static void skips_clear(W *w, skips *g)
+{
+	for (int k = 0; k < g->n; k++)
+		for (int i = 0; i < g->nc[k]; i++)
+			poly_clear(&g->c[k][i], w->s->ctx);
+	g->n = 0;
+}
+
+/* Counts BODY[FROM, NBODY) into OUT (a for loop's, its update in its
+ * header): after a skip of G whose test was read, what follows is
+ * counted where the test fails. */
+static int body_from(W *w, CXCursor *body, int from, int nbody, skips *g, epi_counts *out)
+{
+	int ret = 0;
+	for (int i = from; i < nbody && ret == 0; i++) {
+		w->sib = body;
+		w->nsib = nbody;
+		w->isib = i;
+		ret = stmt(w, body[i], out);
+		int k = 0;
+		while (k < g->n && !(g->at[k] == i && g->ok[k]))
+			k++;
+		if (ret == 0 && k < g->n) {
+			epi_counts rest;
+			counts_init(&rest);
+			ret = body_from(w, body, i + 1, nbody, g, &rest);
+			if (ret == 0 && g->ne[k]) /* if (a != b) continue: the rest where a == b */
+				add_where(w->s, out, &rest, g->c[k], g->nc[k]);
+			else if (ret == 0)
+				add_where_not(w->s, out, &rest, g->c[k], g->nc[k]);
+			counts_clear(w->s, &rest);
+			break;
+		}
+	}
+	return ret;
+}
+
 static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int is_do, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -3617,6 +3711,7 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	int esc = -1, ends = 0;
 	const char *esc_what = NULL;
 	int esc_line = 0;
+	skips gs = {0};
 	for (int i = 0; i < nbody; i++) {
 		int skip = i == upd; /* the update changes the induction variable, r.d[0] */
 		body_scan b = {.w = {.decl = r.d + skip, .ndecl = r.n - skip}};
@@ -3644,6 +3739,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		}
 		if (!b.e.found)
 			continue;
+		/* if (test) continue; in a for loop: read once its variable is
+		 * one (a test that is no guard is a way out after all) */
+		if (upd < 0 && !l->pre_step && !l->vals && gs.n < GC_MAX &&
+		    guarded_continue(body[i], &gs.cond[gs.n], &gs.cont[gs.n])) {
+			gs.at[gs.n++] = i;
+			continue;
+		}
 		char why[200];
 		snprintf(why, sizeof why, "'%s' at line %d can end an iteration early", b.e.what, line_of(b.e.at));
 		/* a goto may jump anywhere; a continue in a while loop before its
@@ -3703,6 +3805,16 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->lvvar[w->nlv] = var;
 	w->nlv++;
 	enter_loop(w, at);
+	/* the skips' tests, now that the loop's variable is one: one that
+	 * is none of if_constraints' is a way out as any other */
+	for (int k = 0; k < gs.n; k++) {
+		gs.ok[k] = if_constraints(w, gs.cond[k], gs.c[k], &gs.nc[k], &gs.ne[k]);
+		if (!gs.ok[k] && (esc < 0 || gs.at[k] < esc)) {
+			esc = gs.at[k];
+			esc_what = "continue";
+			esc_line = line_of(gs.cont[k]);
+		}
+	}
 	/* statements after the update see var + step; pre: the statements up
 	 * to the first that can leave early (those before the update only) */
 	epi_counts before, after, pre;
@@ -3711,19 +3823,28 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	counts_init(&pre);
 	CXCursor *sib = w->sib;
 	int nsib = w->nsib, isib = w->isib;
-	for (int i = 0; i < nbody && ret == 0; i++) {
-		w->sib = body;
-		w->nsib = nbody;
-		w->isib = i;
-		if (i != upd)
-			ret = stmt(w, body[i], !l->pre_step && (i < upd || upd < 0) ? &before : &after);
+	if (gs.n) {
+		ret = body_from(w, body, 0, nbody, &gs, &before);
+	} else {
+		for (int i = 0; i < nbody && ret == 0; i++) {
+			w->sib = body;
+			w->nsib = nbody;
+			w->isib = i;
+			if (i != upd)
+				ret = stmt(w, body[i], !l->pre_step && (i < upd || upd < 0) ? &before : &after);
+		}
 	}
-	for (int i = 0; i <= esc && ret == 0 && (upd < 0 || i < upd); i++) {
-		w->sib = body;
-		w->nsib = nbody;
-		w->isib = i;
-		ret = stmt(w, body[i], &pre);
+	if (gs.n && esc >= 0 && ret == 0) {
+		ret = body_from(w, body, 0, esc + 1, &gs, &pre);
+	} else {
+		for (int i = 0; i <= esc && ret == 0 && (upd < 0 || i < upd); i++) {
+			w->sib = body;
+			w->nsib = nbody;
+			w->isib = i;
+			ret = stmt(w, body[i], &pre);
+		}
 	}
+	skips_clear(w, &gs);
 	w->sib = sib;
 	w->nsib = nsib;
 	w->isib = isib;

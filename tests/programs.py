@@ -10,9 +10,11 @@ in: counted up or down, `while` and `do` loops, `!=` conditions, the
 smaller of two bounds, a variable multiplied between constants, a
 macro's loop, a pointer walking a buffer, `for (i = n; i--; )`, a step
 by a parameter (a tile's: counted for the calls that pass a constant);
-some statements are guarded by a comparison of a parameter, and some
+some statements are guarded by a comparison of a parameter, some
 innermost bodies by an affine test of the iteration (i1 < i0 + p0,
-i2 != 2 * i0 + 1), drawn from a generator of their own.  Every innermost
+i2 != 2 * i0 + 1), and some for loops skip the rest of an iteration on
+one (if (i1 == i0) continue;), those drawn from a generator of their
+own.  Every innermost
 body (and every guarded statement) adds 1.0 to a global, so the
 program's total of add.f64 is the number of them run, which the program
 prints.  Every value a quotient or a loop variable takes is
@@ -60,6 +62,14 @@ def program(seed, tests=True):
             e = '(%s) / %d' % (e, R.randint(2, 4))
         return e.replace('+ -', '- ')
 
+    def iteration_test(scope):
+        """An affine comparison of a loop variable of SCOPE with the others
+        and the parameters of the function being written (G's draws)."""
+        a = G.choice(scope)
+        b = ' + '.join(['%s%s' % (G.choice(['', '2 * ']), x) for x in scope + cur_params if x != a and G.random() < 0.4])
+        b = '%s + %d' % (b, G.randint(-2, 3)) if b else str(G.randint(0, 4))
+        return '%s %s %s' % (a, G.choice(['<', '<=', '>', '>=', '==', '!=']), b.replace('+ -', '- '))
+
     def args(g, pool):
         out = []
         for _ in range(nps[g]):
@@ -76,8 +86,10 @@ def program(seed, tests=True):
 
     text = ['double acc[1];', 'double buf[100000];', '#define FOR(i, n) for (int i = 0; i < (n); i++)',
             '#include <stdio.h>', '#include <stdlib.h>']
+    cur_params = []
     for f in range(K - 1, -1, -1):
         params = ['p%d' % i for i in range(nps[f])]
+        cur_params[:] = params
 
         def nest(level, outer, indent):
             v = 'i%d' % level
@@ -116,6 +128,11 @@ def program(seed, tests=True):
             else:
                 head = ['for (int %s = %s; %s %s %s; %s += %d) {' % (v, lo, v, rel, hi, v, R.choice([1, 1, 1, 2, 3]))]
             lines = [indent + h for h in head]
+            # a for loop (not one whose condition steps it, nor one counted
+            # value by value) skips the rest of some iterations
+            if tests and scope and head[0].startswith(('for (int', 'FOR(', 'for (double')) and '--; )' not in head[0] \
+                    and '*=' not in head[0] and G.random() < 0.25:
+                lines.append('%s\tif (%s) continue;' % (indent, iteration_test(scope)))
             if params and R.random() < 0.2:  # a guard on a parameter
                 lines.append('%s\tif (%s %s %d)' % (indent, R.choice(params), R.choice(['>', '>=', '<', '==']),
                                                     R.randint(0, 5)))
@@ -123,11 +140,7 @@ def program(seed, tests=True):
             if level < 2 and R.random() < 0.6:
                 lines += nest(level + 1, scope, indent + '\t')
             elif tests and scope and G.random() < 0.4:  # a test of the iteration (its own generator)
-                a = G.choice(scope)
-                b = ' + '.join(['%s%s' % (G.choice(['', '2 * ']), x) for x in scope + params if x != a and G.random() < 0.4])
-                b = '%s + %d' % (b, G.randint(-2, 3)) if b else str(G.randint(0, 4))
-                lines.append('%s\tif (%s %s %s)' % (indent, a, G.choice(['<', '<=', '>', '>=', '==', '!=']),
-                                                      b.replace('+ -', '- ')))
+                lines.append('%s\tif (%s)' % (indent, iteration_test(scope)))
                 lines.append(indent + '\t\tacc[0] += 1.0;')
             else:
                 lines.append(indent + '\tacc[0] += 1.0;')

@@ -391,6 +391,33 @@ static void test_affine_ifs(void **st)
 	free(cv);
 }
 
+/* `if (test) continue;` in a for loop, the test affine in the loops'
+ * variables and the parameters: what follows counted where it fails;
+ * on memory, a way out (the expected count runs every iteration whole) */
+static void test_guarded_continue(void **st)
+{
+	(void)st;
+	must_analyze("double a[1000];\n"
+		     "void d(int n) { for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { if (i == j) continue; a[j] = 1; } }\n"
+		     "void b(int n, int m) { for (int i = 0; i < n; i++) { if (i < m) { continue; } a[i] = 1; a[0] = 2; } }\n"
+		     "void c(int n) { for (int i = 0; i < n; i++) { if (i != 2) continue; a[i] = 1; if (i >= 1 && i <= 4) continue; a[0] = 3; } }\n"
+		     "void x(int n, const int *v) { for (int i = 0; i < n; i++) { if (v[i] > 0) continue; a[i] = 1; } }\n");
+	for (long n = 0; n < 8; n++) {
+		assert_int_equal(count(FN("d"), "store.f64", EXP, n, 0), n * (n - 1));
+		assert_int_equal(count(FN("d"), "store.f64", MIN, n, 0), n * (n - 1));
+		for (long m = -1; m < 6; m++) {
+			long run = 0;
+			for (long i = 0; i < n; i++)
+				run += i >= m;
+			assert_int_equal(count(FN("b"), "store.f64", EXP, n, m), 2 * run);
+			assert_int_equal(count(FN("b"), "store.f64", MAX, n, m), 2 * run);
+		}
+		assert_int_equal(count(FN("c"), "store.f64", EXP, n, 0), n > 2);
+		assert_int_equal(count(FN("x"), "store.f64", EXP, n, 0), n);
+		assert_int_equal(count(FN("x"), "store.f64", MIN, n, 0), 0);
+	}
+}
+
 /* a guard in a function of many loops is counted as in a short one (the
  * function's loops are listed once, all of them) */
 static void test_guard_among_many_loops(void **st)
@@ -1748,6 +1775,7 @@ int main(void)
 		cmocka_unit_test(test_while_and_do),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_affine_ifs),
+		cmocka_unit_test(test_guarded_continue),
 		cmocka_unit_test(test_return_guards),
 		cmocka_unit_test(test_guard_among_many_loops),
 		cmocka_unit_test(test_branch_probability),
