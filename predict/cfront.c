@@ -2300,7 +2300,10 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 /* Whether condition E reads only what keeps its value through the
  * function's loops: parameters (not main()'s) and variables that no loop
  * of it sets (nor ++, -- or & anywhere) whose values read no call or
- * memory or that its loops' headers read (sizes), and constants. */
+ * memory or that its loops' headers read (sizes), and constants; with
+ * LOOPVARS, the variables of the loops being counted too (their values
+ * in the iteration: symbols the loops sum over, or a loop's pinned value),
+ * unless a loop around them is counted with a trip count. */
 static int cond_fixed(W *w, CXCursor e, int loopvars)
 {
 	fixed_cond f = {.w = w, .ok = 1, .loopvars = loopvars};
@@ -2316,12 +2319,11 @@ static int cond_fixed(W *w, CXCursor e, int loopvars)
 }
 
 /* The constraints (each c >= 0, at most MAX, into C from *N on) that
- * condition E, which reads what no loop changes (cond_fixed: no loop
- * variable either), is: a comparison of integers whose sides are
- * polynomials in the parameters (a < b: b - a - 1 >= 0; a == b: both
- * ways), or a conjunction (&&) of them. Returns 0, or -1 when E is not
- * one; EQ is set when an == is among them (its negation is no
- * conjunction). */
+ * condition E, which reads what cond_fixed() allows, is: a comparison of
+ * integers whose sides are polynomials in the parameters and the loops'
+ * variables (a < b: b - a - 1 >= 0; a == b: both ways), or a conjunction
+ * (&&) of them. Returns 0, or -1 when E is not one; EQ is set when an ==
+ * is among them (its negation is no conjunction). */
 static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
 			   int *eq);
 
@@ -3613,11 +3615,6 @@ static int varies_per_entry(const sym_ctx *s, const poly_t num, int var)
 	return 0;
 }
 
-/* Counts body + iter over the iterations of a recognised loop into OUT.
- * A loop that a break or return can end early is counted to its bound
- * (maximum and expected counts) and, for the minimum, to the statement
- * that can end it in the first iteration; a continue in a for loop leaves
- * the iterations exact and the minimum counts the statements up to it. */
 /* The statements of a loop body that skip the rest of an iteration under
  * an affine test, `if (i == j) continue;` (at most GC_MAX of them): the
  * statements after each counted where its test fails. */
@@ -3694,6 +3691,13 @@ static int body_from(W *w, CXCursor *body, int from, int nbody, skips *g, epi_co
 	return ret;
 }
 
+/* Counts body + iter over the iterations of a recognised loop into OUT.
+ * A loop that a break or return can end early is counted to its bound
+ * (maximum and expected counts) and, for the minimum, to the statement
+ * that can end it in the first iteration; a continue in a for loop leaves
+ * the iterations exact and the minimum counts the statements up to it,
+ * unless it is a skip (`if (i == j) continue;`, skips), after which the
+ * statements are counted where its test fails. */
 static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int upd, int is_do, epi_counts *out)
 {
 	sym_ctx *s = w->s;
