@@ -2407,68 +2407,176 @@ static int loop_quotient(sym_ctx *s, const poly_t p)
 	return 0;
 }
 
-/* Adds to OUT the counts X where the N constraints C (each >= 0) do not
- * all hold: where the first fails, where it holds and the second fails,
- * and so on, ways that do not overlap. */
-static void add_where_not(sym_ctx *s, epi_counts *out, const epi_counts *x, const poly_struct *c, int n)
+/* The most constraints a way of a condition has, and the most ways. */
+#define IFC_MAX 8
+#define WAYS_MAX 32
+
+/* A condition as ways it can hold that do not overlap, each a
+ * conjunction of constraints (each >= 0): if (i == 0 || j == 0) is the
+ * ways i == 0, and i != 0 && j == 0.  No ways: never; one way with no
+ * constraint: always. */
+typedef struct ways {
+	int n;
+	int nc[WAYS_MAX];
+	poly_struct c[WAYS_MAX][IFC_MAX];
+} ways;
+
+static void ways_clear(sym_ctx *s, ways *a)
 {
+	for (int k = 0; k < a->n; k++)
+		for (int i = 0; i < a->nc[k]; i++)
+			poly_clear(&a->c[k][i], s->ctx);
+	a->n = 0;
+}
+
+/* Adds to A the way of the N constraints C and the M constraints D;
+ * returns -1 when A has no room. */
+static int way_add(sym_ctx *s, ways *a, const poly_struct *c, int n, const poly_struct *d, int m)
+{
+	if (a->n == WAYS_MAX || n + m > IFC_MAX)
+		return -1;
+	int k = a->n++;
+	a->nc[k] = n + m;
+	for (int i = 0; i < n + m; i++) {
+		poly_init(&a->c[k][i], s->ctx);
+		poly_set(&a->c[k][i], i < n ? &c[i] : &d[i - n], s->ctx);
+	}
+	return 0;
+}
+
+/* OUT = A and B: each way of A with each of B. */
+static int ways_and(sym_ctx *s, ways *out, const ways *a, const ways *b)
+{
+	out->n = 0;
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < b->n; j++)
+			if (way_add(s, out, a->c[i], a->nc[i], b->c[j], b->nc[j]) < 0)
+				return -1;
+	return 0;
+}
+
+/* OUT = not A: no way of A holds, each way failing at its first
+ * constraint that fails (c1 < 0; c1 >= 0 and c2 < 0; ...). */
+static int ways_not(sym_ctx *s, ways *out, const ways *a)
+{
+	ways acc = {0}, one = {0}, next = {0};
+	int ret = way_add(s, &acc, NULL, 0, NULL, 0); /* always */
 	poly_t neg;
 	poly_init(neg, s->ctx);
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < a->n && ret == 0; k++) {
+		ways_clear(s, &one);
+		for (int i = 0; i < a->nc[k] && ret == 0; i++) {
+			poly_neg(neg, &a->c[k][i], s->ctx);
+			poly_sub_si(neg, neg, 1, s->ctx); /* c < 0: -c - 1 >= 0 */
+			ret = way_add(s, &one, a->c[k], i, neg, 1);
+		}
+		if (ret == 0)
+			ret = ways_and(s, &next, &acc, &one);
+		ways_clear(s, &acc);
+		acc = next;
+		next.n = 0;
+	}
+	poly_clear(neg, s->ctx);
+	ways_clear(s, &one);
+	ways_clear(s, &next);
+	*out = acc;
+	return ret;
+}
+
+static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
+			   int *eq);
+
+/* The ways where condition E holds (POS) and where it does not (NEG),
+ * read through De Morgan's laws (E: &&, ||, !, comparisons of integers
+ * affine in what cond_fixed() allows, a != b the ways a < b and a > b);
+ * returns 0, or -1 (both empty) when E is none, or has too many ways. */
+static int cond_ways(W *w, CXCursor e, ways *pos, ways *neg)
+{
+	sym_ctx *s = w->s;
+	pos->n = neg->n = 0;
+	e = strip(e);
+	enum CXCursorKind k = kind(e);
+	kids kk = {0};
+	kids_of(e, &kk);
+	int ret = -1;
+	if (k == CXCursor_UnaryOperator && kk.n == 1 && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_LNot) {
+		ret = cond_ways(w, kk.c[0], neg, pos);
+	} else if (k == CXCursor_BinaryOperator && kk.n == 2) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+		if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
+			/* a && b: a and b, or not a, or a and not b; a || b the
+			 * same with the roles of holding and failing swapped */
+			int and = op == CXBinaryOperator_LAnd;
+			ways *t = xcalloc(5, sizeof *t), *pa = &t[0], *na = &t[1], *pb = &t[2], *nb = &t[3], *x = &t[4];
+			if (cond_ways(w, kk.c[0], pa, na) == 0 && cond_ways(w, kk.c[1], pb, nb) == 0) {
+				ways *both = and ? pos : neg, *either = and ? neg : pos;
+				ways *a1 = and ? pa : na, *b1 = and ? pb : nb; /* the ways both must go */
+				ways *a2 = and ? na : pa, *b2 = and ? nb : pb; /* and the other */
+				ret = ways_and(s, both, a1, b1);
+				for (int i = 0; i < a2->n && ret == 0; i++)
+					ret = way_add(s, either, a2->c[i], a2->nc[i], NULL, 0);
+				if (ret == 0)
+					ret = ways_and(s, x, a1, b2);
+				for (int i = 0; i < x->n && ret == 0; i++)
+					ret = way_add(s, either, x->c[i], x->nc[i], NULL, 0);
+			}
+			for (int i = 0; i < 5; i++)
+				ways_clear(s, &t[i]);
+			free(t);
+		} else {
+			poly_struct c[2];
+			int n = 0, eq = 0;
+			int ne = op == CXBinaryOperator_NE;
+			if (cmp_constraints(w, kk.c[0], kk.c[1], ne ? CXBinaryOperator_EQ : op, c, &n, 2, &eq) == 0) {
+				ret = 0;
+				for (int i = 0; i < n && ret == 0; i++) /* affine, no quotient of a loop variable */
+					if (poly_total_degree_si(&c[i], s->ctx) > 1 || loop_quotient(s, &c[i]))
+						ret = -1;
+				ways *yes = ne ? neg : pos, *no = ne ? pos : neg; /* a != b: where a == b fails */
+				if (ret == 0)
+					ret = way_add(s, yes, c, n, NULL, 0);
+				if (ret == 0)
+					ret = ways_not(s, no, yes);
+			}
+			for (int i = 0; i < n; i++)
+				poly_clear(&c[i], s->ctx);
+		}
+	}
+	kids_free(&kk);
+	if (ret < 0) {
+		ways_clear(s, pos);
+		ways_clear(s, neg);
+	}
+	return ret;
+}
+
+/* Adds to OUT the counts X where one of the ways A holds (X left as it
+ * was). */
+static void add_ways(sym_ctx *s, epi_counts *out, const epi_counts *x, const ways *a)
+{
+	for (int k = 0; k < a->n; k++) {
 		epi_counts y;
 		counts_init(&y);
 		counts_set(s, &y, x);
-		for (int j = 0; j < k; j++)
-			counts_restrict(s, &y, &c[j]);
-		poly_neg(neg, &c[k], s->ctx);
-		poly_sub_si(neg, neg, 1, s->ctx); /* c < 0: -c - 1 >= 0 */
-		counts_restrict(s, &y, neg);
+		for (int i = 0; i < a->nc[k]; i++)
+			counts_restrict(s, &y, &a->c[k][i]);
 		counts_add(s, out, &y);
 		counts_clear(s, &y);
 	}
-	poly_clear(neg, s->ctx);
 }
 
-/* Adds to OUT the counts X where all N constraints C hold. */
-static void add_where(sym_ctx *s, epi_counts *out, epi_counts *x, const poly_struct *c, int n)
+/* The ways where COND holds (YES) and where it does not (NO), when COND
+ * is affine in the parameters and the variables of the loops being
+ * counted (cond_fixed, cond_ways); returns 1, or 0 (none set, what
+ * reading it noted taken back). */
+static int if_ways(W *w, CXCursor cond, ways *yes, ways *no)
 {
-	for (int i = 0; i < n; i++)
-		counts_restrict(s, x, &c[i]);
-	counts_add(s, out, x);
-}
-
-/* The most constraints an if's condition is read into. */
-#define IFC_MAX 8
-
-/* The constraints (each >= 0, into C, *N of them) where COND holds, or
- * with *NE where it does not (COND a != b: those of a == b), when COND is
- * affine in the parameters and the variables of the loops being counted
- * (cond_fixed, cond_constraints), with no quotient of a loop variable;
- * returns 1, or 0 (none set, what reading it noted taken back). */
-static int if_constraints(W *w, CXCursor cond, poly_struct *c, int *n, int *ne)
-{
-	int eq = 0, nnotes = w->a->nnotes;
-	*n = 0;
-	if (!w->cur || !cond_fixed(w, cond, 1))
-		return 0;
-	CXCursor e = strip(cond);
-	*ne = kind(e) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_NE;
-	int ok;
-	if (*ne) {
-		kids kk = {0};
-		kids_of(e, &kk);
-		ok = kk.n == 2 && cmp_constraints(w, kk.c[0], kk.c[1], CXBinaryOperator_EQ, c, n, IFC_MAX, &eq) == 0;
-		kids_free(&kk);
-	} else {
-		ok = cond_constraints(w, cond, c, n, IFC_MAX, &eq) == 0;
-	}
-	ok = ok && *n > 0;
-	for (int i = 0; ok && i < *n; i++) /* guards are affine, with no quotient of a loop variable */
-		ok = poly_total_degree_si(&c[i], w->s->ctx) <= 1 && !loop_quotient(w->s, &c[i]);
+	int nnotes = w->a->nnotes;
+	yes->n = no->n = 0;
+	int ok = w->cur && cond_fixed(w, cond, 1) && cond_ways(w, cond, yes, no) == 0;
 	if (!ok) {
-		for (int i = 0; i < *n; i++)
-			poly_clear(&c[i], w->s->ctx);
-		*n = 0;
+		ways_clear(w->s, yes);
+		ways_clear(w->s, no);
 		/* what reading the condition noted, when it is priced otherwise */
 		while (w->a->nnotes > nnotes)
 			free(w->a->notes[--w->a->nnotes]);
@@ -2477,16 +2585,15 @@ static int if_constraints(W *w, CXCursor cond, poly_struct *c, int *n, int *ne)
 }
 
 /* An if whose condition is affine in the parameters and the variables of
- * the loops around it (if_constraints: a guard, if (n > 0), fixed for the
- * call, or a test of the iteration, if (i < m), if (j != i)): its branch
- * counted where the condition holds and its else where it does not,
- * exactly, not weighted by the branch probability. Returns 1 with *RET
- * set when it applies, else 0. */
+ * the loops around it (if_ways: a guard, if (n > 0), fixed for the call,
+ * or a test of the iteration, if (i < m), if (j != i), if (i == 0 || i ==
+ * n - 1)): its branch counted where the condition holds and its else
+ * where it does not, exactly, not weighted by the branch probability.
+ * Returns 1 with *RET set when it applies, else 0. */
 static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
 {
-	poly_struct c[IFC_MAX];
-	int n = 0, ne = 0;
-	if (dies(w, then_c) || dies(w, else_c) || !if_constraints(w, cond, c, &n, &ne))
+	ways yes, no;
+	if (dies(w, then_c) || dies(w, else_c) || !if_ways(w, cond, &yes, &no))
 		return 0;
 	epi_counts a, b;
 	counts_init(&a);
@@ -2498,15 +2605,14 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 		*ret = stmt(w, else_c, &b);
 	w->sib = sib;
 	if (*ret == 0) {
-		epi_counts *yes = ne ? &b : &a, *no = ne ? &a : &b; /* where the constraints hold, and not */
-		add_where(w->s, out, yes, c, n);
-		if (no->n)
-			add_where_not(w->s, out, no, c, n);
+		add_ways(w->s, out, &a, &yes);
+		if (b.n)
+			add_ways(w->s, out, &b, &no);
 	}
 	counts_clear(w->s, &a);
 	counts_clear(w->s, &b);
-	for (int i = 0; i < n; i++)
-		poly_clear(&c[i], w->s->ctx);
+	ways_clear(w->s, &yes);
+	ways_clear(w->s, &no);
 	return 1;
 }
 
@@ -3623,9 +3729,8 @@ typedef struct skips {
 	int n;
 	int at[GC_MAX];              /* indices in the body */
 	CXCursor cond[GC_MAX], cont[GC_MAX];
-	int ok[GC_MAX];              /* its test read (if_constraints) */
-	poly_struct c[GC_MAX][IFC_MAX];
-	int nc[GC_MAX], ne[GC_MAX];
+	int ok[GC_MAX];              /* its test read (if_ways) */
+	ways *no[GC_MAX];            /* where its test fails (when read) */
 } skips;
 
 /* Whether ST is `if (COND) continue;` (no else; the branch a continue
@@ -3657,8 +3762,11 @@ static int guarded_continue(CXCursor st, CXCursor *cond, CXCursor *cont)
 static void skips_clear(W *w, skips *g)
 {
 	for (int k = 0; k < g->n; k++)
-		for (int i = 0; i < g->nc[k]; i++)
-			poly_clear(&g->c[k][i], w->s->ctx);
+		if (g->no[k]) {
+			ways_clear(w->s, g->no[k]);
+			free(g->no[k]);
+			g->no[k] = NULL;
+		}
 	g->n = 0;
 }
 
@@ -3680,10 +3788,8 @@ static int body_from(W *w, CXCursor *body, int from, int nbody, skips *g, epi_co
 			epi_counts rest;
 			counts_init(&rest);
 			ret = body_from(w, body, i + 1, nbody, g, &rest);
-			if (ret == 0 && g->ne[k]) /* if (a != b) continue: the rest where a == b */
-				add_where(w->s, out, &rest, g->c[k], g->nc[k]);
-			else if (ret == 0)
-				add_where_not(w->s, out, &rest, g->c[k], g->nc[k]);
+			if (ret == 0)
+				add_ways(w->s, out, &rest, g->no[k]);
 			counts_clear(w->s, &rest);
 			break;
 		}
@@ -3810,9 +3916,13 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	w->nlv++;
 	enter_loop(w, at);
 	/* the skips' tests, now that the loop's variable is one: one that
-	 * is none of if_constraints' is a way out as any other */
+	 * is none of if_ways' is a way out as any other */
 	for (int k = 0; k < gs.n; k++) {
-		gs.ok[k] = if_constraints(w, gs.cond[k], gs.c[k], &gs.nc[k], &gs.ne[k]);
+		ways *yes = xmalloc(sizeof *yes);
+		gs.no[k] = xmalloc(sizeof *gs.no[k]);
+		gs.ok[k] = if_ways(w, gs.cond[k], yes, gs.no[k]);
+		ways_clear(w->s, yes);
+		free(yes);
 		if (!gs.ok[k] && (esc < 0 || gs.at[k] < esc)) {
 			esc = gs.at[k];
 			esc_what = "continue";

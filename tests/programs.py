@@ -12,9 +12,9 @@ macro's loop, a pointer walking a buffer, `for (i = n; i--; )`, a step
 by a parameter (a tile's: counted for the calls that pass a constant);
 some statements are guarded by a comparison of a parameter, some
 innermost bodies by an affine test of the iteration (i1 < i0 + p0,
-i2 != 2 * i0 + 1), and some for loops skip the rest of an iteration on
-one (if (i1 == i0) continue;), those drawn from a generator of their
-own.  Every innermost
+i2 != 2 * i0 + 1, two such joined by && or ||, one negated), and some
+for loops skip the rest of an iteration on one (if (i1 == i0)
+continue;), those drawn from a generator of their own.  Every innermost
 body (and every guarded statement) adds 1.0 to a global, so the
 program's total of add.f64 is the number of them run, which the program
 prints.  Every value a quotient or a loop variable takes is
@@ -62,13 +62,24 @@ def program(seed, tests=True):
             e = '(%s) / %d' % (e, R.randint(2, 4))
         return e.replace('+ -', '- ')
 
-    def iteration_test(scope):
-        """An affine comparison of a loop variable of SCOPE with the others
-        and the parameters of the function being written (G's draws)."""
+    def comparison(scope):
         a = G.choice(scope)
         b = ' + '.join(['%s%s' % (G.choice(['', '2 * ']), x) for x in scope + cur_params if x != a and G.random() < 0.4])
         b = '%s + %d' % (b, G.randint(-2, 3)) if b else str(G.randint(0, 4))
         return '%s %s %s' % (a, G.choice(['<', '<=', '>', '>=', '==', '!=']), b.replace('+ -', '- '))
+
+    def iteration_test(scope):
+        """An affine comparison of a loop variable of SCOPE with the others
+        and the parameters of the function being written, or two joined by
+        && or ||, or negated (G's draws)."""
+        r = G.random()
+        if r < 0.15:
+            return '%s && %s' % (comparison(scope), comparison(scope))
+        if r < 0.3:
+            return '%s || %s' % (comparison(scope), comparison(scope))
+        if r < 0.35:
+            return '!(%s)' % comparison(scope)
+        return comparison(scope)
 
     def args(g, pool):
         out = []

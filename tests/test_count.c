@@ -340,9 +340,9 @@ static void test_affine_ifs(void **st)
 {
 	(void)st;
 	/* an if on integers whose sides are affine in the parameters (a
-	 * guard) and the variables of the loops being counted: each way
-	 * counted where it is taken, exactly; one on a quotient of a loop
-	 * variable keeps the branch probability */
+	 * guard) and the variables of the loops being counted, joined by &&,
+	 * || and !: each way counted where it is taken, exactly; one on a
+	 * quotient of a loop variable keeps the branch probability */
 	must_analyze("double a[1000], b[1000];\n"
 		     "void f(int n) { if (n > 3) { for (int i = 0; i < n; i++) a[i] = 1; } else b[0] = 2; }\n"
 		     "void g(int n) { for (int i = 0; i < n; i++) if (i < 5) a[i] = 1; }\n"
@@ -350,6 +350,9 @@ static void test_affine_ifs(void **st)
 		     "  if (i == j) a[0] = 1; else if (j > i) b[0] = 2; }\n"
 		     "void q(int n) { for (int i = 0; i < n; i++) if (i % 4 == 0) a[i] = 1; }\n"
 		     "void p(int n, int m) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) if (j != i) a[j] = 1; }\n"
+		     "void o(int n, int m) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++)\n"
+		     "  if (i == 0 || i == n - 1 || j == 0 || j == m - 1) a[0] = 1; else { b[0] = 1; b[1] = 2; } }\n"
+		     "void u(int n) { for (int i = 0; i < n; i++) if (!(i < 3 || i > 5) && i != 4) a[i] = 1; }\n"
 		     "void h(int n, int m) { if (n > 0 && m > 0) for (int i = 0; i < n; i++) a[i] = 0; }\n"
 		     "void k(int n) { int nm1 = n - 1; if (nm1 >= 0) for (int i = 0; i < nm1; i++) a[i] = 0; }\n"
 		     "void t(int n) { int t = 0; for (int i = 0; i < n; i++) { if (t > 3) a[i] = 1; t++; } }\n"
@@ -367,9 +370,22 @@ static void test_affine_ifs(void **st)
 			assert_int_equal(count(FN("e"), "store.f64", EXP, n, m), diag + above);
 			assert_int_equal(count(FN("e"), "store.f64", MAX, n, m), diag + above);
 			assert_int_equal(count(FN("p"), "store.f64", EXP, n, m), n * m - diag);
+			long edge = 0, inner = 0;
+			for (long i = 0; i < n; i++)
+				for (long j = 0; j < m; j++) {
+					int e = i == 0 || i == n - 1 || j == 0 || j == m - 1;
+					edge += e;
+					inner += !e;
+				}
+			assert_int_equal(count(FN("o"), "store.f64", EXP, n, m), edge + 2 * inner);
+			assert_int_equal(count(FN("o"), "store.f64", MIN, n, m), edge + 2 * inner);
 		}
 		char want[16];
 		snprintf(want, sizeof want, n % 2 ? "%ld/2" : "%ld", n % 2 ? n : n / 2);
+		long mid = 0;
+		for (long i = 0; i < n; i++)
+			mid += !(i < 3 || i > 5) && i != 4;
+		assert_int_equal(count(FN("u"), "store.f64", EXP, n, 0), mid);
 		char *cq = count_str(FN("q"), "store.f64", EXP, n, 0);
 		assert_string_equal(cq, want);
 		free(cq);
