@@ -1831,14 +1831,20 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 		/* F and its callees were counted before: the walk leaves no
 		 * function newly counted, and a statement that ran out of
 		 * symbols may still be counted again in a wider table */
-		int analyzed = w->analyzed;
+		int analyzed = w->analyzed, full0 = s->full;
+		s->full = 0;
 		ret = cf_analyze_fn(w, f);
+		/* a symbol refused inside the walk (a call in it listed, say):
+		 * its counts are not the call's, nor kept for the next calls,
+		 * and the statement is counted again in a wider table */
+		int refused = s->full;
+		s->full |= full0;
 		w->analyzed = analyzed;
 		w->spec--;
 		w->nspec_pin = 0;
 		epi_counts one = f->counts;
 		f->counts = own;
-		int better = ret == 0 && trip_params_used(s, &one) < ntrip;
+		int better = ret == 0 && !refused && trip_params_used(s, &one) < ntrip;
 		if (!better) { /* what the walk said and made is not the call's */
 			counts_clear(s, &one);
 			counts_init(&one);
@@ -1851,15 +1857,17 @@ static int specialize_call(W *w, CXCursor c, fn *f, epi_counts *cc)
 					counts_clear(s, &w->fns[i].specs[--w->fns[i].nspecs].counts);
 			while (w->nfin > nfin)
 				counts_clear(s, &w->fin[--w->nfin].v);
-			int full = ret < 0 && s->full;
+			int full = (ret < 0 || refused) && s->full;
 			sym_release(s, &mark);
-			if (full)
+			if (full) {
 				w->nfallback++; /* the statement is counted again in a wider table */
+				s->full = 1;
+			}
 		} else {
 			free(mark.taken);
 		}
 		free(kept);
-		if (ret < 0) /* not kept: a wider table may count it */
+		if (ret < 0 || refused) /* not kept: a wider table may count it */
 			return w->missing ? -1 : 0;
 		ALLOC_GROW(f->specs, f->nspecs + 1, f->capspecs);
 		sp = &f->specs[f->nspecs++];

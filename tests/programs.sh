@@ -29,5 +29,11 @@ done <"$W/results"
 python3 "$top/tests/programs.py" --plain "$P" "$W" 7012 >"$W/one" 2>&1
 grep -q '^counted prog7012.c' "$W/one" && ok "programs: a walk for constants leaves the table as it found it" ||
 	bad "programs: a walk for constants leaves the table as it found it" "$W/one"
+# seed 1085: a walk for f0's constant whose table fills inside it (a call
+# in it listed) is not kept for the call: the statement is counted again
+# in a wider table, f0's second loop and its calls included
+python3 "$top/tests/programs.py" "$P" "$W" 1085 >"$W/two" 2>&1
+grep -q '^counted prog1085.c' "$W/two" && ok "programs: a walk for constants that ran out of symbols is not kept" ||
+	bad "programs: a walk for constants that ran out of symbols is not kept" "$W/two"
 
 finish
