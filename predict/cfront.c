@@ -2600,9 +2600,14 @@ static int if_ways(W *w, CXCursor cond, ways *yes, ways *no)
  * Returns 1 with *RET set when it applies, else 0. */
 static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_counts *out, int *ret)
 {
-	ways yes, no;
-	if (dies(w, then_c) || dies(w, else_c) || !if_ways(w, cond, &yes, &no))
+	if (dies(w, then_c) || dies(w, else_c))
 		return 0;
+	/* on the heap: the branches' walks may nest ifs deep */
+	ways *t = xmalloc(2 * sizeof *t), *yes = &t[0], *no = &t[1];
+	if (!if_ways(w, cond, yes, no)) {
+		free(t);
+		return 0;
+	}
 	epi_counts a, b;
 	counts_init(&a);
 	counts_init(&b);
@@ -2613,14 +2618,15 @@ static int affine_if(W *w, CXCursor cond, CXCursor then_c, CXCursor else_c, epi_
 		*ret = stmt(w, else_c, &b);
 	w->sib = sib;
 	if (*ret == 0) {
-		add_ways(w->s, out, &a, &yes);
+		add_ways(w->s, out, &a, yes);
 		if (b.n)
-			add_ways(w->s, out, &b, &no);
+			add_ways(w->s, out, &b, no);
 	}
 	counts_clear(w->s, &a);
 	counts_clear(w->s, &b);
-	ways_clear(w->s, &yes);
-	ways_clear(w->s, &no);
+	ways_clear(w->s, yes);
+	ways_clear(w->s, no);
+	free(t);
 	return 1;
 }
 
