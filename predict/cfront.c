@@ -2747,6 +2747,36 @@ static int return_guard(W *w, CXCursor c, CXCursor *cond)
 	return yes;
 }
 
+static int if_ways(W *w, CXCursor cond, ways *yes, ways *no);
+static void add_ways(sym_ctx *s, epi_counts *out, const epi_counts *x, const ways *a);
+
+/* The right operand R of L && R (AND) or L || R counted where it runs,
+ * exactly, when L is a test an if reads exactly (if_ways): returns 1
+ * with *RET set, else 0. */
+static int right_operand(W *w, CXCursor l, CXCursor r, int and, epi_counts *out, int *ret)
+{
+	if (dies(w, r))
+		return 0;
+	ways *t = xmalloc(2 * sizeof *t);
+	if (!if_ways(w, l, &t[0], &t[1])) {
+		free(t);
+		return 0;
+	}
+	epi_counts x;
+	counts_init(&x);
+	CXCursor *sib = w->sib;
+	w->sib = NULL;
+	*ret = rval(w, r, &x);
+	w->sib = sib;
+	if (*ret == 0)
+		add_ways(w->s, out, &x, and ? &t[0] : &t[1]);
+	counts_clear(w->s, &x);
+	ways_clear(w->s, &t[0]);
+	ways_clear(w->s, &t[1]);
+	free(t);
+	return 1;
+}
+
 static int branch(W *w, CXCursor then_c, CXCursor else_c, epi_counts *out, int as_stmt)
 {
 	epi_counts a, b;
@@ -2855,9 +2885,10 @@ static int rval(W *w, CXCursor c, epi_counts *out)
 			if (ret == 0)
 				ret = lval(w, l, RW, out);
 		} else if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
-			/* the right operand runs only sometimes */
+			/* the right operand runs only sometimes: where the left
+			 * holds (&&) or fails (||), when an if could read it */
 			ret = rval(w, l, out);
-			if (ret == 0)
+			if (ret == 0 && !right_operand(w, l, r, op == CXBinaryOperator_LAnd, out, &ret))
 				ret = branch(w, r, clang_getNullCursor(), out, 0);
 		} else if (cls == EPI_OP_CMP) {
 			arith_op(w, out, cls, clang_getCursorType(l), l, r);
