@@ -304,6 +304,16 @@ static int loop_var_of(W *w, CXCursor decl)
 	return -1;
 }
 
+/* The index of the pin of DECL, a variable counted value by value, in
+ * w->pin_decl, the innermost first; -1 when it is none. */
+static int pin_of(W *w, CXCursor decl)
+{
+	for (int i = w->npin - 1; i >= 0; i--)
+		if (clang_equalCursors(w->pin_decl[i], decl))
+			return i;
+	return -1;
+}
+
 /* OUT = the parameter NAME; returns 0, or -1 when the symbol table is full. */
 static int param_poly(W *w, const char *name, poly_t out)
 {
@@ -503,11 +513,11 @@ static int expr_poly(W *w, CXCursor c, poly_t out)
 		}
 		if (kind(d) != CXCursor_VarDecl && kind(d) != CXCursor_ParmDecl)
 			return -1;
-		for (int i = w->npin - 1; i >= 0; i--)
-			if (clang_equalCursors(w->pin_decl[i], d)) {
-				poly_set_si(out, w->pin_val[i], s->ctx);
-				return 0;
-			}
+		int pin = pin_of(w, d);
+		if (pin >= 0) {
+			poly_set_si(out, w->pin_val[pin], s->ctx);
+			return 0;
+		}
 		int v = loop_var_of(w, d);
 		if (v < 0 && varies(w, d))
 			return -1;
@@ -2255,11 +2265,9 @@ static enum CXChildVisitResult cond_var_visit(CXCursor c, CXCursor parent, CXCli
 	if (k == CXCursor_EnumConstantDecl || k == CXCursor_FunctionDecl)
 		return CXChildVisit_Continue;
 	W *w = f->w;
-	if (f->loopvars && !w->nvary && loop_var_of(w, r) >= 0)
+	/* a loop's variable, or the value of one counted value by value */
+	if (f->loopvars && ((!w->nvary && loop_var_of(w, r) >= 0) || pin_of(w, r) >= 0))
 		return CXChildVisit_Continue;
-	for (int i = 0; f->loopvars && i < w->npin; i++) /* a loop counted value by value: its value */
-		if (clang_equalCursors(w->pin_decl[i], r))
-			return CXChildVisit_Continue;
 	/* the function's own, declared outside its loops and set only by
 	 * plain assignments outside them; not main()'s parameters: how the
 	 * program is run, which the run predicted passes (and no size that
@@ -2326,36 +2334,7 @@ static int cond_fixed(W *w, CXCursor e, int loopvars)
 	return f.ok;
 }
 
-/* The constraints (each c >= 0, at most MAX, into C from *N on) that
- * condition E, which reads what cond_fixed() allows, is: a comparison of
- * integers whose sides are polynomials in the parameters and the loops'
- * variables (a < b: b - a - 1 >= 0; a == b: both ways), or a conjunction
- * (&&) of them. Returns 0, or -1 when E is not one; EQ is set when an ==
- * is among them (its negation is no conjunction). */
-static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
-			   int *eq);
-
-static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, int *eq)
-{
-	e = strip(e);
-	if (kind(e) != CXCursor_BinaryOperator)
-		return -1;
-	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
-	kids kk = {0};
-	kids_of(e, &kk);
-	int ret = -1;
-	if (kk.n == 2 && op == CXBinaryOperator_LAnd) {
-		ret = cond_constraints(w, kk.c[0], c, n, max, eq);
-		if (ret == 0)
-			ret = cond_constraints(w, kk.c[1], c, n, max, eq);
-	} else if (kk.n == 2) {
-		ret = cmp_constraints(w, kk.c[0], kk.c[1], op, c, n, max, eq);
-	}
-	kids_free(&kk);
-	return ret;
-}
-
-/* cond_constraints() of the comparison L OP R. */
+/* cond_constraints() of the comparison L OP R (==: two constraints, EQ set). */
 static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
 			   int *eq)
 {
@@ -2393,6 +2372,32 @@ static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKi
 		poly_clear(a, w->s->ctx);
 		poly_clear(b, w->s->ctx);
 	}
+	return ret;
+}
+
+/* The constraints (each c >= 0, at most MAX, into C from *N on) that
+ * condition E, which reads what cond_fixed() allows, is: a comparison of
+ * integers whose sides are polynomials in the parameters and the loops'
+ * variables (a < b: b - a - 1 >= 0; a == b: both ways), or a conjunction
+ * (&&) of them. Returns 0, or -1 when E is not one; EQ is set when an ==
+ * is among them (its negation is no conjunction). */
+static int cond_constraints(W *w, CXCursor e, poly_struct *c, int *n, int max, int *eq)
+{
+	e = strip(e);
+	if (kind(e) != CXCursor_BinaryOperator)
+		return -1;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	kids kk = {0};
+	kids_of(e, &kk);
+	int ret = -1;
+	if (kk.n == 2 && op == CXBinaryOperator_LAnd) {
+		ret = cond_constraints(w, kk.c[0], c, n, max, eq);
+		if (ret == 0)
+			ret = cond_constraints(w, kk.c[1], c, n, max, eq);
+	} else if (kk.n == 2) {
+		ret = cmp_constraints(w, kk.c[0], kk.c[1], op, c, n, max, eq);
+	}
+	kids_free(&kk);
 	return ret;
 }
 
@@ -2490,9 +2495,6 @@ static int ways_not(sym_ctx *s, ways *out, const ways *a)
 	*out = acc;
 	return ret;
 }
-
-static int cmp_constraints(W *w, CXCursor l, CXCursor r, enum CXBinaryOperatorKind op, poly_struct *c, int *n, int max,
-			   int *eq);
 
 /* The ways where condition E holds (POS) and where it does not (NEG),
  * read through De Morgan's laws (E: &&, ||, !, comparisons of integers
