@@ -557,6 +557,19 @@ static void test_trip_var(void **st)
 	sym_free(&D);
 }
 
+/* OUT = floor(x_V / 2), the floor term made in T. */
+static void floor_half(sym_ctx *T, poly_t out, int v)
+{
+	fmpz_t two;
+	fmpz_init_set_ui(two, 2);
+	poly_t num;
+	poly_init(num, T->ctx);
+	poly_gen(num, v, T->ctx);
+	assert_int_equal(sym_floor(T, out, num, two), 0);
+	poly_clear(num, T->ctx);
+	fmpz_clear(two);
+}
+
 /* A floor term made after a collection freed a slot below its variable's
  * (a loop variable gone, the parameter kept) still follows that variable:
  * evaluated after it, and rewritten when a call replaces it. */
@@ -569,13 +582,9 @@ static void test_atom_after_freed_slot(void **st)
 	int used[SYM_MAXVARS] = {0};
 	used[p] = 1;
 	sym_collect(&T, used); /* frees i's slot */
-	fmpz_t two;
-	fmpz_init_set_ui(two, 2);
-	poly_t num, hi;
-	poly_init(num, T.ctx);
+	poly_t hi;
 	poly_init(hi, T.ctx);
-	poly_gen(num, p, T.ctx);
-	assert_int_equal(sym_floor(&T, hi, num, two), 0); /* floor(p/2) */
+	floor_half(&T, hi, p);
 	/* sum_{j=1}^{floor(p/2)} 1 */
 	int j = sym_var(&T, "j", SYM_LOOP);
 	sym_pw w;
@@ -619,9 +628,7 @@ static void test_atom_after_freed_slot(void **st)
 	sym_pw_clear(&T, &w);
 	poly_clear(arg, T.ctx);
 	poly_clear(one, T.ctx);
-	poly_clear(num, T.ctx);
 	poly_clear(hi, T.ctx);
-	fmpz_clear(two);
 	sym_free(&T);
 }
 
@@ -693,18 +700,13 @@ static void test_release(void **st)
 	sym_ctx T;
 	sym_init(&T);
 	int n = sym_var(&T, "n", SYM_PARAM), i = sym_var(&T, "i", SYM_LOOP);
-	fmpz_t two;
-	fmpz_init_set_ui(two, 2);
-	poly_t num, a;
-	poly_init(num, T.ctx);
+	poly_t a;
 	poly_init(a, T.ctx);
-	poly_gen(num, n, T.ctx);
-	assert_int_equal(sym_floor(&T, a, num, two), 0); /* floor(n/2), before */
+	floor_half(&T, a, n); /* before */
 	sym_mark m;
 	sym_mark_take(&T, &m);
 	int j = sym_var(&T, "j", SYM_LOOP), t = sym_var(&T, "T9", SYM_PARAM);
-	poly_gen(num, j, T.ctx);
-	assert_int_equal(sym_floor(&T, a, num, two), 0); /* floor(j/2), after */
+	floor_half(&T, a, j); /* after */
 	int nv = T.nvars;
 	sym_release(&T, &m);
 	assert_int_equal(T.kind[n], SYM_PARAM);
@@ -716,9 +718,7 @@ static void test_release(void **st)
 		atoms += T.kind[k] == SYM_ATOM;
 	assert_int_equal(atoms, 1); /* floor(n/2) only */
 	assert_int_equal(sym_var(&T, "k", SYM_LOOP), j); /* its index free again */
-	poly_clear(num, T.ctx);
 	poly_clear(a, T.ctx);
-	fmpz_clear(two);
 	sym_free(&T);
 }
 
