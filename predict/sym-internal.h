@@ -65,7 +65,8 @@ static inline int small_den(const poly_t p, long *den)
 void sym_used_closure(sym_ctx *s, const poly_t p, int *used);
 /* The values of W's symbols into VALS (initialised up to s->nvars):
  * parameters from E, or when GENERIC a generic point (every parameter
- * large, and distinct), atoms computed from them.  Returns 0, or -1 with
+ * large, and distinct: increasing with the symbol's index, or decreasing
+ * when GENERIC is 2), atoms computed from them.  Returns 0, or -1 with
  * *MISSING a parameter E does not bind (marked in UNBOUND when not NULL). */
 int sym_env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmpq *vals, int *missing,
 		 int *unbound);

@@ -1716,7 +1716,7 @@ int sym_env_fill(sym_ctx *s, const sym_pw *w, const sym_env *e, int generic, fmp
 			fmpz_one(fmpq_denref(&vals[k]));
 			fmpq_clear(q);
 		} else if (generic) {
-			fmpq_set_si(&vals[k], (1L << 30) + ((long)k << 20), 1);
+			fmpq_set_si(&vals[k], (1L << 30) + (generic == 2 ? -1 : 1) * ((long)k << 20), 1);
 		} else if (e && e->bound[k]) {
 			fmpq_set(&vals[k], &e->val[k]);
 		} else {

@@ -438,17 +438,23 @@ static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t s
 		ptr[k] = &vals[k];
 	}
 	int missing;
-	sym_env_fill(s, w, env, env == NULL, vals, &missing, NULL);
+	char *active = xcalloc(w->n + 1, 1);
+	int nactive = 0;
+	/* large parameters in increasing order of their symbols, or where
+	 * no piece holds there, in decreasing order (fir(n, taps): taps > n
+	 * first, where its loop runs no iteration, then n > taps) */
+	for (int order = 1; order <= (env ? 1 : 2) && nactive == 0; order++) {
+		sym_env_fill(s, w, env, env ? 0 : order, vals, &missing, NULL);
+		for (int i = 0; i < w->n; i++)
+			nactive += active[i] = (char)sym_guard_holds(s, &w->p[i].g, ptr);
+	}
 	poly_zero(sum, CTX);
 	sym_guard all;
 	guard_init(&all);
-	char *active = xcalloc(w->n + 1, 1);
-	int nactive = 0;
-	for (int i = 0; i < w->n; i++)
-		nactive += active[i] = (char)sym_guard_holds(s, &w->p[i].g, ptr);
 	/* zero for large parameters (bounds that shrink as they grow): show
 	 * the first piece and where it holds instead */
-	if (nactive == 0 && w->n > 0)
+	int none = nactive == 0 && w->n > 0;
+	if (none)
 		active[0] = 1;
 	int ncons = 0;
 	for (int i = 0; i < w->n; i++)
@@ -499,6 +505,8 @@ static char *format_at(sym_ctx *s, const sym_pw *w, const sym_env *env, poly_t s
 	free(sys);
 	if (!overlap)
 		relax_threshold(s, w, sum, &all);
+	else if (none) /* no piece here, and none that can be told: 0 */
+		poly_zero(sum, CTX);
 	sbuf c = {0};
 	sb_putn(&c, "", 0);
 	if (overlap) {

@@ -24,13 +24,17 @@ seeds are fixed: a failure reproduces.
 usage: programs.py [--plain] EPI-PREDICT WORKDIR SEED... (--plain: without
 the tests of iterations, each seed's program as the generator wrote it
 before them); prints one line a program:
-  counted NAME          the total evaluated equals the run's count at every point
+  counted NAME          the total evaluated equals the run's count at every point,
+                        and so does its formula where the formula's condition holds
   fallback NAME         no count evaluated (a trip-count parameter left) or a
                         call listed, said in a note
   FAIL NAME: why
 """
 import csv
 import io
+import math
+import re
+from fractions import Fraction
 import random
 import subprocess
 import sys
@@ -201,7 +205,35 @@ def check(epi, work, seed, tests):
             got = got[:-2]
         if got != truth:
             return 'FAIL %s: n=%d m=%d: the run counts %s bodies, epi-predict %s' % (name, n, m, truth, got[:200])
+        # the formula printed beside the count, where its condition holds
+        formula = [r[8] for r in csv.reader(io.StringIO(p.stdout)) if len(r) > 8 and r[3] == 'total' and r[4] == 'add.f64']
+        why = formula_check(formula[0] if formula else '0', n, m, int(truth))
+        if why:
+            return 'FAIL %s: n=%d m=%d: %s' % (name, n, m, why)
     return 'counted %s' % name
+
+
+def formula_value(text, n, m):
+    """The value of a formula or condition as epi-predict writes them."""
+    e = re.sub(r'\b(\d+)\b', r'F(\1)', text.replace('^', '**'))
+    return eval(e, {'__builtins__': {}, 'F': Fraction, 'floor': math.floor, 'n': Fraction(n), 'm': Fraction(m)})
+
+
+def formula_check(formula, n, m, truth):
+    """Why FORMULA ('EXPR for COND') is wrong at (n, m), or None: where
+    COND holds (or is 'the values given'), EXPR is the run's count."""
+    expr, _, cond = formula.partition(' for ')
+    if cond.startswith('large parameters'):
+        return None
+    try:
+        if cond and cond != 'the values given' and not formula_value(cond, n, m):
+            return None
+        value = formula_value(expr, n, m)
+    except Exception as x:  # a formula outside the grammar above
+        return 'formula %r unreadable: %s' % (formula[:200], x)
+    if value != truth:
+        return 'formula %r gives %s where the run counts %d' % (formula[:200], value, truth)
+    return None
 
 
 if __name__ == '__main__':

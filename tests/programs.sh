@@ -4,7 +4,8 @@
 # affine tests of the iteration, calls with argument expressions inside
 # loops and out), built with gcc
 # and run, each run's count of innermost bodies against epi-predict's
-# total at three points. A program whose count is left to a trip-count
+# total at three points, and the total's formula where its condition
+# holds there. A program whose count is left to a trip-count
 # parameter, or whose call is listed, must say so in a note and still
 # exit 0; most must be counted.
 . "$(dirname "$0")/lib.sh"
@@ -35,5 +36,13 @@ grep -q '^counted prog7012.c' "$W/one" && ok "programs: a walk for constants lea
 python3 "$top/tests/programs.py" "$P" "$W" 1085 >"$W/two" 2>&1
 grep -q '^counted prog1085.c' "$W/two" && ok "programs: a walk for constants that ran out of symbols is not kept" ||
 	bad "programs: a walk for constants that ran out of symbols is not kept" "$W/two"
+
+# seed 1062: main's total is zero for n > 0 (f0's loop runs down from 2 to
+# n + 2), in pieces no condition tells apart at large n: the formula
+# printed is 0 there, not a piece that holds elsewhere (-n + 1), and the
+# formula beside each count is the count where its condition holds
+python3 "$top/tests/programs.py" "$P" "$W" 1062 >"$W/three" 2>&1
+grep -q '^counted prog1062.c' "$W/three" && ok "programs: the formula where no piece holds at large parameters" ||
+	bad "programs: the formula where no piece holds at large parameters" "$W/three"
 
 finish
