@@ -98,10 +98,12 @@ static oprow *region_rows(sym_ctx *s, const epi_region *r, const sym_env *env, i
 		} else if (formulas) {
 			sym_pw_format(s, &t->exp, &o->formula, &o->cond);
 		}
-		/* the formula of large parameters is not the count's when the
-		 * parameters given select other pieces: theirs, then */
+		/* the formula of large parameters (in some classes of a
+		 * parameter, maybe) is not the count's when the parameters
+		 * given select other pieces: theirs, then */
 		char *f, *c;
-		if (o->cond && !strcmp(o->cond, "large parameters") && sym_pw_format_at(s, &t->exp, env, &f, &c) == 0) {
+		if (o->cond && !strncmp(o->cond, "large parameters", 16) &&
+		    sym_pw_format_at(s, &t->exp, env, &f, &c) == 0) {
 			free(o->formula);
 			free(o->cond);
 			o->formula = f;

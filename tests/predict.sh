@@ -451,6 +451,21 @@ expect "a bound that a variable of the function holds, said so" 0 \
 	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
+# floor terms of one parameter: the formula that holds in every class of
+# it modulo their denominators, not the polynomial of one class
+printf '#define MIN(a, b) ((a) < (b) ? (a) : (b))\nvoid tiled(double *a, int n)\n{\n\tfor (int ii = 0; ii < n; ii += 32)\n\t\tfor (int i = ii; i < MIN(ii + 32, n); i++)\n\t\t\ta[i] += 1.0;\n}\n' >"$tmp/tiled.c"
+expect "a tiled loop's count, the same polynomial in every class of n mod 32" 0 \
+	'tiled,function,add.f64,,,,n for n >= 0,' -- "$tmp/tiled.c" --format csv
+expect "a tiled loop's iterations, one floor term left" 0 \
+	'tiled,function,iter,,,,n + floor((n + 31)/32) for n >= 0,' -- "$tmp/tiled.c" --format csv
+expect "the count at an n that is no multiple of the tile" 0 'tiled,function,iter,73,' -- \
+	"$tmp/tiled.c" --format csv --param n=70
+printf 'void strided(double *a, int n)\n{\n\tfor (int i = 1; i < n; i += 4)\n\t\tfor (int j = i; j < n; j += 2)\n\t\t\ta[j] += 1.0;\n}\n' >"$tmp/strided.c"
+expect "a condition on a floor term alone, said of its parameter" 0 \
+	'strided,function,add.f64,,,,.* for n >= 2,' -- "$tmp/strided.c" --format csv
+printf '#define MIN(a, b) ((a) < (b) ? (a) : (b))\nvoid ragged(double *a, int n)\n{\n\tfor (int ii = 1; ii < n; ii += 16)\n\t\tfor (int i = ii; i < MIN(ii + 16, n); i += 3)\n\t\t\ta[i] += 1.0;\n}\n' >"$tmp/ragged.c"
+expect "a formula that holds in some classes only, which named" 0 \
+	'ragged,function,add.f64,,,,.* for large parameters and n mod 48 = [0-9, or]*,' -- "$tmp/ragged.c" --format csv
 printf 'static const int table[4] = {1, 2, 3, 4};\n' >"$tmp/nofn.c"
 expect "a file that defines no function says so" 0 "nofn.c: defines no function, so there is nothing to count" -- "$tmp/nofn.c"
 printf 'int f(int *p) {\n  int k = 0;\n#pragma epi trip(\n  while (*p) p++;\n  return k;\n}\n' >"$tmp/badpragma.c"
