@@ -610,37 +610,43 @@ static void floor_affine(sym_ctx *s, const floors *F, int i, long r, poly_t out)
 	fmpq_clear(q);
 }
 
-/* Where ALL is no condition (1) or one threshold p >= K on parameter P
- * (0, *K set); -1 otherwise. */
-static int guard_threshold(sym_ctx *s, const sym_guard *all, int p, long *K)
+/* Where ALL's constraints on parameter P are none (1) or one threshold
+ * p >= K (0, *K set), the others (on other parameters alone) written into
+ * REST; -1 otherwise. */
+static int guard_threshold(sym_ctx *s, const sym_guard *all, int p, long *K, sbuf *rest)
 {
-	if (all->n == 0)
-		return 1;
-	const poly_struct *c = &all->c[0];
-	int u[SYM_MAXVARS];
-	poly_used_vars(u, c, CTX);
-	for (int k = 0; k < s->nvars; k++)
-		if (u[k] && k != p)
-			return -1;
-	if (all->n != 1 || poly_total_degree_si(c, CTX) != 1)
-		return -1;
+	int ret = 1, u[SYM_MAXVARS];
 	fmpq_t a, b;
 	fmpq_init(a);
 	fmpq_init(b);
-	linear_coeff(s, a, c, p);
-	const_term(s, b, c);
-	int ret = -1;
-	if (fmpq_sgn(a) > 0) { /* a*p + b >= 0: p >= ceil(-b/a) */
-		fmpq_div(b, b, a);
-		fmpq_neg(b, b);
-		fmpz_t k;
-		fmpz_init(k);
-		fmpz_cdiv_q(k, fmpq_numref(b), fmpq_denref(b));
-		if (fmpz_fits_si(k)) {
-			*K = fmpz_get_si(k);
-			ret = 0;
+	for (int j = 0; j < all->n && ret >= 0; j++) {
+		const poly_struct *c = &all->c[j];
+		poly_used_vars(u, c, CTX);
+		if (!u[p]) {
+			if (rest->len)
+				sb_puts(rest, " and ");
+			cons_put(rest, s, c);
+			continue;
 		}
-		fmpz_clear(k);
+		if (ret == 0 || only_var(s, c) != p || poly_total_degree_si(c, CTX) != 1) {
+			ret = -1;
+			break;
+		}
+		linear_coeff(s, a, c, p);
+		const_term(s, b, c);
+		ret = -1;
+		if (fmpq_sgn(a) > 0) { /* a*p + b >= 0: p >= ceil(-b/a) */
+			fmpq_div(b, b, a);
+			fmpq_neg(b, b);
+			fmpz_t k;
+			fmpz_init(k);
+			fmpz_cdiv_q(k, fmpq_numref(b), fmpq_denref(b));
+			if (fmpz_fits_si(k)) {
+				*K = fmpz_get_si(k);
+				ret = 0;
+			}
+			fmpz_clear(k);
+		}
 	}
 	fmpq_clear(a);
 	fmpq_clear(b);
@@ -849,8 +855,9 @@ static char *format_classes(sym_ctx *s, const sym_pw *w, const poly_t plain, pol
 		poly_init(&subs[i], CTX);
 		sub[F.atom[i]] = &subs[i];
 	}
-	char *cond0 = NULL;
-	int ok = 1, same = 1, same_cond = 1, thresholds = nused == 1;
+	char *cond0 = NULL, *rest0 = NULL;
+	int ok = 1, same = 1, same_cond = 1, thresholds = F.nparams == 1;
+	p = F.par[0]; /* with one parameter of floor terms, its thresholds */
 	long K = 0;
 	long c = 0;
 	for (; c < F.classes && ok; c++) {
@@ -872,8 +879,15 @@ static char *format_classes(sym_ctx *s, const sym_pw *w, const poly_t plain, pol
 			guard_init(&all);
 			int overlap = format_guard(s, &wr, NULL, &sums[c], &all);
 			long k = 0;
-			int th = overlap ? -1 : guard_threshold(s, &all, p, &k);
-			thresholds &= th >= 0;
+			sbuf rest = {0};
+			sb_putn(&rest, "", 0);
+			int th = overlap ? -1 : guard_threshold(s, &all, p, &k, &rest);
+			/* the constraints on the other parameters, the same in every class */
+			if (c == 0)
+				rest0 = rest.s;
+			thresholds &= th >= 0 && (c == 0 || strcmp(rest.s, rest0) == 0);
+			if (c)
+				free(rest.s);
 			if (th == 0 && k > K)
 				K = k;
 			char *cr = guard_text(s, &all, overlap, NULL);
@@ -899,18 +913,22 @@ static char *format_classes(sym_ctx *s, const sym_pw *w, const poly_t plain, pol
 		poly_set(sum, &sums[0], CTX);
 	}
 	if (ok && thresholds) {
+		/* the threshold lowered where P is W's one parameter */
 		sbuf b = {0};
-		sb_putn(&b, "", 0);
+		sb_puts(&b, rest0);
 		if (K > 0 || !same_cond || cond0[0]) {
+			if (b.len)
+				sb_puts(&b, " and ");
 			sb_puts(&b, s->name[p]);
 			sb_puts(&b, " >= ");
-			sb_putu(&b, (ulong)lower_threshold(s, w, sum, p, K > 0 ? K : 0));
+			sb_putu(&b, (ulong)(nused == 1 ? lower_threshold(s, w, sum, p, K > 0 ? K : 0) : K > 0 ? K : 0));
 		}
 		cond = b.s;
 	} else if (ok) {
 		cond = xstrdup(same_cond ? cond0 : "large parameters");
 	}
 	free(cond0);
+	free(rest0);
 	for (long k = 0; k < c; k++)
 		poly_clear(&sums[k], CTX);
 	free(sums);

@@ -145,6 +145,7 @@ void any(int n, int bs, const float *s, float *d)
 EOF
 "$P" "$tmp/tblock.c" --param n=100 --param reps=3 --format csv >"$tmp/out" 2>"$tmp/err"
 grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,' "$tmp/out" &&
+	grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,n^2\*reps for reps >= 1 and n >= 63,' "$tmp/out" &&
 	grep -q '/tblock.c,14,any,function,store.f32,,.*T3\*T4\*T6\*bs' "$tmp/out" &&
 	grep -q "tblock.c:12: tr() is counted for this call's b = 32: its loops' trip counts are known" "$tmp/err" &&
 	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
