@@ -113,6 +113,17 @@ typedef struct W {
 	 * variable written in one is no parameter there, for it varies */
 	int nvary;
 	CXCursor vary[MAXDEPTH];
+	/* tile loops being counted by their trip counts (a step that is no
+	 * constant) whose point loops, for (i = ii; i < MIN(ii + b, n); i++),
+	 * cover their range: each one's variable, step, bound and first value,
+	 * and whether its point loops run over the whole range (1) or not at
+	 * all (0) as it is being counted; tc: the last loop found to step by
+	 * no constant, a candidate */
+	int ntile;
+	struct tile {
+		CXCursor at, decl, step, bound, lo;
+		int full;
+	} tile[MAXDEPTH], tc;
 	/* variables of enclosing loops counted value by value, and their values now */
 	int npin;
 	CXCursor pin_decl[MAXDEPTH];

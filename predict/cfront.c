@@ -4230,6 +4230,310 @@ static void trip_name(W *w, const char *label, char *name, size_t n)
  * parameter T<line> (T<line>_<nth> for a later loop on the same line),
  * which the report lists among the parameters to bind.  The body is
  * counted as usual: the loops in it are counted, or get their own. */
+/* ---- tile loops ------------------------------------------------------------
+ *
+ * for (ii = lo; ii < n; ii += b) ... for (i = ii; i < MIN(ii + b, n); i++)
+ * with b no constant: the tile loop's trip count is no polynomial, but
+ * its point loops cover lo..n once, whatever b. Where ii is read nowhere
+ * but in its point loops' headers, the tile loop is counted by its trip
+ * count T with its point loops running nothing (the counts C0 of one
+ * iteration), plus, once, one iteration whose point loops run over the
+ * whole range (C1) less C0: T*C0 + C1 - C0. */
+
+static CXCursor update_target(CXCursor e);
+static void for_parts(const CXCursor *h, int n, CXCursor *init, CXCursor *cond, CXCursor *inc);
+
+/* Whether expressions A and B are the same (the same operators, variables
+ * and literals), parentheses and implicit conversions aside. */
+static int same_expr(CXCursor a, CXCursor b)
+{
+	a = strip(a);
+	b = strip(b);
+	enum CXCursorKind k = kind(a);
+	if (k != kind(b))
+		return 0;
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+		CXCursor x = clang_getCursorReferenced(a), y = clang_getCursorReferenced(b);
+		if (clang_Cursor_isNull(x) || !clang_equalCursors(x, y))
+			return 0;
+	} else if (k == CXCursor_IntegerLiteral) {
+		CXEvalResult x = clang_Cursor_Evaluate(a), y = clang_Cursor_Evaluate(b);
+		int same = x && y && clang_EvalResult_getKind(x) == CXEval_Int && clang_EvalResult_getKind(y) == CXEval_Int &&
+			   clang_EvalResult_getAsLongLong(x) == clang_EvalResult_getAsLongLong(y);
+		if (x)
+			clang_EvalResult_dispose(x);
+		if (y)
+			clang_EvalResult_dispose(y);
+		return same;
+	} else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		if (clang_getCursorBinaryOperatorKind(a) != clang_getCursorBinaryOperatorKind(b))
+			return 0;
+	} else if (k == CXCursor_UnaryOperator) {
+		if (clang_getCursorUnaryOperatorKind(a) != clang_getCursorUnaryOperatorKind(b))
+			return 0;
+	} else if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr && k != CXCursor_ConditionalOperator) {
+		return 0; /* other expressions: not compared */
+	}
+	if (k == CXCursor_DeclRefExpr)
+		return 1;
+	kids ka = {0}, kb = {0};
+	kids_of(a, &ka);
+	kids_of(b, &kb);
+	int same = ka.n == kb.n;
+	for (int i = 0; i < ka.n && same; i++)
+		same = same_expr(ka.c[i], kb.c[i]);
+	kids_free(&ka);
+	kids_free(&kb);
+	return same;
+}
+
+/* Whether E is `ii + b` (or `b + ii`) of tile T. */
+static int tile_end(const struct tile *t, CXCursor e)
+{
+	e = strip(e);
+	if (kind(e) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Add)
+		return 0;
+	kids kk = {0};
+	kids_of(e, &kk);
+	int ok = kk.n == 2 && ((same_decl(kk.c[0], t->decl) && same_expr(kk.c[1], t->step)) ||
+			       (same_decl(kk.c[1], t->decl) && same_expr(kk.c[0], t->step)));
+	kids_free(&kk);
+	return ok;
+}
+
+/* Where E is `i < x` (or `x > i`) of the variable ID: x. */
+static CXCursor below(CXCursor e, CXCursor id)
+{
+	e = strip(e);
+	CXCursor x = clang_getNullCursor();
+	if (kind(e) != CXCursor_BinaryOperator)
+		return x;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	kids kk = {0};
+	kids_of(e, &kk);
+	if (kk.n == 2 && op == CXBinaryOperator_LT && same_decl(kk.c[0], id))
+		x = kk.c[1];
+	else if (kk.n == 2 && op == CXBinaryOperator_GT && same_decl(kk.c[1], id))
+		x = kk.c[0];
+	kids_free(&kk);
+	return x;
+}
+
+/* Whether A and B are tile T's end `ii + b` and its bound n, either way. */
+static int tile_ends(const struct tile *t, CXCursor a, CXCursor b)
+{
+	return (tile_end(t, a) && same_expr(b, t->bound)) || (tile_end(t, b) && same_expr(a, t->bound));
+}
+
+/* Whether COND is i < MIN(ii + b, n) (a ?: choosing the lesser, as the
+ * macro writes it) or i < ii + b && i < n, of tile T and point variable ID. */
+static int point_cond(CXCursor cond, CXCursor id, const struct tile *t)
+{
+	kids parts = {0};
+	op_parts(cond, CXBinaryOperator_LAnd, &parts);
+	int ok = 0;
+	if (parts.n == 2) {
+		CXCursor x = below(parts.c[0], id), y = below(parts.c[1], id);
+		ok = !clang_Cursor_isNull(x) && !clang_Cursor_isNull(y) && tile_ends(t, x, y);
+	} else if (parts.n == 1) {
+		CXCursor x = below(parts.c[0], id);
+		kids ck = {0}, tk = {0};
+		if (!clang_Cursor_isNull(x) && kind(x = strip(x)) == CXCursor_ConditionalOperator)
+			kids_of(x, &ck);
+		CXCursor test = ck.n == 3 ? strip(ck.c[0]) : clang_getNullCursor();
+		if (!clang_Cursor_isNull(test) && kind(test) == CXCursor_BinaryOperator)
+			kids_of(test, &tk);
+		if (tk.n == 2) {
+			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(test);
+			int lt = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
+			int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
+			/* p < q ? p : q, p > q ? q : p: the lesser */
+			int lesser = (lt && same_expr(tk.c[0], ck.c[1]) && same_expr(tk.c[1], ck.c[2])) ||
+				     (gt && same_expr(tk.c[0], ck.c[2]) && same_expr(tk.c[1], ck.c[1]));
+			ok = lesser && tile_ends(t, ck.c[1], ck.c[2]);
+		}
+		kids_free(&ck);
+		kids_free(&tk);
+	}
+	kids_free(&parts);
+	return ok;
+}
+
+/* The tile whose point loop is the for loop of INIT, COND and updates UK
+ * (i = ii, the condition of point_cond(), i++ among the updates), with L
+ * set to count it over the tile's whole range and *IND to i++'s index in
+ * UK; NULL when it is none. */
+static const struct tile *point_loop(W *w, CXCursor init, CXCursor cond, const kids *uk, loop *l, int *ind)
+{
+	CXCursor id = clang_getNullCursor(), first = clang_getNullCursor();
+	if (clang_Cursor_isNull(init))
+		return NULL;
+	kids dk = {0}, vk = {0};
+	if (kind(init) == CXCursor_DeclStmt) {
+		kids_of(init, &dk);
+		if (dk.n == 1 && kind(dk.c[0]) == CXCursor_VarDecl) {
+			kids_of(dk.c[0], &vk);
+			if (vk.n >= 1 && clang_isExpression(kind(vk.c[vk.n - 1]))) {
+				id = dk.c[0];
+				first = vk.c[vk.n - 1];
+			}
+		}
+	} else {
+		CXCursor si = strip(init);
+		kids_of(si, &vk);
+		if (kind(si) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(si) == CXBinaryOperator_Assign &&
+		    vk.n == 2) {
+			id = named_decl(vk.c[0]);
+			first = vk.c[1];
+		}
+	}
+	const struct tile *t = NULL;
+	for (int k = w->ntile - 1; k >= 0 && !t && !clang_Cursor_isNull(id); k--)
+		if (same_decl(first, w->tile[k].decl))
+			t = &w->tile[k];
+	kids_free(&dk);
+	kids_free(&vk);
+	if (!t || !point_cond(cond, id, t))
+		return NULL;
+	l->decl = id;
+	int found = -1;
+	for (int k = 0; k < uk->n && found < 0; k++) {
+		CXCursor d = update_target(uk->c[k]);
+		if (!clang_Cursor_isNull(d) && clang_equalCursors(d, id) && loop_step(w, uk->c[k], l) == 0 && l->step == 1)
+			found = k;
+	}
+	if (found < 0 || expr_poly(w, t->lo, l->L) < 0 || expr_poly(w, t->bound, l->B) < 0)
+		return NULL;
+	l->rel = CXBinaryOperator_LT;
+	l->bound = t->bound;
+	*ind = found;
+	return t;
+}
+
+/* The reads of the variable DECL under a cursor: how many. */
+typedef struct reads_of {
+	CXCursor decl;
+	int n;
+} reads_of;
+
+static enum CXChildVisitResult count_reads(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	reads_of *r = d;
+	if (kind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), r->decl))
+		r->n++;
+	return CXChildVisit_Recurse;
+}
+
+static int reads_in(CXCursor c, CXCursor decl)
+{
+	reads_of r = {.decl = decl};
+	if (!clang_Cursor_isNull(c)) {
+		count_reads(c, clang_getNullCursor(), &r);
+		clang_visitChildren(c, count_reads, &r);
+	}
+	return r.n;
+}
+
+/* The point loops under a tile loop's body: whether there is one, and
+ * the tile variable's reads in their headers. */
+typedef struct points {
+	W *w;
+	int n, reads;
+} points;
+
+static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	points *pts = d;
+	if (kind(c) != CXCursor_ForStmt)
+		return CXChildVisit_Recurse;
+	kids kk = {0}, uk = {0};
+	kids_of(c, &kk);
+	CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+	if (kk.n >= 1)
+		for_parts(kk.c, kk.n - 1, &init, &cond, &inc);
+	if (!clang_Cursor_isNull(inc))
+		op_parts(inc, CXBinaryOperator_Comma, &uk);
+	loop l;
+	loop_init(pts->w, &l);
+	int ind;
+	const struct tile *t = clang_Cursor_isNull(cond) ? NULL : point_loop(pts->w, init, cond, &uk, &l, &ind);
+	if (t == &pts->w->tile[pts->w->ntile - 1]) {
+		pts->n++;
+		pts->reads += reads_in(init, t->decl) + reads_in(cond, t->decl);
+	}
+	loop_clear(pts->w, &l);
+	kids_free(&kk);
+	kids_free(&uk);
+	return CXChildVisit_Recurse;
+}
+
+/* Where the loop AT that trip_fallback counts is the tile loop w->tc with
+ * BODY reading its variable only in point loops' headers: pushes it (its
+ * point loops running nothing) and returns 1; else 0. */
+static int tile_of(W *w, CXCursor at, CXCursor body)
+{
+	if (clang_Cursor_isNull(w->tc.at) || !clang_equalCursors(w->tc.at, at) || clang_Cursor_isNull(w->tc.lo) ||
+	    w->ntile == MAXDEPTH)
+		return 0;
+	/* tiles that cover the range: no way out of the body, the step and
+	 * the bound the same throughout */
+	CXCursor wat;
+	const char *what;
+	if (escapes(body, &wat, &what))
+		return 0;
+	refs r = {0};
+	refs_of(w->tc.step, &r);
+	refs_of(w->tc.bound, &r);
+	for (int i = 0; i < r.n; i++)
+		if (writes(body, r.d[i], NULL))
+			return 0;
+	for (int i = 0; i < r.nm; i++) {
+		char *text = member_text(r.m[i]);
+		int changed = !text || writes_member(w->tu, body, text, &wat);
+		free(text);
+		if (changed)
+			return 0;
+	}
+	w->tile[w->ntile] = w->tc;
+	w->tile[w->ntile++].full = 0;
+	points pts = {.w = w};
+	find_points(body, clang_getNullCursor(), &pts);
+	clang_visitChildren(body, find_points, &pts);
+	if (pts.n > 0 && pts.reads == reads_in(body, w->tc.decl))
+		return 1;
+	w->ntile--;
+	return 0;
+}
+
+/* OUT += C1 - C0 of the tile loop AT (tile_of), BODY counted once with its
+ * point loops over the whole range and once with them running nothing. */
+static int tile_rest(W *w, CXCursor at, CXCursor body, epi_counts *out)
+{
+	epi_counts c1, c0;
+	counts_init(&c1);
+	counts_init(&c0);
+	CXCursor *sib = w->sib;
+	w->sib = NULL;
+	enter_loop(w, at);
+	w->tile[w->ntile - 1].full = 1;
+	int ret = stmt(w, body, &c1);
+	w->tile[w->ntile - 1].full = 0;
+	if (ret == 0)
+		ret = stmt(w, body, &c0);
+	w->loopdepth--;
+	w->sib = sib;
+	if (ret == 0) {
+		counts_add(w->s, out, &c1);
+		for (int i = 0; i < c0.n; i++)
+			counts_add_scaled(w->s, out, c0.key[i], &c0, i, -1);
+	}
+	counts_clear(w->s, &c1);
+	counts_clear(w->s, &c0);
+	return ret;
+}
+
 static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 {
 	sym_ctx *s = w->s;
@@ -4282,7 +4586,19 @@ static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 	}
 	if (ret == 0 && w->nvary < MAXDEPTH) {
 		w->vary[w->nvary++] = body;
+		int tiled = !range && tile_of(w, at, body);
+		if (tiled) {
+			char *nm = spelling(w->tc.decl), *st = expr_text(w, w->tc.step);
+			note(w, at, "the loops inside it from '%s' to the lesser of '%s + %s' and its bound cover its range "
+				    "once: what they run is counted exactly, whatever the step; only the rest of its body "
+				    "takes the trip count", nm, nm, st);
+			free(nm);
+			free(st);
+		}
 		ret = count_given(w, at, body, T, range ? lo : NULL, out);
+		if (ret == 0 && tiled)
+			ret = tile_rest(w, at, body, out);
+		w->ntile -= tiled;
 		w->nvary--;
 	} else if (ret == 0) {
 		ret = fail(w, at, "loops nested deeper than %d", MAXDEPTH);
@@ -4706,9 +5022,17 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 	 * a constant and the condition bounds; the increment's other updates
 	 * (i++, p++) are counted as statements at the end of the body */
 	int ind = -1, geo = 0, post = -1;
-	CXCursor vstep = clang_getNullCursor(), vdecl = clang_getNullCursor(); /* a step that is no constant */
+	/* a step that is no constant, its variable, bound and relation */
+	CXCursor vstep = clang_getNullCursor(), vdecl = clang_getNullCursor(), vbound = clang_getNullCursor();
+	enum CXBinaryOperatorKind vrel = CXBinaryOperator_Invalid;
 	if (!clang_Cursor_isNull(inc))
 		op_parts(inc, CXBinaryOperator_Comma, &uk);
+	/* a point loop of a tile loop around (tile_of) */
+	const struct tile *pt = NULL;
+	if (w->ntile && !given && !clang_Cursor_isNull(cond) && !(pt = point_loop(w, init, cond, &uk, &l, &ind))) {
+		loop_clear(w, &l);
+		loop_init(w, &l);
+	}
 	for (int i = 0; i < uk.n && ind < 0 && !given && !clang_Cursor_isNull(cond); i++) {
 		CXCursor d = update_target(uk.c[i]);
 		if (clang_Cursor_isNull(d) || loop_var_of(w, d) >= 0)
@@ -4721,7 +5045,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		else if (!clang_Cursor_isNull(l.bound) && loop_step_geo(w, uk.c[i], &l) == 0)
 			ind = i, geo = 1;
 		else if (!clang_Cursor_isNull(l.bound) && !clang_Cursor_isNull(l.vstep) && clang_Cursor_isNull(vstep))
-			vstep = l.vstep, vdecl = d;
+			vstep = l.vstep, vdecl = d, vbound = l.bound, vrel = l.rel;
 	}
 	/* no increment: the condition may update its variable, for (i = n; i--;) */
 	if (ind < 0 && !given && uk.n == 0 && !clang_Cursor_isNull(cond)) {
@@ -4733,7 +5057,7 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			post = -1;
 	}
 	CXCursor init_expr = clang_getNullCursor();
-	for (int i = 0; i + 1 < ik.n && (ind >= 0 || post >= 0); i += 2)
+	for (int i = 0; i + 1 < ik.n && (ind >= 0 || post >= 0) && !pt; i += 2)
 		if (clang_equalCursors(ik.c[i], l.decl))
 			init_expr = ik.c[i + 1];
 	/* a condition that is a constant (evaluated only when no other reading fits) */
@@ -4742,6 +5066,16 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		ret = -1;
 	} else if (given) {
 		ret = count_given(w, c, body, T, NULL, out);
+	} else if (pt && !pt->full) {
+		/* a point loop while its tile loop's iterations are counted:
+		 * none here, the whole range once apart (tile_of) */
+	} else if (pt) {
+		l.scoped = kind(init) == CXCursor_DeclStmt;
+		iteration_stmts(&l, body, &bk);
+		for (int i = 0; i < uk.n; i++)
+			if (i != ind)
+				kid_visit(uk.c[i], c, &bk);
+		ret = count_bounded(w, c, &l, bk.c, bk.n, -1, 0, out);
 	} else if (truth < 0) {
 		/* for (...; 0; ...): the init alone runs */
 	} else if (truth > 0) {
@@ -4773,6 +5107,14 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 			snprintf(why, sizeof why, "its condition reads memory ('%s'): the trip count follows the data", mem);
 			free(mem);
 		} else if (!clang_Cursor_isNull(vstep)) {
+			/* a tile loop maybe, whose point loops trip_fallback counts */
+			w->tc = (struct tile){.at = c, .decl = vdecl, .step = vstep, .bound = vbound,
+					      .lo = clang_getNullCursor()};
+			for (int i = 0; i + 1 < ik.n; i += 2)
+				if (clang_equalCursors(ik.c[i], vdecl))
+					w->tc.lo = ik.c[i + 1];
+			if (vrel != CXBinaryOperator_LT)
+				w->tc.at = clang_getNullCursor();
 			char *nm = spelling(vdecl), *st = expr_text(w, vstep);
 			snprintf(why, sizeof why, "'%s' steps by '%s', which is no constant: its trip count, a quotient "
 				 "by it rounded up, is no polynomial", nm, st);

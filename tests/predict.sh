@@ -123,7 +123,8 @@ expect "a step the loop around changes: the step named, not the loop's own varia
 	"mstep.c:4: cannot count this loop: 'i' steps by 'm + m', which is no constant" -- "$tmp/mstep.c"
 # a loop stepped by a parameter, counted exactly for a call that passes a
 # constant (blocks of 32 over n = 100: partial blocks at the edge), and
-# with its trip-count parameters where the call passes a variable
+# where the call passes a variable, its point loops over the whole range
+# (the tile loops' own iterations alone take trip counts)
 cat >"$tmp/tblock.c" <<'EOF'
 void tr(int n, int b, const float *s, float *d)
 {
@@ -146,7 +147,8 @@ EOF
 "$P" "$tmp/tblock.c" --param n=100 --param reps=3 --format csv >"$tmp/out" 2>"$tmp/err"
 grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,' "$tmp/out" &&
 	grep -q '/tblock.c,9,run,function,store.f32,30000,30000,30000,n^2\*reps for reps >= 1 and n >= 63,' "$tmp/out" &&
-	grep -q '/tblock.c,14,any,function,store.f32,,.*T3\*T4\*T6\*bs' "$tmp/out" &&
+	grep -q '/tblock.c,14,any,function,store.f32,10000,10000,10000,n^2 for n >= 0,' "$tmp/out" &&
+	grep -q "tblock.c:3: the loops inside it from 'ii' to the lesser of 'ii + b' and its bound cover its range once" "$tmp/err" &&
 	grep -q "tblock.c:12: tr() is counted for this call's b = 32: its loops' trip counts are known" "$tmp/err" &&
 	! grep -q "AddressSanitizer\|runtime error" "$tmp/err" &&
 	ok "a step by a parameter counted for the call that passes a constant" ||
@@ -452,6 +454,42 @@ expect "a bound that a variable of the function holds, said so" 0 \
 	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
+# a tile loop whose body reads its variable elsewhere than its point
+# loops' headers, leaves early or changes the step keeps its trip counts
+cat >"$tmp/tilesno.c" <<'EOF'
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+void fromii(int n, int b, double *a)
+{
+	for (int ii = 0; ii < n; ii += b)
+		for (int i = ii; i < MIN(ii + b, n); i++)
+			for (int j = ii; j < i; j++)
+				a[j] += 1.0;
+}
+void brk(int n, int b, double *a)
+{
+	for (int ii = 0; ii < n; ii += b) {
+		if (a[0] > 0)
+			break;
+		for (int i = ii; i < MIN(ii + b, n); i++)
+			a[i] += 1.0;
+	}
+}
+void grow(int n, int b, double *a)
+{
+	for (int ii = 0; ii < n; ii += b) {
+		for (int i = ii; i < MIN(ii + b, n); i++)
+			a[i] += 1.0;
+		b = b + 1;
+	}
+}
+EOF
+"$P" "$tmp/tilesno.c" --format csv >"$tmp/out" 2>"$tmp/err"
+for f in fromii brk grow; do
+	grep -q "tilesno.c,[0-9]*,$f,function,add.f64,,,,T[0-9]*\\*T[0-9]*" "$tmp/out" &&
+		! grep -q "cover its range once" "$tmp/err" &&
+		ok "a tile loop that is not one ($f): trip counts" ||
+		bad "a tile loop that is not one ($f): trip counts" "$tmp/out"
+done
 # floor terms of one parameter: the formula that holds in every class of
 # it modulo their denominators, not the polynomial of one class
 printf '#define MIN(a, b) ((a) < (b) ? (a) : (b))\nvoid tiled(double *a, int n)\n{\n\tfor (int ii = 0; ii < n; ii += 32)\n\t\tfor (int i = ii; i < MIN(ii + 32, n); i++)\n\t\t\ta[i] += 1.0;\n}\n' >"$tmp/tiled.c"
