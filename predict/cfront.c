@@ -4325,9 +4325,23 @@ static int tile_ends(const struct tile *t, CXCursor a, CXCursor b)
 	return (tile_end(t, a) && same_expr(b, t->bound)) || (tile_end(t, b) && same_expr(a, t->bound));
 }
 
+/* A point loop's bound X, or where X is a variable the function sets once
+ * where it declares it (int e = MIN(ii + b, n)), its value, the variable
+ * into *END. */
+static CXCursor end_value(W *w, CXCursor x, CXCursor *end)
+{
+	CXCursor d = named_decl(x), v = clang_Cursor_isNull(d) ? d : var_init(w, d);
+	if (clang_Cursor_isNull(v))
+		return x;
+	*end = d;
+	return v;
+}
+
 /* Whether COND is i < MIN(ii + b, n) (a ?: choosing the lesser, as the
- * macro writes it) or i < ii + b && i < n, of tile T and point variable ID. */
-static int point_cond(CXCursor cond, CXCursor id, const struct tile *t)
+ * macro writes it) or i < ii + b && i < n, of tile T and point variable ID;
+ * a bound may be a variable set to such a value where it is declared
+ * (*END, else left null). */
+static int point_cond(W *w, CXCursor cond, CXCursor id, const struct tile *t, CXCursor *end)
 {
 	kids parts = {0};
 	op_parts(cond, CXBinaryOperator_LAnd, &parts);
@@ -4337,6 +4351,8 @@ static int point_cond(CXCursor cond, CXCursor id, const struct tile *t)
 		ok = !clang_Cursor_isNull(x) && !clang_Cursor_isNull(y) && tile_ends(t, x, y);
 	} else if (parts.n == 1) {
 		CXCursor x = below(parts.c[0], id);
+		if (!clang_Cursor_isNull(x))
+			x = end_value(w, x, end);
 		kids ck = {0}, tk = {0};
 		if (!clang_Cursor_isNull(x) && kind(x = strip(x)) == CXCursor_ConditionalOperator)
 			kids_of(x, &ck);
@@ -4361,10 +4377,13 @@ static int point_cond(CXCursor cond, CXCursor id, const struct tile *t)
 
 /* The tile whose point loop is the for loop of INIT, COND and updates UK
  * (i = ii, the condition of point_cond(), i++ among the updates), with L
- * set to count it over the tile's whole range and *IND to i++'s index in
- * UK; NULL when it is none. */
-static const struct tile *point_loop(W *w, CXCursor init, CXCursor cond, const kids *uk, loop *l, int *ind)
+ * set to count it over the tile's whole range, *IND to i++'s index in UK
+ * and *END to the variable that holds its end (when not NULL: else a
+ * loop bounded by one is none); NULL when it is none. */
+static const struct tile *point_loop(W *w, CXCursor init, CXCursor cond, const kids *uk, loop *l, int *ind,
+				     CXCursor *end)
 {
+	CXCursor e = clang_getNullCursor();
 	CXCursor id = clang_getNullCursor(), first = clang_getNullCursor();
 	if (clang_Cursor_isNull(init))
 		return NULL;
@@ -4393,8 +4412,10 @@ static const struct tile *point_loop(W *w, CXCursor init, CXCursor cond, const k
 			t = &w->tile[k];
 	kids_free(&dk);
 	kids_free(&vk);
-	if (!t || !point_cond(cond, id, t))
+	if (!t || !point_cond(w, cond, id, t, &e) || (!end && !clang_Cursor_isNull(e)))
 		return NULL;
+	if (end)
+		*end = e;
 	l->decl = id;
 	int found = -1;
 	for (int k = 0; k < uk->n && found < 0; k++) {
@@ -4435,11 +4456,14 @@ static int reads_in(CXCursor c, CXCursor decl)
 	return r.n;
 }
 
-/* The point loops under a tile loop's body: whether there is one, and
- * the tile variable's reads in their headers. */
+/* The point loops under a tile loop's body: whether there is one, the
+ * tile variable's reads in their headers, and the variables that hold
+ * their ends with their reads there. */
 typedef struct points {
 	W *w;
-	int n, reads;
+	int n, reads, nend;
+	CXCursor end[8];
+	int end_reads[8];
 } points;
 
 static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData d)
@@ -4458,10 +4482,25 @@ static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData 
 	loop l;
 	loop_init(pts->w, &l);
 	int ind;
-	const struct tile *t = clang_Cursor_isNull(cond) ? NULL : point_loop(pts->w, init, cond, &uk, &l, &ind);
+	CXCursor e = clang_getNullCursor();
+	const struct tile *t = clang_Cursor_isNull(cond) ? NULL : point_loop(pts->w, init, cond, &uk, &l, &ind, &e);
 	if (t == &pts->w->tile[pts->w->ntile - 1]) {
 		pts->n++;
 		pts->reads += reads_in(init, t->decl) + reads_in(cond, t->decl);
+		if (!clang_Cursor_isNull(e)) { /* its value's reads, once a variable */
+			int k = 0;
+			while (k < pts->nend && !clang_equalCursors(pts->end[k], e))
+				k++;
+			if (k == pts->nend && k < 8) {
+				pts->end[pts->nend] = e;
+				pts->end_reads[pts->nend++] = 0;
+				pts->reads += reads_in(var_init(pts->w, e), t->decl);
+			}
+			if (k < 8)
+				pts->end_reads[k] += reads_in(cond, e);
+			else
+				pts->reads = -1;
+		}
 	}
 	loop_clear(pts->w, &l);
 	kids_free(&kk);
@@ -4501,7 +4540,10 @@ static int tile_of(W *w, CXCursor at, CXCursor body)
 	points pts = {.w = w};
 	find_points(body, clang_getNullCursor(), &pts);
 	clang_visitChildren(body, find_points, &pts);
-	if (pts.n > 0 && pts.reads == reads_in(body, w->tc.decl))
+	int ok = pts.n > 0 && pts.reads == reads_in(body, w->tc.decl);
+	for (int k = 0; k < pts.nend && ok; k++) /* the ends read nowhere else */
+		ok = pts.end_reads[k] == reads_in(body, pts.end[k]);
+	if (ok)
 		return 1;
 	w->ntile--;
 	return 0;
@@ -5029,7 +5071,9 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		op_parts(inc, CXBinaryOperator_Comma, &uk);
 	/* a point loop of a tile loop around (tile_of) */
 	const struct tile *pt = NULL;
-	if (w->ntile && !given && !clang_Cursor_isNull(cond) && !(pt = point_loop(w, init, cond, &uk, &l, &ind))) {
+	CXCursor pend = clang_getNullCursor();
+	if (w->ntile && !given && !clang_Cursor_isNull(cond) &&
+	    !(pt = point_loop(w, init, cond, &uk, &l, &ind, &pend))) {
 		loop_clear(w, &l);
 		loop_init(w, &l);
 	}

@@ -5,7 +5,8 @@ Each program tiles one to three loops by a tile size b that is a
 parameter, as blocked code does: tile loops `for (t = lo; t < n; t += b)`
 and, inside the innermost, point loops `for (i = t; i < MIN(t + b, n);
 i++)` (or `t + b < n ? t + b : n`, `i < t + b && i < n`, either way
-round), each point loop inside the one before, perhaps around a loop
+round, or the end in a variable the innermost tile body sets, `int e =
+MIN(t + b, n)`), each point loop inside the one before, perhaps around a loop
 bounded by a point variable; some tile bodies run a statement once per
 tile. The innermost body and those statements add 1.0 to a global, which
 the program prints with the tile loops' trip counts. epi-predict's total
@@ -48,7 +49,10 @@ def program(seed):
         cond = R.choice(['i%d < MIN(%s, %s)' % (k, end, bounds[k]), 'i%d < MIN(%s, %s)' % (k, bounds[k], end),
                          'i%d < (%s < %s ? %s : %s)' % (k, end, bounds[k], end, bounds[k]),
                          'i%d < %s && i%d < %s' % (k, end, k, bounds[k]),
-                         'i%d < %s && i%d < %s' % (k, bounds[k], k, end)])
+                         'i%d < %s && i%d < %s' % (k, bounds[k], k, end), 'local'])
+        if cond == 'local':  # the end in a variable, set where the tile body declares it
+            lines.insert(len(lines) - k, '%sint e%d = MIN(%s, %s);' % (ind[:len(ind) - k], k, end, bounds[k]))
+            cond = 'i%d < e%d' % (k, k)
         lines.append('%sfor (int i%d = t%d; %s; i%d++) {' % (ind, k, k, cond, k))
         ind += '\t'
         closes += 1
