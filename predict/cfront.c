@@ -4456,6 +4456,22 @@ static int reads_in(CXCursor c, CXCursor decl)
 	return r.n;
 }
 
+/* The reads of DECL under C outside the subscripts of arrays (a[ii + i],
+ * whose value moves an address, not a count). */
+static int reads_counted(CXCursor c, CXCursor decl)
+{
+	if (kind(c) == CXCursor_DeclRefExpr)
+		return clang_equalCursors(clang_getCursorReferenced(c), decl);
+	kids kk = {0};
+	kids_of(c, &kk);
+	int n = 0;
+	for (int i = 0; i < kk.n; i++)
+		if (!(kind(c) == CXCursor_ArraySubscriptExpr && i == 1))
+			n += reads_counted(kk.c[i], decl);
+	kids_free(&kk);
+	return n;
+}
+
 /* The point loops under a tile loop's body: whether there is one, the
  * tile variable's reads in their headers, and the variables that hold
  * their ends with their reads there. */
@@ -4540,9 +4556,10 @@ static int tile_of(W *w, CXCursor at, CXCursor body)
 	points pts = {.w = w};
 	find_points(body, clang_getNullCursor(), &pts);
 	clang_visitChildren(body, find_points, &pts);
-	int ok = pts.n > 0 && pts.reads == reads_in(body, w->tc.decl);
-	for (int k = 0; k < pts.nend && ok; k++) /* the ends read nowhere else */
-		ok = pts.end_reads[k] == reads_in(body, pts.end[k]);
+	/* the tile variable and the ends read nowhere else but in subscripts */
+	int ok = pts.n > 0 && pts.reads == reads_counted(body, w->tc.decl) && !writes(body, w->tc.decl, NULL);
+	for (int k = 0; k < pts.nend && ok; k++)
+		ok = pts.end_reads[k] == reads_counted(body, pts.end[k]) && !writes(body, pts.end[k], NULL);
 	if (ok)
 		return 1;
 	w->ntile--;

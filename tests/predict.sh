@@ -454,9 +454,9 @@ expect "a bound that a variable of the function holds, said so" 0 \
 	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
-# a tile loop whose body reads its variable elsewhere than its point
-# loops' headers (or the variable that holds a point loop's end), leaves
-# early or changes the step keeps its trip counts
+# a tile loop whose body reads its variable (or the variable that holds
+# a point loop's end) elsewhere than its point loops' headers and
+# subscripts, leaves early or changes the step keeps its trip counts
 cat >"$tmp/tilesno.c" <<'EOF'
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 void fromii(int n, int b, double *a)
@@ -489,7 +489,8 @@ void leak(int n, int b, double *a)
 		int e = MIN(ii + b, n);
 		for (int i = ii; i < e; i++)
 			a[i] += 1.0;
-		a[e - 1] = 0;
+		for (int j = 0; j < e; j++)
+			a[j] *= 2.0;
 	}
 }
 EOF
@@ -500,6 +501,20 @@ for f in fromii brk grow leak; do
 		ok "a tile loop that is not one ($f): trip counts" ||
 		bad "a tile loop that is not one ($f): trip counts" "$tmp/out"
 done
+cat >"$tmp/tilesyes.c" <<'EOF'
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+void packed(int n, int b, const double *a, double *buf)
+{
+	for (int ii = 0; ii < n; ii += b) {
+		int e = MIN(ii + b, n);
+		for (int i = ii; i < e; i++)
+			buf[i - ii] = a[i];
+		buf[e - ii - 1] += 1.0;
+	}
+}
+EOF
+expect "a tile loop whose variable and end move addresses only (buf[i - ii]) is one" 0 \
+	'packed,function,load.f64,,,,n + T4 for n >= 1,' -- "$tmp/tilesyes.c" --format csv
 # floor terms of one parameter: the formula that holds in every class of
 # it modulo their denominators, not the polynomial of one class
 printf '#define MIN(a, b) ((a) < (b) ? (a) : (b))\nvoid tiled(double *a, int n)\n{\n\tfor (int ii = 0; ii < n; ii += 32)\n\t\tfor (int i = ii; i < MIN(ii + 32, n); i++)\n\t\t\ta[i] += 1.0;\n}\n' >"$tmp/tiled.c"

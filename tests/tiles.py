@@ -7,8 +7,9 @@ and, inside the innermost, point loops `for (i = t; i < MIN(t + b, n);
 i++)` (or `t + b < n ? t + b : n`, `i < t + b && i < n`, either way
 round, or the end in a variable the innermost tile body sets, `int e =
 MIN(t + b, n)`), each point loop inside the one before, perhaps around a loop
-bounded by a point variable; some tile bodies run a statement once per
-tile. The innermost body and those statements add 1.0 to a global, which
+bounded by a point variable, perhaps writing `scratch[i - t]` (a tile
+variable that moves an address only); some tile bodies run a statement
+once per tile. The innermost body and those statements add 1.0 to a global, which
 the program prints with the tile loops' trip counts. epi-predict's total
 is evaluated with the trip-count parameters of the tile loops (T<line>)
 bound to those trip counts: it must equal the run's count at every point.
@@ -33,7 +34,7 @@ def program(seed):
     bounds = [R.choice(['n', 'm', 'n - 1']) for _ in range(dims)]
     los = [R.choice([0, 0, 1, 2]) for _ in range(dims)]
     lines = ['#include <stdio.h>', '#include <stdlib.h>', '#define MIN(a, b) ((a) < (b) ? (a) : (b))',
-             'double acc[1];', 'long trips[3];', 'void kern(int n, int m, int b)', '{']
+             'double acc[1], scratch[64];', 'long trips[3];', 'void kern(int n, int m, int b)', '{']
     tile_lines = []
     ind = '\t'
     for k in range(dims):
@@ -56,6 +57,9 @@ def program(seed):
         lines.append('%sfor (int i%d = t%d; %s; i%d++) {' % (ind, k, k, cond, k))
         ind += '\t'
         closes += 1
+    if R.random() < 0.3:  # a tile variable that moves an address only
+        k = R.randrange(dims)
+        lines.append('%sscratch[i%d - t%d] = 1.0;' % (ind, k, k))
     if R.random() < 0.4:
         lines.append('%sfor (int j = %d; j < i%d; j++)' % (ind, R.choice([0, 1]), R.randrange(dims)))
         lines.append('%s\tacc[0] += 1.0;' % ind)
