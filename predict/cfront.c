@@ -3067,6 +3067,130 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 	return ret;
 }
 
+/* Which of P0 and P1 (parameters) `u OP v ? x : y` yields: the lesser (1),
+ * the greater (-1), or 0 when it is no such choice. */
+static int choice_of(CXCursor u, enum CXBinaryOperatorKind op, CXCursor v, CXCursor x, CXCursor y, CXCursor p0,
+		     CXCursor p1)
+{
+	int uv = (same_decl(u, p0) && same_decl(v, p1)) || (same_decl(u, p1) && same_decl(v, p0));
+	int xy = (same_decl(x, p0) && same_decl(y, p1)) || (same_decl(x, p1) && same_decl(y, p0));
+	if (!uv || !xy)
+		return 0;
+	int lt = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
+	int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
+	int first = same_decl(x, clang_getCursorReferenced(strip(u))); /* yields u when the test holds */
+	if (lt || gt)
+		return (lt == first) ? 1 : -1;
+	return 0;
+}
+
+/* S, or the one statement of S a block: a null cursor for a block of
+ * another number. */
+static CXCursor only_stmt(CXCursor s)
+{
+	if (clang_Cursor_isNull(s) || kind(s) != CXCursor_CompoundStmt)
+		return s;
+	kids k = {0};
+	kids_of(s, &k);
+	CXCursor x = k.n == 1 ? k.c[0] : clang_getNullCursor();
+	kids_free(&k);
+	return x;
+}
+
+/* The expression the return statement R returns, or a null cursor. */
+static CXCursor returned(CXCursor r)
+{
+	CXCursor x = clang_getNullCursor();
+	if (kind(r) != CXCursor_ReturnStmt)
+		return x;
+	kids k = {0};
+	kids_of(r, &k);
+	if (k.n == 1)
+		x = k.c[0];
+	kids_free(&k);
+	return x;
+}
+
+/* Which of P0 and P1 the choice `test ? x : y` yields (choice_of), TEST
+ * a comparison; 0 for any other TEST. */
+static int choice_by(CXCursor test, CXCursor x, CXCursor y, CXCursor p0, CXCursor p1)
+{
+	test = strip(test);
+	if (clang_Cursor_isNull(test) || kind(test) != CXCursor_BinaryOperator || clang_Cursor_isNull(x) ||
+	    clang_Cursor_isNull(y))
+		return 0;
+	kids tk = {0};
+	kids_of(test, &tk);
+	int ret = tk.n == 2 ? choice_of(tk.c[0], clang_getCursorBinaryOperatorKind(test), tk.c[1], x, y, p0, p1) : 0;
+	kids_free(&tk);
+	return ret;
+}
+
+/* What the function F returns of its two parameters: the lesser (1), the
+ * greater (-1), or 0: `return a < b ? a : b;`, or `if (a < b) return a;
+ * [else] return b;`, with any comparison. */
+static int minmax_fn(const fn *f)
+{
+	kids fk = {0}, bk = {0}, k = {0};
+	kids_of(f->cur, &fk);
+	CXCursor p[2];
+	int np = 0, ret = 0;
+	CXCursor body = clang_getNullCursor();
+	for (int i = 0; i < fk.n; i++)
+		if (kind(fk.c[i]) == CXCursor_ParmDecl && np < 2)
+			p[np++] = fk.c[i];
+		else if (kind(fk.c[i]) == CXCursor_CompoundStmt)
+			body = fk.c[i];
+	if (np == 2 && f->nparams == 2 && !clang_Cursor_isNull(body))
+		kids_of(body, &bk);
+	CXCursor e = bk.n == 1 ? strip(returned(bk.c[0])) : clang_getNullCursor();
+	if (!clang_Cursor_isNull(e) && kind(e) == CXCursor_ConditionalOperator) { /* return a < b ? a : b; */
+		kids_of(e, &k);
+		if (k.n == 3)
+			ret = choice_by(k.c[0], k.c[1], k.c[2], p[0], p[1]);
+	} else if (bk.n >= 1 && bk.n <= 2 && kind(bk.c[0]) == CXCursor_IfStmt) { /* if (a < b) return a; return b; */
+		kids_of(bk.c[0], &k);
+		CXCursor then = k.n >= 2 ? k.c[1] : clang_getNullCursor();
+		CXCursor other = k.n == 3 && bk.n == 1 ? k.c[2] : k.n == 2 && bk.n == 2 ? bk.c[1] : clang_getNullCursor();
+		CXCursor x = returned(only_stmt(then)), y = returned(only_stmt(other));
+		if (k.n >= 2)
+			ret = choice_by(k.c[0], x, y, p[0], p[1]);
+	}
+	kids_free(&fk);
+	kids_free(&bk);
+	kids_free(&k);
+	return ret;
+}
+
+/* Where E calls a function of the file that returns the lesser (1) or the
+ * greater (-1) of its two arguments (minmax_fn), that and the arguments
+ * into *A and *B; else 0. A function whose body the thread did not parse
+ * sends the walk to the whole file (w->missing). */
+static int minmax_call(W *w, CXCursor e, CXCursor *a, CXCursor *b)
+{
+	e = strip(e);
+	if (kind(e) != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 2)
+		return 0;
+	CXCursor callee = clang_getCursorReferenced(e);
+	if (clang_Cursor_isNull(callee) || kind(callee) != CXCursor_FunctionDecl)
+		return 0;
+	CXString sp = clang_getCursorSpelling(callee);
+	fn *f = find_fn(w, clang_getCString(sp));
+	clang_disposeString(sp);
+	if (!f)
+		return 0;
+	if (f->blank) {
+		w->missing = 1;
+		return 0;
+	}
+	int alt = minmax_fn(f);
+	if (alt) {
+		*a = clang_Cursor_getArgument(e, 0);
+		*b = clang_Cursor_getArgument(e, 1);
+	}
+	return alt;
+}
+
 /* Reads E, `a < b ? a : b` and the like (a MIN() or MAX() macro), into
  * A, B and *ALT (1: the lesser, -1: the greater); returns 0, or -1 when E
  * is no such choice between two affine values. */
@@ -3075,7 +3199,17 @@ static int minmax(W *w, CXCursor e, poly_t A, poly_t B, int *alt)
 	e = strip(e);
 	/* inside a loop counted by a trip count, the variables around are
 	 * no loop variables to sum: where the two bounds cross is unknown */
-	if (kind(e) != CXCursor_ConditionalOperator || w->nvary)
+	if (w->nvary)
+		return -1;
+	CXCursor ca, cb;
+	int calt = minmax_call(w, e, &ca, &cb);
+	if (calt) { /* min(a, b), a function of the file's */
+		if (expr_poly(w, ca, A) < 0 || expr_poly(w, cb, B) < 0)
+			return -1;
+		*alt = calt;
+		return 0;
+	}
+	if (kind(e) != CXCursor_ConditionalOperator)
 		return -1;
 	kids kk = {0}, ck = {0};
 	kids_of(e, &kk);
@@ -4350,9 +4484,13 @@ static int point_cond(W *w, CXCursor cond, CXCursor id, const struct tile *t, CX
 		CXCursor x = below(parts.c[0], id), y = below(parts.c[1], id);
 		ok = !clang_Cursor_isNull(x) && !clang_Cursor_isNull(y) && tile_ends(t, x, y);
 	} else if (parts.n == 1) {
-		CXCursor x = below(parts.c[0], id);
+		CXCursor x = below(parts.c[0], id), a, b;
 		if (!clang_Cursor_isNull(x))
 			x = end_value(w, x, end);
+		if (!clang_Cursor_isNull(x) && minmax_call(w, x, &a, &b) == 1) { /* min(ii + b, n), a function */
+			kids_free(&parts);
+			return tile_ends(t, a, b);
+		}
 		kids ck = {0}, tk = {0};
 		if (!clang_Cursor_isNull(x) && kind(x = strip(x)) == CXCursor_ConditionalOperator)
 			kids_of(x, &ck);

@@ -454,6 +454,49 @@ expect "a bound that a variable of the function holds, said so" 0 \
 	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
+# a bound that a function of the file chooses, the lesser or the greater
+# of its two arguments, in the forms C writes them
+cat >"$tmp/minfn.c" <<'EOF'
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int x, int y)
+{
+	if (x > y)
+		return x;
+	return y;
+}
+static int lower(int a, int b)
+{
+	if (b >= a) {
+		return a;
+	} else {
+		return b;
+	}
+}
+static int sum2(int a, int b) { return a + b < b ? a : b; }
+void f(int n, int m, double *a)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < imin(i, m); j++)
+			a[j] += 1.0;
+	for (int i = imax(0, m); i < n; i++)
+		a[i] *= 2.0;
+	for (int i = 0; i < lower(n, m); i++)
+		a[i] /= 3.0;
+}
+void g(int n, int m, double *a)
+{
+	for (int i = 0; i < sum2(n, m); i++)
+		a[i] += 2.0;
+}
+EOF
+expect "a bound a min() function of the file chooses" 0 'minfn.c,[0-9]*,f,function,add.f64,30,' -- \
+	"$tmp/minfn.c" --param n=10 --param m=4 --format csv
+expect "a first value a max() function (if, return) chooses" 0 'minfn.c,[0-9]*,f,function,mul.f64,6,' -- \
+	"$tmp/minfn.c" --param n=10 --param m=4 --format csv
+expect "a bound a function with if and else chooses" 0 'minfn.c,[0-9]*,f,function,div.f64,4,' -- \
+	"$tmp/minfn.c" --param n=10 --param m=4 --format csv
+expect "a function that is no such choice: a trip count" 0 "minfn.c:29: cannot count this loop" -- \
+	"$tmp/minfn.c" --param n=10 --param m=4
 # a tile loop whose body reads its variable (or the variable that holds
 # a point loop's end) elsewhere than its point loops' headers and
 # subscripts, leaves early or changes the step keeps its trip counts

@@ -5,8 +5,8 @@ Each program tiles one to three loops by a tile size b that is a
 parameter, as blocked code does: tile loops `for (t = lo; t < n; t += b)`
 and, inside the innermost, point loops `for (i = t; i < MIN(t + b, n);
 i++)` (or `t + b < n ? t + b : n`, `i < t + b && i < n`, either way
-round, or the end in a variable the innermost tile body sets, `int e =
-MIN(t + b, n)`), each point loop inside the one before, perhaps around a loop
+round, `imin(t + b, n)` of a function, or the end in a variable the
+innermost tile body sets, `int e = MIN(t + b, n)`), each point loop inside the one before, perhaps around a loop
 bounded by a point variable, perhaps writing `scratch[i - t]` (a tile
 variable that moves an address only); some tile bodies run a statement
 once per tile. The innermost body and those statements add 1.0 to a global, which
@@ -34,6 +34,7 @@ def program(seed):
     bounds = [R.choice(['n', 'm', 'n - 1']) for _ in range(dims)]
     los = [R.choice([0, 0, 1, 2]) for _ in range(dims)]
     lines = ['#include <stdio.h>', '#include <stdlib.h>', '#define MIN(a, b) ((a) < (b) ? (a) : (b))',
+             'static inline int imin(int a, int b) { return a < b ? a : b; }',
              'double acc[1], scratch[64];', 'long trips[3];', 'void kern(int n, int m, int b)', '{']
     tile_lines = []
     ind = '\t'
@@ -50,7 +51,8 @@ def program(seed):
         cond = R.choice(['i%d < MIN(%s, %s)' % (k, end, bounds[k]), 'i%d < MIN(%s, %s)' % (k, bounds[k], end),
                          'i%d < (%s < %s ? %s : %s)' % (k, end, bounds[k], end, bounds[k]),
                          'i%d < %s && i%d < %s' % (k, end, k, bounds[k]),
-                         'i%d < %s && i%d < %s' % (k, bounds[k], k, end), 'local'])
+                         'i%d < %s && i%d < %s' % (k, bounds[k], k, end), 'local',
+                         'i%d < imin(%s, %s)' % (k, end, bounds[k])])
         if cond == 'local':  # the end in a variable, set where the tile body declares it
             lines.insert(len(lines) - k, '%sint e%d = MIN(%s, %s);' % (ind[:len(ind) - k], k, end, bounds[k]))
             cond = 'i%d < e%d' % (k, k)
