@@ -4377,8 +4377,9 @@ static void trip_name(W *w, const char *label, char *name, size_t n)
 static CXCursor update_target(CXCursor e);
 static void for_parts(const CXCursor *h, int n, CXCursor *init, CXCursor *cond, CXCursor *inc);
 
-/* Whether expressions A and B are the same (the same operators, variables
- * and literals), parentheses and implicit conversions aside. */
+/* Whether expressions A and B are the same (the same operators, variables,
+ * members and literals), parentheses and implicit conversions aside; a
+ * call or a read of memory is never the same as another. */
 static int same_expr(CXCursor a, CXCursor b)
 {
 	a = strip(a);
@@ -4403,10 +4404,11 @@ static int same_expr(CXCursor a, CXCursor b)
 		if (clang_getCursorBinaryOperatorKind(a) != clang_getCursorBinaryOperatorKind(b))
 			return 0;
 	} else if (k == CXCursor_UnaryOperator) {
-		if (clang_getCursorUnaryOperatorKind(a) != clang_getCursorUnaryOperatorKind(b))
+		if (clang_getCursorUnaryOperatorKind(a) != clang_getCursorUnaryOperatorKind(b) ||
+		    clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_Deref)
 			return 0;
-	} else if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr && k != CXCursor_ConditionalOperator) {
-		return 0; /* other expressions: not compared */
+	} else if (k != CXCursor_ConditionalOperator) {
+		return 0; /* others (calls, memory) may not give the same value twice */
 	}
 	if (k == CXCursor_DeclRefExpr)
 		return 1;
