@@ -2974,6 +2974,8 @@ typedef struct loop {
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
 	CXCursor vstep;     /* `var += e` with e no constant (loop_step fails): e */
+	CXCursor brk;       /* `if (var >= e) break;` of the body, whose first
+			     * iteration taken is B2 (break_bound), or null */
 	int scoped;         /* declared by the for's init: no code after it sees it */
 	/* a bound that is the lesser (ALT 1) or the greater (ALT -1) of B and
 	 * B2, as MIN() and MAX() macros write it, and a first value so of L
@@ -3915,8 +3917,9 @@ typedef struct skips {
 } skips;
 
 /* Whether ST is `if (COND) continue;` (no else; the branch a continue
- * alone, braced or not), setting *COND and *CONT. */
-static int guarded_continue(CXCursor st, CXCursor *cond, CXCursor *cont)
+ * alone, braced or not), or with a break for JUMP CXCursor_BreakStmt,
+ * setting *COND and *CONT. */
+static int guarded_jump(CXCursor st, enum CXCursorKind jump, CXCursor *cond, CXCursor *cont)
 {
 	if (kind(st) != CXCursor_IfStmt)
 		return 0;
@@ -3931,13 +3934,52 @@ static int guarded_continue(CXCursor st, CXCursor *cond, CXCursor *cont)
 		t = ok ? tk.c[0] : t;
 		kids_free(&tk);
 	}
-	ok = ok && kind(t) == CXCursor_ContinueStmt;
+	ok = ok && kind(t) == jump;
 	if (ok) {
 		*cond = kk.c[0];
 		*cont = t;
 	}
 	kids_free(&kk);
 	return ok;
+}
+
+/* Where a statement of BODY (the loop L's, stepping by 1 or -1, with one
+ * bound) is `if (var >= e) break;` (>, or <= and < counting down, var
+ * the loop's), the last iteration it lets run as the lesser (greater)
+ * second bound B2, and that statement into l->brk: the statements after
+ * it are then counted where its test fails, as after a skip. */
+static void break_bound(W *w, loop *l, CXCursor *body, int nbody)
+{
+	int up = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE;
+	int down = l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE;
+	if (l->alt || l->nextra || l->vals || l->pre_step || !(up ? l->step == 1 : down && l->step == -1))
+		return;
+	for (int i = 0; i < nbody; i++) {
+		CXCursor cond, brk;
+		if (!guarded_jump(body[i], CXCursor_BreakStmt, &cond, &brk))
+			continue;
+		loop m;
+		loop_init(w, &m);
+		m.decl = l->decl;
+		if (loop_cond1(w, cond, &m) == 0 && !m.alt && clang_Cursor_isNull(m.offset)) {
+			/* the first value that breaks: e (>=, <=), e + 1 (>), e - 1 (<) */
+			enum CXBinaryOperatorKind r = m.rel;
+			int ok = up ? r == CXBinaryOperator_GE || r == CXBinaryOperator_GT
+				    : r == CXBinaryOperator_LE || r == CXBinaryOperator_LT;
+			if (ok) {
+				poly_set(l->B2, m.B, w->s->ctx);
+				if (r == CXBinaryOperator_GT || r == CXBinaryOperator_LT)
+					poly_add_si(l->B2, l->B2, up ? 1 : -1, w->s->ctx);
+				/* as l->rel reads it: var < first + 1, var <= first */
+				if (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT)
+					poly_add_si(l->B2, l->B2, up ? 1 : -1, w->s->ctx);
+				l->alt = up ? 1 : -1;
+				l->brk = body[i];
+			}
+		}
+		loop_clear(w, &m);
+		return;
+	}
 }
 
 static void skips_clear(W *w, skips *g)
@@ -4033,7 +4075,9 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 		/* if (test) continue; in a for loop: read once its variable is
 		 * one (a test that is no guard is a way out after all) */
 		if (upd < 0 && !l->pre_step && !l->vals && gs.n < GC_MAX &&
-		    guarded_continue(body[i], &gs.cond[gs.n], &gs.cont[gs.n])) {
+		    (guarded_jump(body[i], CXCursor_ContinueStmt, &gs.cond[gs.n], &gs.cont[gs.n]) ||
+		     (clang_equalCursors(body[i], l->brk) &&
+		      guarded_jump(body[i], CXCursor_BreakStmt, &gs.cond[gs.n], &gs.cont[gs.n])))) {
 			gs.at[gs.n++] = i;
 			continue;
 		}
@@ -4293,6 +4337,46 @@ static int count_bounded(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, 
 	poly_set(l->B, B1, s->ctx);
 	poly_clear(L1, s->ctx);
 	poly_clear(B1, s->ctx);
+	return ret;
+}
+
+/* The loop AT (a for loop's BODY, NBODY statements) whose statement l->brk
+ * breaks at the first value F its test takes (break_bound: l->B2 the bound
+ * that lets F run): where F is its first value L or beyond, with B2; where
+ * the test holds from L on, with the bound that lets L alone run. */
+static int count_breaking(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, epi_counts *out)
+{
+	sym_ctx *s = w->s;
+	int up = l->alt > 0, strict = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT;
+	poly_t b2, bl, d;
+	poly_init(b2, s->ctx);
+	poly_init(bl, s->ctx);
+	poly_init(d, s->ctx);
+	poly_set(b2, l->B2, s->ctx);
+	poly_add_si(bl, l->L, strict ? (up ? 1 : -1) : 0, s->ctx); /* B2 where F is L */
+	epi_counts c;
+	counts_init(&c);
+	int ret = count_bounded(w, at, l, body, nbody, -1, 0, &c);
+	if (ret == 0) { /* F past L: B2 beyond BL */
+		poly_sub(d, up ? b2 : bl, up ? bl : b2, s->ctx);
+		counts_restrict(s, &c, d);
+		counts_add(s, out, &c);
+		counts_clear(s, &c);
+		counts_init(&c);
+		poly_set(l->B2, bl, s->ctx);
+		ret = count_bounded(w, at, l, body, nbody, -1, 0, &c);
+	}
+	if (ret == 0) { /* F before L: L alone */
+		poly_sub(d, up ? bl : b2, up ? b2 : bl, s->ctx);
+		poly_sub_si(d, d, 1, s->ctx);
+		counts_restrict(s, &c, d);
+		counts_add(s, out, &c);
+	}
+	poly_set(l->B2, b2, s->ctx);
+	counts_clear(s, &c);
+	poly_clear(b2, s->ctx);
+	poly_clear(bl, s->ctx);
+	poly_clear(d, s->ctx);
 	return ret;
 }
 
@@ -4814,6 +4898,7 @@ static void loop_init(W *w, loop *l)
 	l->bound = clang_getNullCursor();
 	l->offset = clang_getNullCursor();
 	l->vstep = clang_getNullCursor();
+	l->brk = clang_getNullCursor();
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);
 	poly_init(l->B2, w->s->ctx);
@@ -5352,7 +5437,12 @@ static int for_loop(W *w, CXCursor c, epi_counts *out)
 		int vary = uk.n > 1 && w->nvary < MAXDEPTH;
 		if (vary)
 			w->vary[w->nvary++] = inc;
-		ret = count_bounded(w, c, &l, bk.c, bk.n, -1, 0, out);
+		if (!l.alt_l)
+			break_bound(w, &l, bk.c, bk.n);
+		if (!clang_Cursor_isNull(l.brk))
+			ret = count_breaking(w, c, &l, bk.c, bk.n, out);
+		else
+			ret = count_bounded(w, c, &l, bk.c, bk.n, -1, 0, out);
 		if (vary)
 			w->nvary--;
 	}
