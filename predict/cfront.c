@@ -2974,8 +2974,9 @@ typedef struct loop {
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
 	CXCursor vstep;     /* `var += e` with e no constant (loop_step fails): e */
-	CXCursor brk;       /* `if (var >= e) break;` of the body, whose first
-			     * iteration taken is B2 (break_bound), or null */
+	CXCursor brk;       /* `if (var >= e) break;` of the body (break_bound), or null */
+	int brk_kind;       /* BRK_FROM, BRK_AT, BRK_FIRST */
+	poly_t F;           /* the first value that breaks, or BRK_FIRST's condition */
 	int scoped;         /* declared by the for's init: no code after it sees it */
 	/* a bound that is the lesser (ALT 1) or the greater (ALT -1) of B and
 	 * B2, as MIN() and MAX() macros write it, and a first value so of L
@@ -3943,13 +3944,23 @@ static int guarded_jump(CXCursor st, enum CXCursorKind jump, CXCursor *cond, CXC
 	return ok;
 }
 
+/* How a loop's `if (TEST) break;` on its own variable ends it (break_bound):
+ * from the first value F on which the test holds for every value after
+ * (i >= e counting up), at F alone (i == e), or at its first value L when
+ * the test holds there, never after (i < e counting up). */
+enum { BRK_FROM = 1, BRK_AT, BRK_FIRST };
+
 /* Where a statement of BODY (the loop L's, stepping by 1 or -1, with one
- * bound) is `if (var >= e) break;` (>, or <= and < counting down, var
- * the loop's), the last iteration it lets run as the lesser (greater)
- * second bound B2, and that statement into l->brk: the statements after
- * it are then counted where its test fails, as after a skip. */
+ * bound) is `if (TEST) break;` with TEST comparing the loop's variable
+ * with an affine value e, that statement into l->brk, how it ends the
+ * loop into l->brk_kind, and into l->F the first value that breaks (e,
+ * e + 1 for >, e - 1 for < counting down) or, for BRK_FIRST, the
+ * condition (>= 0) that the test holds at L. count_breaking() counts the
+ * loop; the statements after the test run where it fails, as after a
+ * skip. */
 static void break_bound(W *w, loop *l, CXCursor *body, int nbody)
 {
+	sym_ctx *s = w->s;
 	int up = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE;
 	int down = l->rel == CXBinaryOperator_GT || l->rel == CXBinaryOperator_GE;
 	if (l->alt || l->nextra || l->vals || l->pre_step || !(up ? l->step == 1 : down && l->step == -1))
@@ -3961,21 +3972,34 @@ static void break_bound(W *w, loop *l, CXCursor *body, int nbody)
 		loop m;
 		loop_init(w, &m);
 		m.decl = l->decl;
-		if (loop_cond1(w, cond, &m) == 0 && !m.alt && clang_Cursor_isNull(m.offset)) {
-			/* the first value that breaks: e (>=, <=), e + 1 (>), e - 1 (<) */
+		int kind_ = 0;
+		CXCursor sc = strip(cond);
+		kids ek = {0};
+		if (kind(sc) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(sc) == CXBinaryOperator_EQ)
+			kids_of(sc, &ek);
+		if (ek.n == 2) { /* var == e, e == var */
+			int side = same_decl(ek.c[0], l->decl) ? 1 : same_decl(ek.c[1], l->decl) ? 0 : -1;
+			if (side >= 0 && bound_poly(w, ek.c[side], l->F) == 0)
+				kind_ = BRK_AT;
+		} else if (loop_cond1(w, cond, &m) == 0 && !m.alt && clang_Cursor_isNull(m.offset)) {
 			enum CXBinaryOperatorKind r = m.rel;
-			int ok = up ? r == CXBinaryOperator_GE || r == CXBinaryOperator_GT
-				    : r == CXBinaryOperator_LE || r == CXBinaryOperator_LT;
-			if (ok) {
-				poly_set(l->B2, m.B, w->s->ctx);
-				if (r == CXBinaryOperator_GT || r == CXBinaryOperator_LT)
-					poly_add_si(l->B2, l->B2, up ? 1 : -1, w->s->ctx);
-				/* as l->rel reads it: var < first + 1, var <= first */
-				if (l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT)
-					poly_add_si(l->B2, l->B2, up ? 1 : -1, w->s->ctx);
-				l->alt = up ? 1 : -1;
-				l->brk = body[i];
+			int ge = r == CXBinaryOperator_GE || r == CXBinaryOperator_GT;
+			int le = r == CXBinaryOperator_LE || r == CXBinaryOperator_LT;
+			int strict = r == CXBinaryOperator_GT || r == CXBinaryOperator_LT;
+			if ((up && ge) || (down && le)) { /* from e (+ 1, - 1 when strict) on */
+				poly_add_si(l->F, m.B, strict ? (up ? 1 : -1) : 0, s->ctx);
+				kind_ = BRK_FROM;
+			} else if ((up && le) || (down && ge)) { /* at L when L < e (<=; > and >= counting down) */
+				poly_sub(l->F, up ? m.B : l->L, up ? l->L : m.B, s->ctx);
+				if (strict)
+					poly_sub_si(l->F, l->F, 1, s->ctx);
+				kind_ = BRK_FIRST;
 			}
+		}
+		kids_free(&ek);
+		if (kind_) {
+			l->brk = body[i];
+			l->brk_kind = kind_;
 		}
 		loop_clear(w, &m);
 		return;
@@ -4340,43 +4364,50 @@ static int count_bounded(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, 
 	return ret;
 }
 
-/* The loop AT (a for loop's BODY, NBODY statements) whose statement l->brk
- * breaks at the first value F its test takes (break_bound: l->B2 the bound
- * that lets F run): where F is its first value L or beyond, with B2; where
- * the test holds from L on, with the bound that lets L alone run. */
+/* The loop AT (a for loop's BODY, NBODY statements) that its statement
+ * l->brk ends (break_bound), in two regions: where it breaks in the range
+ * (from F or at F, F not before the first value L; at L where the test
+ * holds there), with a second bound that lets that iteration run; and
+ * where it does not, with L alone (BRK_FROM: the test holds from L on)
+ * or its bound alone. */
 static int count_breaking(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, epi_counts *out)
 {
 	sym_ctx *s = w->s;
-	int up = l->alt > 0, strict = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT;
-	poly_t b2, bl, d;
-	poly_init(b2, s->ctx);
-	poly_init(bl, s->ctx);
-	poly_init(d, s->ctx);
-	poly_set(b2, l->B2, s->ctx);
-	poly_add_si(bl, l->L, strict ? (up ? 1 : -1) : 0, s->ctx); /* B2 where F is L */
-	epi_counts c;
-	counts_init(&c);
-	int ret = count_bounded(w, at, l, body, nbody, -1, 0, &c);
-	if (ret == 0) { /* F past L: B2 beyond BL */
-		poly_sub(d, up ? b2 : bl, up ? bl : b2, s->ctx);
-		counts_restrict(s, &c, d);
-		counts_add(s, out, &c);
-		counts_clear(s, &c);
+	int up = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_LE;
+	int strict = l->rel == CXBinaryOperator_LT || l->rel == CXBinaryOperator_GT, ret = 0;
+	poly_t reg, last;
+	poly_init(reg, s->ctx);
+	poly_init(last, s->ctx);
+	/* the region where it breaks in the range (reg >= 0), and the last value that runs there */
+	if (l->brk_kind == BRK_FIRST) {
+		poly_set(reg, l->F, s->ctx);
+		poly_set(last, l->L, s->ctx);
+	} else {
+		poly_sub(reg, up ? l->F : l->L, up ? l->L : l->F, s->ctx);
+		poly_set(last, l->F, s->ctx);
+	}
+	for (int region = 0; region < 2 && ret == 0; region++) {
+		if (region == 1) { /* the other region: reg < 0 */
+			poly_neg(reg, reg, s->ctx);
+			poly_sub_si(reg, reg, 1, s->ctx);
+			poly_set(last, l->L, s->ctx);
+		}
+		/* a second bound that lets LAST run: last + 1 (last - 1) as < (>) reads it */
+		int bounded = region == 0 || l->brk_kind == BRK_FROM;
+		poly_add_si(l->B2, last, strict ? (up ? 1 : -1) : 0, s->ctx);
+		l->alt = bounded ? (up ? 1 : -1) : 0;
+		epi_counts c;
 		counts_init(&c);
-		poly_set(l->B2, bl, s->ctx);
 		ret = count_bounded(w, at, l, body, nbody, -1, 0, &c);
+		if (ret == 0) {
+			counts_restrict(s, &c, reg);
+			counts_add(s, out, &c);
+		}
+		counts_clear(s, &c);
 	}
-	if (ret == 0) { /* F before L: L alone */
-		poly_sub(d, up ? bl : b2, up ? b2 : bl, s->ctx);
-		poly_sub_si(d, d, 1, s->ctx);
-		counts_restrict(s, &c, d);
-		counts_add(s, out, &c);
-	}
-	poly_set(l->B2, b2, s->ctx);
-	counts_clear(s, &c);
-	poly_clear(b2, s->ctx);
-	poly_clear(bl, s->ctx);
-	poly_clear(d, s->ctx);
+	l->alt = 0;
+	poly_clear(reg, s->ctx);
+	poly_clear(last, s->ctx);
 	return ret;
 }
 
@@ -4899,6 +4930,7 @@ static void loop_init(W *w, loop *l)
 	l->offset = clang_getNullCursor();
 	l->vstep = clang_getNullCursor();
 	l->brk = clang_getNullCursor();
+	poly_init(l->F, w->s->ctx);
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);
 	poly_init(l->B2, w->s->ctx);
@@ -4913,6 +4945,7 @@ static void loop_clear(W *w, loop *l)
 	poly_clear(l->B, w->s->ctx);
 	poly_clear(l->B2, w->s->ctx);
 	poly_clear(l->L2, w->s->ctx);
+	poly_clear(l->F, w->s->ctx);
 }
 
 /* The statements of one iteration of the loop L, as count_loop() takes

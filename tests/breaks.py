@@ -6,11 +6,12 @@ Each program has a nest of one to three for loops, counted up or down by
 the outer variables; one loop's body holds `if (TEST) break;` where TEST
 compares the loop's variable with an affine value, most often the way
 that holds from some iteration on (i >= e counting up, i < e counting
-down), sometimes not (==, the other way round), amid statements that add
-1.0 to a global before and after it and inner loops. The program prints
-the global. epi-predict's total of add.f64 at each point must equal the
-run's count where it says it is exact (its minimum and maximum equal),
-and lie between them otherwise.
+down), sometimes at one value (==) or the other way round (holding at
+the first iteration or never), amid statements that add 1.0 to a global
+before and after it and inner loops. The program prints the global.
+epi-predict's total of add.f64 at each point must equal the run's count
+where it says it is exact (its minimum and maximum equal), and lie
+between them otherwise.
 
 usage: breaks.py EPI-PREDICT WORKDIR SEED...; prints one line a program:
   exact NAME       every point counted exactly, the run's count
