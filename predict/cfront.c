@@ -3966,9 +3966,22 @@ static void break_bound(W *w, loop *l, CXCursor *body, int nbody)
 	if (l->alt || l->nextra || l->vals || l->pre_step || !(up ? l->step == 1 : down && l->step == -1))
 		return;
 	for (int i = 0; i < nbody; i++) {
-		CXCursor cond, brk;
-		if (!guarded_jump(body[i], CXCursor_BreakStmt, &cond, &brk))
+		CXCursor cond, brk, at;
+		const char *what;
+		if (!guarded_jump(body[i], CXCursor_BreakStmt, &cond, &brk)) {
+			if (escapes(body[i], &at, &what))
+				return; /* a statement before it may skip its test */
 			continue;
+		}
+		/* its test's variables keep their values through the body */
+		refs r = {0};
+		refs_of(cond, &r);
+		for (int j = 0; j < r.n; j++)
+			for (int k = 0; k < nbody; k++)
+				if (!clang_equalCursors(r.d[j], l->decl) && writes(body[k], r.d[j], NULL))
+					return;
+		if (r.nm)
+			return;
 		loop m;
 		loop_init(w, &m);
 		m.decl = l->decl;

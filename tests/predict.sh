@@ -454,6 +454,48 @@ expect "a bound that a variable of the function holds, said so" 0 \
 	"$tmp/pieces.c"
 expect "a count in pieces, parameters unbound: the formula of large parameters" 0 \
 	'rows,function,load.i32,,,,20 for large parameters,' -- "$tmp/pieces.c" --format csv
+# a break on the loop's variable that a statement before it may skip, or
+# whose test reads a variable the body changes, stays a way out (a range);
+# one after an inner loop's own break bounds the loop
+cat >"$tmp/brkno.c" <<'EOF'
+double acc[1];
+void s1(int n, int m, const int *a)
+{
+	for (int i = 0; i < n; i++) {
+		if (a[i] > 0)
+			continue;
+		if (i >= m)
+			break;
+		acc[0] += 1.0;
+	}
+}
+void s2(int n, int m)
+{
+	for (int i = 0; i < n; i++) {
+		if (i >= m)
+			break;
+		acc[0] += 1.0;
+		m--;
+	}
+}
+void s3(int n, int m)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < i; j++)
+			if (j > 3)
+				break;
+		if (i >= m)
+			break;
+		acc[0] += 1.0;
+	}
+}
+EOF
+expect "a break a continue before it may skip: a range" 0 'brkno.c,2,s1,function,add.f64,10,0,10,' -- \
+	"$tmp/brkno.c" --param n=10 --param m=4 --format csv
+expect "a break whose bound the body changes: a range" 0 'brkno.c,12,s2,function,add.f64,10,0,10,' -- \
+	"$tmp/brkno.c" --param n=10 --param m=4 --format csv
+expect "a break after an inner loop's own: exact" 0 'brkno.c,21,s3,function,add.f64,4,4,4,' -- \
+	"$tmp/brkno.c" --param n=10 --param m=4 --format csv
 # a bound that a function of the file chooses, the lesser or the greater
 # of its two arguments, in the forms C writes them
 cat >"$tmp/minfn.c" <<'EOF'
