@@ -2974,6 +2974,7 @@ typedef struct loop {
 	CXCursor extra[4];
 	CXCursor offset;    /* `var + e REL B`: e, which counts into B as - e */
 	CXCursor vstep;     /* `var += e` with e no constant (loop_step fails): e */
+	CXCursor bound2;    /* a second bound's expression (`var < n && var < m`: m), or null */
 	CXCursor brk;       /* `if (var >= e) break;` of the body (break_bound), or null */
 	int brk_kind;       /* BRK_FROM, BRK_AT, BRK_FIRST */
 	poly_t F;           /* the first value that breaks, or BRK_FIRST's condition */
@@ -3037,6 +3038,7 @@ static int second_bound(W *w, CXCursor cond, loop *l)
 			else if (!strict && strict2)
 				poly_add_si(l->B2, l->B2, up ? -1 : 1, w->s->ctx);
 			l->alt = up ? 1 : -1;
+			l->bound2 = m.bound;
 			ret = 0;
 		}
 	}
@@ -4076,6 +4078,8 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 	refs r = {0};
 	r.d[r.n++] = l->decl;
 	refs_of(l->bound, &r);
+	if (!clang_Cursor_isNull(l->bound2))
+		refs_of(l->bound2, &r);
 	if (!clang_Cursor_isNull(l->offset))
 		refs_of(l->offset, &r);
 	int esc = -1, ends = 0;
@@ -4943,6 +4947,7 @@ static void loop_init(W *w, loop *l)
 	l->offset = clang_getNullCursor();
 	l->vstep = clang_getNullCursor();
 	l->brk = clang_getNullCursor();
+	l->bound2 = clang_getNullCursor();
 	poly_init(l->F, w->s->ctx);
 	poly_init(l->L, w->s->ctx);
 	poly_init(l->B, w->s->ctx);

@@ -496,6 +496,10 @@ expect "a break whose bound the body changes: a range" 0 'brkno.c,12,s2,function
 	"$tmp/brkno.c" --param n=10 --param m=4 --format csv
 expect "a break after an inner loop's own: exact" 0 'brkno.c,21,s3,function,add.f64,4,4,4,' -- \
 	"$tmp/brkno.c" --param n=10 --param m=4 --format csv
+# a second bound (i < n && i < m) whose variable the body changes
+printf 'double acc[1];\nvoid s(int n, int m)\n{\n\tfor (int i = 0; i < n && i < m; i++) {\n\t\tacc[0] += 1.0;\n\t\tm--;\n\t}\n}\n' >"$tmp/bound2.c"
+expect "a second bound the body changes: the loop is not counted by it" 0 \
+	"bound2.c:4: cannot count this loop: 'm' changes inside it (line 6)" -- "$tmp/bound2.c"
 # a bound that a function of the file chooses, the lesser or the greater
 # of its two arguments, in the forms C writes them
 cat >"$tmp/minfn.c" <<'EOF'
