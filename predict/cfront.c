@@ -4501,10 +4501,14 @@ static void trip_name(W *w, const char *label, char *name, size_t n)
  * for (ii = lo; ii < n; ii += b) ... for (i = ii; i < MIN(ii + b, n); i++)
  * with b no constant: the tile loop's trip count is no polynomial, but
  * its point loops cover lo..n once, whatever b. Where ii is read nowhere
- * but in its point loops' headers, the tile loop is counted by its trip
- * count T with its point loops running nothing (the counts C0 of one
- * iteration), plus, once, one iteration whose point loops run over the
- * whole range (C1) less C0: T*C0 + C1 - C0. */
+ * but in its point loops' headers and in subscripts (which move addresses,
+ * not counts), the body neither leaves early nor changes b or n, the tile
+ * loop is counted by its trip count T with its point loops running
+ * nothing (the counts C0 of one iteration), plus, once, one iteration
+ * whose point loops run over the whole range (C1) less C0: T*C0 + C1 -
+ * C0. A point loop's end may be min(ii + b, n) as a ?:, a min() function
+ * of the file, `i < ii + b && i < n`, or a variable the body sets to one
+ * where it declares it. */
 
 static CXCursor update_target(CXCursor e);
 static void for_parts(const CXCursor *h, int n, CXCursor *init, CXCursor *cond, CXCursor *inc);
@@ -4797,8 +4801,9 @@ static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData 
 }
 
 /* Where the loop AT that trip_fallback counts is the tile loop w->tc with
- * BODY reading its variable only in point loops' headers: pushes it (its
- * point loops running nothing) and returns 1; else 0. */
+ * BODY reading its variable only in point loops' headers and subscripts
+ * (see above): pushes it (its point loops running nothing) and returns 1;
+ * else 0. */
 static int tile_of(W *w, CXCursor at, CXCursor body)
 {
 	if (clang_Cursor_isNull(w->tc.at) || !clang_equalCursors(w->tc.at, at) || clang_Cursor_isNull(w->tc.lo) ||

@@ -827,26 +827,26 @@ static char *plain_classes(sym_ctx *s, const floors *F, const poly_struct *sums,
  * least common multiple of their terms' denominators, where each term is
  * affine: when every class gives the same polynomial (a tiled loop's
  * 32*floor(n/32) in one class of n and a sum of floor terms that is n in
- * the others), that polynomial; when the classes of W's one parameter
- * differ by a multiple of one term's change (n + ceil(n/32)), the
- * polynomial with that term. Its condition: the threshold beyond all the
- * classes', lowered while W still equals the formula, the classes' own
- * when they agree, or "large parameters". Into SUM; returns the condition,
- * or NULL (SUM undefined) when there is no such formula: a count periodic
- * in its parameter in other ways keeps its floor terms. */
+ * the others), that polynomial; when the classes of the terms' one
+ * parameter differ by polynomials times the terms' changes (n +
+ * ceil(n/32)), the polynomial with those terms (fit_floors); otherwise
+ * PLAIN, W's polynomial at a point of large parameters, with the classes
+ * where it holds (plain_classes). Its condition: the threshold on that
+ * parameter beyond all the classes' (lowered while W still equals the
+ * formula where it is W's only parameter) beside the same constraints on
+ * the others, else the classes' own when they agree, else "large
+ * parameters". Into SUM; returns the condition, or NULL (SUM undefined)
+ * when there is no such formula. */
 static char *format_classes(sym_ctx *s, const sym_pw *w, const poly_t plain, poly_t sum)
 {
 	floors F;
 	if (floors_of(s, w, &F) < 0)
 		return NULL;
-	int used[SYM_MAXVARS], nused = 0, p = -1;
+	int used[SYM_MAXVARS], nused = 0;
 	memset(used, 0, sizeof *used * (size_t)s->cap);
 	sym_pw_params(s, w, used);
 	for (int k = 0; k < s->nvars; k++)
-		if (used[k]) {
-			p = k;
-			nused++;
-		}
+		nused += used[k] != 0;
 	poly_struct *sums = xmalloc(F.classes * sizeof *sums);
 	poly_struct subs[SYM_MAXVARS], *sub[SYM_MAXVARS];
 	for (int k = 0; k < s->nvars; k++)
@@ -857,7 +857,7 @@ static char *format_classes(sym_ctx *s, const sym_pw *w, const poly_t plain, pol
 	}
 	char *cond0 = NULL, *rest0 = NULL;
 	int ok = 1, same = 1, same_cond = 1, thresholds = F.nparams == 1;
-	p = F.par[0]; /* with one parameter of floor terms, its thresholds */
+	int p = F.par[0]; /* with one parameter of floor terms, its thresholds */
 	long K = 0;
 	long c = 0;
 	for (; c < F.classes && ok; c++) {
