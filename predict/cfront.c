@@ -4707,35 +4707,12 @@ static const struct tile *point_loop(W *w, CXCursor init, CXCursor cond, const k
 	return t;
 }
 
-/* The reads of the variable DECL under a cursor: how many. */
-typedef struct reads_of {
-	CXCursor decl;
-	int n;
-} reads_of;
-
-static enum CXChildVisitResult count_reads(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	reads_of *r = d;
-	if (kind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), r->decl))
-		r->n++;
-	return CXChildVisit_Recurse;
-}
-
-static int reads_in(CXCursor c, CXCursor decl)
-{
-	reads_of r = {.decl = decl};
-	if (!clang_Cursor_isNull(c)) {
-		count_reads(c, clang_getNullCursor(), &r);
-		clang_visitChildren(c, count_reads, &r);
-	}
-	return r.n;
-}
-
 /* The reads of DECL under C outside the subscripts of arrays (a[ii + i],
- * whose value moves an address, not a count). */
+ * whose value moves an address, not a count); 0 for a null C. */
 static int reads_counted(CXCursor c, CXCursor decl)
 {
+	if (clang_Cursor_isNull(c))
+		return 0;
 	if (kind(c) == CXCursor_DeclRefExpr)
 		return clang_equalCursors(clang_getCursorReferenced(c), decl);
 	kids kk = {0};
@@ -4778,7 +4755,7 @@ static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData 
 	const struct tile *t = clang_Cursor_isNull(cond) ? NULL : point_loop(pts->w, init, cond, &uk, &l, &ind, &e);
 	if (t == &pts->w->tile[pts->w->ntile - 1]) {
 		pts->n++;
-		pts->reads += reads_in(init, t->decl) + reads_in(cond, t->decl);
+		pts->reads += reads_counted(init, t->decl) + reads_counted(cond, t->decl);
 		if (!clang_Cursor_isNull(e)) { /* its value's reads, once a variable */
 			int k = 0;
 			while (k < pts->nend && !clang_equalCursors(pts->end[k], e))
@@ -4786,10 +4763,10 @@ static enum CXChildVisitResult find_points(CXCursor c, CXCursor p, CXClientData 
 			if (k == pts->nend && k < 8) {
 				pts->end[pts->nend] = e;
 				pts->end_reads[pts->nend++] = 0;
-				pts->reads += reads_in(var_init(pts->w, e), t->decl);
+				pts->reads += reads_counted(var_init(pts->w, e), t->decl);
 			}
 			if (k < 8)
-				pts->end_reads[k] += reads_in(cond, e);
+				pts->end_reads[k] += reads_counted(cond, e);
 			else
 				pts->reads = -1;
 		}
