@@ -3072,22 +3072,7 @@ static int loop_cond(W *w, CXCursor cond, loop *l)
 	return ret;
 }
 
-/* Which of P0 and P1 (parameters) `u OP v ? x : y` yields: the lesser (1),
- * the greater (-1), or 0 when it is no such choice. */
-static int choice_of(CXCursor u, enum CXBinaryOperatorKind op, CXCursor v, CXCursor x, CXCursor y, CXCursor p0,
-		     CXCursor p1)
-{
-	int uv = (same_decl(u, p0) && same_decl(v, p1)) || (same_decl(u, p1) && same_decl(v, p0));
-	int xy = (same_decl(x, p0) && same_decl(y, p1)) || (same_decl(x, p1) && same_decl(y, p0));
-	if (!uv || !xy)
-		return 0;
-	int lt = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
-	int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
-	int first = same_decl(x, clang_getCursorReferenced(strip(u))); /* yields u when the test holds */
-	if (lt || gt)
-		return (lt == first) ? 1 : -1;
-	return 0;
-}
+static int same_expr(CXCursor a, CXCursor b);
 
 /* S, or the one statement of S a block: a null cursor for a block of
  * another number. */
@@ -3116,19 +3101,36 @@ static CXCursor returned(CXCursor r)
 	return x;
 }
 
-/* Which of P0 and P1 the choice `test ? x : y` yields (choice_of), TEST
- * a comparison; 0 for any other TEST. */
-static int choice_by(CXCursor test, CXCursor x, CXCursor y, CXCursor p0, CXCursor p1)
+/* What `test ? x : y` yields of the two values TEST compares: the lesser
+ * (1: u < v ? u : v, u > v ? v : u, <= and >= alike), the greater (-1),
+ * or 0 when it is no such choice (TEST no comparison, or X and Y not its
+ * two operands, compared by same_expr()). */
+static int choice_by(CXCursor test, CXCursor x, CXCursor y)
 {
 	test = strip(test);
 	if (clang_Cursor_isNull(test) || kind(test) != CXCursor_BinaryOperator || clang_Cursor_isNull(x) ||
 	    clang_Cursor_isNull(y))
 		return 0;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(test);
+	int lt = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
+	int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
 	kids tk = {0};
 	kids_of(test, &tk);
-	int ret = tk.n == 2 ? choice_of(tk.c[0], clang_getCursorBinaryOperatorKind(test), tk.c[1], x, y, p0, p1) : 0;
+	int ret = 0;
+	if (tk.n == 2 && (lt || gt)) {
+		int first = same_expr(x, tk.c[0]) && same_expr(y, tk.c[1]); /* yields u when the test holds */
+		int second = same_expr(x, tk.c[1]) && same_expr(y, tk.c[0]);
+		if (first || second)
+			ret = lt == first ? 1 : -1;
+	}
 	kids_free(&tk);
 	return ret;
+}
+
+/* Whether X and Y are the parameters P0 and P1, either way. */
+static int params_pair(CXCursor x, CXCursor y, CXCursor p0, CXCursor p1)
+{
+	return (same_decl(x, p0) && same_decl(y, p1)) || (same_decl(x, p1) && same_decl(y, p0));
 }
 
 /* What the function F returns of its two parameters: the lesser (1), the
@@ -3151,15 +3153,15 @@ static int minmax_fn(const fn *f)
 	CXCursor e = bk.n == 1 ? strip(returned(bk.c[0])) : clang_getNullCursor();
 	if (!clang_Cursor_isNull(e) && kind(e) == CXCursor_ConditionalOperator) { /* return a < b ? a : b; */
 		kids_of(e, &k);
-		if (k.n == 3)
-			ret = choice_by(k.c[0], k.c[1], k.c[2], p[0], p[1]);
+		if (k.n == 3 && params_pair(k.c[1], k.c[2], p[0], p[1]))
+			ret = choice_by(k.c[0], k.c[1], k.c[2]);
 	} else if (bk.n >= 1 && bk.n <= 2 && kind(bk.c[0]) == CXCursor_IfStmt) { /* if (a < b) return a; return b; */
 		kids_of(bk.c[0], &k);
 		CXCursor then = k.n >= 2 ? k.c[1] : clang_getNullCursor();
 		CXCursor other = k.n == 3 && bk.n == 1 ? k.c[2] : k.n == 2 && bk.n == 2 ? bk.c[1] : clang_getNullCursor();
 		CXCursor x = returned(only_stmt(then)), y = returned(only_stmt(other));
-		if (k.n >= 2)
-			ret = choice_by(k.c[0], x, y, p[0], p[1]);
+		if (k.n >= 2 && params_pair(x, y, p[0], p[1]))
+			ret = choice_by(k.c[0], x, y);
 	}
 	kids_free(&fk);
 	kids_free(&bk);
@@ -4629,23 +4631,11 @@ static int point_cond(W *w, CXCursor cond, CXCursor id, const struct tile *t, CX
 			kids_free(&parts);
 			return tile_ends(t, a, b);
 		}
-		kids ck = {0}, tk = {0};
+		kids ck = {0};
 		if (!clang_Cursor_isNull(x) && kind(x = strip(x)) == CXCursor_ConditionalOperator)
 			kids_of(x, &ck);
-		CXCursor test = ck.n == 3 ? strip(ck.c[0]) : clang_getNullCursor();
-		if (!clang_Cursor_isNull(test) && kind(test) == CXCursor_BinaryOperator)
-			kids_of(test, &tk);
-		if (tk.n == 2) {
-			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(test);
-			int lt = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE;
-			int gt = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
-			/* p < q ? p : q, p > q ? q : p: the lesser */
-			int lesser = (lt && same_expr(tk.c[0], ck.c[1]) && same_expr(tk.c[1], ck.c[2])) ||
-				     (gt && same_expr(tk.c[0], ck.c[2]) && same_expr(tk.c[1], ck.c[1]));
-			ok = lesser && tile_ends(t, ck.c[1], ck.c[2]);
-		}
+		ok = ck.n == 3 && choice_by(ck.c[0], ck.c[1], ck.c[2]) == 1 && tile_ends(t, ck.c[1], ck.c[2]);
 		kids_free(&ck);
-		kids_free(&tk);
 	}
 	kids_free(&parts);
 	return ok;
