@@ -60,12 +60,19 @@ void epi_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void epi_analysis_die(const epi_analysis *a, int code, const char *err)
+void epi_analysis_die(epi_analysis *a, int code, const char *err)
 {
 	/* every loop that could not be counted (--strict), one line each */
 	for (int i = 0; i + 1 < a->nerrors; i++)
 		fprintf(stderr, "%s: error: %s\n", epi_prog, a->errors[i]);
-	epi_die(code, "%s", a->nerrors ? a->errors[a->nerrors - 1] : err);
+	char *last = strdup(a->nerrors ? a->errors[a->nerrors - 1] : err);
+#ifdef EPI_FREE_AT_EXIT
+	/* the sanitized build checks for leaks at exit: the counts made before
+	 * the error hold large integers in FLINT's blocks, which only their
+	 * owners' encoded references reach, and which it would report lost */
+	epi_analysis_free(a);
+#endif
+	epi_die(code, "%s", last ? last : "out of memory");
 }
 
 void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,

@@ -24,7 +24,7 @@ void epi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* epi_analyze_bind() or die: every loop that cannot be counted (under
  * --strict) on a line of its own, then the error (epi_analysis_die, for
  * CODE and ERR that epi_analyze_bind returned). */
-void epi_analysis_die(const epi_analysis *a, int code, const char *err) __attribute__((noreturn));
+void epi_analysis_die(epi_analysis *a, int code, const char *err) __attribute__((noreturn));
 void epi_analyze_or_die(epi_analysis *a, const char *file, const epi_front_opts *o, const char *const *params,
 			int nparams, sym_env *env);
 
