@@ -152,6 +152,7 @@ typedef struct chunk {
 	int missing;       /* its walk reached a body its thread's copy blanked */
 	char *called;      /* the functions its walk saw called */
 	int ret;
+	int full;          /* it failed for want of symbols */
 	char err[EPI_ERRLEN];
 	int *map;          /* its symbols' indices in the analysis's table */
 	sym_ctx *snap;     /* the analysis's table when they were mapped */
@@ -190,6 +191,8 @@ typedef struct front {
 	int chunk_lines;     /* CHUNK_LINES, or INT_MAX for the file in one chunk */
 	int recursive;       /* a merged chunk cut a recursive call */
 	int ret;             /* the merge so far: 0, or -1 with MERR (the merging thread's) */
+	int full;            /* that -1 is a chunk's want of symbols */
+	int symcap;          /* the symbol tables' size at first */
 	char merr[EPI_ERRLEN];
 	char *called;        /* the functions any merged chunk saw called */
 	/* blanked bodies: thread T takes chunks T, T + NSPLIT, ... (NSPLIT 0:
@@ -493,6 +496,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 	if (a != F->a) {
 		memset(a, 0, sizeof *a);
 		sym_init(&a->sym);
+		sym_grow(&a->sym, F->symcap);
 	}
 	ch->started = 1;
 	W w = {.a = a, .o = F->o, .s = &a->sym, .tu = tu, .filename = F->a->file, .text = F->text, .len = F->len,
@@ -541,6 +545,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 						"represents", F->a->file, fns[i].line, fns[i].name, POLY_MONO_MAX);
 		}
 	ch->ret = ret;
+	ch->full = ret != 0 && w.s->full;
 	ch->recursive = w.recursive;
 	ch->missing = w.missing;
 	ch->called = xmalloc(nfns + 1);
@@ -583,6 +588,7 @@ static int map_step(front *F, int k)
 	epi_analysis *a = F->a, *p = &ch->part;
 	if (F->ret == 0 && ch->ret != 0) {
 		F->ret = -1;
+		F->full = ch->full;
 		memcpy(F->merr, ch->err, sizeof ch->err);
 	}
 	int import = 0;
@@ -982,7 +988,7 @@ static void add_total(epi_analysis *a, epi_region *r, const epi_counts *const *r
 	counts_where_free(&w.where);
 }
 
-enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT };
+enum { AGAIN_NO, AGAIN_ONE_CHUNK, AGAIN_UNSPLIT, AGAIN_WIDER };
 
 /* The --calls of function NAME, or NULL. */
 static const epi_calls *calls_of(const epi_front_opts *o, const char *name)
@@ -1090,15 +1096,17 @@ static int loop_words(const char *text, size_t len)
 }
 
 /* epi_analyze() with chunks of CHUNK_LINES lines, bodies blanked in each
- * thread's copy of the file when SPLIT; sets *AGAIN when the analysis is
- * to be done again in one chunk (a chunk cut a recursive call) or without
- * blanking (the quick parse missed a definition). */
+ * thread's copy of the file when SPLIT, symbol tables of SYMCAP symbols at
+ * first; sets *AGAIN when the analysis is to be done again in one chunk (a
+ * chunk cut a recursive call), without blanking (the quick parse missed a
+ * definition) or in wider tables (it failed for want of symbols). */
 static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opts *o, int chunk_lines, int split,
-			  int *again, char *err)
+			  int symcap, int *again, char *err)
 {
 	*again = AGAIN_NO;
 	memset(a, 0, sizeof *a);
 	sym_init(&a->sym);
+	sym_grow(&a->sym, symcap);
 	a->file = xstrdup(file);
 	size_t len;
 	char *text = epi_read_file(file, &len, err);
@@ -1116,7 +1124,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
 	front F = {.a = a, .o = o, .pragmas = pw.pragmas, .npragmas = pw.npragmas, .chunk_lines = chunk_lines,
-		   .text = text, .len = len, .trip_hit = xcalloc(o->ntrips + 1, 1)};
+		   .symcap = symcap, .text = text, .len = len, .trip_hit = xcalloc(o->ntrips + 1, 1)};
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
@@ -1216,6 +1224,8 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
 		*again = AGAIN_ONE_CHUNK;
+	if (*again == AGAIN_NO && F.ret && F.full && a->sym.cap < SYM_MAXVARS)
+		*again = AGAIN_WIDER;
 	if (ret == 0)
 		ret = check_given(&F, err);
 	if (ret == 0)
@@ -1331,19 +1341,28 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 
 int epi_analyze(epi_analysis *a, const char *file, const epi_front_opts *o, char *err)
 {
-	int again;
-	int ret = analyze_chunks(a, file, o, CHUNK_LINES, 1, &again, err);
-	if (again == AGAIN_UNSPLIT) {
+	int lines = CHUNK_LINES, split = 1, symcap = SYM_INITVARS;
+	for (;;) {
+		int again, ret = analyze_chunks(a, file, o, lines, split, symcap, &again, err);
+		if (again == AGAIN_NO || (again == AGAIN_ONE_CHUNK && lines == INT_MAX))
+			return ret;
 		epi_analysis_free(a);
-		ret = analyze_chunks(a, file, o, CHUNK_LINES, 0, &again, err);
+		if (again == AGAIN_UNSPLIT) {
+			split = 0;
+		} else if (again == AGAIN_ONE_CHUNK) {
+			/* Where a recursive call is cut depends on which function
+			 * the walk starts from, and chunks start from their own: so
+			 * that every count agrees with every other, the file is
+			 * walked again in one piece. */
+			lines = INT_MAX;
+			split = 0;
+		} else {
+			/* a statement that ran out of symbols where the table could
+			 * not widen (a callee counted inside it): all of it in
+			 * tables as wide as they go */
+			symcap = SYM_MAXVARS;
+		}
 	}
-	if (again != AGAIN_ONE_CHUNK)
-		return ret;
-	/* Where a recursive call is cut depends on which function the walk
-	 * starts from, and chunks start from their own: so that every count
-	 * agrees with every other, the file is walked again in one piece. */
-	epi_analysis_free(a);
-	return analyze_chunks(a, file, o, INT_MAX, 0, &again, err);
 }
 
 void epi_analysis_free(epi_analysis *a)

@@ -412,6 +412,15 @@ awk 'BEGIN { n = 14; printf "void deep(int *a"; for (k = 0; k < n; k++) printf "
 	for (k = 0; k < n; k++) printf "for (int i%d = 0; i%d < n%d; i%d++)\n", k, k, k, k; print "a[0] = 1;\n}" }' >"$tmp/deepnest.c"
 expect "a term in more symbols than a monomial holds: an error, not an exit from the library" 1 \
 	"deepnest.c:1: a count of deep() has a term in more than 12 symbols" -- "$tmp/deepnest.c"
+# a statement that needs more symbols than the first table holds and calls
+# a function counted for the first time inside it (so that the statement
+# cannot simply be counted again): the file is counted in wider tables
+awk 'BEGIN { n = 60; print "static void g(int k, int *a);"; printf "void f(int *a";
+	for (k = 0; k < n; k++) printf ", int n%d", k; print ") {\n\t{\n\t\tg(3, a);";
+	for (k = 0; k < n; k++) printf "\t\tfor (int i = 0; i < n%d; i++)\n\t\t\ta[i] += %d;\n", k, k;
+	print "\t}\n}\nstatic void g(int k, int *a) { for (int i = 0; i < k; i++) a[i] = 0; }" }' >"$tmp/wide.c"
+expect "a statement beyond the first symbol table, with a callee first counted in it" 0 \
+	"store.i32 .* n57 + n58 + n59 + 3 " -- "$tmp/wide.c"
 # --calls: a file without main() whose functions another file calls; the
 # total counts each as often as given
 printf 'static int sq(int x) { return x * x; }\nvoid scale(int n, double *a)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] *= 2.0;\n}\nvoid once(int n, double *a)\n{\n\tfor (int i = 0; i < n; i++)\n\t\ta[i] += sq(i);\n}\n' >"$tmp/lib.c"
