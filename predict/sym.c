@@ -24,6 +24,7 @@ int sym_init(sym_ctx *s)
 {
 	memset(s, 0, sizeof *s);
 	s->cap = SYM_INITVARS;
+	s->maxterms = SYM_MAXTERMS;
 	poly_ctx_init(s->ctx, s->cap);
 	for (int k = 0; k < s->cap; k++) {
 		poly_init(&s->gen[k], CTX);
@@ -1330,6 +1331,18 @@ out:
 	return ret;
 }
 
+/* Whether W has grown past s->maxterms terms (then s->err says so). */
+static int too_many_terms(sym_ctx *s, const sym_pw *w)
+{
+	long terms = 0;
+	for (int i = 0; i < w->n; i++)
+		terms += poly_length(w->p[i].v, CTX);
+	if (terms <= s->maxterms)
+		return 0;
+	seterr(s, "a count of more than %ld terms", s->maxterms);
+	return 1;
+}
+
 int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 	       const poly_t lo, const poly_t hi)
 {
@@ -1374,6 +1387,7 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 			sym_pw_clear(s, &part);
 			if (sym_pw_sum(s, &part, &ar, t, tlo, thi) < 0) { ret = -1; break; }
 			sym_pw_add(s, &res, &part);
+			if (too_many_terms(s, &res)) { ret = -1; break; }
 		}
 		sym_pw_clear(s, &ar);
 		sym_pw_clear(s, &part);
@@ -1382,7 +1396,8 @@ int sym_pw_sum(sym_ctx *s, sym_pw *dst, const sym_pw *a, int var,
 		fmpz_clear(P);
 	} else {
 		for (int i = 0; i < a->n && ret == 0; i++)
-			ret = sum_piece(s, &res, &a->p[i], var, lo, hi);
+			if ((ret = sum_piece(s, &res, &a->p[i], var, lo, hi)) == 0 && too_many_terms(s, &res))
+				ret = -1;
 	}
 	if (ret == 0) {
 		sym_pw_clear(s, dst);
@@ -1518,11 +1533,19 @@ int sym_pw_compose(sym_ctx *s, sym_pw *w, poly_struct *const *sub_in)
 				pw_push(s, &out, &g, v);
 			}
 			sym_guard_clear(s, &g);
+			if (too_many_terms(s, &out)) {
+				ret = -1;
+				break;
+			}
 		}
 		poly_clear(v, CTX);
 		poly_clear(c, CTX);
-		sym_pw_clear(s, w);
-		*w = out;
+		if (ret == 0) {
+			sym_pw_clear(s, w);
+			*w = out;
+		} else {
+			sym_pw_clear(s, &out);
+		}
 	}
 	for (int k = 0; k < nv0; k++)
 		if (owned[k])

@@ -23,6 +23,11 @@
  * widens it, up to SYM_MAXVARS, between functions. */
 #define SYM_INITVARS 48
 #define SYM_MAXVARS 384
+/* A sum or a substitution whose count grows past `maxterms` terms in all
+ * its pieces (SYM_MAXTERMS unless changed) is refused, s->err saying so:
+ * counts that large come from calls composed inside loops many levels
+ * deep, and would take gigabytes before they were done. */
+#define SYM_MAXTERMS 1000000
 
 enum sym_kind { SYM_PARAM, SYM_LOOP, SYM_ATOM, SYM_FREE };
 
@@ -45,6 +50,7 @@ typedef struct sym_ctx {
 	int nfaul;
 	char err[EPI_ERRLEN];                    /* last error, for the caller */
 	int full;                                /* a symbol was refused for want of room */
+	long maxterms;                           /* the most terms a count may hold */
 	struct sym_fmt *fmt;                     /* formats computed so far */
 	int nfmt, capfmt;
 	int *fmtidx;                             /* open addressing by hash: index + 1 */

@@ -228,6 +228,62 @@ static void test_compose_params(void **st)
 	sym_pw_clear(&S, &w);
 }
 
+/* A sum or a substitution past the table's term budget is refused with
+ * the reason, leaving the count as it was; within it the same operations
+ * give the exact counts. */
+static long pw_terms(const sym_pw *w)
+{
+	long t = 0;
+	for (int i = 0; i < w->n; i++)
+		t += poly_length(w->p[i].v, S.ctx);
+	return t;
+}
+
+static void test_term_budget(void **st)
+{
+	/* sum over i in [0, n) of (i + m)^5, a polynomial of degree 6 in n, m:
+	 * exact within the budget, refused within one term less */
+	sym_pw w, r;
+	sym_pw_init(&w);
+	sym_pw_init(&r);
+	sym_pw_set_poly(&S, &w, P("(i + m)^5"));
+	assert_int_equal(sym_pw_sum(&S, &r, &w, vi, P("0"), P("n - 1")), 0);
+	for (long n = -1; n <= 6; n++)
+		for (long m = -3; m <= 3; m++) {
+			long ref = 0;
+			for (long i = 0; i < n; i++)
+				ref += (i + m) * (i + m) * (i + m) * (i + m) * (i + m);
+			assert_int_equal(eval2(&r, n, m), ref);
+		}
+	long terms = pw_terms(&r);
+	assert_true(terms > 10);
+	S.maxterms = terms;
+	sym_pw_clear(&S, &r);
+	assert_int_equal(sym_pw_sum(&S, &r, &w, vi, P("0"), P("n - 1")), 0);
+	assert_int_equal(pw_terms(&r), terms);
+	sym_pw_clear(&S, &r);
+	S.maxterms = terms - 1;
+	char want[64];
+	snprintf(want, sizeof want, "a count of more than %ld terms", terms - 1);
+	assert_int_equal(sym_pw_sum(&S, &r, &w, vi, P("0"), P("n - 1")), -1);
+	assert_non_null(strstr(S.err, want));
+	assert_int_equal(r.n, 0);
+	/* n := n + m + 1 in n*m: n*m + m^2 + m, three terms */
+	sym_pw_set_poly(&S, &w, P("n*m"));
+	poly_struct *sub[SYM_MAXVARS] = {0};
+	sub[vn] = P("n + m + 1");
+	S.maxterms = 2;
+	assert_int_equal(sym_pw_compose(&S, &w, sub), -1);
+	assert_non_null(strstr(S.err, "a count of more than 2 terms"));
+	assert_int_equal(eval2(&w, 3, 4), 12); /* unchanged */
+	S.maxterms = 3;
+	assert_int_equal(sym_pw_compose(&S, &w, sub), 0);
+	assert_int_equal(eval2(&w, 3, 4), 32);
+	S.maxterms = SYM_MAXTERMS;
+	sym_pw_clear(&S, &w);
+	sym_pw_clear(&S, &r);
+}
+
 /* A count moved to another symbol table (as a chunk's counts are merged
  * into the analysis's) keeps its value, with the parameters matched by name
  * and the floor atoms by definition, whatever the symbols' order there. */
@@ -733,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_three_deep_two_params),
 		cmocka_unit_test(test_strides),
 		cmocka_unit_test(test_compose_params),
+		cmocka_unit_test(test_term_budget),
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_minmax),
 		cmocka_unit_test(test_missing_param),
