@@ -1224,7 +1224,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	char *called = F.called;
 	if (F.recursive && F.nchunks > 1)
 		*again = AGAIN_ONE_CHUNK;
-	if (*again == AGAIN_NO && F.ret && F.full && a->sym.cap < SYM_MAXVARS)
+	if (*again == AGAIN_NO && F.ret && F.full && symcap < SYM_MAXVARS)
 		*again = AGAIN_WIDER;
 	if (ret == 0)
 		ret = check_given(&F, err);
