@@ -211,6 +211,17 @@ typedef struct front_worker {
 	int id;
 } front_worker;
 
+/* Whether a chunk ends with function I of FNS (N), *LINES the lines of
+ * the chunk so far. */
+static int cut_after(const front *F, const fn *fns, int n, int i, int *lines)
+{
+	*lines += fns[i].end_line - fns[i].line + 1;
+	if (*lines < F->chunk_lines && i < n - 1)
+		return 0;
+	*lines = 0;
+	return 1;
+}
+
 /* Cuts FNS into chunks (F->mu held, or before the threads start). */
 static void plan_chunks(front *F, const fn *fns, int n)
 {
@@ -218,22 +229,24 @@ static void plan_chunks(front *F, const fn *fns, int n)
 	F->fn_line = xmalloc((n + 1) * sizeof *F->fn_line);
 	F->fn_end = xmalloc((n + 1) * sizeof *F->fn_end);
 	F->fn_name = xmalloc((n + 1) * sizeof *F->fn_name);
-	F->chunks = xcalloc(n + 1, sizeof *F->chunks);
 	F->called = xcalloc(n + 1, 1);
-	int lo = 0, lines = 0;
+	/* a chunk holds a symbol table of its own (some 30 KB): as many as
+	 * the cuts make, not one a function */
+	int lo = 0, lines = 0, nchunks = 0;
+	for (int i = 0; i < n; i++)
+		nchunks += cut_after(F, fns, n, i, &lines);
+	F->chunks = xcalloc(nchunks + 1, sizeof *F->chunks);
 	for (int i = 0; i < n; i++) {
 		F->fn_line[i] = fns[i].line;
 		F->fn_end[i] = fns[i].end_line;
 		F->fn_name[i] = xstrdup(fns[i].name);
-		lines += fns[i].end_line - fns[i].line + 1;
-		if (lines >= F->chunk_lines || i == n - 1) {
+		if (cut_after(F, fns, n, i, &lines)) {
 			chunk *c = &F->chunks[F->nchunks];
 			c->lo = lo;
 			c->hi = i + 1;
 			c->a = F->nchunks ? &c->part : F->a;
 			F->nchunks++;
 			lo = i + 1;
-			lines = 0;
 		}
 	}
 }
