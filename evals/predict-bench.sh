@@ -104,3 +104,14 @@ for n in 200 400 800 1600; do
 	printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
 		"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
 done
+
+# a chain of calls: a search of the file's functions by name at each call
+# grew with the square of their number
+echo "N functions, each calling the next (evals/gen-chain.sh), median of 3 runs:"
+for n in 1000 2000 4000 8000; do
+	sh "$top/evals/gen-chain.sh" $n >"$tmp/chain$n.c"
+	tc=$(median 3 "$CLANG" -fsyntax-only "$tmp/chain$n.c")
+	tp=$(median 3 "$P" "$tmp/chain$n.c")
+	printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
+		"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
+done

@@ -77,6 +77,7 @@ typedef struct W {
 	size_t len;
 	fn *fns;
 	int nfns;
+	fn **byname;        /* fns by name (find_fn's, made at its first call), or NULL */
 	int own_lo, own_hi; /* the functions whose regions this walk records: fns[own_lo, own_hi) */
 	int syn_base;       /* epi_analysis' syn_base */
 	int recursive;      /* a recursive call was cut (where depends on the order of the walk) */

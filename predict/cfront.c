@@ -1237,12 +1237,34 @@ static const char *base_name(const char *name, char *buf, size_t n)
 	return buf;
 }
 
+/* Functions by name, and of two of the same name the first in the list. */
+static int by_name(const void *x, const void *y)
+{
+	const fn *a = *(fn *const *)x, *b = *(fn *const *)y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* The first function of W's list named NAME, or NULL: by binary search in
+ * an index made at the first call (a file of thousands of functions calls
+ * as many). */
 static fn *find_fn(W *w, const char *name)
 {
-	for (int i = 0; i < w->nfns; i++)
-		if (strcmp(w->fns[i].name, name) == 0)
-			return &w->fns[i];
-	return NULL;
+	if (!w->byname) {
+		w->byname = xmalloc(((size_t)w->nfns + 1) * sizeof *w->byname);
+		for (int i = 0; i < w->nfns; i++)
+			w->byname[i] = &w->fns[i];
+		qsort(w->byname, (size_t)w->nfns, sizeof *w->byname, by_name);
+	}
+	int lo = 0, hi = w->nfns;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(w->byname[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->nfns && strcmp(w->byname[lo]->name, name) == 0 ? w->byname[lo] : NULL;
 }
 
 static void grow_symbols(W *w);

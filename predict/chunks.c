@@ -559,6 +559,7 @@ static void analyze_chunk(front *F, chunk *ch, CXTranslationUnit tu, fn *fns, in
 		}
 	ch->ret = ret;
 	ch->full = ret != 0 && w.s->full;
+	free(w.byname);
 	ch->recursive = w.recursive;
 	ch->missing = w.missing;
 	ch->called = xmalloc(nfns + 1);
