@@ -15,6 +15,12 @@
  * that libclang parses on the calling thread, should check that its main
  * thread has as much). */
 #define EPI_FRONT_STACK (8u << 20)
+/* The stack of the threads that walk a file: the walk recurses into
+ * expressions as deep as their operators chain (a bound or statement of
+ * tens of thousands of terms, as code generators write them), and
+ * libclang's visits of their cursors with it. Only what a walk touches
+ * is ever committed. */
+#define EPI_WALK_STACK (256u << 20)
 
 typedef struct epi_trip {
 	char *file; /* basename or path as given; NULL matches any file */

@@ -1162,26 +1162,30 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 		plan_split(&F, nt);
 	front_worker k[FRONT_MAXTHREADS];
 	pthread_t th[FRONT_MAXTHREADS];
-	pthread_attr_t attr; /* a parser's stack: see EPI_FRONT_STACK */
+	pthread_attr_t attr; /* a walker's stack: see EPI_WALK_STACK */
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, EPI_FRONT_STACK);
-	int started = 1; /* this thread is worker 0 */
+	pthread_attr_setstacksize(&attr, EPI_WALK_STACK);
+	/* every worker on a thread of its own, worker 0 on this one only when
+	 * its thread cannot start */
+	int started = 0, here = 0;
 	F.active = nt;
 	for (int t = 0; t < nt; t++) {
 		k[t] = (front_worker){.F = &F, .id = t};
-		if (t > 0) {
-			if (pthread_create(&th[t], &attr, front_run, &k[t]) != 0) {
-				pthread_mutex_lock(&F.mu); /* the threads running share the work */
-				F.active -= nt - t;
-				pthread_mutex_unlock(&F.mu);
-				break;
-			}
+		if (pthread_create(&th[t], &attr, front_run, &k[t]) == 0) {
 			started = t + 1;
+		} else if (t == 0) {
+			here = started = 1;
+		} else {
+			pthread_mutex_lock(&F.mu); /* the threads running share the work */
+			F.active -= nt - t;
+			pthread_mutex_unlock(&F.mu);
+			break;
 		}
 	}
 	pthread_attr_destroy(&attr);
-	front_run(&k[0]);
-	for (int t = 1; t < started; t++)
+	if (here)
+		front_run(&k[0]);
+	for (int t = here; t < started; t++)
 		pthread_join(th[t], NULL);
 	if (F.nsplit && started < nt) {
 		front_rest(&F);

@@ -276,6 +276,23 @@ awk 'BEGIN { for (f = 0; f < 60; f++) {
 	cmp -s "$tmp/deep1" "$tmp/deep2" && grep -q '^[^,]*deep.c,534,f59,loop,add.i32,,,,n for n >= 0,' "$tmp/deep1" &&
 	ok "release build: 250-deep nesting parsed on its own threads and on libclang's alike" ||
 	bad "release build: 250-deep nesting parsed on its own threads and on libclang's alike" "$tmp/err"
+# expressions as deep as their operators chain, as code generators write
+# them: a statement of 20,000 terms and a bound of 3,000 (the walk recursed
+# past an 8 MiB stack into a crash), counted on the walk's own stacks
+awk 'BEGIN { printf "void f(int n, double *x, const double *y";
+	for (k = 0; k < 10; k++) printf ", int a%d", k; print ") {\n\tfor (int i = 0; i < n; i++)";
+	printf "\t\tx[i] = 1.0 * y[i]"; for (k = 1; k < 20000; k++) printf " + %d.0 * y[i + %d]", k % 97 + 1, k % 100;
+	print ";\n\tfor (int i = 0; i < 0"; for (k = 0; k < 3000; k++) printf " + %d * a%d", k % 7 + 1, k % 10;
+	print "; i++)\n\t\tx[i] = 0;\n}" }' >"$tmp/deepexpr.c"
+params=""
+for k in 0 1 2 3 4 5 6 7 8 9; do params="$params --param a$k=1"; done
+"$P" "$tmp/deepexpr.c" --param n=10 $params --format csv >"$tmp/out" 2>"$tmp/err"
+if grep -q '^[^,]*deepexpr.c,2,f,loop,add.f64,199990,' "$tmp/out" && grep -q '^[^,]*deepexpr.c,2,f,loop,load.f64,200000,' "$tmp/out" &&
+	grep -q '^[^,]*deepexpr.c,4,f,loop,store.f64,11994,' "$tmp/out" && ! grep -q Sanitizer "$tmp/err"; then
+	ok "a statement of 20,000 terms and a bound of 3,000: counted"
+else
+	bad "a statement of 20,000 terms and a bound of 3,000: counted" "$tmp/err"
+fi
 # its allocator options are set before mimalloc starts (so they hold for its
 # first segment), and the environment's own settings win
 MIMALLOC_VERBOSE=1 "$top/bin/epi-predict" --help >/dev/null 2>"$tmp/mi1"
