@@ -1142,7 +1142,7 @@ static int analyze_chunks(epi_analysis *a, const char *file, const epi_front_opt
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	atomic_init(&F.next, 0);
-	F.args = parse_args("-ferror-limit=1", o->clang_args, o->nclang_args, &F.nargs);
+	F.args = parse_args(file, "-ferror-limit=1", o->clang_args, o->nclang_args, &F.nargs);
 	/* threads: as many as asked, but no more than the file has chunks;
 	 * by default no more than its loops keep busy either */
 	int nt = epi_threads(o->jobs);

@@ -784,7 +784,7 @@ int epi_cmdline_values(const char *file, const epi_front_opts *fo, int argc, cha
 	memset(got, 0, (size_t)n * sizeof *got);
 	CXIndex idx = clang_createIndex(0, 0);
 	int nargs;
-	const char **a = parse_args(NULL, fo->clang_args, fo->nclang_args, &nargs);
+	const char **a = parse_args(file, NULL, fo->clang_args, fo->nclang_args, &nargs);
 	CXTranslationUnit tu = NULL;
 	if (clang_parseTranslationUnit2(idx, file, a, nargs, NULL, 0, CXTranslationUnit_None, &tu) != CXError_Success)
 		tu = NULL;

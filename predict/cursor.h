@@ -232,21 +232,48 @@ static inline const char *const *gcc_lenient(int *n)
 	return flags;
 }
 
-/* The flags of a front-end parse, in a new array of *N: FIRST (unless
- * NULL), gcc_lenient's, the user's (USER, NUSER), then -fno-openmp and
- * -fno-openmp-simd. OpenMP's directives hide their loops from libclang's
- * cursors (a captured statement shows only what it captures), so the
- * front end parses without OpenMP, its simd mode too, whatever the user's
- * flags: the directives are plain C. */
-static inline const char **parse_args(const char *first, const char *const *user, int nuser, int *n)
+/* Whether FILE, given with the flags USER (NUSER), is to be parsed as C
+ * by saying so: its name ends in none of the suffixes clang takes for a
+ * source or header (kernel.inc, a generated file, /dev/null, which clang
+ * would take for a linker's input or a precompiled AST), and the flags
+ * name no language (-x). */
+static inline int needs_x_c(const char *file, const char *const *user, int nuser)
+{
+	static const char *const known[] = {"c", "h", "i", "cc", "cp", "cpp", "cxx", "c++", "C", "CC", "CPP",
+					    "hh", "hpp", "hxx", "h++", "H", "ii", "m", "mm", "M", "mi", "cu", "cl",
+					    "cuh", "hip", "inl"};
+	for (int i = 0; i < nuser; i++)
+		if (strncmp(user[i], "-x", 2) == 0)
+			return 0;
+	const char *base = strrchr(file, '/'), *dot = strrchr(base ? base + 1 : file, '.');
+	if (dot)
+		for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+			if (strcmp(dot + 1, known[i]) == 0)
+				return 0;
+	return 1;
+}
+
+/* The flags of a front-end parse of FILE, in a new array of *N: FIRST
+ * (unless NULL), gcc_lenient's, the user's (USER, NUSER), -x c where
+ * needs_x_c() says, then -fno-openmp and -fno-openmp-simd. OpenMP's
+ * directives hide their loops from libclang's cursors (a captured
+ * statement shows only what it captures), so the front end parses without
+ * OpenMP, its simd mode too, whatever the user's flags: the directives
+ * are plain C. */
+static inline const char **parse_args(const char *file, const char *first, const char *const *user, int nuser,
+				      int *n)
 {
 	static const char *const no_openmp[] = {"-fno-openmp", "-fno-openmp-simd"};
 	int nlenient, nomp = (int)(sizeof no_openmp / sizeof *no_openmp);
 	const char *const *lenient = gcc_lenient(&nlenient);
-	const char **args = xmalloc(((size_t)nuser + (size_t)nlenient + (size_t)nomp + 1) * sizeof *args);
+	const char **args = xmalloc(((size_t)nuser + (size_t)nlenient + (size_t)nomp + 3) * sizeof *args);
 	*n = 0;
 	if (first)
 		args[(*n)++] = first;
+	if (needs_x_c(file, user, nuser)) {
+		args[(*n)++] = "-x";
+		args[(*n)++] = "c";
+	}
 	for (int i = 0; i < nlenient; i++)
 		args[(*n)++] = lenient[i];
 	for (int i = 0; i < nuser; i++)

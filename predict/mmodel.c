@@ -40,7 +40,7 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 	/* the project's clang builds what its parse accepted */
 	int nlenient = 0;
 	const char *const *lenient = strcmp(cc, EPI_CLANG) == 0 ? gcc_lenient(&nlenient) : NULL;
-	const char **argv = xcalloc((size_t)nflags + (size_t)nlenient + 8, sizeof *argv);
+	const char **argv = xcalloc((size_t)nflags + (size_t)nlenient + 10, sizeof *argv);
 	int k = 0;
 	argv[k++] = cc;
 	argv[k++] = "-g";
@@ -49,6 +49,10 @@ int epi_build_object(const char *source, const char *const *flags, int nflags, c
 		argv[k++] = lenient[i];
 	for (int i = 0; i < nflags; i++)
 		argv[k++] = flags[i];
+	if (needs_x_c(source, flags, nflags)) { /* C, as the parse took it */
+		argv[k++] = "-x";
+		argv[k++] = "c";
+	}
 	argv[k++] = source;
 	argv[k++] = "-o";
 	argv[k++] = out;

@@ -347,7 +347,7 @@ static int find_loops(const char *file, const epi_front_opts *o, int all, epi_ne
 	fclose(probe);
 	CXIndex idx = clang_createIndex(0, 0);
 	int nargs;
-	const char **args = parse_args(NULL, o ? o->clang_args : NULL, o ? o->nclang_args : 0, &nargs);
+	const char **args = parse_args(file, NULL, o ? o->clang_args : NULL, o ? o->nclang_args : 0, &nargs);
 	CXTranslationUnit tu = NULL;
 	/* errors in the file (a missing header) leave the loops that parse: enough here */
 	enum CXErrorCode ec =

@@ -171,7 +171,7 @@ static CXTranslationUnit scan_file(CXIndex idx, const char *file, const char *co
 				   int *errors)
 {
 	int nargs;
-	const char **a = parse_args(NULL, args, n, &nargs);
+	const char **a = parse_args(file, NULL, args, n, &nargs);
 	CXTranslationUnit tu = NULL;
 	unsigned opts = macros ? CXTranslationUnit_DetailedPreprocessingRecord : CXTranslationUnit_None;
 	if (clang_parseTranslationUnit2(idx, file, a, nargs, NULL, 0, opts, &tu) != CXError_Success)

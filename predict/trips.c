@@ -871,7 +871,7 @@ static int find_loops(epi_trips *t, int src, char *err)
 		nargs = ndb + t->nclang_args;
 	}
 	int nall;
-	const char **all = parse_args(NULL, args, nargs, &nall);
+	const char **all = parse_args(file, NULL, args, nargs, &nall);
 	free(both);
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
