@@ -90,11 +90,11 @@ char *epi_read_file(const char *path, size_t *len, char *err)
 		if (r == 0)
 			break;
 	}
-	int bad = ferror(f);
+	int bad = ferror(f) ? errno : 0;
 	fclose(f);
 	if (bad) {
 		free(buf);
-		epi_error(err, "cannot read '%s'", path);
+		epi_error(err, "cannot read '%s': %s", path, strerror(bad));
 		return NULL;
 	}
 	buf[n] = 0;

@@ -277,12 +277,14 @@ awk 'BEGIN { for (f = 0; f < 60; f++) {
 	ok "release build: 250-deep nesting parsed on its own threads and on libclang's alike" ||
 	bad "release build: 250-deep nesting parsed on its own threads and on libclang's alike" "$tmp/err"
 # C in a file whose name clang takes for no source (no suffix, .inc): parsed
-# and built as C, where libclang took it for a precompiled AST (error 4)
+# and built as C, where libclang took it for a precompiled AST (error 4);
+# a directory: the reason named
 cp "$top/data/examples/selection_sort.c" "$tmp/sort.inc"
 cp "$top/data/examples/selection_sort.c" "$tmp/sort"
 expect "C in a .inc file" 0 "cmp.i32 .* n\*(n - 1)/2 for n >= 0" -- "$tmp/sort.inc"
 expect "C in a file without a suffix, built by -- -O2" 0 \
 	"model: compiled code of .*sort built by clang -g -c -O2 (x86-64, 3 machine loops, 3 matched" -- "$tmp/sort" -- -O2
+expect "a directory for a source" 1 "cannot read '$tmp': Is a directory" -- "$tmp"
 # expressions as deep as their operators chain, as code generators write
 # them: a statement of 20,000 terms and a bound of 3,000 (the walk recursed
 # past an 8 MiB stack into a crash), counted on the walk's own stacks
