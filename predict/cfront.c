@@ -5913,13 +5913,22 @@ static int stmt(W *w, CXCursor c, epi_counts *out)
 				    "count once", line_of(label));
 		break;
 	}
+	case CXCursor_IndirectGotoStmt:
+		/* goto *p: where it lands is a value of the run, so a jump
+		 * back (an interpreter's dispatch) is a loop no statement shows */
+		kids_of(c, &kk);
+		for (int i = 0; i < kk.n && ret == 0; i++)
+			if (clang_isExpression(kind(kk.c[i])))
+				ret = rval(w, kk.c[i], out);
+		note(w, c, "this goto jumps to a computed label: a loop its jumps back make is not counted, the "
+			   "statements in between count once");
+		break;
 	case CXCursor_GCCAsmStmt:
 		note(w, c, "inline assembly: its instructions are not counted (the compiled-code model prices them)");
 		break;
 	case CXCursor_NullStmt:
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
-	case CXCursor_IndirectGotoStmt:
 		break;
 	default:
 		if (clang_isExpression(k)) {

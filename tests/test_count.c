@@ -1727,6 +1727,26 @@ static void test_callee_members(void **st)
 	assert_true(noted(":9: this goto jumps back to line 8"));
 }
 
+static void test_computed_goto(void **st)
+{
+	(void)st;
+	/* goto *p, an interpreter's dispatch: its target's reads are counted
+	 * (in the branch that jumps, half the time), and the loop its jumps
+	 * back make is said, not silent */
+	must_analyze("int disp(const int *code, int n) {\n"
+		     "  static void *t[] = {&&op0, &&op1};\n"
+		     "  int pc = 0, acc = 0;\n"
+		     "op0:\n"
+		     "  acc += code[pc];\n"
+		     "op1:\n"
+		     "  if (++pc < n) goto *t[code[pc] & 1];\n"
+		     "  return acc;\n"
+		     "}\n");
+	assert_true(noted(":7: this goto jumps to a computed label"));
+	assert_int_equal(count(FN("disp"), "load.ptr", MAX, 0, 0), 1);
+	assert_int_equal(count(FN("disp"), "load.i32", MAX, 0, 0), 2);
+}
+
 static void test_deep_calls(void **st)
 {
 	(void)st;
@@ -1832,6 +1852,7 @@ int main(void)
 		cmocka_unit_test(test_header_functions),
 		cmocka_unit_test(test_two_ends),
 		cmocka_unit_test(test_callee_members),
+		cmocka_unit_test(test_computed_goto),
 		cmocka_unit_test(test_deep_calls),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_formula_text),
