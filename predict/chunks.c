@@ -211,12 +211,12 @@ typedef struct front_worker {
 	int id;
 } front_worker;
 
-/* Whether a chunk ends with function I of FNS (N), *LINES the lines of
- * the chunk so far. */
-static int cut_after(const front *F, const fn *fns, int n, int i, int *lines)
+/* Whether a chunk of CHUNK_LINES lines ends with function I of FNS (N),
+ * *LINES the lines of the chunk so far. */
+static int cut_after(int chunk_lines, const fn *fns, int n, int i, int *lines)
 {
 	*lines += fns[i].end_line - fns[i].line + 1;
-	if (*lines < F->chunk_lines && i < n - 1)
+	if (*lines < chunk_lines && i < n - 1)
 		return 0;
 	*lines = 0;
 	return 1;
@@ -234,13 +234,13 @@ static void plan_chunks(front *F, const fn *fns, int n)
 	 * the cuts make, not one a function */
 	int lo = 0, lines = 0, nchunks = 0;
 	for (int i = 0; i < n; i++)
-		nchunks += cut_after(F, fns, n, i, &lines);
+		nchunks += cut_after(F->chunk_lines, fns, n, i, &lines);
 	F->chunks = xcalloc(nchunks + 1, sizeof *F->chunks);
 	for (int i = 0; i < n; i++) {
 		F->fn_line[i] = fns[i].line;
 		F->fn_end[i] = fns[i].end_line;
 		F->fn_name[i] = xstrdup(fns[i].name);
-		if (cut_after(F, fns, n, i, &lines)) {
+		if (cut_after(F->chunk_lines, fns, n, i, &lines)) {
 			chunk *c = &F->chunks[F->nchunks];
 			c->lo = lo;
 			c->hi = i + 1;
@@ -923,6 +923,44 @@ static int fn_region(const epi_analysis *a, const front *F, int i)
 /* Plans the chunks from a quick parse of the file and deals them to NT
  * threads with copies of the file blanked for each; leaves F as it was when
  * every thread is better off parsing the whole file. */
+/* The lines a file's chunks of CHUNK_LINES lines would walk besides their
+ * own functions': each chunk counts the callees it needs itself, so the
+ * functions its own call, directly or not, in other chunks (FNS, N, and
+ * BODIES' callees, from the quick parse). */
+static long extra_lines(int chunk_lines, const fn *fns, int n, const body *bodies)
+{
+	int *chunk = xmalloc(((size_t)n + 1) * sizeof *chunk), *seen = xcalloc((size_t)n + 1, sizeof *seen);
+	int *stack = xmalloc(((size_t)n + 1) * sizeof *stack), lines = 0, nc = 0;
+	for (int i = 0; i < n; i++) {
+		chunk[i] = nc;
+		nc += cut_after(chunk_lines, fns, n, i, &lines);
+	}
+	long extra = 0;
+	for (int c = 0, lo = 0; lo < n; c++) {
+		int sp = 0, hi = lo;
+		for (; hi < n && chunk[hi] == c; hi++) {
+			seen[hi] = c + 1;
+			stack[sp++] = hi;
+		}
+		while (sp > 0) {
+			const body *b = &bodies[stack[--sp]];
+			for (int k = 0; k < b->ncallees; k++) {
+				int g = b->callees[k];
+				if (seen[g] == c + 1)
+					continue;
+				seen[g] = c + 1;
+				extra += fns[g].end_line - fns[g].line + 1;
+				stack[sp++] = g;
+			}
+		}
+		lo = hi;
+	}
+	free(chunk);
+	free(seen);
+	free(stack);
+	return extra;
+}
+
 static void plan_split(front *F, int nt)
 {
 	fn *fns;
@@ -936,6 +974,12 @@ static void plan_split(front *F, int nt)
 		long nc = (lines + F->chunk_lines - 1) / F->chunk_lines;
 		nc = (nc + nt - 1) / nt * nt;
 		F->chunk_lines = (int)((lines + nc - 1) / nc);
+		/* fewer, longer chunks where they would walk again more than
+		 * the file's own lines (a chain of calls through the file) */
+		while (nc > nt && extra_lines(F->chunk_lines, fns, n, bodies) > lines) {
+			nc = (nc / 2 + nt - 1) / nt * nt;
+			F->chunk_lines = (int)((lines + nc - 1) / nc);
+		}
 		plan_chunks(F, fns, n);
 		if (F->nchunks > 1 && split_work(F, nt, bodies) == 0) {
 			F->nsplit = nt;
