@@ -94,24 +94,26 @@ t12=$(median 5 "$P" "$ex" --param n=1000000000000)
 echo "selection sort, evaluated exactly:"
 printf '  %-44s %8.3f s\n' "n = 10" "$t10" "n = 10^6" "$t6" "n = 10^12" "$t12"
 
+# growth GEN RUNS N...: epi-predict and clang-19 -fsyntax-only on the file
+# evals/GEN.sh writes for each N, medians of RUNS runs
+growth() {
+	gen=$1 runs=$2
+	shift 2
+	for n in "$@"; do
+		sh "$top/evals/$gen.sh" $n >"$tmp/$gen$n.c"
+		tc=$(median "$runs" "$CLANG" -fsyntax-only "$tmp/$gen$n.c")
+		tp=$(median "$runs" "$P" "$tmp/$gen$n.c")
+		printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
+			"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
+	done
+}
+
 # one long function: a walk that scanned the function once per variable
 # read grew with the square of its length
 echo "one function of N blocks (local, guard, loop: 4N lines), median of 5 runs:"
-for n in 200 400 800 1600; do
-	sh "$top/evals/gen-long.sh" $n >"$tmp/long$n.c"
-	tc=$(median 5 "$CLANG" -fsyntax-only "$tmp/long$n.c")
-	tp=$(median 5 "$P" "$tmp/long$n.c")
-	printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
-		"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
-done
+growth gen-long 5 200 400 800 1600
 
 # a chain of calls: a search of the file's functions by name at each call
 # grew with the square of their number
 echo "N functions, each calling the next (evals/gen-chain.sh), median of 3 runs:"
-for n in 1000 2000 4000 8000; do
-	sh "$top/evals/gen-chain.sh" $n >"$tmp/chain$n.c"
-	tc=$(median 3 "$CLANG" -fsyntax-only "$tmp/chain$n.c")
-	tp=$(median 3 "$P" "$tmp/chain$n.c")
-	printf '  %-44s %8.3f s  (%s -fsyntax-only %.3f s: %.2fx)\n' "N = $n" "$tp" "$CLANG" "$tc" \
-		"$(echo "$tp $tc" | awk '{ print $1 / $2 }')"
-done
+growth gen-chain 3 1000 2000 4000 8000
