@@ -1,9 +1,14 @@
 /* measure: metered kernel runs and idle power (see measure.h). */
+#define _GNU_SOURCE /* sched_getcpu */
 #include "calibrate/measure.h"
+#include "machine/cpu.h"
 #include "machine/sysroot.h"
 #include "model/util.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <sched.h>
 #include <time.h>
 
 uint64_t epi_iters_for(const epi_kernel *k, epi_bench_ctx *ctx, double min_s, double *per_it)
@@ -128,4 +133,64 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 	epi_bench_free(&ctx);
 	*serves = epi_l3_serves(bytes, t, n);
 	return 0;
+}
+
+/* The median of EPI_MEMORY_RUNS runs of ITERS iterations of K: seconds per
+ * iteration. */
+static double median_run(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters)
+{
+	double t[EPI_MEMORY_RUNS];
+	for (int r = 0; r < EPI_MEMORY_RUNS; r++) {
+		double t0 = epi_now();
+		k->run(ctx, iters);
+		t[r] = (epi_now() - t0) / (double)iters;
+	}
+	gsl_sort(t, 1, EPI_MEMORY_RUNS);
+	return gsl_stats_median_from_sorted_data(t, 1, EPI_MEMORY_RUNS);
+}
+
+typedef struct memory_probe {
+	double run_s, secs;
+	int ret;
+	char *err;
+} memory_probe;
+
+static void probe_memory(void *arg)
+{
+	memory_probe *p = arg;
+	const epi_kernel *k = epi_kernel_find("load.dram"), *it = epi_kernel_find("iter");
+	if (!k || !it) {
+		p->ret = epi_error(p->err, "no load.dram kernel to measure memory with");
+		return;
+	}
+	int cpu = sched_getcpu();
+	epi_caches cs;
+	epi_caches_read(cpu >= 0 ? cpu : 0, &cs);
+	epi_bench_ctx ctx = {.bytes = epi_level_bytes(cs.l1, cs.l2, cs.l3, EPI_LVL_DRAM)};
+	if (k->setup(k, &ctx, p->err) < 0) {
+		p->ret = -1;
+		return;
+	}
+	/* two passes over the buffer (256 bytes an iteration), then runs as
+	 * calibration sizes them */
+	k->run(&ctx, 2 * (ctx.bytes / 256) + 1);
+	uint64_t n = epi_iters_for(k, &ctx, p->run_s, NULL);
+	double t = median_run(k, &ctx, n);
+	k->teardown(&ctx);
+	epi_bench_ctx none = {0};
+	uint64_t ne = epi_iters_for(it, &none, p->run_s, NULL);
+	double empty = median_run(it, &none, ne);
+	p->secs = (t - empty) / k->units;
+	p->ret = 0;
+}
+
+int epi_measure_memory(int cpu, double run_s, double *secs, char *err)
+{
+	memory_probe p = {.run_s = run_s, .secs = NAN, .err = err};
+	if (cpu < 0)
+		probe_memory(&p);
+	else
+		epi_on_cpu(cpu, probe_memory, &p);
+	*secs = p.secs;
+	return p.ret;
 }

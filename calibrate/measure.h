@@ -38,6 +38,21 @@ int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, doub
 int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned long long l3,
 			  unsigned long long *serves, char *err);
 
+/* Memory's rate now, as epi-calibrate's load.dram kernel measures it: its
+ * net seconds per 8-byte load (the empty loop's share taken off, as the
+ * table's net costs have it) into *SECS, the median of EPI_MEMORY_RUNS runs
+ * of RUN_S seconds or more on CPU (-1: where this runs), on a buffer sized
+ * as calibration sizes it from this machine's caches, after passes that
+ * bring it in (a page's first touch, and on some hosts its first pass,
+ * costs more than the passes after). For epi-profile, before the runs: a
+ * host whose memory is slower or faster than when the table was taken
+ * (other guests' traffic, pages the host has yet to settle) moves
+ * memory-bound times with it. 0, or -1 with ERR (no memory for the
+ * buffer). */
+#define EPI_MEMORY_RUNS 5
+#define EPI_MEMORY_RUN_S 0.02
+int epi_measure_memory(int cpu, double run_s, double *secs, char *err);
+
 /* Sleeps SECS while metering; *WATTS is the mean power (NAN without energy). */
 int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watts, char *err);
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate/measure.h"
 #include "cmd/epi_cmd.h"
 #include "machine/cpufreq.h"
 #include "model/freq.h"
@@ -45,6 +46,9 @@ static const char usage[] =
 	"  -d, --domain D       the meter domain to attribute (default: the total)\n"
 	"  -f, --freq F         pin the CPUs to F during the runs, restored afterwards\n"
 	"      --seed N         seed of the random first offsets (default: the clock)\n"
+	"      --no-memory-probe  do not measure memory's rate before the runs (a\n"
+	"                       fraction of a second; epi-validate then prices\n"
+	"                       memory as the cost table measured it)\n"
 	"  -r, --report TRACE   read TRACE and print its report (no run)\n"
 	"  -b, --by B           loop (default), function or line\n"
 	"  -F, --format table|csv|json\n"
@@ -148,6 +152,7 @@ static void report_json(FILE *out, const epi_profile_sum *p, epi_block **v, int 
 	json_object_set_new(root, "lost", json_integer((json_int_t)p->lost));
 	json_object_set_new(root, "time_basis", json_string(p->time_is_cpu ? "cpu" : "wall"));
 	json_object_set_new(root, "effective_ghz", isnan(p->info.effective_ghz) ? json_null() : json_real(p->info.effective_ghz));
+	json_object_set_new(root, "dram_load_s", isnan(p->info.dram_load_s) ? json_null() : json_real(p->info.dram_load_s));
 	json_object_set_new(root, "time_s", json_real(p->t_mean));
 	double sd = epi_profile_time_sd(p);
 	json_object_set_new(root, "time_sd_s", isnan(sd) ? json_null() : json_real(sd));
@@ -202,6 +207,8 @@ static void report_table(FILE *out, const epi_profile_sum *p, epi_block **v, int
 		fprintf(out, ", no energy (meter: %s)", p->info.meter);
 	if (!isnan(p->info.effective_ghz))
 		fprintf(out, ", clock %.3f GHz effective", p->info.effective_ghz);
+	if (!isnan(p->info.dram_load_s))
+		fprintf(out, ", memory %.3g ns a load (load.dram)", p->info.dram_load_s * 1e9);
 	fputc('\n', out);
 	int wn = 5;
 	for (int i = 0; i < nb; i++)
@@ -275,7 +282,7 @@ static int do_report(const char *trace, enum epi_by by, enum epi_format fmt, cha
 
 typedef struct profile_opts {
 	const char *output, *method, *meter_spec, *domain, *freq, *rep;
-	int runs, max_runs, quiet, seeded;
+	int runs, max_runs, quiet, seeded, no_memory;
 	uint64_t interval, seed;
 	enum epi_by by;
 	enum epi_format fmt;
@@ -304,6 +311,7 @@ static void parse_args(int argc, char **argv, profile_opts *o)
 		{"seed", required_argument, 0, 'S'},   {"report", required_argument, 0, 'r'},
 		{"by", required_argument, 0, 'b'},     {"format", required_argument, 0, 'F'},
 		{"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+		{"no-memory-probe", no_argument, 0, 'P'},
 		{0, 0, 0, 0},
 	};
 	*o = (profile_opts){.method = "perf", .meter_spec = "auto", .max_runs = 30, .interval = 1000000,
@@ -330,6 +338,7 @@ static void parse_args(int argc, char **argv, profile_opts *o)
 			break;
 		case 'F': o->fmt = epi_parse_format(optarg); break;
 		case 'q': o->quiet = 1; break;
+		case 'P': o->no_memory = 1; break;
 		case 'h': printf(usage, epi_prog, epi_prog); exit(0);
 		default: epi_die(2, "unknown option");
 		}
@@ -400,6 +409,16 @@ static void start_trace(profile_opts *o, profile_run *r, long khz)
 	 * model's cycles are priced at when it differs from the table's */
 	int cpu = sched_getcpu();
 	info.effective_ghz = epi_effective_ghz(cpu >= 0 ? cpu : 0);
+	/* and memory's rate, as calibration measures it: what the model's
+	 * memory-bound times are priced at when it differs from the table's */
+	info.dram_load_s = NAN;
+	if (!o->no_memory) {
+		if (isatty(2) && !o->quiet)
+			fprintf(stderr, "%s: measuring memory's rate before the runs\n", epi_prog);
+		if (epi_measure_memory(cpu >= 0 ? cpu : 0, EPI_MEMORY_RUN_S, &info.dram_load_s, err) < 0)
+			epi_warn("memory's rate not measured (%s): epi-validate prices memory as the table measured it",
+				 err);
+	}
 	quote_cmd(info.command, sizeof info.command, cmd);
 	r->po = (epi_profile_opts){.argv = cmd, .interval_ns = o->interval, .meter = m->time_only ? NULL : m,
 				   .domain = o->domain, .seed = o->seed};

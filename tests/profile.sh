@@ -101,10 +101,15 @@ head -1 "$tmp/out" | grep -qx "block,kind,file,line,function,object,samples,shar
 	ok "profile CSV columns" || bad "profile CSV columns" "$tmp/out"
 run_epi "profile --report --format json" 0 '"time_basis": "cpu"' -- profile --report "$tmp/ph.trace" -F json
 grep -q '"kind": "loop"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "profile JSON blocks" || bad "profile JSON blocks" "$tmp/out"
-# the clock the runs had, measured before them, in both reports
-grep -q '"effective_ghz": [0-9]*\.[0-9]' "$tmp/out" && "$E" profile --report "$tmp/ph.trace" | head -1 |
-	grep -q ", clock [0-9]*\.[0-9]* GHz effective$" && ok "profile: the clock of the runs" ||
-	bad "profile: the clock of the runs" "$tmp/out"
+# the clock the runs had and memory's rate, measured before them, in both reports
+grep -q '"effective_ghz": [0-9]*\.[0-9]' "$tmp/out" && grep -q '"dram_load_s": [0-9]*\.*[0-9]*e-[0-9]*,' "$tmp/out" &&
+	"$E" profile --report "$tmp/ph.trace" | head -1 |
+	grep -q ", clock [0-9]*\.[0-9]* GHz effective, memory [0-9.]* ns a load (load.dram)$" &&
+	ok "profile: the clock and memory of the runs" || bad "profile: the clock and memory of the runs" "$tmp/out"
+run_epi "profile --no-memory-probe" 0 "cpu time" -- profile -n 1 -m none -q --no-memory-probe -o "$tmp/nomem.trace" -- true
+"$E" profile --report "$tmp/nomem.trace" -F json | grep -q '"dram_load_s": null' &&
+	! "$E" profile --report "$tmp/nomem.trace" | head -1 | grep -q "memory" &&
+	ok "profile --no-memory-probe: memory not measured" || bad "profile --no-memory-probe: memory not measured" "$tmp/out"
 run_epi "profile --report --by line" 0 "^phases.c:[0-9]* " -- profile --report "$tmp/ph.trace" --by line
 run_epi "profile --report --by function" 0 "^main " -- profile --report "$tmp/ph.trace" --by function
 # bad input

@@ -171,17 +171,21 @@ static void test_trace_round_trip(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The clock in a trace's header: read back as written, and a value no
- * clock can be (infinite, zero, a million GHz) read as not measured */
+/* The clock and memory's rate in a trace's header: read back as written,
+ * and a value no clock can be (infinite, zero, a million GHz) or no load
+ * can take read as not measured */
 static void test_trace_clock(void **st)
 {
 	(void)st;
 	const double in[] = {3.25, INFINITY, 0, 1e6}, out[] = {3.25, NAN, NAN, NAN};
+	/* and memory's rate: a load's seconds, none where no load can take them */
+	const double din[] = {2.0625e-10, NAN, 0, 1}, dout[] = {2.0625e-10, NAN, NAN, NAN};
 	for (int k = 0; k < 4; k++) {
 		char path[300], err[EPI_ERRLEN];
 		snprintf(path, sizeof path, "%s/c%d.trace", dir, k);
 		epi_trace_writer w;
-		epi_trace_info info = {.method = "perf", .meter = "none", .interval_ns = 1000000, .effective_ghz = in[k]};
+		epi_trace_info info = {.method = "perf", .meter = "none", .interval_ns = 1000000, .effective_ghz = in[k],
+				       .dram_load_s = din[k]};
 		assert_int_equal(epi_trace_create(&w, path, &info, err), 0);
 		assert_int_equal(epi_trace_commit(&w, err), 0);
 		epi_trace_reader r;
@@ -190,6 +194,10 @@ static void test_trace_clock(void **st)
 			assert_true(isnan(r.info.effective_ghz));
 		else
 			assert_true(r.info.effective_ghz == out[k]);
+		if (isnan(dout[k]))
+			assert_true(isnan(r.info.dram_load_s));
+		else
+			assert_true(r.info.dram_load_s == dout[k]);
 		epi_trace_close(&r);
 	}
 }

@@ -159,6 +159,7 @@ int epi_trace_create(epi_trace_writer *w, const char *path, const epi_trace_info
 	snprintf(num, sizeof num, "%lld", info->freq_khz);
 	kv(&t, &len, &cap, "freq_khz", num);
 	kv_double(&t, &len, &cap, "effective_ghz", info->effective_ghz);
+	kv_double(&t, &len, &cap, "dram_load_s", info->dram_load_s);
 	kv(&t, &len, &cap, "command", info->command);
 	kv(&t, &len, &cap, "exe", info->exe);
 #ifdef EPI_VERSION
@@ -438,6 +439,9 @@ int epi_trace_open(epi_trace_reader *r, const char *path, char *err)
 	in->effective_ghz = header_double(r->header, "effective_ghz");
 	if (!(in->effective_ghz > 0.01 && in->effective_ghz < 100))
 		in->effective_ghz = NAN; /* older traces: not measured; nothing a clock can be: not used */
+	in->dram_load_s = header_double(r->header, "dram_load_s");
+	if (!(in->dram_load_s > 0 && in->dram_load_s < 1e-3))
+		in->dram_load_s = NAN; /* older traces, or no time a load can take: not used */
 	header_value(r->header, "command", in->command, sizeof in->command);
 	header_value(r->header, "exe", in->exe, sizeof in->exe);
 	return 0;

@@ -77,6 +77,7 @@ typedef struct epi_trace_info {
 	uint64_t interval_ns;     /* sampling interval */
 	long long freq_khz;       /* the pinned frequency, 0 when not pinned */
 	double effective_ghz;     /* the clock measured before the runs (dependent adds); NAN: not measured */
+	double dram_load_s;       /* memory's rate measured before the runs: load.dram's net seconds a load; NAN: not measured */
 	char command[1024];       /* the program and its arguments, shell-quoted */
 	char exe[4096];           /* the program's path, as run */
 } epi_trace_info;
