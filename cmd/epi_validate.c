@@ -139,7 +139,9 @@ static json_t *json_q(const epi_cmp *c, int q)
 }
 
 /* CLOCK: the table's and the trace's effective clocks (GHz) and the ratio
- * that scaled the core's times, for a trace; NULL otherwise. */
+ * that scaled the core's times, then the table's and the trace's load.dram
+ * (seconds) and the factor that scaled memory's times, for a trace; NULL
+ * otherwise. */
 static void write_json(FILE *out, const epi_validation *v, int trace, const char *source, const char *against,
 		       const char *table, const double *clock, const epi_analysis *a)
 {
@@ -153,6 +155,11 @@ static void write_json(FILE *out, const epi_validation *v, int trace, const char
 		json_object_set_new(c, "trace_ghz", epi_json_num(clock[1]));
 		json_object_set_new(c, "scale", epi_json_num(clock[2]));
 		json_object_set_new(root, "clock", c);
+		json_t *m = json_object();
+		json_object_set_new(m, "table_load_s", epi_json_num(clock[3]));
+		json_object_set_new(m, "trace_load_s", epi_json_num(clock[4]));
+		json_object_set_new(m, "scale", epi_json_num(clock[5]));
+		json_object_set_new(root, "memory", m);
 	}
 	json_t *rows = json_array();
 	for (int i = 0; i < v->n; i++) {
@@ -424,6 +431,8 @@ typedef struct validate_run {
 	epi_fcol col;         /* the table at khz (trace), at the trace's clock */
 	double table_ghz;     /* the clock the table's column was measured at (NAN: unknown) */
 	double clock;         /* the ratio its times were scaled by to the trace's clock: 1 none */
+	double table_dram;    /* the table's load.dram at khz (seconds; NAN: none) */
+	double memory;        /* the factor its memory times were scaled by to the trace's memory: 1 none */
 	epi_profile_sum prof; /* trace */
 	epi_measured *meas;
 	int nmeas;
@@ -524,6 +533,11 @@ static void load_trace(const validate_opts *o, validate_run *r)
 	 * (turbo, a busy host) moves every core-bound time with it */
 	r->table_ghz = r->col.effective_ghz;
 	r->clock = epi_fcol_at_clock(&r->col, r->prof.info.effective_ghz);
+	/* and memory's times at the rate memory had: a host whose memory is
+	 * busier or quieter than when the table was taken moves them */
+	const epi_cost *d = epi_fcol_find(&r->col, "load.dram");
+	r->table_dram = d ? d->t : NAN;
+	r->memory = epi_fcol_at_memory(&r->col, r->prof.info.dram_load_s);
 }
 
 /* The measurements, only those at --freq when it is given. */
@@ -898,9 +912,14 @@ static void head_text(char *head, size_t n, const validate_opts *o, const valida
 		if (r->clock != 1)
 			snprintf(clk, sizeof clk, " (core times at the trace's %.3f GHz effective clock, measured at %.3f)",
 				 r->prof.info.effective_ghz, r->table_ghz);
-		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s%s\n%s", o->source,
+		char mem[160] = "";
+		if (r->memory != 1)
+			snprintf(mem, sizeof mem,
+				 " (memory times x%.2f: load.dram %.3g ns a load before the runs, %.3g ns in the table)",
+				 r->memory, p->info.dram_load_s * 1e9, r->table_dram * 1e9);
+		snprintf(head, n, "%s against %s (%d run%s of %s, %s time%s), table %s at %s GHz%s%s%s%s\n%s", o->source,
 			 o->against, p->nruns, p->nruns == 1 ? "" : "s", p->info.command, p->time_is_cpu ? "cpu" : "wall",
-			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, clk, pt[0] ? ", " : "", pt, model);
+			 isnan(p->j_mean) ? ", no energy" : "", o->table_path, g, clk, mem, pt[0] ? ", " : "", pt, model);
 	} else {
 		snprintf(head, n, "%s against %s (%d measurement%s), table %s%s%s", o->source, o->against, r->v.n,
 			 r->v.n == 1 ? "" : "s", o->table_path, pt[0] ? ", " : "", pt);
@@ -919,7 +938,9 @@ static void report(const validate_opts *o, const validate_run *r)
 			fprintf(stderr, "%s: note: %s\n", epi_prog, r->a.notes[i]);
 	} else if (o->fmt == EPI_FMT_JSON) {
 		write_json(out, &r->v, r->trace, o->source, o->against, o->table_path,
-			   r->trace ? (const double[]){r->table_ghz, r->prof.info.effective_ghz, r->clock} : NULL, &r->a);
+			   r->trace ? (const double[]){r->table_ghz, r->prof.info.effective_ghz, r->clock, r->table_dram,
+					       r->prof.info.dram_load_s, r->memory}
+			   : NULL, &r->a);
 	} else {
 		write_table(out, &r->v, r->trace, head, &r->a);
 	}

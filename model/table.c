@@ -469,6 +469,29 @@ double epi_fcol_at_clock(epi_fcol *c, double ghz)
 	return r;
 }
 
+double epi_fcol_at_memory(epi_fcol *c, double secs)
+{
+	const epi_cost *d = epi_fcol_find(c, "load.dram");
+	if (!(secs > 0) || !d || !(d->t > 0))
+		return 1;
+	double r = secs / d->t;
+	double f = r > EPI_MEMORY_BAND ? r / EPI_MEMORY_BAND : r < 1 / EPI_MEMORY_BAND ? r * EPI_MEMORY_BAND : 1;
+	if (f == 1)
+		return 1;
+	for (int i = 0; i < c->n; i++) {
+		epi_cost *e = &c->op[i];
+		const char *k = e->kernel ? e->kernel : e->key;
+		if (!strstr(k, ".dram"))
+			continue;
+		e->t *= f;
+		e->t_sd *= f;
+		e->t_ci *= f;
+		e->cycles *= f;
+		e->cycles_sd *= f;
+	}
+	return f;
+}
+
 int epi_table_at(const epi_table *t, long khz, epi_fcol *out, char *err)
 {
 	memset(out, 0, sizeof *out);

@@ -82,6 +82,15 @@ void epi_fcol_free(epi_fcol *c);
  * of memory (.dram kernels) kept, as is energy. Returns the ratio
  * applied: 1 when either clock is unknown. */
 double epi_fcol_at_clock(epi_fcol *c, double ghz);
+/* C's memory times (.dram kernels) as at a rate of memory measured as the
+ * table's load.dram is, SECS a load: scaled by the ratio of SECS to the
+ * table's load.dram, less the band (EPI_MEMORY_BAND either way) within
+ * which two measurements of an unchanged machine fall, so that a probe
+ * inside it leaves the table as it is and one beyond it moves the table
+ * by what lies beyond. Energy kept. Returns the factor applied: 1 when
+ * none (no probe, no load.dram, or inside the band). */
+#define EPI_MEMORY_BAND 1.15
+double epi_fcol_at_memory(epi_fcol *c, double secs);
 
 /* This machine's table, where epi-calibrate writes it and epi-predict
  * looks: $EPI_DATA_DIR/costtable.xml, else $XDG_DATA_HOME/epi/costtable.xml,

@@ -287,6 +287,45 @@ static void test_clock(void **st)
 	assert_true(fabs(op[0].t - 1.5e-9) < 1e-21);
 }
 
+/* A column priced at the rate memory had when a trace was taken: memory's
+ * times (.dram kernels, a class measured by one) scaled by the probe's
+ * ratio to the table's load.dram less the band, the core's and energies
+ * kept; nothing done inside the band, without a probe or without
+ * load.dram */
+static void test_memory(void **st)
+{
+	(void)st;
+	epi_cost op[5] = {
+		{.key = "load.dram", .t = 1e-9, .t_sd = 1e-11, .t_ci = 2e-11, .e = 5e-9, .cycles = 3, .cycles_sd = 0.03},
+		{.key = "load.dram.line", .t = 4e-9, .t_sd = 0, .t_ci = 0, .e = 1e-8, .cycles = 12},
+		{.key = "memcpy", .kernel = "memcpy.dram", .unit = EPI_UNIT_MIB, .t = 1e-4, .e = 1e-3, .cycles = 3e5},
+		{.key = "load.l3", .t = 1e-10, .e = 1e-9, .cycles = 0.3},
+		{.key = "load", .kernel = "load.l1", .t = 5e-11, .e = 1e-10, .cycles = 0.15},
+	};
+	epi_fcol c = {.khz = 3000000, .n = 5, .op = op, .effective_ghz = 3.0};
+	/* unchanged: no probe, and probes within 15% either way */
+	const double inside[] = {NAN, 0, 1e-9, 1.1e-9, 1.149e-9, 0.87e-9};
+	for (int i = 0; i < 6; i++)
+		assert_true(epi_fcol_at_memory(&c, inside[i]) == 1);
+	assert_true(op[0].t == 1e-9 && op[1].t == 4e-9 && op[2].t == 1e-4);
+	/* memory three times slower: 3 / 1.15 */
+	double f = 3 / EPI_MEMORY_BAND;
+	assert_true(fabs(epi_fcol_at_memory(&c, 3e-9) - f) < 1e-12);
+	assert_true(fabs(op[0].t - f * 1e-9) < 1e-21 && fabs(op[0].t_sd - f * 1e-11) < 1e-23 &&
+		    fabs(op[0].t_ci - f * 2e-11) < 1e-23 && fabs(op[0].cycles - 3 * f) < 1e-12 &&
+		    fabs(op[0].cycles_sd - 0.03 * f) < 1e-14);
+	assert_true(fabs(op[1].t - f * 4e-9) < 1e-21 && fabs(op[2].t - f * 1e-4) < 1e-16);
+	assert_true(op[0].e == 5e-9 && op[2].e == 1e-3);
+	assert_true(op[3].t == 1e-10 && op[4].t == 5e-11 && op[3].cycles == 0.3);
+	/* and back, four times faster than it now is: / 4 x 1.15 */
+	double t0 = op[0].t, g = 0.25 * EPI_MEMORY_BAND;
+	assert_true(fabs(epi_fcol_at_memory(&c, t0 / 4) - g) < 1e-12);
+	assert_true(fabs(op[0].t - g * t0) < 1e-21 && op[3].t == 1e-10);
+	/* a table without load.dram (RR-8416's): nothing to compare with */
+	epi_fcol p = {.khz = 3000000, .n = 2, .op = op + 3, .effective_ghz = 3.0};
+	assert_true(epi_fcol_at_memory(&p, 3e-9) == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +335,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_invalid, setup, teardown),
 		cmocka_unit_test(test_interpolation),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_memory),
 	};
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }

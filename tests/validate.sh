@@ -84,6 +84,27 @@ for r in b["rows"]:
 assert n >= 2, n
 PY
 	bad "validate: predicted times scaled by the clocks' ratio" "$tmp/out"
+# a table whose memory served a load in 10 ns (slower than any machine's):
+# memory's times scaled to the rate the profile measured before the runs
+# (beyond the band), which the header names; the core's kept
+sed 's|<frequency ghz="2.4"><!-- Table V -->|&<op name="load.dram" unit="op" energy_j="1e-8" time_s="1e-8" runs="3"/>|' \
+	"$Q6600" >"$tmp/slowmem.xml"
+run_epi "validate: memory's costs at the trace's rate" 0 \
+	"(memory times x0\.[0-9]*: load.dram [0-9.]* ns a load before the runs, 10 ns in the table)" -- \
+	validate "$tmp/sel.c" --against "$tmp/sel.trace" --table "$tmp/slowmem.xml" --freq 2.4GHz --param n=$SEL_N
+"$E" validate "$tmp/sel.c" --against "$tmp/sel.trace" --table "$tmp/slowmem.xml" --freq 2.4GHz --param n=$SEL_N -F json \
+	>"$tmp/mem.json" 2>&1
+python3 - "$tmp/unscaled.json" "$tmp/mem.json" >"$tmp/out" 2>&1 <<'PY' && ok "validate: memory scaled by the probe, beyond the band" ||
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+m = b["memory"]
+assert m["table_load_s"] == 1e-8 and 0 < m["trace_load_s"] < 1e-8 / 1.15, m
+assert abs(m["scale"] - m["trace_load_s"] / 1e-8 * 1.15) < 1e-9, m
+assert a["memory"]["scale"] == 1 and a["memory"]["table_load_s"] is None, a["memory"]
+pa = {r["block"]: r["time_s"]["predicted"] for r in a["rows"]}
+assert all(r["time_s"]["predicted"] == pa[r["block"]] for r in b["rows"])
+PY
+	bad "validate: memory scaled by the probe, beyond the band" "$tmp/out"
 "$E" $VAL -o "$tmp/val.txt" >"$tmp/out" 2>&1 &&
 	grep -q "^sel.c:11 loop in selection_sort" "$tmp/val.txt" && [ ! -s "$tmp/out" ] && ok "validate -o: the report in the file" ||
 	bad "validate -o: the report in the file" "$tmp/val.txt"
