@@ -362,7 +362,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *
 	epi_mark_outliers(net, w->n, keep);
 	if (metered)
 		epi_mark_outliers(nete, w->n, keep);
-	epi_summarise_kept(net, keep, w->n, c->precision, &st);
+	epi_summarise_net(net, keep, w->n, c->precision, &st);
 	e->t = st.mean;
 	e->t_sd = st.sd;
 	e->t_ci = is_iter ? st.ci : hypot(st.ci, b->t_ci / w->units);
@@ -370,7 +370,7 @@ static void finish(epi_calib *c, epi_fcol *f, work *w, const baseline *b, char *
 	e->outliers = st.outliers;
 	e->drift = st.drift;
 	if (metered) {
-		epi_summarise_kept(nete, keep, w->n, c->precision, &se);
+		epi_summarise_net(nete, keep, w->n, c->precision, &se);
 		e->e = se.mean;
 		e->e_sd = se.sd;
 		e->e_ci = is_iter ? se.ci : hypot(se.ci, b->e_ci / w->units);

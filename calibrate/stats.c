@@ -58,6 +58,13 @@ void epi_summarise_kept(const double *x, const unsigned char *keep, int n, doubl
 	free(idx);
 }
 
+void epi_summarise_net(const double *x, const unsigned char *keep, int n, double precision, epi_summary *s)
+{
+	epi_summarise_kept(x, keep, n, precision, s);
+	if (s->mean < 0)
+		s->mean = 0;
+}
+
 void epi_summarise(const double *x, int n, double precision, epi_summary *s)
 {
 	unsigned char *keep = xmalloc(n + 1);

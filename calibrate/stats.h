@@ -22,6 +22,13 @@ void epi_mark_outliers(const double *x, int n, unsigned char *keep);
 /* Summarises the runs X[i] with KEEP[i] set. */
 void epi_summarise_kept(const double *x, const unsigned char *keep, int n, double precision, epi_summary *s);
 
+/* A net cost's summary (a kernel's runs less the empty loop's): as
+ * epi_summarise_kept, but a mean below 0 is 0. A kernel no slower than the
+ * empty loop within the noise of the two costs nothing beyond it (a
+ * table's costs are not negative); its spread is kept, and says how
+ * little that is. */
+void epi_summarise_net(const double *x, const unsigned char *keep, int n, double precision, epi_summary *s);
+
 /* Whether S is precise enough: at least 3 runs and ci <= PRECISION x |mean|. */
 int epi_summary_converged(const epi_summary *s, double precision);
 

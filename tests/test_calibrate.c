@@ -60,6 +60,18 @@ static void test_summary(void **st)
 	assert_true(epi_summary_converged(&s, 0.01));
 	epi_summarise(w, 2, 0.01, &s); /* two runs are never enough */
 	assert_false(epi_summary_converged(&s, 0.01));
+	/* a net cost whose runs straddle 0 (a kernel no slower than the empty
+	 * loop): none, its spread kept; one above 0 as it is */
+	const double v[] = {-2e-12, 1e-12, -3e-12, -1e-12, 0.5e-12};
+	unsigned char keep[5] = {1, 1, 1, 1, 1};
+	epi_summary k;
+	epi_summarise_kept(v, keep, 5, 0.01, &k);
+	epi_summarise_net(v, keep, 5, 0.01, &s);
+	assert_true(k.mean < 0 && s.mean == 0);
+	assert_true(s.sd == k.sd && s.ci == k.ci && s.n == 5);
+	epi_summarise_kept(x, keep, 5, 0.01, &k);
+	epi_summarise_net(x, keep, 5, 0.01, &s);
+	assert_true(s.mean == k.mean && s.mean == 3);
 }
 
 /* ---- against a fake machine: a FUSE powercap zone, exact when read -------- */
