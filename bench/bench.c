@@ -114,6 +114,8 @@ int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err)
 	memset(ctx->buf, 0, bytes);
 	if (two)
 		memset(ctx->buf2, 0, bytes);
+	ctx->mapped = bytes;
+	ctx->two = two;
 	return 0;
 }
 
@@ -122,6 +124,17 @@ void epi_bench_free(epi_bench_ctx *ctx)
 	free(ctx->buf);
 	free(ctx->buf2);
 	ctx->buf = ctx->buf2 = NULL;
+	ctx->mapped = 0;
+	ctx->two = 0;
+}
+
+void epi_bench_touch(const epi_bench_ctx *ctx)
+{
+	for (int b = 0; b < 1 + ctx->two; b++) {
+		const volatile char *p = b ? ctx->buf2 : ctx->buf;
+		for (size_t i = 0; p && i < ctx->mapped; i += 4096)
+			(void)p[i];
+	}
 }
 
 int epi_bench_open_null(const epi_kernel *k, epi_bench_ctx *ctx, char *err)

@@ -424,6 +424,7 @@ static int run_once(epi_calib *c, work *w, char *err)
 		w->iters = epi_iters_for(w->k, &w->ctx, c->run_s, &w->per_it);
 	}
 	epi_run r;
+	epi_bench_touch(&w->ctx);
 	if (epi_run_kernel(w->k, &w->ctx, w->iters, w->n ? w->t[w->n - 1] : w->per_it, c->meter, c->domain, &r,
 			   err) < 0)
 		return -1;

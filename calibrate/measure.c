@@ -141,6 +141,7 @@ static double median_run(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters
 {
 	double t[EPI_MEMORY_RUNS];
 	for (int r = 0; r < EPI_MEMORY_RUNS; r++) {
+		epi_bench_touch(ctx); /* as calibration runs it */
 		double t0 = epi_now();
 		k->run(ctx, iters);
 		t[r] = (epi_now() - t0) / (double)iters;

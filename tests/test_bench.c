@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <cmocka.h>
 
@@ -329,6 +330,46 @@ static void test_touch_faults_every_page(void **st)
 	assert_true(b.ru_minflt - a.ru_minflt >= 2 * pages);
 }
 
+/* Pages of LEN bytes at P that are mapped (mincore). */
+static int resident(void *p, size_t len)
+{
+	unsigned char v[64];
+	assert_true(len / 4096 <= sizeof v);
+	assert_int_equal(mincore(p, len, v), 0);
+	int n = 0;
+	for (size_t i = 0; i < len / 4096; i++)
+		n += v[i] & 1;
+	return n;
+}
+
+/* what calibration reads before each run: every page of both buffers that
+ * epi_bench_alloc made, mapped again after they were dropped; nothing of
+ * buffers it did not make, nor after they are freed */
+static void test_touch_maps_the_buffers(void **st)
+{
+	(void)st;
+	char err[256];
+	epi_bench_ctx c = {0};
+	size_t len = 40 * 4096;
+	assert_int_equal(epi_bench_alloc(&c, len, 1, err), 0);
+	assert_true(c.mapped == len && c.two);
+	assert_int_equal(madvise(c.buf, len, MADV_DONTNEED), 0);
+	assert_int_equal(madvise(c.buf2, len, MADV_DONTNEED), 0);
+	assert_int_equal(resident(c.buf, len) + resident(c.buf2, len), 0);
+	epi_bench_touch(&c);
+	assert_int_equal(resident(c.buf, len), 40);
+	assert_int_equal(resident(c.buf2, len), 40);
+	epi_bench_free(&c);
+	assert_true(c.mapped == 0 && !c.two);
+	/* a kernel's own mapping (the page walks'): left alone */
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	epi_bench_ctx own = {.buf = m, .bytes = len};
+	epi_bench_touch(&own);
+	assert_int_equal(resident(m, len), 0);
+	munmap(m, len);
+}
+
 /* the deterministic cache parameters leaf decoded: a Zen 3's subleaves
  * (AMD's 0x8000001D) and an Intel L2 of 20 ways (leaf 4) */
 static void test_cache_leaf(void **st)
@@ -423,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
+		cmocka_unit_test(test_touch_maps_the_buffers),
 		cmocka_unit_test(test_cache_leaf),
 		cmocka_unit_test(test_levels_from_sysfs),
 		cmocka_unit_test(test_l3_serves),
