@@ -920,9 +920,6 @@ static int fn_region(const epi_analysis *a, const front *F, int i)
 	return -1;
 }
 
-/* Plans the chunks from a quick parse of the file and deals them to NT
- * threads with copies of the file blanked for each; leaves F as it was when
- * every thread is better off parsing the whole file. */
 /* The lines a file's chunks of CHUNK_LINES lines would walk besides their
  * own functions': each chunk counts the callees it needs itself, so the
  * functions its own call, directly or not, in other chunks (FNS, N, and
@@ -961,6 +958,9 @@ static long extra_lines(int chunk_lines, const fn *fns, int n, const body *bodie
 	return extra;
 }
 
+/* Plans the chunks from a quick parse of the file and deals them to NT
+ * threads with copies of the file blanked for each; leaves F as it was when
+ * every thread is better off parsing the whole file. */
 static void plan_split(front *F, int nt)
 {
 	fn *fns;
