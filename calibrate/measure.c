@@ -188,10 +188,7 @@ static void probe_memory(void *arg)
 int epi_measure_memory(int cpu, double run_s, double *secs, char *err)
 {
 	memory_probe p = {.run_s = run_s, .secs = NAN, .err = err};
-	if (cpu < 0)
-		probe_memory(&p);
-	else
-		epi_on_cpu(cpu, probe_memory, &p);
+	epi_on_cpu(cpu, probe_memory, &p); /* -1: unpinned */
 	*secs = p.secs;
 	return p.ret;
 }
