@@ -234,7 +234,7 @@ unsigned epi_tlb_sets(void)
 #if defined(__x86_64__)
 	unsigned b, entries, sets;
 	if (amd_tlb_leaf(0x80000006, &b) && ((b >> 16) & 0xfff))
-		return epi_tlb_sets_from((b >> 16) & 0xfff, epi_amd_ways(b >> 28));
+		return epi_tlb_sets_from(cpuid_tlb(1), (b >> 16) & 0xfff, epi_amd_ways(b >> 28));
 	if (intel_tlb_leaf(2, &entries, &sets))
 		return sets;
 #endif
@@ -248,9 +248,11 @@ unsigned epi_amd_ways(unsigned code)
 	return code < 16 ? ways[code] : 0;
 }
 
-unsigned epi_tlb_sets_from(unsigned entries, unsigned ways)
+unsigned epi_tlb_sets_from(unsigned first, unsigned entries, unsigned ways)
 {
-	return entries && ways && entries % ways == 0 ? entries / ways : 0;
+	if (!entries || epi_tlb_from(2, first, entries) != entries)
+		return 0;
+	return ways && entries % ways == 0 ? entries / ways : 0;
 }
 
 unsigned epi_tlb_from(int level, unsigned first, unsigned second)

@@ -59,9 +59,10 @@ unsigned epi_tlb_from(int level, unsigned first, unsigned second);
  * a page's set by the low bits of its number: pages a multiple of two or
  * more pages apart fall in a share of them. */
 unsigned epi_tlb_sets(void);
-/* Sets of a TLB of ENTRIES entries of WAYS ways (0 when either is not
- * known, or they do not divide) */
-unsigned epi_tlb_sets_from(unsigned entries, unsigned ways);
+/* Sets of a second-level TLB of ENTRIES entries of WAYS ways, beside a
+ * first level of FIRST (0: not given): 0 when either is not known, they do
+ * not divide, or epi_tlb_from does not believe the entries */
+unsigned epi_tlb_sets_from(unsigned first, unsigned entries, unsigned ways);
 /* The ways AMD's cpuid code for an associativity (leaf 0x80000006, such
  * as its L2 TLB's in EBX bits 31:28; leaf 0x80000005 gives counts, not
  * codes) stands for; 0: none, fully associative or reserved. */

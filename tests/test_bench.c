@@ -251,11 +251,15 @@ static void test_tlb_sets(void **st)
 	assert_int_equal(epi_amd_ways(0xf), 0);
 	assert_int_equal(epi_amd_ways(7), 0);
 	assert_int_equal(epi_amd_ways(0), 0);
-	assert_int_equal(epi_tlb_sets_from(2048, epi_amd_ways(6)), 256);
-	assert_int_equal(epi_tlb_sets_from(3072, epi_amd_ways(8)), 192);
-	assert_int_equal(epi_tlb_sets_from(2048, epi_amd_ways(0xf)), 0);
-	assert_int_equal(epi_tlb_sets_from(1000, 16), 0);
-	assert_int_equal(epi_tlb_sets_from(0, 8), 0);
+	assert_int_equal(epi_tlb_sets_from(64, 2048, epi_amd_ways(6)), 256);
+	assert_int_equal(epi_tlb_sets_from(72, 3072, epi_amd_ways(8)), 192);
+	assert_int_equal(epi_tlb_sets_from(0, 2048, epi_amd_ways(6)), 256);
+	assert_int_equal(epi_tlb_sets_from(64, 2048, epi_amd_ways(0xf)), 0);
+	assert_int_equal(epi_tlb_sets_from(64, 1000, 16), 0);
+	assert_int_equal(epi_tlb_sets_from(64, 0, 8), 0);
+	/* a hypervisor's leaf (a Zen 5 guest's: 96 entries, then 128 of 8
+	 * ways) is not believed for the sets either */
+	assert_int_equal(epi_tlb_sets_from(96, 128, epi_amd_ways(6)), 0);
 }
 
 /* the TLB curve's kernels: each a walk over its share of the pages the
