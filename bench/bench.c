@@ -116,6 +116,7 @@ int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err)
 		memset(ctx->buf2, 0, bytes);
 	ctx->mapped = bytes;
 	ctx->two = two;
+	ctx->touch_step = 0;
 	return 0;
 }
 
@@ -132,7 +133,8 @@ void epi_bench_touch(const epi_bench_ctx *ctx)
 {
 	for (int b = 0; b < 1 + ctx->two; b++) {
 		const volatile char *p = b ? ctx->buf2 : ctx->buf;
-		for (size_t i = 0; p && i < ctx->mapped; i += 4096)
+		size_t step = ctx->touch_step ? ctx->touch_step : 4096;
+		for (size_t i = 0; p && i < ctx->mapped; i += step)
 			(void)p[i];
 	}
 }

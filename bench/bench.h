@@ -25,8 +25,10 @@ typedef struct epi_bench_ctx {
 	size_t bytes;        /* the buffer size, for memory kernels */
 	void *buf, *buf2;
 	void *aux;           /* kernel-owned (the print kernel's stream) */
-	size_t mapped;       /* bytes of buf, and of buf2 when two, that epi_bench_alloc wrote: what epi_bench_touch reads */
+	size_t mapped;       /* bytes of buf, and of buf2 when two, that epi_bench_alloc wrote (or the page
+			      * kernels mapped): what epi_bench_touch reads */
 	int two;
+	size_t touch_step;   /* epi_bench_touch reads a byte every touch_step bytes (0: every page) */
 } epi_bench_ctx;
 
 typedef struct epi_kernel {
@@ -97,8 +99,8 @@ const char *epi_level_name(enum epi_level level);
 /* Shared helpers for kernels (bench.c). */
 int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err);
 void epi_bench_free(epi_bench_ctx *ctx);
-/* Reads a byte of each page of the buffers epi_bench_alloc made, so that
- * a run finds them mapped: a host that translates a guest's pages in
+/* Reads a byte of each page of the buffers epi_bench_alloc made (of each
+ * page a page kernel walks), so that a run finds them mapped: a host that translates a guest's pages in
  * tables of its own (shadow paging) drops them when the guest unmaps any
  * memory (the malloc kernels, another kernel's teardown), and the next
  * run's every page of a large buffer then stops for the host, a run of a

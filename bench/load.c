@@ -434,6 +434,11 @@ static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size
 	}
 	c->buf = m;
 	c->bytes = len;
+	/* the pages walked, mapped again before each run (epi_bench_touch),
+	 * and no others */
+	c->mapped = len;
+	c->two = 0;
+	c->touch_step = step;
 	c->buf2 = at;
 	c->aux = (char *)at + pages / 32 * 256; /* the end of whole iterations */
 	return 0;
@@ -481,6 +486,7 @@ static void teardown_walk(epi_bench_ctx *c)
 		munmap(c->buf, c->bytes);
 	free(c->buf2);
 	c->buf = c->buf2 = NULL;
+	c->mapped = 0;
 }
 
 /* A page kernel: NAME, WHAT it loads, at LEVEL, set up by SETUP. */

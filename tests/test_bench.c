@@ -346,6 +346,19 @@ static int resident(void *p, size_t len)
 	return n;
 }
 
+/* Whether the system maps transparent huge pages unasked. */
+static int thp_always(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128] = "";
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = 0;
+		fclose(f);
+	}
+	return strstr(line, "[always]") != NULL;
+}
+
 /* what calibration reads before each run: every page of both buffers that
  * epi_bench_alloc made, mapped again after they were dropped; nothing of
  * buffers it did not make, nor after they are freed */
@@ -365,13 +378,28 @@ static void test_touch_maps_the_buffers(void **st)
 	assert_int_equal(resident(c.buf2, len), 40);
 	epi_bench_free(&c);
 	assert_true(c.mapped == 0 && !c.two);
-	/* a kernel's own mapping (the page walks'): left alone */
+	/* a kernel's own mapping that it did not ask to be touched: left alone */
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(m != MAP_FAILED);
 	epi_bench_ctx own = {.buf = m, .bytes = len};
 	epi_bench_touch(&own);
 	assert_int_equal(resident(m, len), 0);
 	munmap(m, len);
+	/* a page walk's: the pages it walks (16 KiB apart), and no others
+	 * (where the system maps large pages unasked, all of them) */
+	const epi_kernel *k = epi_kernel_find("load.page.walk");
+	assert_non_null(k);
+	epi_bench_ctx w = {0};
+	assert_int_equal(k->setup(k, &w, err), 0);
+	size_t part = 64 * 4096;
+	int walked = thp_always() ? 64 : 16;
+	assert_int_equal(resident(w.buf, part), walked);
+	assert_int_equal(madvise(w.buf, w.bytes, MADV_DONTNEED), 0);
+	assert_int_equal(resident(w.buf, part), 0);
+	epi_bench_touch(&w);
+	assert_int_equal(resident(w.buf, part), walked);
+	k->teardown(&w);
+	assert_true(w.mapped == 0 && w.buf == NULL);
 }
 
 /* the deterministic cache parameters leaf decoded: a Zen 3's subleaves
