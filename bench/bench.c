@@ -3,6 +3,7 @@
 #include "bench/bench.h"
 #include "model/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,27 @@ unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n)
 	f = f < 0 ? 0 : f > 1 ? 1 : f;
 	double s = (double)bytes[k - 1] + f * ((double)bytes[k] - (double)bytes[k - 1]);
 	return (unsigned long long)s & ~4095ull;
+}
+
+unsigned long long epi_tlb_reach(const size_t *pages, const double *t, int n)
+{
+	if (n < 4)
+		return 0;
+	double base = INFINITY, top = t[n - 1];
+	for (int i = 0; i < (n + 3) / 4; i++)
+		if (t[i] < base)
+			base = t[i];
+	if (!(base > 0) || !(top >= EPI_TLB_WALK_STEP * base))
+		return 0;
+	double at = base + EPI_TLB_REACH_SHARE * (top - base);
+	/* the first walk from which on all are above the threshold: a walk
+	 * slowed by the machine's noise before the cliff is not the cliff */
+	int k = n - 1;
+	while (k > 1 && t[k - 1] >= at)
+		k--;
+	double f = t[k] > t[k - 1] ? (at - t[k - 1]) / (t[k] - t[k - 1]) : 1;
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	return (unsigned long long)((double)pages[k - 1] + f * ((double)pages[k] - (double)pages[k - 1]));
 }
 
 const char *epi_level_name(enum epi_level level)

@@ -29,6 +29,7 @@ typedef struct epi_bench_ctx {
 			      * kernels mapped): what epi_bench_touch reads */
 	int two;
 	size_t touch_step;   /* epi_bench_touch reads a byte every touch_step bytes (0: every page) */
+	size_t tlb_pages;    /* the pages the second-level TLB maps, measured (epi_tlb_reach); 0: cpuid's */
 } epi_bench_ctx;
 
 typedef struct epi_kernel {
@@ -94,11 +95,33 @@ size_t epi_level_bytes(unsigned long long l1, unsigned long long l2, unsigned lo
  * other cores gradually, not at one size: a point on the way to memory's
  * rate, where the curve is steep, moves little with a noisy size. */
 unsigned long long epi_l3_serves(const size_t *bytes, const double *t, int n);
+
+/* The second-level TLB's reach: from a load's time T on each of N walks
+ * over PAGES pages (growing, one load a page), the pages at which the time
+ * leaves the plateau of walks the TLB maps (the least of the first
+ * quarter's times) by EPI_TLB_REACH_SHARE of the way up to page walks' (the
+ * last time), from where on every walk's time stays above that, between
+ * the two walks around it in proportion; 0 when the last time is not
+ * EPI_TLB_WALK_STEP times the plateau (no cliff: large pages, or a TLB
+ * beyond the walks) or fewer than four were measured. */
+#define EPI_TLB_REACH_SHARE 0.1
+#define EPI_TLB_WALK_STEP 3.0
+unsigned long long epi_tlb_reach(const size_t *pages, const double *t, int n);
+/* The walks epi-calibrate measures the reach with: EPI_TLB_PROBE_MIN pages
+ * up to EPI_TLB_PROBE_MAX, in steps of the fourth root of 2 */
+#define EPI_TLB_PROBE_MIN 256
+#define EPI_TLB_PROBE_MAX 16384
 const char *epi_level_name(enum epi_level level);
 
 /* Shared helpers for kernels (bench.c). */
 int epi_bench_alloc(epi_bench_ctx *ctx, size_t bytes, int two, char *err);
 void epi_bench_free(epi_bench_ctx *ctx);
+/* A walk over PAGES pages a page apart, a load from each at offsets that
+ * keep their lines cached, for K (a page kernel: its run walks it, its
+ * teardown unmaps it); epi_bench_walk_len shortens the walk to its first
+ * PAGES (a multiple of 32, no more than were set up). */
+int epi_bench_walk(const epi_kernel *k, epi_bench_ctx *c, size_t pages, char *err);
+void epi_bench_walk_len(epi_bench_ctx *c, size_t pages);
 /* Reads a byte of each page of the buffers epi_bench_alloc made (of each
  * page a page kernel walks), so that a run finds them mapped: a host that translates a guest's pages in
  * tables of its own (shadow paging) drops them when the guest unmaps any

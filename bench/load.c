@@ -461,12 +461,23 @@ static int setup_walkfar(const epi_kernel *k, epi_bench_ctx *c, char *err)
 }
 
 /* Pages in a row, SHARE percent of what this processor's second-level
- * TLB maps (epi_tlb_pages): the TLB's miss curve, from pages that the
- * first level does not hold but the second does, to a walk that outgrows
- * the second. */
+ * TLB maps (as calibration measured it, else epi_tlb_pages): the TLB's
+ * miss curve, from pages that the first level does not hold but the
+ * second does, to a walk that outgrows the second. */
 static int setup_tlb(const epi_kernel *k, epi_bench_ctx *c, int share, char *err)
 {
-	return setup_pages(k, c, (size_t)epi_tlb_pages(2) * (size_t)share / 100, 4096, 1, err);
+	size_t reach = c->tlb_pages ? c->tlb_pages : epi_tlb_pages(2);
+	return setup_pages(k, c, reach * (size_t)share / 100, 4096, 1, err);
+}
+
+int epi_bench_walk(const epi_kernel *k, epi_bench_ctx *c, size_t pages, char *err)
+{
+	return setup_pages(k, c, pages, 4096, 1, err);
+}
+
+void epi_bench_walk_len(epi_bench_ctx *c, size_t pages)
+{
+	c->aux = (char *)c->buf2 + pages / 32 * 256;
 }
 
 /* EPI_SET_LINES lines a page apart, all at one offset: a column walk down
@@ -520,7 +531,7 @@ PAGE_KERNEL(epi_k_load_l2_set, "load.l2.set",
 	}                                                                                                   \
 	PAGE_KERNEL(epi_k_load_page_tlb##share, "load.page.tlb" #share,                                    \
 		    "a load from each page in a row, " #share "% of the pages the second-level TLB "       \
-		    "maps (cpuid), in order (independent loads, lines cached)",                            \
+		    "maps (measured, else cpuid), in order (independent loads, lines cached)",             \
 		    EPI_LVL_L2, setup_tlb##share);
 EPI_TLB_SHARES(TLB_KERNEL)
 

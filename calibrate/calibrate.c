@@ -582,6 +582,7 @@ static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kern
 	for (int i = 0; i < nsel; i++) {
 		w[i].k = sel[i];
 		w[i].ctx.bytes = epi_level_bytes(cs.l1, cs.l2, cs.l3, sel[i]->level);
+		w[i].ctx.tlb_pages = (size_t)t->tlb_pages;
 		if (epi_fcol_find(f, sel[i]->name))
 			w[i].finished = 1;
 	}
@@ -733,6 +734,16 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 			if (epi_measure_l3_serves(t->cache[0], t->cache[1], t->cache[2], &t->l3_serves, merr) < 0 &&
 			    c->ncannot < 4)
 				snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0], "L3's reach not measured: %s", merr);
+			break;
+		}
+	/* the second-level TLB's reach, once, with the TLB curve's kernels,
+	 * which walk shares of it */
+	for (int i = 0; i < nsel && !t->tlb_pages; i++)
+		if (strncmp(sel[i]->name, "load.page.tlb", 13) == 0) {
+			char merr[EPI_ERRLEN];
+			if (epi_measure_tlb_reach(&t->tlb_pages, merr) < 0 && c->ncannot < 4)
+				snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0], "the TLB's reach not measured: %s",
+					 merr);
 			break;
 		}
 	int nrun = nf ? nf : 1, ret = 0;

@@ -92,6 +92,22 @@ int epi_measure_idle(epi_meter *m, const char *domain, double secs, double *watt
 	return 0;
 }
 
+/* Seconds per unit of K set up in CTX: the fastest of three runs of
+ * MIN_S seconds or more. */
+static double fastest_run(const epi_kernel *k, epi_bench_ctx *ctx, double min_s)
+{
+	double per = 0, best = INFINITY;
+	uint64_t it = epi_iters_for(k, ctx, min_s, &per);
+	for (int r = 0; r < 3; r++) {
+		double t0 = epi_now();
+		k->run(ctx, it);
+		double s = (epi_now() - t0) / ((double)it * k->units);
+		if (s < best)
+			best = s;
+	}
+	return best;
+}
+
 int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned long long l3,
 			  unsigned long long *serves, char *err)
 {
@@ -119,19 +135,37 @@ int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned
 	for (int m = 0; m < n; m++) {
 		ctx.bytes = bytes[m];
 		k->run(&ctx, bytes[m] / 2048 + 1);
-		double per = 0;
-		uint64_t it = epi_iters_for(k, &ctx, 0.01, &per);
-		t[m] = INFINITY;
-		for (int r = 0; r < 3; r++) {
-			double t0 = epi_now();
-			k->run(&ctx, it);
-			double s = (epi_now() - t0) / ((double)it * k->units);
-			if (s < t[m])
-				t[m] = s;
-		}
+		t[m] = fastest_run(k, &ctx, 0.01);
 	}
 	epi_bench_free(&ctx);
 	*serves = epi_l3_serves(bytes, t, n);
+	return 0;
+}
+
+int epi_measure_tlb_reach(unsigned long long *pages, char *err)
+{
+	*pages = 0;
+	const epi_kernel *k = epi_kernel_find("load.page.tlb50");
+	if (!k)
+		return 0;
+	enum { MAXN = 40 };
+	size_t n_at[MAXN];
+	double t[MAXN];
+	int n = 0;
+	for (double p = EPI_TLB_PROBE_MIN; n < MAXN && p < EPI_TLB_PROBE_MAX * 1.001; p *= 1.189207115002721)
+		n_at[n++] = ((size_t)p + 31) / 32 * 32;
+	epi_bench_ctx ctx = {0};
+	if (epi_bench_walk(k, &ctx, n_at[n - 1], err) < 0)
+		return -1;
+	/* each walk: a pass to load its lines and pages, then the fastest
+	 * of three runs of 5 ms or more */
+	for (int m = 0; m < n; m++) {
+		epi_bench_walk_len(&ctx, n_at[m]);
+		k->run(&ctx, n_at[m] / 32);
+		t[m] = fastest_run(k, &ctx, 0.005);
+	}
+	k->teardown(&ctx);
+	*pages = epi_tlb_reach(n_at, t, n);
 	return 0;
 }
 

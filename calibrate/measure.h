@@ -38,6 +38,12 @@ int epi_run_kernel(const epi_kernel *k, epi_bench_ctx *ctx, uint64_t iters, doub
 int epi_measure_l3_serves(unsigned long long l1, unsigned long long l2, unsigned long long l3,
 			  unsigned long long *serves, char *err);
 
+/* The pages the second-level TLB maps (epi_tlb_reach), from walks of a
+ * load a page (the page kernels') over EPI_TLB_PROBE_MIN to
+ * EPI_TLB_PROBE_MAX pages. *PAGES is 0 when no cliff shows. 0, or -1 with
+ * ERR (no memory for the walk). */
+int epi_measure_tlb_reach(unsigned long long *pages, char *err);
+
 /* Memory's rate now, as epi-calibrate's load.dram kernel measures it: its
  * net seconds per 8-byte load (the empty loop's share taken off, as the
  * table's net costs have it) into *SECS, the median of EPI_MEMORY_RUNS runs

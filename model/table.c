@@ -189,6 +189,10 @@ int epi_table_load(epi_table *t, const char *path, char *err)
 					double sv = attr_double(c, "serves");
 					if (lv == 3 && sv > 0)
 						t->l3_serves = (unsigned long long)sv;
+				} else if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "tlb") == 0) {
+					double p = attr_double(c, "pages");
+					if (p > 0)
+						t->tlb_pages = (unsigned long long)p;
 				}
 		} else if (strcmp(name, "calibration") == 0) {
 			t->created = attr_str(n, "created");
@@ -353,6 +357,12 @@ int epi_table_save(const epi_table *t, const char *path, char *err)
 				xmlNewProp(c, (const xmlChar *)"serves", (const xmlChar *)b);
 			}
 		}
+	if (t->tlb_pages) {
+		xmlNodePtr c = xmlNewChild(m, NULL, (const xmlChar *)"tlb", NULL);
+		char b[32];
+		snprintf(b, sizeof b, "%llu", t->tlb_pages);
+		xmlNewProp(c, (const xmlChar *)"pages", (const xmlChar *)b);
+	}
 	xmlNodePtr me = xmlNewChild(root, NULL, (const xmlChar *)"meter", NULL);
 	xmlNewProp(me, (const xmlChar *)"name", (const xmlChar *)(t->meter ? t->meter : "none"));
 	xmlNewProp(me, (const xmlChar *)"domain", (const xmlChar *)(t->domain ? t->domain : "none"));

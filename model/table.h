@@ -46,6 +46,7 @@ typedef struct epi_table {
 	char *microcode;
 	unsigned long long cache[3]; /* L1d, L2, L3 bytes; 0 unknown */
 	unsigned long long l3_serves; /* the working set L3 serves at its own rate (measured); 0 unknown */
+	unsigned long long tlb_pages; /* the pages the second-level TLB maps (measured); 0 unknown */
 	/* the calibration that made it: absent (NULL) in hand-made tables */
 	char *created, *command, *style;
 	int calib_cpu;       /* the CPU the kernels ran on; -1 unknown */

@@ -480,6 +480,41 @@ static void test_l3_serves(void **st)
 	assert_true(epi_l3_serves(b, none, 2) == 0);
 }
 
+/* The second-level TLB's reach from a load's times over walks of growing
+ * page counts: where the time leaves the plateau (the least of the first
+ * quarter) by EPI_TLB_REACH_SHARE of the rise to the last walk's, from
+ * where on all stay above, in proportion between the walks around it;
+ * unknown (0) without a cliff of EPI_TLB_WALK_STEP */
+static void test_tlb_reach(void **st)
+{
+	(void)st;
+	const size_t p[10] = {1024, 1216, 1440, 1728, 2048, 2432, 2880, 3456, 4096, 4864};
+	/* the plateau 0.5, the last 6.0: the threshold 0.5 + 0.55 = 1.05,
+	 * a quarter of the way from 4096 (0.6) to 4864 (2.4) */
+	const double cliff[10] = {0.5, 0.5, 0.55, 0.5, 0.55, 0.6, 0.55, 0.6, 0.6, 2.4};
+	const double walks[12] = {0.5, 0.5, 0.55, 0.5, 0.55, 0.6, 0.55, 0.6, 0.6, 2.4, 4.0, 6.0};
+	const size_t pw[12] = {1024, 1216, 1440, 1728, 2048, 2432, 2880, 3456, 4096, 4864, 5792, 6880};
+	assert_true(EPI_TLB_REACH_SHARE == 0.1 && EPI_TLB_WALK_STEP == 3.0);
+	assert_true(epi_tlb_reach(pw, walks, 12) == 4096 + 768 / 4);
+	/* a walk slowed by chance on the plateau is not the cliff */
+	double noisy[12];
+	memcpy(noisy, walks, sizeof noisy);
+	noisy[4] = 3.0;
+	assert_true(epi_tlb_reach(pw, noisy, 12) == 4096 + 768 / 4);
+	/* a slow first walk does not raise the plateau: the least of the
+	 * first quarter is */
+	noisy[0] = 0.9;
+	assert_true(epi_tlb_reach(pw, noisy, 12) == 4096 + 768 / 4);
+	/* the cliff at the last walk: the threshold 0.5 + 0.19 */
+	assert_true(epi_tlb_reach(p, cliff, 10) == 4096 + (unsigned long long)(768 * (0.69 - 0.6) / 1.8));
+	/* no cliff (large pages, a TLB beyond the walks), too few walks */
+	const double flat[10] = {0.5, 0.5, 0.55, 0.5, 0.55, 0.6, 0.55, 0.6, 0.6, 1.4};
+	assert_true(epi_tlb_reach(p, flat, 10) == 0);
+	assert_true(epi_tlb_reach(pw, walks, 3) == 0);
+	const double zero[4] = {0, 0, 0, 1};
+	assert_true(epi_tlb_reach(p, zero, 4) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_frame_statement),
 		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_touch_maps_the_buffers),
+		cmocka_unit_test(test_tlb_reach),
 		cmocka_unit_test(test_cache_leaf),
 		cmocka_unit_test(test_levels_from_sysfs),
 		cmocka_unit_test(test_l3_serves),

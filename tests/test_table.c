@@ -123,6 +123,7 @@ static void test_calibration_fields(void **st)
 	t.cache[0] = 32768;
 	t.cache[2] = 33554432;
 	t.l3_serves = 16777216;
+	t.tlb_pages = 4288;
 	t.meter = strdup("powercap");
 	t.domain = strdup("package-0");
 	t.created = strdup("2026-11-22T12:00:00Z");
@@ -160,6 +161,7 @@ static void test_calibration_fields(void **st)
 		fail_msg("%s", err);
 	assert_string_equal(u.microcode, "0xa0011d1");
 	assert_true(u.cache[0] == 32768 && u.cache[1] == 0 && u.cache[2] == 33554432 && u.l3_serves == 16777216);
+	assert_int_equal(u.tlb_pages, 4288);
 	assert_string_equal(u.created, t.created);
 	assert_string_equal(u.command, t.command);
 	assert_string_equal(u.style, "net");
