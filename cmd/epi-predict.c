@@ -394,6 +394,7 @@ static void analyze(const predict_opts *o, predict_run *r)
 	if (r->have_table) {
 		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
 		r->mm.l3_serves = r->table.l3_serves;
+		r->mm.tlb_pages = r->table.tlb_pages;
 	}
 	for (int i = 0; r->have_table && i < r->nkhz; i++) {
 		epi_fcol col;

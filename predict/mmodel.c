@@ -989,7 +989,7 @@ epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 {
 	const epi_object *o = &m->obj;
 	epi_mprices *p = xcalloc(1, sizeof *p);
-	epi_mcosts_from(&p->c, col, m->cache, m->l3_serves);
+	epi_mcosts_from(&p->c, col, m->cache, m->l3_serves, m->tlb_pages);
 	p->interpolated = col->interpolated;
 	p->loop = xcalloc((size_t)o->nloop + 1, sizeof *p->loop);
 	p->fn = xcalloc((size_t)o->nfn + 1, sizeof *p->fn);

@@ -86,6 +86,7 @@ typedef struct epi_mmodel {
 	int nruns;
 	unsigned long long cache[3]; /* the machine's L1d, L2, L3 bytes (the cost table's); 0: typical */
 	unsigned long long l3_serves; /* the working set its L3 serves (the cost table's); 0: unknown */
+	unsigned long long tlb_pages; /* the pages its second-level TLB maps (the cost table's); 0: unknown */
 	/* -D flags under which the source declares its arrays with the sizes
 	 * the program has (epi_sizes_infer, when the program was given, not
 	 * built here, with other sizes than the parse's): the analysis of

@@ -36,8 +36,11 @@ static double cost(const epi_fcol *col, const char *key, const char *fallback, i
 }
 
 /* The TLB's miss curve from COL: each load.page.tlbS at S percent of the
- * second-level TLB's pages, load.page.walk at its own pages, by pages. */
-static void tlb_curve(epi_mcosts *c, const epi_fcol *col)
+ * second-level TLB's pages, load.page.walk at its own pages, by pages.
+ * Where the TLB's reach was measured (MEASURED), which is where walks
+ * start to miss, and no kernel walked 100% of it, the curve holds the
+ * last point's time below the reach up to it. */
+static void tlb_curve(epi_mcosts *c, const epi_fcol *col, int measured)
 {
 #define TLB_POINT(share) {"load.page.tlb" #share, share / 100.0},
 	static const struct {
@@ -60,6 +63,19 @@ static void tlb_curve(epi_mcosts *c, const epi_fcol *col)
 		}
 		c->tlb_x[j] = x;
 		c->tlb_t[j] = t;
+	}
+	int below = -1, at = 0;
+	for (int i = 0; i < c->ntlb; i++) {
+		below = c->tlb_x[i] < 1 ? i : below;
+		at |= c->tlb_x[i] == 1;
+	}
+	if (measured && below >= 0 && !at && c->ntlb < (int)(sizeof c->tlb_x / sizeof *c->tlb_x)) {
+		for (int j = c->ntlb++; j > below + 1; j--) {
+			c->tlb_x[j] = c->tlb_x[j - 1];
+			c->tlb_t[j] = c->tlb_t[j - 1];
+		}
+		c->tlb_x[below + 1] = 1;
+		c->tlb_t[below + 1] = c->tlb_t[below];
 	}
 }
 
@@ -121,7 +137,7 @@ double epi_mcosts_e(const epi_mcosts *c, const epi_insn *in)
 #define WINDOW_SLOT_INSNS (6 * WINDOW_LINKS + 2)
 
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
-		     unsigned long long l3_serves)
+		     unsigned long long l3_serves, unsigned long long tlb_pages)
 {
 	memset(c, 0, sizeof *c);
 	static const unsigned long long typical[3] = {32 << 10, 1 << 20, 32 << 20};
@@ -262,10 +278,10 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->walk_far = cost(col, "load.page.walkfar", NULL, 0);
 	long page = sysconf(_SC_PAGESIZE);
 	c->page = page >= 4096 ? (double)page : 4096;
-	c->stlb = epi_tlb_pages(2);
+	c->stlb = tlb_pages ? (double)tlb_pages : epi_tlb_pages(2);
 	c->stlb_sets = epi_tlb_sets();
 	c->dtlb = epi_tlb_pages(1);
-	tlb_curve(c, col);
+	tlb_curve(c, col, tlb_pages > 0);
 	const epi_cost *t = epi_fcol_find(col, "malloc.touch");
 	c->touch = t && t->t > 0 ? t->t / (1 << 20) : 0;
 	c->idle_w = col->idle_w;

@@ -102,10 +102,11 @@ typedef struct epi_mcosts {
 
 /* The costs at column COL of a machine with data caches CACHE (L1d, L2,
  * L3 bytes; 0: typical sizes), whose L3 serves L3_SERVES bytes at its own
- * rate (0: unknown); a kernel the table lacks is derived from a related
+ * rate (0: unknown) and whose second-level TLB maps TLB_PAGES pages (0:
+ * unknown, cpuid's); a kernel the table lacks is derived from a related
  * one. */
 void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long long cache[3],
-		     unsigned long long l3_serves);
+		     unsigned long long l3_serves, unsigned long long tlb_pages);
 
 /* Seconds per access of a column walk over PAGES pages: 0 within the
  * first-level TLB's reach or without the kernels, else the miss curve

@@ -903,7 +903,7 @@ static void test_writeback_chain(void **st)
 static void costs_of(epi_mcosts *c, epi_cost *op, int n)
 {
 	epi_fcol col = {.khz = 3000000, .n = n, .op = op, .effective_ghz = 3, .idle_w = NAN};
-	epi_mcosts_from(c, &col, (const unsigned long long[3]){0, 0, 0}, 0);
+	epi_mcosts_from(c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 0);
 }
 
 /* The window from add.f64.window's chains against add.f64.lat's: 258
@@ -2826,6 +2826,28 @@ static void test_tlb_curve(void **st)
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.1 * s) - 12) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.2 * s) - (12 + 1 * 10.0 / 15)) < 1e-9);
 	assert_true(fabs(epi_mcosts_tlb(&c, 1.25 * s) - 13) < 1e-9);
+	/* with the reach the table measured (where walks start to miss):
+	 * the curve at its shares of it, flat from 75% up to it, then up to
+	 * 110%; the walk's 8,192 pages past 150% of its 3,000 */
+	epi_fcol col = {.khz = 3000000, .n = 6, .op = now, .effective_ghz = 3, .idle_w = NAN};
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 3000);
+	assert_true(c.stlb == 3000);
+	assert_true(fabs(epi_mcosts_tlb(&c, 2250) - 4) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 2900) - 4) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 3000) - 4) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 3150) - 8) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 3300) - 12) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 8192) - 17) < 1e-9);
+	/* a table that walked 100%: its point kept, none made */
+	epi_cost with100[3] = {
+		{.key = "load.page.tlb75", .t = 4, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb100", .t = 6, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb110", .t = 12, .e = NAN, .e_dyn = NAN},
+	};
+	col.op = with100;
+	col.n = 3;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 3000);
+	assert_true(c.ntlb == 3 && fabs(epi_mcosts_tlb(&c, 3000) - 6) < 1e-9);
 }
 
 /* -O0 computes an element's address anew for each access: the store of
