@@ -767,10 +767,12 @@ static double col_lines(const epi_mcosts *c, int k, double n, double w)
  * touches. Lines in order are priced at the deepest level any comes
  * from, the near ones beside them at the share of an L3 line's price
  * that load.l3.near measures (a line missing L1 waits in the same queue
- * whichever level serves it: all of it without the kernel). */
-static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *c, epi_mloop_price *out, double *wait)
+ * whichever level serves it: all of it without the kernel). COL: the
+ * column walks' lines from beyond L1 per iteration, and their time. */
+static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *c, epi_mloop_price *out, double *wait,
+		     double col[2])
 {
-	*wait = 0;
+	*wait = col[0] = col[1] = 0;
 	if (!(sw->trip > 0))
 		return 0;
 	double round = sw->round > st->span ? sw->round : st->span;
@@ -812,13 +814,16 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 	double walk = 0;
 	if (lc > 0 && st->near[1] > 0) {
 		walk += col_lines(c, lc, st->near[1], st->wnear[1]);
+		col[0] += st->near[1];
 		deep = lc > deep ? lc : deep;
 	}
 	double apart = lf == 3 ? st->far_apart : 0;
 	if (lf > 0 && st->far[1] > 0) {
 		walk += col_lines(c, lf, st->far[1] - apart, st->wfar[1]);
+		col[0] += st->far[1] - apart;
 		deep = lf > deep ? lf : deep;
 	}
+	col[1] = walk;
 	/* lines crowding a few sets of L1 come no faster than their misses
 	 * to a set follow each other, whichever level serves them */
 	if (st->crowd > walk) {
@@ -966,18 +971,28 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	double ports = acc * c->access_tp + slots * c->slot_tp;
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
-	double apart = 0, wait = 0;
+	double apart = 0, wait = 0, col[2];
 	if (st) {
-		apart = memory(sw, st, c, out, &wait);
+		apart = memory(sw, st, c, out, &wait, col);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 		/* a chain that passes through memory (a value stored and loaded
 		 * back, as -O0 keeps every variable) waits for the page walks
-		 * of its iteration: the loads behind a walk wait with it. Whether
-		 * it does: the chain lengthens with the loads' latency */
-		if (wait > 0 && fl.latency > 0) {
+		 * of its iteration: the loads behind a walk wait with it. And
+		 * for a column walk's load that misses both L1 and the
+		 * first-level TLB (a line from beyond L1 on a page of its own):
+		 * what the memory side does for the iteration, a line of the
+		 * column's or the iteration's loads through their ports,
+		 * whichever takes longer, does not overlap the chain, in the
+		 * share of the iterations whose column load misses both.
+		 * Whether the chain passes through memory: it lengthens with
+		 * the loads' latency */
+		double stall = 0, miss = fmin(1, fmin(st->load_walks, col[0]));
+		if (miss > 0 && col[1] > 0 && st->pages > c->dtlb)
+			stall = miss * fmax(col[1] / col[0], out->bound_t[EPI_BOUND_LOAD]);
+		if ((wait > 0 || stall > 0) && fl.latency > 0) {
 			epi_mcosts slower = *c;
 			double d = c->load_lat > 0 ? c->load_lat : 1e-9;
 			slower.load_lat += d;
@@ -992,7 +1007,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			epi_mflow fs;
 			epi_mflow_loop(o, l, &slower, &fs);
 			if (fs.latency - fl.latency > 0.5 * d)
-				out->bound_t[EPI_BOUND_LATENCY] = fl.latency + wait;
+				out->bound_t[EPI_BOUND_LATENCY] = fl.latency + fmax(wait, stall);
 		}
 		/* a chain that starts afresh at each entry of a short loop (a
 		 * dot product of a few elements) overlaps the next entry's as
