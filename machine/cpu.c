@@ -98,20 +98,29 @@ unsigned long long epi_cache_from_leaf(unsigned a, unsigned b, unsigned c, int *
 	return ways * parts * line * ((unsigned long long)c + 1);
 }
 
+void epi_caches_from_amd(unsigned c5, unsigned c6, epi_caches *c)
+{
+	if (!c->l1)
+		c->l1 = (unsigned long long)(c5 >> 24) << 10;
+	if (!c->l2)
+		c->l2 = (unsigned long long)(c6 >> 16) << 10;
+}
+
 /* The levels C lacks from the deterministic cache parameters leaf of the
  * CPU running this: AMD's 0x8000001D where the processor has it, else
- * Intel's 4. */
+ * Intel's 4; then L1 and L2 from AMD's 0x80000005 and 0x80000006 (a
+ * hypervisor can leave the first empty). */
 static void cpuid_caches(void *arg)
 {
 	epi_caches *c = arg;
 #if defined(__x86_64__)
-	unsigned a, b, cx, d, leaf = 4;
-	if (__get_cpuid(0x80000000, &a, &b, &cx, &d) && a >= 0x8000001d && __get_cpuid_count(0x8000001d, 0, &a, &b, &cx, &d) &&
-	    (a & 0x1f))
+	unsigned a, b, cx, d, leaf = 4, top = 0;
+	if (__get_cpuid(0x80000000, &top, &b, &cx, &d) && top >= 0x8000001d &&
+	    __get_cpuid_count(0x8000001d, 0, &a, &b, &cx, &d) && (a & 0x1f))
 		leaf = 0x8000001d;
 	else if (__get_cpuid_max(0, NULL) < 4)
-		return;
-	for (unsigned i = 0; i < 16; i++) {
+		leaf = 0;
+	for (unsigned i = 0; leaf && i < 16; i++) {
 		if (!__get_cpuid_count(leaf, i, &a, &b, &cx, &d) || !(a & 0x1f))
 			break;
 		int level;
@@ -120,6 +129,9 @@ static void cpuid_caches(void *arg)
 		if (n && at && !*at)
 			*at = n;
 	}
+	unsigned c5, c6;
+	if (top >= 0x80000006 && __get_cpuid(0x80000005, &a, &b, &c5, &d) && __get_cpuid(0x80000006, &a, &b, &c6, &d))
+		epi_caches_from_amd(c5, c6, c);
 #else
 	(void)c;
 #endif

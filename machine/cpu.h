@@ -26,11 +26,16 @@ const char *epi_vendor_name(epi_vendor v);
  * /sys/devices/system/cpu/cpuN/cache/index* (level, type, size); on the
  * machine itself (no EPI_SYSROOT), the levels sysfs does not give (a
  * microVM's kernel can give none) from x86-64 cpuid on CPU, Intel's leaf
- * 4 or AMD's 0x8000001D. */
+ * 4 or AMD's 0x8000001D, then AMD's 0x80000005 and 0x80000006. */
 typedef struct epi_caches {
 	unsigned long long l1, l2, l3;
 } epi_caches;
 void epi_caches_read(int cpu, epi_caches *c);
+/* The levels of C still unknown (0) that AMD's legacy leaves give: L1d
+ * from 0x80000005's ECX (bits 31:24, KiB), L2 from 0x80000006's ECX (bits
+ * 31:16, KiB; Intel's too); not L3 (0x80000006's EDX, a socket's or a
+ * hypervisor's figure). */
+void epi_caches_from_amd(unsigned c5, unsigned c6, epi_caches *c);
 
 /* Calls FN(ARG) pinned to CPU where this process may run there (else
  * where it runs), its affinity restored after. */

@@ -402,6 +402,23 @@ static void test_touch_maps_the_buffers(void **st)
 	assert_true(w.mapped == 0 && w.buf == NULL);
 }
 
+/* AMD's legacy leaves: L1d and L2 where the deterministic leaves left
+ * them unknown (a Zen 5 guest's: 48 KiB and 1 MiB), nothing over what is
+ * known; an Intel's 0x80000005 (0) gives no L1 */
+static void test_cache_legacy(void **st)
+{
+	(void)st;
+	epi_caches c = {0};
+	epi_caches_from_amd(0x300c0140, 0x04006140, &c);
+	assert_true(c.l1 == 48 << 10 && c.l2 == 1 << 20 && c.l3 == 0);
+	epi_caches k = {.l1 = 32 << 10, .l2 = 0, .l3 = 8 << 20};
+	epi_caches_from_amd(0x300c0140, 0x02006140, &k);
+	assert_true(k.l1 == 32 << 10 && k.l2 == 512 << 10 && k.l3 == 8 << 20);
+	epi_caches in = {0};
+	epi_caches_from_amd(0, 0x05008040, &in);
+	assert_true(in.l1 == 0 && in.l2 == 1280 << 10);
+}
+
 /* the deterministic cache parameters leaf decoded: a Zen 3's subleaves
  * (AMD's 0x8000001D) and an Intel L2 of 20 ways (leaf 4) */
 static void test_cache_leaf(void **st)
@@ -533,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_touch_maps_the_buffers),
 		cmocka_unit_test(test_tlb_reach),
+		cmocka_unit_test(test_cache_legacy),
 		cmocka_unit_test(test_cache_leaf),
 		cmocka_unit_test(test_levels_from_sysfs),
 		cmocka_unit_test(test_l3_serves),
