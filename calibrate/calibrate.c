@@ -569,6 +569,16 @@ int epi_tlb_missed(const epi_fcol *f, const char *where, char *out, size_t n)
 	return 0;
 }
 
+/* Whether a column of T has a point of the TLB curve. */
+static int curve_walked(const epi_table *t)
+{
+	for (int i = 0; i < t->nf; i++)
+		for (int j = 0; j < t->f[i].n; j++)
+			if (strncmp(t->f[i].op[j].key, "load.page.tlb", 13) == 0)
+				return 1;
+	return 0;
+}
+
 /* Calibrates the kernels SEL not yet in F. Returns 0, 1 (stopped) or -1. */
 static int one_frequency(epi_calib *c, epi_table *t, epi_fcol *f, const epi_kernel **sel, int nsel,
 			 gsl_rng *rng, epi_calib_progress *p, double t0, char *err)
@@ -737,8 +747,10 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 			break;
 		}
 	/* the second-level TLB's reach, once, with the TLB curve's kernels,
-	 * which walk shares of it */
-	for (int i = 0; i < nsel && !t->tlb_pages; i++)
+	 * which walk shares of it; not for a table whose curve was walked
+	 * without it (a calibration of an earlier version resumed: its
+	 * points are shares of cpuid's count) */
+	for (int i = 0; i < nsel && !t->tlb_pages && !curve_walked(t); i++)
 		if (strncmp(sel[i]->name, "load.page.tlb", 13) == 0) {
 			char merr[EPI_ERRLEN];
 			if (epi_measure_tlb_reach(&t->tlb_pages, merr) < 0 && c->ncannot < 4)

@@ -120,6 +120,29 @@ fi
 EPI_SYSROOT="$CS" "$C" --freqs current $Q --cpu 1 --ops add.i64 -o "$tmp/c8.xml" -q >"$tmp/out" 2>"$tmp/err"
 grep -q '<cache level="3" bytes="1073741824"/>' "$tmp/c8.xml" && ok "calibrate: L3's reach measured only with the line kernel" ||
 	bad "calibrate: L3's reach measured only with the line kernel" "$tmp/c8.xml"
+# the second-level TLB's reach: measured only with the TLB curve's kernels
+! grep -q '<tlb ' "$tmp/c8.xml" && ok "calibrate: the TLB's reach measured only with the TLB kernels" ||
+	bad "calibrate: the TLB's reach measured only with the TLB kernels" "$tmp/c8.xml"
+# with them, kept in the table where this machine shows a cliff (large
+# pages can hide it); a table whose curve was walked without it (an
+# earlier version's, resumed) is not given one its points do not follow
+"$C" --freqs current $Q --cpu 1 --ops load.page.tlb50 -o "$tmp/c9.xml" -q >"$tmp/out" 2>"$tmp/err"
+st=$?
+reach=$(sed -n 's/.*<tlb pages="\([0-9]*\)"\/>.*/\1/p' "$tmp/c9.xml")
+if [ $st = 0 ] && [ -n "$reach" ]; then
+	[ "$reach" -ge 256 ] && [ "$reach" -le 16384 ] && grep -q '<op name="load.page.tlb50"' "$tmp/c9.xml" &&
+		ok "calibrate: the TLB's reach measured and kept ($reach pages)" ||
+		bad "calibrate: the TLB's reach measured and kept ($reach pages)" "$tmp/c9.xml"
+	grep -v '<tlb ' "$tmp/c9.xml" >"$tmp/c10.xml"
+	"$C" --freqs current $Q --cpu 1 --ops load.page.tlb50,load.page.tlb75 -o "$tmp/c10.xml" --resume -q >"$tmp/out" 2>"$tmp/err"
+	[ $? = 0 ] && ! grep -q '<tlb ' "$tmp/c10.xml" && grep -q '<op name="load.page.tlb75"' "$tmp/c10.xml" &&
+		ok "calibrate --resume: no reach for a curve walked without it" ||
+		bad "calibrate --resume: no reach for a curve walked without it" "$tmp/c10.xml"
+elif [ $st = 0 ]; then
+	ok "calibrate: no TLB cliff on this machine (large pages?): no reach kept"
+else
+	bad "calibrate: the TLB kernel (exit $st)" "$tmp/err"
+fi
 
 # a meter that fails mid-calibration: the table keeps what finished, the
 # message says how to continue; a counter that stands still is said
