@@ -155,6 +155,14 @@ static void report_json(const epi_table *t, FILE *o)
 	json_object_set_new(root, "cpu", json_string(t->cpu ? t->cpu : ""));
 	json_object_set_new(root, "meter", json_string(t->meter ? t->meter : ""));
 	json_object_set_new(root, "domain", json_string(t->domain ? t->domain : ""));
+	/* what the model sizes working sets and page walks against: 0 unknown, null */
+	json_t *caches = json_object();
+	static const char *const level[3] = {"l1_bytes", "l2_bytes", "l3_bytes"};
+	for (int i = 0; i < 3; i++)
+		json_object_set_new(caches, level[i], t->cache[i] ? json_integer((json_int_t)t->cache[i]) : json_null());
+	json_object_set_new(caches, "l3_serves_bytes", t->l3_serves ? json_integer((json_int_t)t->l3_serves) : json_null());
+	json_object_set_new(caches, "tlb_pages", t->tlb_pages ? json_integer((json_int_t)t->tlb_pages) : json_null());
+	json_object_set_new(root, "caches", caches);
 	json_t *fs = json_array();
 	for (int i = 0; i < t->nf; i++) {
 		const epi_fcol *f = &t->f[i];
@@ -195,6 +203,18 @@ static void report_table(const epi_table *t, FILE *o)
 {
 	fprintf(o, "cost table %s\ncpu: %s; meter: %s (%s)\n", t->path ? t->path : "", t->cpu ? t->cpu : "?",
 		t->meter ? t->meter : "?", t->domain ? t->domain : "?");
+	fprintf(o, "caches:");
+	for (int i = 0; i < 3; i++) {
+		if (t->cache[i])
+			fprintf(o, " L%d %llu KiB%s", i + 1, t->cache[i] >> 10, i < 2 ? "," : "");
+		else
+			fprintf(o, " L%d not known%s", i + 1, i < 2 ? "," : "");
+	}
+	if (t->l3_serves)
+		fprintf(o, " (serves %llu KiB)", t->l3_serves >> 10);
+	if (t->tlb_pages)
+		fprintf(o, "; the second-level TLB maps %llu pages", t->tlb_pages);
+	fputc('\n', o);
 	for (int i = 0; i < t->nf; i++) {
 		const epi_fcol *f = &t->f[i];
 		char g[32];

@@ -26,7 +26,8 @@ EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xm
 	grep -q ",mul.i64.lat,op,[0-9.e-]*,[0-9.e-]*,[0-9.]*,,,,[0-9]*,[0-9]*,[01],$" "$tmp/out" &&
 	ok "calibrate --format csv" || bad "calibrate --format csv" "$tmp/out"
 EPI_SYSROOT="$tmp/bare" "$C" --freqs current $Q --ops mul.i64.lat -o "$tmp/c2.xml" -F json -q >"$tmp/out" 2>/dev/null
-grep -q '"frequencies"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && ok "calibrate --format json" || bad "calibrate --format json" "$tmp/out"
+grep -q '"frequencies"' "$tmp/out" && grep -q '"energy_j": null' "$tmp/out" && grep -q '"l1_bytes": null' "$tmp/out" &&
+	grep -q '"tlb_pages": null' "$tmp/out" && ok "calibrate --format json" || bad "calibrate --format json" "$tmp/out"
 
 echo "keep me" >"$tmp/notes.txt"
 # the paper's style: its C kernels in context, nothing subtracted
@@ -111,7 +112,8 @@ EPI_SYSROOT="$CS" "$C" --freqs current $Q --cpu 1 --ops load.l3.line -o "$tmp/c7
 st=$?
 serves=$(sed -n 's/.*<cache level="3" bytes="1073741824" serves="\([0-9]*\)"\/>.*/\1/p' "$tmp/c7.xml")
 if [ $st = 0 ] && [ -n "$serves" ] && [ "$serves" -ge $((8 << 20)) ] && [ "$serves" -lt $((512 << 20)) ] &&
-	grep -q '<op name="load.l3.line"' "$tmp/c7.xml"; then
+	grep -q '<op name="load.l3.line"' "$tmp/c7.xml" &&
+	grep -q "^caches: L1 32 KiB, L2 256 KiB, L3 1048576 KiB (serves $((serves >> 10)) KiB)$" "$tmp/out"; then
 	ok "calibrate: L3's reach measured and kept beside its size"
 else
 	bad "calibrate: L3's reach measured and kept beside its size (exit $st, serves '$serves')" "$tmp/c7.xml"
