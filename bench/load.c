@@ -440,7 +440,7 @@ static int setup_pages(const epi_kernel *k, epi_bench_ctx *c, size_t pages, size
 	c->two = 0;
 	c->touch_step = step;
 	c->buf2 = at;
-	c->aux = (char *)at + pages / 32 * 256; /* the end of whole iterations */
+	epi_bench_walk_len(c, pages); /* the end of whole iterations */
 	return 0;
 }
 
