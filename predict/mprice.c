@@ -35,6 +35,18 @@ static double cost(const epi_fcol *col, const char *key, const char *fallback, i
 	return isnan(v) || v < 0 ? 0 : v;
 }
 
+/* C's TLB curve with the point (X, T), in order of X (room for it left). */
+static void curve_point(epi_mcosts *c, double x, double t)
+{
+	int j = c->ntlb++;
+	for (; j > 0 && c->tlb_x[j - 1] > x; j--) {
+		c->tlb_x[j] = c->tlb_x[j - 1];
+		c->tlb_t[j] = c->tlb_t[j - 1];
+	}
+	c->tlb_x[j] = x;
+	c->tlb_t[j] = t;
+}
+
 /* The TLB's miss curve from COL: each load.page.tlbS at S percent of the
  * second-level TLB's pages, load.page.walk at its own pages, by pages.
  * Where the TLB's reach was measured (MEASURED), which is where walks
@@ -56,27 +68,15 @@ static void tlb_curve(epi_mcosts *c, const epi_fcol *col, int measured)
 		/* the walk alone is no curve */
 		if (!(t > 0) || (walk && c->ntlb == 0) || c->ntlb == (int)(sizeof c->tlb_x / sizeof *c->tlb_x))
 			continue;
-		int j = c->ntlb++;
-		for (; j > 0 && c->tlb_x[j - 1] > x; j--) {
-			c->tlb_x[j] = c->tlb_x[j - 1];
-			c->tlb_t[j] = c->tlb_t[j - 1];
-		}
-		c->tlb_x[j] = x;
-		c->tlb_t[j] = t;
+		curve_point(c, x, t);
 	}
 	int below = -1, at = 0;
 	for (int i = 0; i < c->ntlb; i++) {
 		below = c->tlb_x[i] < 1 ? i : below;
 		at |= c->tlb_x[i] == 1;
 	}
-	if (measured && below >= 0 && !at && c->ntlb < (int)(sizeof c->tlb_x / sizeof *c->tlb_x)) {
-		for (int j = c->ntlb++; j > below + 1; j--) {
-			c->tlb_x[j] = c->tlb_x[j - 1];
-			c->tlb_t[j] = c->tlb_t[j - 1];
-		}
-		c->tlb_x[below + 1] = 1;
-		c->tlb_t[below + 1] = c->tlb_t[below];
-	}
+	if (measured && below >= 0 && !at && c->ntlb < (int)(sizeof c->tlb_x / sizeof *c->tlb_x))
+		curve_point(c, 1, c->tlb_t[below]);
 }
 
 double epi_mcosts_tlb(const epi_mcosts *c, double pages)
