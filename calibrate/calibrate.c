@@ -569,12 +569,18 @@ int epi_tlb_missed(const epi_fcol *f, const char *where, char *out, size_t n)
 	return 0;
 }
 
+/* Whether KEY is a point of the TLB curve (load.page.tlbS). */
+static int tlb_point(const char *key)
+{
+	return strncmp(key, "load.page.tlb", 13) == 0;
+}
+
 /* Whether a column of T has a point of the TLB curve. */
 static int curve_walked(const epi_table *t)
 {
 	for (int i = 0; i < t->nf; i++)
 		for (int j = 0; j < t->f[i].n; j++)
-			if (strncmp(t->f[i].op[j].key, "load.page.tlb", 13) == 0)
+			if (tlb_point(t->f[i].op[j].key))
 				return 1;
 	return 0;
 }
@@ -750,8 +756,9 @@ int epi_calibrate(epi_calib *c, epi_table *t, char *err)
 	 * which walk shares of it; not for a table whose curve was walked
 	 * without it (a calibration of an earlier version resumed: its
 	 * points are shares of cpuid's count) */
-	for (int i = 0; i < nsel && !t->tlb_pages && !curve_walked(t); i++)
-		if (strncmp(sel[i]->name, "load.page.tlb", 13) == 0) {
+	int reach = !t->tlb_pages && !curve_walked(t);
+	for (int i = 0; i < nsel && reach; i++)
+		if (tlb_point(sel[i]->name)) {
 			char merr[EPI_ERRLEN];
 			if (epi_measure_tlb_reach(&t->tlb_pages, merr) < 0 && c->ncannot < 4)
 				snprintf(c->cannot[c->ncannot++], sizeof c->cannot[0], "the TLB's reach not measured: %s",
