@@ -9,6 +9,12 @@ void counts_init(epi_counts *c) { memset(c, 0, sizeof *c); }
 const sym_pw *tri_min(const epi_tri *t) { return t->same ? &t->exp : &t->min; }
 const sym_pw *tri_max(const epi_tri *t) { return t->same ? &t->exp : &t->max; }
 
+/* Whether KEY's count is a loop's own (counts.h): its expected count alone. */
+static int exp_only(const char *key)
+{
+	return key[0] == '%';
+}
+
 /* Stores min and max separately, before they start to differ from exp. */
 static void unshare(sym_ctx *s, epi_tri *t)
 {
@@ -307,14 +313,32 @@ void counts_drop(sym_ctx *s, epi_counts *c, const char *prefix)
 		hash_build(c);
 }
 
+/* DST's T (of a key in one branch or both: TA's, TB's, either NULL when
+ * not in that branch) takes the lesser of the branches' minimums and the
+ * greater of their maximums; LO and HI are scratch. */
+static void branch_minmax(sym_ctx *s, epi_counts *dst, epi_tri *t, const epi_tri *ta, const epi_tri *tb, sym_pw *lo,
+			  sym_pw *hi)
+{
+	sym_pw zero;
+	sym_pw_init(&zero);
+	unshare(s, t);
+	if (!sym_pw_minmax(s, lo, hi, ta ? tri_min(ta) : &zero, tb ? tri_min(tb) : &zero))
+		dst->approx = 1;
+	sym_pw_add(s, &t->min, lo);
+	if (!sym_pw_minmax(s, lo, hi, ta ? tri_max(ta) : &zero, tb ? tri_max(tb) : &zero))
+		dst->approx = 1;
+	sym_pw_add(s, &t->max, hi);
+}
+
 void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_counts *b, const fmpq_t p)
 {
 	fmpq_t q;
 	fmpq_init(q);
 	fmpq_one(q);
 	fmpq_sub(q, q, p);
-	sym_pw zero, lo, hi;
-	sym_pw_init(&zero); sym_pw_init(&lo); sym_pw_init(&hi);
+	sym_pw lo, hi;
+	sym_pw_init(&lo);
+	sym_pw_init(&hi);
 	for (int pass = 0; pass < 2; pass++) {
 		const epi_counts *x = pass ? b : a, *y = pass ? a : b;
 		for (int i = 0; i < x->n; i++) {
@@ -325,13 +349,8 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 			const epi_tri *ty = j >= 0 ? &y->v[j] : NULL;
 			const epi_tri *ta = pass ? ty : tx, *tb = pass ? tx : ty;
 			epi_tri *t = slot(dst, x->key[i]);
-			unshare(s, t);
-			if (!sym_pw_minmax(s, &lo, &hi, ta ? tri_min(ta) : &zero, tb ? tri_min(tb) : &zero))
-				dst->approx = 1;
-			sym_pw_add(s, &t->min, &lo);
-			if (!sym_pw_minmax(s, &lo, &hi, ta ? tri_max(ta) : &zero, tb ? tri_max(tb) : &zero))
-				dst->approx = 1;
-			sym_pw_add(s, &t->max, &hi);
+			if (!exp_only(x->key[i]))
+				branch_minmax(s, dst, t, ta, tb, &lo, &hi);
 			if (ta)
 				sym_pw_addmul_fmpq(s, &t->exp, &ta->exp, p);
 			if (tb)
@@ -339,7 +358,8 @@ void counts_branch(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_c
 		}
 	}
 	dst->approx |= a->approx | b->approx;
-	sym_pw_clear(s, &zero); sym_pw_clear(s, &lo); sym_pw_clear(s, &hi);
+	sym_pw_clear(s, &lo);
+	sym_pw_clear(s, &hi);
 	fmpq_clear(q);
 }
 
@@ -349,10 +369,12 @@ void counts_cut(sym_ctx *s, epi_counts *dst, const epi_counts *a, const epi_coun
 		const epi_tri *ta = &a->v[i];
 		int j = counts_find(b, a->key[i]);
 		epi_tri *t = slot(dst, a->key[i]);
-		unshare(s, t);
-		if (j >= 0)
-			sym_pw_add(s, &t->min, tri_min(&b->v[j]));
-		sym_pw_add(s, &t->max, tri_max(ta));
+		if (!exp_only(a->key[i])) {
+			unshare(s, t);
+			if (j >= 0)
+				sym_pw_add(s, &t->min, tri_min(&b->v[j]));
+			sym_pw_add(s, &t->max, tri_max(ta));
+		}
 		sym_pw_add(s, &t->exp, &ta->exp);
 	}
 	dst->approx = 1;

@@ -2,7 +2,10 @@
  * piecewise polynomials: the minimum, maximum and expected count over the
  * branches taken.  Keys are op keys ("add.f64") or "call:NAME" for calls
  * that are listed but not counted; with block tags (epi_front_opts), also
- * "@LINE/KEY" and "@FUNCTION()/KEY" (see cfront.h). */
+ * "@LINE/KEY" and "@FUNCTION()/KEY" (see cfront.h).  The loops' own
+ * counts ("%LINE/iter", "%-K/flops": cfront.h's tag_loops), which only the
+ * compiled-code model reads, and reads as expected counts, keep the
+ * expected count alone: their minimum and maximum are never worked out. */
 #ifndef EPI_COUNTS_H
 #define EPI_COUNTS_H
 
@@ -10,7 +13,8 @@
 
 typedef struct epi_tri {
 	sym_pw min, max, exp;
-	int same; /* no branch in between: min and max are exp (and left empty) */
+	int same; /* no branch in between, or a loop's own count: min and max are exp
+		     (and left empty) */
 } epi_tri;
 
 /* The minimum and maximum of T, whether stored or shared with exp. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "predict/counts.h"
 #include "predict/sym.h"
 #include "predict/sym-internal.h"
 
@@ -434,6 +435,51 @@ static void test_minmax(void **st)
 	sym_pw_clear(&S, &lo); sym_pw_clear(&S, &hi);
 }
 
+/* Two branches merged (an if taken with probability 1/4): an operation's
+ * count gets the branches' minimum and maximum, a loop's own count
+ * ("%LINE/...", read as expected only) its expected count alone. */
+static void test_branch_loop_counts(void **st)
+{
+	epi_counts a, b, m;
+	counts_init(&a);
+	counts_init(&b);
+	counts_init(&m);
+	counts_add_poly(&S, &a, "add.f64", P("n"));
+	counts_add_poly(&S, &a, "%7/iter", P("n"));
+	counts_add_poly(&S, &b, "add.f64", P("3*n"));
+	counts_add_poly(&S, &b, "%7/flops", P("2*n"));
+	fmpq_t p;
+	fmpq_init(p);
+	fmpq_set_si(p, 1, 4);
+	counts_branch(&S, &m, &a, &b, p);
+	int add = counts_find(&m, "add.f64"), iter = counts_find(&m, "%7/iter"), flops = counts_find(&m, "%7/flops");
+	assert_true(add >= 0 && iter >= 0 && flops >= 0);
+	assert_int_equal(m.v[add].same, 0);
+	assert_int_equal(eval2(tri_min(&m.v[add]), 8, 0), 8);
+	assert_int_equal(eval2(tri_max(&m.v[add]), 8, 0), 24);
+	assert_int_equal(eval2(&m.v[add].exp, 8, 0), 20); /* 8/4 + 24*3/4 */
+	assert_int_equal(m.v[iter].same, 1);
+	assert_int_equal(eval2(&m.v[iter].exp, 8, 0), 2);
+	assert_int_equal(m.v[flops].same, 1);
+	assert_int_equal(eval2(&m.v[flops].exp, 8, 0), 12);
+	/* cut short (a break: B's counts up to its earliest end): the same */
+	epi_counts c;
+	counts_init(&c);
+	counts_cut(&S, &c, &b, &a);
+	flops = counts_find(&c, "%7/flops");
+	add = counts_find(&c, "add.f64");
+	assert_int_equal(c.v[flops].same, 1);
+	assert_int_equal(eval2(&c.v[flops].exp, 8, 0), 16);
+	assert_int_equal(c.v[add].same, 0);
+	assert_int_equal(eval2(tri_min(&c.v[add]), 8, 0), 8);
+	assert_int_equal(eval2(tri_max(&c.v[add]), 8, 0), 24);
+	fmpq_clear(p);
+	counts_clear(&S, &a);
+	counts_clear(&S, &b);
+	counts_clear(&S, &m);
+	counts_clear(&S, &c);
+}
+
 static void test_missing_param(void **st)
 {
 	sym_pw w;
@@ -792,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_term_budget),
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_minmax),
+		cmocka_unit_test(test_branch_loop_counts),
 		cmocka_unit_test(test_missing_param),
 		cmocka_unit_test(test_feasible),
 		cmocka_unit_test(test_atom_after_freed_slot),
