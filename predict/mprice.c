@@ -770,9 +770,9 @@ static double col_lines(const epi_mcosts *c, int k, double n, double w)
  * whichever level serves it: all of it without the kernel). COL: the
  * column walks' lines from beyond L1 per iteration, and their time. */
 static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *c, epi_mloop_price *out, double *wait,
-		     double col[2])
+		     double col[2], double walked[2])
 {
-	*wait = col[0] = col[1] = 0;
+	*wait = col[0] = col[1] = walked[0] = walked[1] = 0;
 	if (!(sw->trip > 0))
 		return 0;
 	double round = sw->round > st->span ? sw->round : st->span;
@@ -844,6 +844,12 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 	 * behind them (a store's walk does not) */
 	double hit = c->ntlb > 0 ? c->tlb_t[0] : 0;
 	*wait = st->load_walks * (per > hit ? per - hit : 0);
+	/* what of it meets memory's lines (WALKED[0]): the walks past the
+	 * second level, and the loads' lookups there, whose data the window
+	 * waits for; a store's lookup there (WALKED[1]) only where the
+	 * stores behind it hold the window too (price_range) */
+	walked[0] = st->walks * (per > hit ? per - hit : 0) + st->load_walks * (per < hit ? per : hit);
+	walked[1] = (st->walks - st->load_walks) * (per < hit ? per : hit);
 	/* walks whose entries are each on a line of their own take the far
 	 * kernel's time, in the share of the accesses that walk (past the
 	 * second level's reach, on the curve) */
@@ -851,6 +857,7 @@ static double memory(const epi_msweep *sw, const streams *st, const epi_mcosts *
 	if (st->walks_far > 0 && c->walk_far > c->walk && c->walk > at_reach && per > at_reach) {
 		double share = fmin(1, (per - at_reach) / (c->walk - at_reach));
 		out->bound_t[EPI_BOUND_TLB] += st->walks_far * (c->walk_far - c->walk) * share;
+		walked[0] += st->walks_far * (c->walk_far - c->walk) * share;
 		*wait += st->load_walks_far * (c->walk_far - c->walk) * share;
 	}
 	return apart;
@@ -971,11 +978,16 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	double ports = acc * c->access_tp + slots * c->slot_tp;
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
-	double apart = 0, wait = 0, col[2];
+	double apart = 0, wait = 0, col[2], walked[2] = {0, 0};
 	if (st) {
-		apart = memory(sw, st, c, out, &wait, col);
+		apart = memory(sw, st, c, out, &wait, col, walked);
 		epi_mflow fl;
 		epi_mflow_loop(o, l, c, &fl);
+		/* a chain through a stack slot (-O0) stores at each iteration,
+		 * and those stores leave the store queue in order, behind a
+		 * column's store that waits for its page's lookup */
+		if (fl.slot)
+			walked[0] += walked[1];
 		out->bound_t[EPI_BOUND_LATENCY] = fl.latency;
 		out->bound_t[EPI_BOUND_BRANCH] = fl.misses * c->miss;
 		/* a chain that passes through memory (a value stored and loaded
@@ -1035,11 +1047,15 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			lines_t = out->bound_t[b];
 	double mem = out->bound_t[EPI_BOUND_DRAM];
 	/* page walks beside lines from memory: the stream evicts the page
-	 * tables' lines the walks read, and each walk waits on memory too */
-	int walks_mem = mem > 0 && out->bound_t[EPI_BOUND_TLB] > 0;
+	 * tables' lines the walks read, and each walk waits on memory too.
+	 * Not the stores' lookups that the second level serves (memory's
+	 * side: WALKED[0]), which read no page table and hold up nothing
+	 * behind them: they stay with the core's bounds */
+	int walks_mem = mem > 0 && walked[0] > 0;
 	for (int b = 0; b < EPI_BOUND_L2; b++)
-		if (!(walks_mem && b == EPI_BOUND_TLB) && b != EPI_BOUND_DIV)
-			core += pow(out->bound_t[b], EPI_OVERLAP_NORM);
+		if (b != EPI_BOUND_DIV)
+			core += pow(fmax(0, out->bound_t[b] - (walks_mem && b == EPI_BOUND_TLB ? walked[0] : 0)),
+				    EPI_OVERLAP_NORM);
 	core = pow(core + pow(lines_t, EPI_OVERLAP_NORM), 1.0 / EPI_OVERLAP_NORM);
 	/* the dividers overlap the rest less: not pipelined, each division
 	 * holds one for its whole turn and its result comes about twice
@@ -1049,7 +1065,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	double div = out->bound_t[EPI_BOUND_DIV];
 	core = sqrt(core * core + div * div);
 	if (walks_mem)
-		mem += out->bound_t[EPI_BOUND_TLB];
+		mem += walked[0];
 	/* lines from memory overlap the core's work only in part (the loads
 	 * that wait for them hold the core's window): the two add as a 3-norm,
 	 * between their largest (a cache's lines) and their sum */

@@ -2352,6 +2352,58 @@ static void test_walks_beside_memory(void **st)
 	model_free(&x);
 }
 
+/* A transpose: b's column written, a page on at each element, beside a's
+ * rows from memory. Within the TLB's reach each store's page is found in
+ * the second level, which reads no page table and holds up nothing behind
+ * the store: that lookup stays with the core's bounds (-O2). Where a chain
+ * through a stack slot stores at each iteration too (-O0), its stores wait
+ * in order behind the column's: the lookup adds to the lines' time. */
+static const char transpose_src[] = "void tr(int n, const double *a, double *b)\n"
+				    "{\n"
+				    "\tfor (int i = 0; i < n; i++)\n"
+				    "\t\tfor (int j = 0; j < n; j++)\n" /* 4 */
+				    "\t\t\tb[j * n + i] = a[i * n + j];\n"
+				    "}\n";
+
+static void test_store_walks_beside_memory(void **st)
+{
+	(void)st;
+	static const char *const level[] = {"-O2", "-O0"};
+	for (int v = 0; v < 2; v++) {
+		fixture x;
+		model(&x, "transpose", transpose_src, "gcc", level[v], "n=2000");
+		int l = loop_on(&x, 4);
+		epi_msweep sw = {.trip = 2000, .outer_trip = 2000, .round = epi_mloop_bytes(&x.m.obj, l, 2000)};
+		epi_mcosts k;
+		memory_cycles(&k);
+		k.stlb = 4096;
+		k.dtlb = 64;
+		epi_mloop_price p0, p;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &p0);
+		double mem = p0.bound_t[EPI_BOUND_DRAM];
+		assert_true(mem > 0 && p0.bound_t[EPI_BOUND_TLB] == 0);
+		/* 2,000 of 4,096 pages: a hit in the second level, 3 a store */
+		k.ntlb = 2;
+		k.tlb_x[0] = 0.5, k.tlb_t[0] = 3;
+		k.tlb_x[1] = 1, k.tlb_t[1] = 6;
+		epi_mprice_loop(&x.m.obj, l, &sw, &k, &p);
+		assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 3) < 1e-9);
+		assert_true(fabs(p.bound_t[EPI_BOUND_DRAM] - mem) < 1e-9 * mem);
+		double core = 0;
+		for (int b = 0; b < EPI_BOUND_L2; b++)
+			if (b != EPI_BOUND_DIV && (v == 0 || b != EPI_BOUND_TLB))
+				core += pow(p.bound_t[b], EPI_OVERLAP_NORM);
+		double lines = 0;
+		for (int b = EPI_BOUND_L2; b < EPI_BOUND_DRAM; b++)
+			lines = fmax(lines, p.bound_t[b]);
+		core = pow(core + pow(lines, EPI_OVERLAP_NORM), 1 / EPI_OVERLAP_NORM);
+		core = sqrt(core * core + p.bound_t[EPI_BOUND_DIV] * p.bound_t[EPI_BOUND_DIV]);
+		double want = cbrt(pow(core, 3) + pow(mem + (v == 0 ? 0 : 3), 3));
+		assert_true(fabs(p.t - p.bound_t[EPI_BOUND_BRANCH] - want) < 1e-6 * p.t);
+		model_free(&x);
+	}
+}
+
 /* A column walk over more pages than the TLB maps: each access (a row
  * of 16,000 bytes on) turns a page, at the table's page-walk rate; with
  * the pages mapped, or a table without the kernel, no walks; rows farther
@@ -3653,6 +3705,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_conflict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tlb_sets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walks_beside_memory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_walks_beside_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_pointer, setup, teardown),
 		cmocka_unit_test(test_tlb_curve),
 		cmocka_unit_test_setup_teardown(test_triangular_spread, setup, teardown),
