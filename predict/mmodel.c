@@ -710,6 +710,60 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
  * into the file's, a loop the compiler made), and for each function of
  * the program's headers that the code calls rather than inlines (the
  * object's reading takes the file's functions only). Each note once. */
+/* Whether the analysis A has a header's function NAME (its counts' key
+ * "%hdr:NAME/..."): the note below names those apart. */
+static int header_fn(const epi_analysis *a, const char *name)
+{
+	const epi_region *tr = &a->regions[a->nregions - 1];
+	size_t n = strlen(name);
+	for (int i = 0; i < tr->counts.n; i++)
+		if (!strncmp(tr->counts.key[i], "%hdr:", 5) && !strncmp(tr->counts.key[i] + 5, name, n) &&
+		    tr->counts.key[i][5 + n] == '/')
+			return 1;
+	return 0;
+}
+
+/* A's note of the calls that M's code makes inside the source's loop
+ * nests to functions whose code the object does not have (a library's:
+ * memcpy, sqrt, printf): the compiled-code model prices the call, not
+ * what the callee does. */
+static void ext_note(const epi_mmodel *m, epi_analysis *a)
+{
+	const epi_object *o = &m->obj;
+	char list[400];
+	int at = 0, shown = 0, more = 0;
+	list[0] = 0;
+	for (int k = 0; k < o->next; k++) {
+		const epi_call_site *c = &o->ext[k];
+		if (nest_at(m, c->line) < 0 || header_fn(a, c->callee))
+			continue;
+		/* each callee once, at its first line in a nest */
+		int seen = 0;
+		for (int j = 0; j < k && !seen; j++)
+			seen = !strcmp(o->ext[j].callee, c->callee) && nest_at(m, o->ext[j].line) >= 0;
+		if (seen)
+			continue;
+		if (shown == 4 || at >= (int)sizeof list - 80) {
+			more++;
+			continue;
+		}
+		at += snprintf(list + at, sizeof list - (size_t)at, "%s%s() (line %d)", shown ? ", " : "", c->callee,
+			       c->line);
+		shown++;
+	}
+	if (!shown)
+		return;
+	char text[700], tail[48] = "";
+	if (more)
+		snprintf(tail, sizeof tail, " and %d more", more);
+	snprintf(text, sizeof text,
+		 "in loop nests the compiled code calls %s%s, whose code is not in '%s' (a library's): the model "
+		 "prices each call, not the callee's work (the source-level model, --model source, prices memcpy, "
+		 "memset, malloc and printf)",
+		 list, tail, o->path);
+	epi_analysis_note(a, text);
+}
+
 static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 {
 	const epi_object *o = &m->obj;
@@ -732,6 +786,7 @@ static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 		epi_analysis_note(a, text);
 	}
 	free(per_fn);
+	ext_note(m, a);
 	/* calls the code makes (not inlined) to functions that a header of
 	 * the program defines, which the source's counts have and the
 	 * object's reading leaves out as another file's */

@@ -531,6 +531,77 @@ static void code_calls(reader *r)
 		qsort(o->calls, (size_t)o->ncalls, sizeof *o->calls, call_cmp);
 }
 
+/* O's functions by name and by the address they start at, to tell the
+ * calls that reach none of them. */
+typedef struct fn_index {
+	const char **name;
+	uint64_t *start;
+	int n, nstart;
+} fn_index;
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void fn_index_build(fn_index *x, const epi_object *o)
+{
+	x->n = o->nfn;
+	x->nstart = 0;
+	x->name = xmalloc(((size_t)o->nfn + 1) * sizeof *x->name);
+	x->start = xmalloc(((size_t)o->nfn + 1) * sizeof *x->start);
+	for (int f = 0; f < o->nfn; f++) {
+		x->name[f] = o->fn[f].name;
+		if (o->fn[f].n > 0)
+			x->start[x->nstart++] = o->in[o->fn[f].first].addr;
+	}
+	qsort(x->name, (size_t)x->n, sizeof *x->name, str_cmp);
+	qsort(x->start, (size_t)x->nstart, sizeof *x->start, u64_cmp);
+}
+
+/* Whether the call IN to NAME reaches code of O (indexed in X): a direct
+ * call to where one of its functions starts, or a function of that name. */
+static int defined_here(const fn_index *x, const epi_insn *in, const char *name)
+{
+	return bsearch(&name, x->name, (size_t)x->n, sizeof *x->name, str_cmp) ||
+	       (in->direct && bsearch(&in->target, x->start, (size_t)x->nstart, sizeof *x->start, u64_cmp));
+}
+
+/* O's call of NAME on LINE (the pairs made unique by ext_sort). */
+static void add_ext(epi_object *o, int line, const char *name, int *cap)
+{
+	ALLOC_GROW(o->ext, o->next + 1, *cap);
+	o->ext[o->next++] = (epi_call_site){.line = line, .callee = xstrdup(name), .at = -1};
+}
+
+static int ext_cmp(const void *a, const void *b)
+{
+	const epi_call_site *x = a, *y = b;
+	return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : strcmp(x->callee, y->callee);
+}
+
+/* O's calls out, by line then callee, each pair once. */
+static void ext_sort(epi_object *o)
+{
+	if (o->next > 1)
+		qsort(o->ext, (size_t)o->next, sizeof *o->ext, ext_cmp);
+	int k = 0;
+	for (int i = 0; i < o->next; i++) {
+		if (k > 0 && !ext_cmp(&o->ext[k - 1], &o->ext[i])) {
+			free(o->ext[i].callee);
+			continue;
+		}
+		o->ext[k++] = o->ext[i];
+	}
+	o->next = k;
+}
+
 /* Whether NAME returns its first argument (the destination it writes):
  * code may go on addressing that memory through the call's result. */
 static int returns_arg0(const char *name)
@@ -2085,9 +2156,19 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	/* the callees that the passes over loops, and the first writes of
 	 * fresh memory (a memset that stands for a loop), need named */
 	o->ret_arg = xcalloc((size_t)o->nin + 1, 1);
+	fn_index fx;
+	fn_index_build(&fx, o);
+	int capext = 0;
 	for (int i = 0; i < o->nin; i++)
-		if (o->in[i].klass == EPI_IC_CALL)
-			o->ret_arg[i] = (unsigned char)returns_arg0(callee_name(&r, &o->in[i]));
+		if (o->in[i].klass == EPI_IC_CALL) {
+			const char *name = callee_name(&r, &o->in[i]);
+			o->ret_arg[i] = (unsigned char)returns_arg0(name);
+			if (name && !defined_here(&fx, &o->in[i], name))
+				add_ext(o, o->line[i], name, &capext);
+		}
+	free(fx.name);
+	free(fx.start);
+	ext_sort(o);
 	epi_isa_close(r.isa);
 	dwfl_end(d);
 	loop_passes(o);
@@ -2114,6 +2195,9 @@ void epi_object_free(epi_object *o)
 	for (int i = 0; i < o->ncalls; i++)
 		free(o->calls[i].callee);
 	free(o->calls);
+	for (int i = 0; i < o->next; i++)
+		free(o->ext[i].callee);
+	free(o->ext);
 	for (int i = 0; i < o->ninl; i++)
 		free(o->inl[i].callee);
 	free(o->inl);

@@ -114,6 +114,11 @@ typedef struct epi_object {
 	 * not known. By callee (unknown first), then line */
 	epi_call_site *calls;
 	int ncalls;
+	/* the calls to functions whose code the object does not have (a
+	 * library's: memcpy, sqrt, printf), by line of the source then
+	 * callee, one for each pair (callee named, line 0: elsewhere) */
+	epi_call_site *ext;
+	int next;
 	/* the address ranges of the functions inlined by calls the source
 	 * makes (DWARF's inlined subroutines called from the source's lines) */
 	epi_inlined_range *inl;

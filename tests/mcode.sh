@@ -475,6 +475,18 @@ gcc -O0 -g -c -o "$M/norms0.o" "$M/norms.c"
 expect "compiled model: a call of a header's function, not priced, said so" 0 \
 	"the compiled code calls dot(), a function that a header of the program defines: its code is not priced" -- \
 	"$M/norms.c" --binary "$M/norms0.o" --table "$M/t.xml" --param m=10 --param n=10
+# calls into a library inside loop nests (sqrt, memcpy at -O0: the
+# compiler keeps both calls): the calls are priced, not the callees' work,
+# and a note names each callee with its line; a library call outside the
+# nests (printf in main) is not named
+printf '#include <math.h>\n#include <stdio.h>\n#include <string.h>\ndouble f(int n, double *a, double *b)\n{\n\tdouble s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += sqrt(a[i]);\n\tfor (int i = 0; i < n; i++)\n\t\tmemcpy(b, a, 4096);\n\treturn s;\n}\nint main(void)\n{\n\tstatic double a[1000], b[1000];\n\tprintf("%%f\\n", f(1000, a, b));\n\treturn 0;\n}\n' >"$M/libcalls.c"
+gcc -O0 -g -o "$M/libcalls" "$M/libcalls.c" -lm
+expect "compiled model: library calls in nests, not priced, said so" 0 \
+	"^note: in loop nests the compiled code calls sqrt() (line 8), memcpy() (line 10), whose code is not in '.*libcalls' (a library's)" -- \
+	"$M/libcalls.c" --binary "$M/libcalls" --table "$M/t.xml" --param n=1000
+grep "in loop nests the compiled code calls" "$tmp/out" "$tmp/err" | grep -q "printf()" &&
+	bad "compiled model: a library call outside the nests, not named" "$tmp/err" ||
+	ok "compiled model: a library call outside the nests, not named"
 # a header from a folder of the build's -I, not repeated: found where the
 # binary's debug information says the build found it (a header it names:
 # one whose declarations the code uses), said so; the flags' own folder
