@@ -757,7 +757,7 @@ static void ext_note(const epi_mmodel *m, epi_analysis *a)
 	if (more)
 		snprintf(tail, sizeof tail, " and %d more", more);
 	snprintf(text, sizeof text,
-		 "in loop nests the compiled code calls %s%s, whose code is not in '%s' (a library's): the model "
+		 "in loop nests the compiled code calls %s%s, whose code is not in '%s' (a library's, or another file's): the model "
 		 "prices each call, not the callee's work (the source-level model, --model source, prices memcpy, "
 		 "memset, malloc and printf)",
 		 list, tail, o->path);

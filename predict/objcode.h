@@ -115,7 +115,7 @@ typedef struct epi_object {
 	epi_call_site *calls;
 	int ncalls;
 	/* the calls to functions whose code the object does not have (a
-	 * library's: memcpy, sqrt, printf), by line of the source then
+	 * library's: memcpy, sqrt, printf; another file's), by line of the source then
 	 * callee, one for each pair (callee named, line 0: elsewhere) */
 	epi_call_site *ext;
 	int next;
