@@ -704,12 +704,6 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	}
 }
 
-/* Notes on the code the model does not price: for each function of the
- * code with machine loops matched to no loop of the source (their runs
- * come from no count of the source: a header's function's loop inlined
- * into the file's, a loop the compiler made), and for each function of
- * the program's headers that the code calls rather than inlines (the
- * object's reading takes the file's functions only). Each note once. */
 /* Whether the analysis A has a header's function NAME (its counts' key
  * "%hdr:NAME/..."): the note below names those apart. */
 static int header_fn(const epi_analysis *a, const char *name)
@@ -723,47 +717,63 @@ static int header_fn(const epi_analysis *a, const char *name)
 	return 0;
 }
 
+/* Call sites by callee, then line. */
+static int by_callee(const void *x, const void *y)
+{
+	const epi_call_site *a = *(const epi_call_site *const *)x, *b = *(const epi_call_site *const *)y;
+	int c = strcmp(a->callee, b->callee);
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static int site_line(const void *x, const void *y)
+{
+	const epi_call_site *a = *(const epi_call_site *const *)x, *b = *(const epi_call_site *const *)y;
+	return a->line != b->line ? (a->line > b->line) - (a->line < b->line) : strcmp(a->callee, b->callee);
+}
+
 /* A's note of the calls that M's code makes inside the source's loop
  * nests to functions whose code the object does not have (a library's:
  * memcpy, sqrt, printf): the compiled-code model prices the call, not
- * what the callee does. */
+ * what the callee does. Each callee once, at its first line in a nest. */
 static void ext_note(const epi_mmodel *m, epi_analysis *a)
 {
 	const epi_object *o = &m->obj;
+	const epi_call_site **in = xmalloc(((size_t)o->next + 1) * sizeof *in);
+	int n = 0, u = 0;
+	for (int k = 0; k < o->next; k++)
+		if (nest_at(m, o->ext[k].line) >= 0)
+			in[n++] = &o->ext[k];
+	qsort(in, (size_t)n, sizeof *in, by_callee);
+	for (int k = 0; k < n; k++)
+		if ((k == 0 || strcmp(in[k - 1]->callee, in[k]->callee)) && !header_fn(a, in[k]->callee))
+			in[u++] = in[k];
+	qsort(in, (size_t)u, sizeof *in, site_line);
 	char list[400];
-	int at = 0, shown = 0, more = 0;
+	int at = 0, shown = 0;
 	list[0] = 0;
-	for (int k = 0; k < o->next; k++) {
-		const epi_call_site *c = &o->ext[k];
-		if (nest_at(m, c->line) < 0 || header_fn(a, c->callee))
-			continue;
-		/* each callee once, at its first line in a nest */
-		int seen = 0;
-		for (int j = 0; j < k && !seen; j++)
-			seen = !strcmp(o->ext[j].callee, c->callee) && nest_at(m, o->ext[j].line) >= 0;
-		if (seen)
-			continue;
-		if (shown == 4 || at >= (int)sizeof list - 80) {
-			more++;
-			continue;
-		}
-		at += snprintf(list + at, sizeof list - (size_t)at, "%s%s() (line %d)", shown ? ", " : "", c->callee,
-			       c->line);
-		shown++;
-	}
+	for (; shown < u && shown < 4 && at < (int)sizeof list - 80; shown++)
+		at += snprintf(list + at, sizeof list - (size_t)at, "%s%s() (line %d)", shown ? ", " : "",
+			       in[shown]->callee, in[shown]->line);
+	free(in);
 	if (!shown)
 		return;
 	char text[700], tail[48] = "";
-	if (more)
-		snprintf(tail, sizeof tail, " and %d more", more);
+	if (u > shown)
+		snprintf(tail, sizeof tail, " and %d more", u - shown);
 	snprintf(text, sizeof text,
-		 "in loop nests the compiled code calls %s%s, whose code is not in '%s' (a library's, or another file's): the model "
-		 "prices each call, not the callee's work (the source-level model, --model source, prices memcpy, "
-		 "memset, malloc and printf)",
+		 "in loop nests the compiled code calls %s%s, whose code is not in '%s' (a library's, or another "
+		 "file's): the model prices each call, not the callee's work (the source-level model, --model "
+		 "source, prices memcpy, memset, malloc and printf)",
 		 list, tail, o->path);
 	epi_analysis_note(a, text);
 }
 
+/* Notes on the code the model does not price: for each function of the
+ * code with machine loops matched to no loop of the source (their runs
+ * come from no count of the source: a header's function's loop inlined
+ * into the file's, a loop the compiler made), and for each function of
+ * the program's headers that the code calls rather than inlines (the
+ * object's reading takes the file's functions only). Each note once. */
 static void note_unpriced(const epi_mmodel *m, epi_analysis *a)
 {
 	const epi_object *o = &m->obj;
