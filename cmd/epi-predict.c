@@ -391,11 +391,8 @@ static void analyze(const predict_opts *o, predict_run *r)
 	epi_mmodel_count(&r->mm, &r->a, &r->env, vals);
 	epi_mcount_values_free(vals, r->a.nregions);
 	epi_headers_note(&r->headers, &r->a, o->binary);
-	if (r->have_table) {
-		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
-		r->mm.l3_serves = r->table.l3_serves;
-		r->mm.tlb_pages = r->table.tlb_pages;
-	}
+	if (r->have_table)
+		epi_mmodel_machine(&r->mm, &r->table);
 	for (int i = 0; r->have_table && i < r->nkhz; i++) {
 		epi_fcol col;
 		char missing[200];

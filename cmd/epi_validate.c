@@ -878,9 +878,7 @@ static void run(const validate_opts *o, validate_run *r)
 		if (code)
 			epi_analysis_die(&r->a, code, err);
 		epi_mmodel_count(&r->mm, &r->a, &r->env, NULL);
-		memcpy(r->mm.cache, r->table.cache, sizeof r->mm.cache);
-		r->mm.l3_serves = r->table.l3_serves;
-		r->mm.tlb_pages = r->table.tlb_pages;
+		epi_mmodel_machine(&r->mm, &r->table);
 	}
 	if (epi_validate_trace(&r->a, &r->col, &r->env, &r->prof, r->compiled ? &r->mm : NULL, &r->v, err) < 0)
 		epi_die(1, "%s", err);

@@ -1050,6 +1050,13 @@ static void price_loops(int lo, int hi, void *ctx)
 	epi_mflow_release();
 }
 
+void epi_mmodel_machine(epi_mmodel *m, const epi_table *t)
+{
+	memcpy(m->cache, t->cache, sizeof m->cache);
+	m->l3_serves = t->l3_serves;
+	m->tlb_pages = t->tlb_pages;
+}
+
 epi_mprices *epi_mmodel_prices(const epi_mmodel *m, const epi_fcol *col)
 {
 	const epi_object *o = &m->obj;

@@ -155,6 +155,10 @@ int epi_mmodel_reanalyze(const epi_mmodel *m, epi_analysis *a, const char *sourc
  * removes A's per-loop counts, which no report shows. */
 void epi_mmodel_count(epi_mmodel *m, epi_analysis *a, const sym_env *env, double *const *vals);
 
+/* M's machine as table T measured it: its caches, the working set its L3
+ * serves, the pages its second-level TLB maps. */
+void epi_mmodel_machine(epi_mmodel *m, const epi_table *t);
+
 /* What a region of the program costs under the model, summed over the run. */
 typedef struct epi_mcost {
 	epi_price p;
