@@ -725,10 +725,12 @@ static int by_callee(const void *x, const void *y)
 	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
-static int site_line(const void *x, const void *y)
+/* Call sites of one array by their place in it (the object's calls out
+ * are in order of line, then callee). */
+static int by_place(const void *x, const void *y)
 {
 	const epi_call_site *a = *(const epi_call_site *const *)x, *b = *(const epi_call_site *const *)y;
-	return a->line != b->line ? (a->line > b->line) - (a->line < b->line) : strcmp(a->callee, b->callee);
+	return (a > b) - (a < b);
 }
 
 /* A's note of the calls that M's code makes inside the source's loop
@@ -747,7 +749,7 @@ static void ext_note(const epi_mmodel *m, epi_analysis *a)
 	for (int k = 0; k < n; k++)
 		if ((k == 0 || strcmp(in[k - 1]->callee, in[k]->callee)) && !header_fn(a, in[k]->callee))
 			in[u++] = in[k];
-	qsort(in, (size_t)u, sizeof *in, site_line);
+	qsort(in, (size_t)u, sizeof *in, by_place);
 	char list[400];
 	int at = 0, shown = 0;
 	list[0] = 0;
