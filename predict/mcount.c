@@ -612,7 +612,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	own_work(&b, total, vals);
 	char key[300];
 	/* a function's own code runs for the calls not inlined */
-	double *share = xmalloc(((size_t)o->nfn + 1) * sizeof *share);
+	double *share = m->share = xmalloc(((size_t)o->nfn + 1) * sizeof *share);
 	own_share(o, total, vals, share);
 	for (int i = 0; i < o->nfn; i++) {
 		snprintf(key, sizeof key, "%%%s()/entry", o->fn[i].name);
@@ -752,7 +752,6 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 	free(call_b.w);
 	free(call_b.tag);
 	first_touch(m, o, loops, nloops, has, total, vals, &b);
-	free(share);
 	free(b.w);
 	free(b.tag);
 	free(has);
@@ -804,6 +803,7 @@ void epi_mcount_free(epi_mcount *m)
 {
 	free(m->l);
 	free(m->calls);
+	free(m->share);
 	free(m->touch);
 	free(m->touch_call);
 	*m = (epi_mcount){0};

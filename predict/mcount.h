@@ -33,6 +33,8 @@ typedef struct epi_mloop_count {
 typedef struct epi_mcount {
 	epi_mloop_count *l; /* per machine loop of the object */
 	double *calls;      /* per function of the object: calls over the run (NAN: unknown) */
+	double *share;      /* per function of the object: the share of its calls made as calls,
+			       which run its own code (NAN: not known, taken as all) */
 	double *touch;      /* per source loop (top-level ones): bytes of freshly allocated memory its
 			       stores write first, over the run */
 	double *touch_call; /* of the same, those its calls of memset or memcpy write (a loop the

@@ -671,9 +671,17 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 		if (key[0] != '%' || !slash || strcmp(slash, "/entry") != 0)
 			continue;
 		if (slash > key + 2 && slash[-1] == ')' && slash[-2] == '(') { /* a function's calls */
-			int f = fn_named(x->fn_by_name, o->nfn, key + 1, (size_t)(slash - 2 - (key + 1)));
-			if (f >= 0 && vals[k] != 0)
-				add_run(&out->fn, &out->nfn, f, vals[k]);
+			size_t len = (size_t)(slash - 2 - (key + 1));
+			int f = fn_named(x->fn_by_name, o->nfn, key + 1, len);
+			/* a callee's own code for the calls made as calls, as the
+			 * total counts it (epi_mcount_run): an inlined call runs
+			 * the copy in the caller's code, counted there. A
+			 * function's own region is one call of its own code */
+			int self = r->scope == EPI_SCOPE_FUNCTION && strlen(r->function) == len &&
+				   !strncmp(r->function, key + 1, len);
+			double made = f >= 0 && !self && m->cnt.share && !isnan(m->cnt.share[f]) ? m->cnt.share[f] : 1;
+			if (f >= 0 && vals[k] * made != 0)
+				add_run(&out->fn, &out->nfn, f, vals[k] * made);
 			continue;
 		}
 		if (!isdigit((unsigned char)key[1]))

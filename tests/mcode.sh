@@ -475,6 +475,28 @@ gcc -O0 -g -c -o "$M/norms0.o" "$M/norms.c"
 expect "compiled model: a call of a header's function, not priced, said so" 0 \
 	"the compiled code calls dot(), a function that a header of the program defines: its code is not priced" -- \
 	"$M/norms.c" --binary "$M/norms0.o" --table "$M/t.xml" --param m=10 --param n=10
+# a helper that other files may call (not static): gcc -O2 inlines it into
+# the loop and keeps its own copy, which no call runs; the nest and its
+# function count the inlined code alone, as the total does (callgrind's
+# count), and the helper's own region is one call of its copy
+printf 'int get(const int *p, int i)\n{\n\treturn p[i];\n}\nlong sum(int reps, int n, const int *a)\n{\n\tlong s = 0;\n\tfor (int t = 0; t < reps; t++)\n\t\tfor (int i = 0; i < n; i++)\n\t\t\ts += get(a, i);\n\treturn s;\n}\n' >"$M/helper.c"
+gcc -O2 -g -c -o "$M/helper.o" "$M/helper.c"
+"$P" "$M/helper.c" --binary "$M/helper.o" --table "$M/t.xml" --param reps=100 --param n=10000 -F json >"$tmp/out" 2>"$tmp/err"
+python3 - "$tmp/out" >"$tmp/why" 2>&1 <<'PY' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+ins = {(r["scope"], r.get("function"), r.get("line")): r["machine"]["instructions"] for r in d["regions"] if r.get("machine")}
+total = [v for (s, f, l), v in ins.items() if s == "total"][0]
+nest = ins[("loop", "sum", 8)]
+fn = ins[("function", "sum", 5)]
+get = ins[("function", "get", 1)]
+assert 0 < get <= 4, ("the helper's region: one call of its copy", get)
+assert abs(fn - total) <= 1e-9 * total, ("function against total", fn, total)
+assert 0.99 * fn < nest <= fn, ("the nest holds the function's run", nest, fn)
+print("ok", nest, fn, total)
+PY
+	ok "compiled model: an inlined helper's own copy is not counted per call" ||
+	bad "compiled model: an inlined helper's own copy is not counted per call" "$tmp/why"
 # calls into a library inside loop nests (sqrt, memcpy at -O0: the
 # compiler keeps both calls): the calls are priced, not the callees' work,
 # and a note names each callee with its line; a library call outside the
