@@ -2043,21 +2043,58 @@ static const char *no_code(Elf *e, const GElf_Ehdr *eh, off_t bytes)
 	return NULL;
 }
 
-/* Whether MOD's debug information is split into .dwo files (a skeleton
- * unit naming one: -gsplit-dwarf). */
-static int split_dwarf(Dwfl_Module *mod)
+/* Why MOD's debug information gave no function, from its units: split
+ * into .dwo files (a skeleton unit naming one: -gsplit-dwarf), or units
+ * with line tables and no function in any (clang's -gline-tables-only);
+ * NULL when neither. */
+static const char *units_why(Dwfl_Module *mod)
 {
 	Dwarf_Addr bias;
 	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
 	Dwarf_CU *cu = NULL;
 	Dwarf_Half version;
 	uint8_t type;
-	Dwarf_Die cudie;
-	while (dw && dwarf_get_units(dw, cu, &cu, &version, &type, &cudie, NULL) == 0)
+	Dwarf_Die cudie, kid;
+	int units = 0, fns = 0;
+	while (dw && dwarf_get_units(dw, cu, &cu, &version, &type, &cudie, NULL) == 0) {
 		if (type == DW_UT_skeleton || dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name))
+			return "keeps its debug information in .dwo files (-gsplit-dwarf): build it with -g alone";
+		units++;
+		if (dwarf_child(&cudie, &kid) == 0)
+			do
+				fns |= dwarf_tag(&kid) == DW_TAG_subprogram;
+			while (!fns && dwarf_siblingof(&kid, &kid) == 0);
+	}
+	return units > 0 && !fns ? "has line tables and no functions in its debug information (-gline-tables-only): "
+				   "build it with -g"
+				 : NULL;
+}
+
+#ifndef ELFCOMPRESS_ZSTD
+#define ELFCOMPRESS_ZSTD 2
+#endif
+
+/* Whether ELF's debug sections are compressed with zstd (-gz=zstd), which
+ * libdw reads only when built with it: a program read as having none. */
+static int zstd_debug(Elf *elf)
+{
+	size_t shstr;
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return 0;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		GElf_Chdr ch;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstr, sh.sh_name) : NULL;
+		if (name && strncmp(name, ".debug_", 7) == 0 && (sh.sh_flags & SHF_COMPRESSED) &&
+		    gelf_getchdr(scn, &ch) && ch.ch_type == ELFCOMPRESS_ZSTD)
 			return 1;
+	}
 	return 0;
 }
+
+#define ZSTD_WHY                                                                                                       \
+	"keeps its debug information compressed with zstd (-gz=zstd), which this system's libdw does not read: "      \
+	"build it with -gz=zlib or without -gz (or decompress it: objcopy --decompress-debug-sections)"
 
 int epi_object_read(epi_object *o, const char *path, const char *source, double branch_prob, char *err)
 {
@@ -2103,7 +2140,10 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	}
 	Dwarf_Addr dbias;
 	if (!dwfl_module_getdwarf(mod, &dbias)) {
+		int zstd = zstd_debug(elf);
 		dwfl_end(d);
+		if (zstd)
+			return epi_error(err, "'%s' " ZSTD_WHY, path);
 		return epi_error(err, "'%s' has no debug information: build it with -g", path);
 	}
 	o->bss = bss_bytes(elf);
@@ -2133,9 +2173,11 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	free(r.jobs);
 	if (o->nfn == 0) {
 		epi_isa_close(r.isa);
-		if (split_dwarf(mod))
-			epi_error(err, "'%s' keeps its debug information in .dwo files (-gsplit-dwarf): build it with -g "
-				       "alone", path);
+		const char *why_none = units_why(mod);
+		if (zstd_debug(elf))
+			epi_error(err, "'%s' " ZSTD_WHY, path);
+		else if (why_none)
+			epi_error(err, "'%s' %s", path, why_none);
 		else if (r.built_here)
 			epi_error(err, "'%s' has no function of '%s' itself: its functions come from the files it "
 				       "includes",

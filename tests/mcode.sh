@@ -1318,6 +1318,20 @@ expect "compiled model: an object of LTO bytecode" 1 "'.*lto.o' holds link-time 
 (cd "$M" && gcc -O2 -g -gsplit-dwarf -c -o split.o "$K/gemm.c")
 expect "compiled model: debug information in .dwo files" 1 "keeps its debug information in .dwo files (-gsplit-dwarf)" -- \
 	"$K/gemm.c" --binary "$M/split.o" --table "$M/t.xml" --param n=60
+# clang's line tables alone: no function to read, said so
+printf 'double sum(int n, const double *a)\n{\n\tdouble s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += a[i];\n\treturn s;\n}\n' >"$M/lines.c"
+clang-19 -O2 -gline-tables-only -c -o "$M/lines.o" "$M/lines.c"
+expect "compiled model: line tables only" 1 "'.*lines.o' has line tables and no functions in its debug information (-gline-tables-only): build it with -g" -- \
+	"$M/lines.c" --binary "$M/lines.o" --table "$M/t.xml" --param n=60
+# debug sections compressed with zstd: read where libdw reads them, else
+# said so (not taken for a program without debug information)
+clang-19 -O2 -g -gz=zstd -c -o "$M/zstd.o" "$K/gemm.c"
+if "$P" "$K/gemm.c" --binary "$M/zstd.o" --table "$M/t.xml" --param n=60 >"$tmp/out" 2>"$tmp/err"; then
+	ok "compiled model: zstd-compressed debug information, read"
+else
+	expect "compiled model: zstd-compressed debug information, said so" 1 "'.*zstd.o' keeps its debug information compressed with zstd (-gz=zstd), which this system's libdw does not read" -- \
+		"$K/gemm.c" --binary "$M/zstd.o" --table "$M/t.xml" --param n=60
+fi
 printf '#if 0\nint f(void) { return 0; }\n#endif\n' >"$M/none.c"
 gcc -O2 -g -c -o "$M/none.o" "$M/none.c"
 expect "compiled model: an object with no function in it" 1 "'.*none.o' holds no machine code" -- \
