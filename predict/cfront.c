@@ -4180,6 +4180,28 @@ static int count_loop(W *w, CXCursor at, loop *l, CXCursor *body, int nbody, int
 			    "the count are parameters: their difference is what counts)", nm);
 		free(nm);
 	}
+	if (l->rel == CXBinaryOperator_NE && !l->vals && poly_is_fmpq(l->L, s->ctx) && poly_is_fmpq(l->B, s->ctx)) {
+		/* a bound behind the first value: the variable reaches it only by
+		 * wrapping around its type (an unsigned one), or never */
+		fmpq_t a, b;
+		fmpq_init(a);
+		fmpq_init(b);
+		poly_get_fmpq(a, l->L, s->ctx);
+		poly_get_fmpq(b, l->B, s->ctx);
+		int behind = l->step > 0 ? fmpq_cmp(a, b) > 0 : fmpq_cmp(a, b) < 0;
+		char why[200];
+		if (behind) {
+			char *sa = fmpq_get_str(NULL, 10, a), *sb = fmpq_get_str(NULL, 10, b);
+			snprintf(why, sizeof why, "its '!=' bound %s is %s its first value %s: reached only by wrapping around",
+				 sb, l->step > 0 ? "below" : "above", sa);
+			flint_free(sa);
+			flint_free(sb);
+		}
+		fmpq_clear(a);
+		fmpq_clear(b);
+		if (behind)
+			return unsupported(w, at, why);
+	}
 	if (l->rel == CXBinaryOperator_NE && !l->vals) {
 		note(w, at, "the '!=' condition is taken as '%s' (exact when the bound is reached exactly)",
 		     l->step > 0 ? "<" : ">");

@@ -113,6 +113,15 @@ grep -q "^epi-predict: note: .*scan.c:4: cannot count this loop" "$tmp/err" && !
 # a loop bounded by what memory holds (a sparse row's end) says so
 printf 'void spmv(int n, const int *rowptr, const double *val, double *y)\n{\n\tfor (int i = 0; i < n; i++)\n\t\tfor (int j = rowptr[i]; j < rowptr[i + 1]; j++)\n\t\t\ty[i] += val[j];\n}\n' >"$tmp/spmv.c"
 expect "a bound read from memory, said so" 0 "spmv.c:4: cannot count this loop: its condition reads memory ('rowptr\[i + 1\]')" -- "$tmp/spmv.c"
+# a '!=' bound behind the first value (an unsigned byte that wraps from 250
+# to 4): not taken as '<' (no iteration), said so, its trip count asked for;
+# a bound ahead of it stays '<', exact
+printf '#include <stdint.h>\nlong wrap(void)\n{\n\tlong s = 0;\n\tfor (uint8_t i = 250; i != 4; i++)\n\t\ts += i;\n\tfor (unsigned j = 0; j != 10; j++)\n\t\ts += j;\n\treturn s;\n}\n' >"$tmp/wrap.c"
+expect "a '!=' bound reached by wrapping around, said so" 0 "wrap.c:5: cannot count this loop: its '!=' bound 4 is below its first value 250: reached only by wrapping around" -- "$tmp/wrap.c"
+"$P" "$tmp/wrap.c" --trip 5=10 --format csv 2>/dev/null >"$tmp/o.csv" &&
+	grep -q 'wrap.c,5,wrap,loop,iter,10,' "$tmp/o.csv" && grep -q 'wrap.c,7,wrap,loop,iter,10,' "$tmp/o.csv" &&
+	ok "a '!=' bound reached by wrapping around, counted with --trip" ||
+	bad "a '!=' bound reached by wrapping around, counted with --trip"
 # a loop stepped by a parameter says so
 printf 'void tiles(int n, int bs, double *a)\n{\n\tfor (int ii = 0; ii < n; ii += bs)\n\t\ta[ii] = 0;\n}\n' >"$tmp/tiles.c"
 expect "a step that is no constant, said so" 0 "tiles.c:3: cannot count this loop: 'ii' steps by 'bs', which is no constant" -- "$tmp/tiles.c"
