@@ -1021,7 +1021,12 @@ static void operands(const epi_isa *d, const cs_insn *in, epi_insn *out)
 		if (o->type == X86_OP_REG)
 			out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_REG, .reg = (uint16_t)x86_full(o->reg)};
 		else if (o->type == X86_OP_IMM)
-			out->op[out->nop++] = imm_opnd(o->imm);
+			/* of a 32-bit operation, capstone gives the immediate's
+			 * bits unsigned (mov eax, 0xfffffe0c): its value is the
+			 * same bits signed, as the operation's arithmetic takes it */
+			out->op[out->nop++] = imm_opnd(o->size == 4 && o->imm > INT32_MAX && o->imm <= UINT32_MAX
+							       ? (int32_t)(uint32_t)o->imm
+							       : o->imm);
 		else if (o->type == X86_OP_MEM)
 			out->op[out->nop++] = (epi_opnd){.kind = EPI_OPND_MEM};
 	}

@@ -444,6 +444,18 @@ static int sets_const(const epi_insn *in, unsigned r, int64_t *v)
 	return 0;
 }
 
+/* Whether IN widens register X's low half into X itself (x86's cltq, a
+ * movsxd or 32-bit mov of X to X): a counter kept in the low half, as it
+ * is compared and stepped, keeps its value. */
+static int widens_itself(const epi_insn *in, unsigned x)
+{
+	if (strcmp(in->mnem, "cdqe") == 0)
+		return in->nwr >= 1 && in->wr[0] == x;
+	return in->nop == 2 && in->op[0].kind == EPI_OPND_REG && in->op[1].kind == EPI_OPND_REG &&
+	       in->op[0].reg == x && in->op[1].reg == x &&
+	       (strcmp(in->mnem, "movsxd") == 0 || (in->aop == EPI_AOP_MOV && in->elem == 4));
+}
+
 int64_t epi_mloop_const_trip(const epi_object *o, int l)
 {
 	const epi_mloop *L = &o->loop[l];
@@ -477,6 +489,8 @@ int64_t epi_mloop_const_trip(const epi_object *o, int l)
 			k = kk;
 			continue;
 		}
+		if (widens_itself(in, x))
+			continue;
 		for (int w = 0; w < in->nwr; w++)
 			if (in->wr[w] == x)
 				return 0;

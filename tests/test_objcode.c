@@ -448,6 +448,33 @@ static void test_register_unroll(void **st)
 		check_regloop("aarch64-linux-gnu-gcc", "-O2", 300, 1);
 }
 
+/* A counter that starts below zero (clang: mov eax, 0xfffffe0c, an
+ * immediate capstone gives unsigned) and that the loop widens into itself
+ * at each iteration (cltq, to index by it): its trip count is still the
+ * constant one, 500 iterations of 2 (clang unrolls i / 7 by 2) */
+static const char negstart_src[] = "long f(void)\n"
+				   "{\n"
+				   "\tlong s = 0;\n"
+				   "\tfor (int i = -500; i < 500; i++)\n" /* 4 */
+				   "\t\ts += i / 7;\n"
+				   "\treturn s;\n"
+				   "}\n";
+
+static void test_negative_start(void **st)
+{
+	(void)st;
+	if (!have("clang-19"))
+		skip();
+	fixture x;
+	model(&x, "negstart", negstart_src, "clang-19", "-O2", NULL);
+	int n, l = loop_on(&x, 4);
+	assert_true(l >= 0);
+	assert_int_equal(epi_mloop_const_trip(&x.m.obj, l), 500);
+	assert_int_equal((int)x.m.cnt.l[l].k, 2);
+	assert_true(fabs(on_line(&x, 4, &n, 0) - 500) < 1e-6);
+	model_free(&x);
+}
+
 /* Costs in cycles of one second: every latency 1, a double's round trip
  * through memory 9, a load 4, a double add 3. */
 static void cycles(epi_mcosts *c)
@@ -3661,6 +3688,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dividers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_negative_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
