@@ -157,9 +157,12 @@ static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_
 		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
 	/* both trip counts constants that divide exactly, near the work's
 	 * ratio: theirs is exact (the work's can count a float induction
-	 * variable's adds, which the source does not have) */
+	 * variable's adds, which the source does not have). Or where the
+	 * work's ratio is under one: a machine iteration doing less than a
+	 * source iteration's work is the source's work shared (a value the
+	 * source reads three times, loaded once) */
 	double exact = mtrip > 0 && trip > 0 ? trip / (double)mtrip : 0;
-	if (exact >= 1 && fabs(exact - floor(exact + 0.5)) < 1e-9 && fabs(exact - r) <= 1)
+	if (exact >= 1 && fabs(exact - floor(exact + 0.5)) < 1e-9 && (fabs(exact - r) <= 1 || (r > 0 && r < 1)))
 		return floor(exact + 0.5);
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }

@@ -475,6 +475,35 @@ static void test_negative_start(void **st)
 	model_free(&x);
 }
 
+/* A value the source reads three times and the machine code loads once
+ * (clang unrolls the loop, one 8-byte load an element): the loads' ratio
+ * is under one, and the constant trip counts give the factor */
+static const char reread_src[] = "#include <stdint.h>\n"
+				 "uint64_t a[100000];\n"
+				 "long f(void)\n"
+				 "{\n"
+				 "\tlong s = 0;\n"
+				 "\tfor (int i = 0; i < 100000; i++)\n" /* 6 */
+				 "\t\ts += __builtin_popcountll(a[i]) + (long)(a[i] & 0xff) + (long)(a[i] >> 60);\n"
+				 "\treturn s;\n"
+				 "}\n";
+
+static void test_repeated_load(void **st)
+{
+	(void)st;
+	if (!have("clang-19"))
+		skip();
+	fixture x;
+	model(&x, "reread", reread_src, "clang-19", "-O2 -mpopcnt", NULL);
+	int n, l = loop_on(&x, 6);
+	assert_true(l >= 0);
+	int64_t trip = epi_mloop_const_trip(&x.m.obj, l);
+	assert_true(trip > 0 && trip < 100000 && 100000 % trip == 0);
+	assert_int_equal((int)x.m.cnt.l[l].k, (int)(100000 / trip));
+	assert_true(fabs(on_line(&x, 6, &n, 0) - (double)trip) < 1e-6);
+	model_free(&x);
+}
+
 /* Costs in cycles of one second: every latency 1, a double's round trip
  * through memory 9, a load 4, a double add 3. */
 static void cycles(epi_mcosts *c)
@@ -3689,6 +3718,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hoisted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_negative_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeated_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
