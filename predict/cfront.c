@@ -20,24 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether C is a loop statement (not a do-while(0)). */
-static int is_loop_stmt(CXCursor c)
-{
-	enum CXCursorKind k = kind(c);
-	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && !is_once(c);
-}
-
-/* Whether C's text comes from a macro's expansion. */
-static int from_macro(CXCursor c)
-{
-	CXSourceLocation l = clang_getCursorLocation(c);
-	CXFile fs, fe;
-	unsigned os, oe;
-	clang_getSpellingLocation(l, &fs, NULL, NULL, &os);
-	clang_getExpansionLocation(l, &fe, NULL, NULL, &oe);
-	return os != oe || !clang_File_isEqual(fs, fe);
-}
-
 /* The text of a member access through named variables ("s->n", "a.b.len"),
  * or of a variable, malloc'd; NULL for any other expression.  It is read
  * off the tree, so that it is the same wherever the access is written (in
@@ -1428,16 +1410,13 @@ void cf_header_loops(fn *fns, int n, fn *f)
 	f->hdone = 1;
 }
 
-/* The tag of loop C's counts for the compiled-code model: its line (plus
- * EPI_TAG_NEST for each loop around it on the same line), or in a
- * header's function -(K + 1) for its loop K (of its own loops in
+/* The tag of loop C's counts for the compiled-code model (epi_loop_tag),
+ * or in a header's function -(K + 1) for its loop K (of its own loops in
  * cf_header_loops' list), 0 beyond EPI_SYN_LOOPS. */
 static int loop_tag(W *w, CXCursor c)
 {
-	if (!w->foreign) {
-		int line = line_of(c), out = w->loop_line;
-		return out > 0 && out % EPI_TAG_NEST == line ? out + EPI_TAG_NEST : line;
-	}
+	if (!w->foreign)
+		return epi_loop_tag(line_of(c), w->cur ? loops_before(w->cur->cur, c) : 0, w->loop_line);
 	fn *f = w->cur;
 	cf_header_loops(w->fns, w->nfns, f);
 	int line = line_of(c);
@@ -3438,50 +3417,6 @@ static CXCursor loop_body(CXCursor c)
 	return b;
 }
 
-/* Whether statements A and B are one: at the same place of the same
- * expansion (cursors reached by different walks need not compare equal). */
-static int same_place(CXCursor a, CXCursor b)
-{
-	if (kind(a) != kind(b))
-		return 0;
-	CXSourceLocation la = clang_getCursorLocation(a), lb = clang_getCursorLocation(b);
-	unsigned ea, eb, sa, sb;
-	clang_getExpansionLocation(la, NULL, NULL, NULL, &ea);
-	clang_getExpansionLocation(lb, NULL, NULL, NULL, &eb);
-	clang_getSpellingLocation(la, NULL, NULL, NULL, &sa);
-	clang_getSpellingLocation(lb, NULL, NULL, NULL, &sb);
-	return ea == eb && sa == sb;
-}
-
-typedef struct nth_scan {
-	int line, n, found;
-	CXCursor at;
-} nth_scan;
-
-static enum CXChildVisitResult nth_visit(CXCursor c, CXCursor p, CXClientData d)
-{
-	(void)p;
-	nth_scan *ns = d;
-	if (line_of(c) == ns->line && is_loop_stmt(c)) {
-		ns->n++;
-		if (same_place(c, ns->at)) {
-			ns->found = ns->n;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
-/* Which of its function's loops on its line (a macro may expand several
- * there) the loop AT is: 1, 2, ... in source order. */
-static int loop_nth(W *w, CXCursor at)
-{
-	nth_scan ns = {.line = line_of(at), .at = at};
-	if (w->cur)
-		clang_visitChildren(w->cur->cur, nth_visit, &ns);
-	return ns.found ? ns.found : 1;
-}
-
 /* "94", or "94_2" for the second loop on line 94. */
 void cf_loop_label(char *buf, size_t n, int line, int nth)
 {
@@ -3509,7 +3444,7 @@ static const epi_trip *find_trip(W *w, CXCursor at, int measured, int *nth)
 		if (t->line != line || !t->measured != !measured || !trip_file_matches(w, t))
 			continue;
 		if (!*nth)
-			*nth = loop_nth(w, at);
+			*nth = w->cur ? loop_nth(w->cur->cur, at) : 1;
 		if ((t->nth > 1 ? t->nth : 1) != *nth)
 			continue;
 		found = t; /* the last one given wins */
@@ -4892,7 +4827,7 @@ static int trip_fallback(W *w, CXCursor at, epi_counts *out)
 	const epi_trip *m = find_trip(w, at, 1, &nth);
 	const pragma *pb = find_pragma(w, at, 0);
 	if (!nth)
-		nth = loop_nth(w, at);
+		nth = w->cur ? loop_nth(w->cur->cur, at) : 1;
 	cf_loop_label(label, sizeof label, line_of(at), nth);
 	CXCursor body = loop_body(at);
 	if (clang_Cursor_isNull(body))

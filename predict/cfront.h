@@ -108,9 +108,22 @@ typedef struct epi_region {
 } epi_region;
 
 /* A loop's tag in the counts the compiled-code model reads (%TAG/iter,
- * %TAG/entry, ...): its line, plus EPI_TAG_NEST for each loop around it
- * that starts on the same line (for (r ...) for (i ...) on one line). */
+ * %TAG/entry, ...): its line, plus EPI_TAG_NEST for each loop of its
+ * function that starts before it on that line (for (r ...) for (i ...)
+ * on one line, loops side by side there), or one more than the loop
+ * around it when that starts on the line too (a macro's loops, at one
+ * place). Loops side by side at one place (one macro's) share one. */
 #define EPI_TAG_NEST (1 << 22)
+
+/* The tag of a loop on LINE with BEFORE loops before it there, in the loop
+ * tagged OUTER (0: none); from the 500th on one line they share one. */
+static inline int epi_loop_tag(int line, int before, int outer)
+{
+	int k = before;
+	if (outer > 0 && outer % EPI_TAG_NEST == line && outer / EPI_TAG_NEST + 1 > k)
+		k = outer / EPI_TAG_NEST + 1;
+	return line + (k < 500 ? k : 500) * EPI_TAG_NEST;
+}
 
 /* A loop: its function, the line of its keyword (as in epi_region) and the
  * last line it spans; the loop it is in (an index, -1 for a top-level nest)
@@ -119,6 +132,7 @@ typedef struct epi_nest {
 	char *file;
 	char *function;
 	int line, end_line;
+	int col, end_col; /* the columns its text starts and ends at on those lines (0: not known) */
 	int tag;          /* its counts' tag (EPI_TAG_NEST) */
 	int parent, depth;
 	/* with every loop listed, of its own body (not the loops inside):
@@ -219,6 +233,8 @@ void epi_sized_free(epi_sized *v, int n);
 /* The innermost of the N loops V (as epi_find_loops lists them) whose
  * lines hold LINE, -1 none. */
 int epi_nest_around(const epi_nest *v, int n, int line);
+/* Whether loop A of V is loop B or inside it. */
+int epi_nest_within(const epi_nest *v, int a, int b);
 
 /* Reads the compiler flags for FILE from DIR/compile_commands.json; returns a
  * malloc'd argv (and *argc) without the compiler, the file and -o/-c, or NULL with ERR. */

@@ -189,6 +189,118 @@ static inline int is_once(CXCursor c)
 	return once;
 }
 
+/* Whether C is a loop statement (not a do-while(0)). */
+static inline int is_loop_stmt(CXCursor c)
+{
+	enum CXCursorKind k = kind(c);
+	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) && !is_once(c);
+}
+
+/* Whether C's text comes from a macro's expansion. */
+static inline int from_macro(CXCursor c)
+{
+	CXSourceLocation l = clang_getCursorLocation(c);
+	CXFile fs, fe;
+	unsigned os, oe;
+	clang_getSpellingLocation(l, &fs, NULL, NULL, &os);
+	clang_getExpansionLocation(l, &fe, NULL, NULL, &oe);
+	return os != oe || !clang_File_isEqual(fs, fe);
+}
+
+/* Whether statements A and B are one: at the same place of the same
+ * expansion (cursors reached by different walks need not compare equal). */
+static inline int same_place(CXCursor a, CXCursor b)
+{
+	if (kind(a) != kind(b))
+		return 0;
+	CXSourceLocation la = clang_getCursorLocation(a), lb = clang_getCursorLocation(b);
+	unsigned ea, eb, sa, sb;
+	clang_getExpansionLocation(la, NULL, NULL, NULL, &ea);
+	clang_getExpansionLocation(lb, NULL, NULL, NULL, &eb);
+	clang_getSpellingLocation(la, NULL, NULL, NULL, &sa);
+	clang_getSpellingLocation(lb, NULL, NULL, NULL, &sb);
+	return ea == eb && sa == sb;
+}
+
+/* Whether only blanks come before C on its line, C written there (not
+ * expanded from a macro): then no other statement starts before it there. */
+static inline int starts_line(CXCursor c)
+{
+	if (from_macro(c))
+		return 0;
+	CXFile f = NULL;
+	unsigned off;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+	size_t size = 0;
+	const char *text = f ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), f, &size) : NULL;
+	if (!text || off > size)
+		return 0;
+	while (off > 0 && (text[off - 1] == ' ' || text[off - 1] == '\t'))
+		off--;
+	return off == 0 || text[off - 1] == '\n';
+}
+
+typedef struct nth_scan {
+	int line, n, found;
+	CXCursor at;
+} nth_scan;
+
+static inline enum CXChildVisitResult nth_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	nth_scan *ns = d;
+	if (line_of(c) == ns->line && is_loop_stmt(c)) {
+		ns->n++;
+		if (same_place(c, ns->at)) {
+			ns->found = ns->n;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Which of function FN's loops on its line loop AT is: 1, 2, ... in
+ * source order (loops side by side or one in another on one line, or
+ * several that a macro expands there). */
+static inline int loop_nth(CXCursor fn, CXCursor at)
+{
+	if (starts_line(at))
+		return 1;
+	nth_scan ns = {.line = line_of(at), .at = at};
+	clang_visitChildren(fn, nth_visit, &ns);
+	return ns.found ? ns.found : 1;
+}
+
+typedef struct before_scan {
+	int line, n;
+	unsigned off;
+} before_scan;
+
+static inline enum CXChildVisitResult before_visit(CXCursor c, CXCursor p, CXClientData d)
+{
+	(void)p;
+	before_scan *bs = d;
+	unsigned line, off;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, &off);
+	if ((int)line == bs->line && off < bs->off && is_loop_stmt(c))
+		bs->n++;
+	return CXChildVisit_Recurse;
+}
+
+/* How many loops of function FN start on loop AT's line before it (where
+ * a macro expands there, before the macro's name): 0 for those that a
+ * macro expands at one place. */
+static inline int loops_before(CXCursor fn, CXCursor at)
+{
+	if (starts_line(at))
+		return 0;
+	unsigned line, off;
+	clang_getExpansionLocation(clang_getCursorLocation(at), NULL, &line, NULL, &off);
+	before_scan bs = {.line = (int)line, .off = off};
+	clang_visitChildren(fn, before_visit, &bs);
+	return bs.n;
+}
+
 /* Whether C is in the main file, code expanded from a macro being where
  * the macro is used (a function whose name a macro makes, `int NAME(f)()`). */
 static inline int in_main_file(CXCursor c)

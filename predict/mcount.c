@@ -396,9 +396,7 @@ static void first_touch(epi_mcount *m, const epi_object *o, const epi_nest *loop
 		int s = order[k];
 		per_iter p = {0};
 		for (int c = s; c < nloops && loops[c].line <= loops[s].end_line; c++) /* S and the loops inside */
-			if (c == s || ((loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
-				       loops[c].end_line <= loops[s].end_line &&
-				       strcmp(loops[c].function, loops[s].function) == 0))
+			if (epi_nest_within(loops, c, s))
 				add_own(&p, b, loops[c].tag);
 		/* the machine code's count sees places written again in the
 		 * loop around a store, not over calls nor a whole nest */
@@ -693,8 +691,7 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 		/* loops inside with no machine loop of their own: those listed
 		 * after S up to its end */
 		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line; c++)
-			if (!has[c] && (loops[c].line > loops[s].line || loops[c].tag != loops[s].tag) &&
-			    loops[c].end_line <= loops[s].end_line)
+			if (!has[c] && epi_nest_within(loops, c, s))
 				add_own(&p, bt, loops[c].tag);
 		if (it > 0) {
 			p.flops /= it;

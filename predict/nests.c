@@ -24,6 +24,7 @@ typedef struct nest_walk {
 	epi_nest *v;
 	int n, cap;
 	const char *file, *function;
+	CXCursor fn; /* the function walked */
 	int all;    /* every loop, not only the top-level ones */
 	int parent; /* the loop being walked, -1 at the function's level */
 	/* with ALL: the references of the loops being walked (each loop's
@@ -248,13 +249,17 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 	epi_nest *x = &nw->v[nw->n++];
 	x->file = xstrdup(nw->file);
 	x->function = xstrdup(nw->function);
-	x->line = line_of(c);
-	unsigned end;
-	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, &end, NULL, NULL);
+	unsigned line, col, end, end_col;
+	CXSourceRange ext = clang_getCursorExtent(c);
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, &col, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, &end, &end_col, NULL);
+	x->line = (int)line;
+	x->col = (int)col;
 	x->end_line = (int)end;
+	x->end_col = (int)end_col;
 	x->parent = nw->parent;
 	x->depth = nw->parent < 0 ? 0 : nw->v[nw->parent].depth + 1;
-	x->tag = nw->parent >= 0 && nw->v[nw->parent].line == x->line ? nw->v[nw->parent].tag + EPI_TAG_NEST : x->line;
+	x->tag = epi_loop_tag(x->line, loops_before(nw->fn, c), nw->parent >= 0 ? nw->v[nw->parent].tag : 0);
 	x->refs = x->arrays = 0;
 	if (nw->all) {
 		int outer = nw->parent, at = nw->n - 1, from = nw->nrefs, mods = nw->nmod, calls = nw->calls;
@@ -277,6 +282,7 @@ static enum CXChildVisitResult nest_visit(CXCursor c, CXCursor parent, CXClientD
 static void walk_fn(nest_walk *nw, CXCursor fn, const char *function)
 {
 	nw->function = function;
+	nw->fn = fn;
 	nw->nmod = 0;
 	clang_visitChildren(fn, nest_visit, nw);
 }
@@ -398,6 +404,14 @@ int epi_find_nests(const char *file, const epi_front_opts *o, epi_nest **out, in
 int epi_find_loops(const char *file, const epi_front_opts *o, epi_nest **out, int *n, char *err)
 {
 	return find_loops(file, o, 1, out, n, err);
+}
+
+int epi_nest_within(const epi_nest *v, int a, int b)
+{
+	for (; a >= 0; a = v[a].parent)
+		if (a == b)
+			return 1;
+	return 0;
 }
 
 int epi_nest_around(const epi_nest *v, int n, int line)

@@ -645,17 +645,22 @@ static int is_source(reader *r, const char *name, const char *dir)
 }
 
 /* The line in the source of the instruction at ADDR of CU, 0 elsewhere
- * (its line in the file it is from into *XLINE then, else 0). */
-static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr, int *xline)
+ * (its line in the file it is from into *XLINE then, else 0); its column
+ * there into *COL (0: none, or beyond what it holds). */
+static int line_at(reader *r, Dwarf_Die *cu, const char *dir, Dwarf_Addr addr, int *xline, uint16_t *col)
 {
 	Dwarf_Line *l = dwarf_getsrc_die(cu, addr);
-	int line = 0;
+	int line = 0, c = 0;
 	*xline = 0;
+	*col = 0;
 	if (!l || dwarf_lineno(l, &line) != 0)
 		return 0;
 	const char *name = dwarf_linesrc(l, NULL, NULL);
-	if (name && is_source(r, name, dir))
+	if (name && is_source(r, name, dir)) {
+		if (dwarf_linecol(l, &c) == 0 && c > 0 && c <= UINT16_MAX)
+			*col = (uint16_t)c;
 		return line;
+	}
 	*xline = line;
 	return 0;
 }
@@ -705,6 +710,7 @@ static void reserve(reader *r, int n)
 	if (r->capin != had) {
 		o->line = xrealloc(o->line, r->capin * sizeof *o->line);
 		o->xline = xrealloc(o->xline, r->capin * sizeof *o->xline);
+		o->col = xrealloc(o->col, r->capin * sizeof *o->col);
 		o->frame = xrealloc(o->frame, r->capin * sizeof *o->frame);
 		o->vdst = xrealloc(o->vdst, r->capin * sizeof *o->vdst);
 	}
@@ -818,7 +824,8 @@ static void append_job(reader *r, fjob *j)
 	memcpy(o->vdst + o->nin, j->vdst, (size_t)j->n);
 	memcpy(o->frame + o->nin, j->frame, (size_t)j->n);
 	for (int i = 0; i < j->n; i++)
-		o->line[o->nin + i] = line_at(r, &j->cu, j->dir, j->in[i].addr, &o->xline[o->nin + i]);
+		o->line[o->nin + i] =
+			line_at(r, &j->cu, j->dir, j->in[i].addr, &o->xline[o->nin + i], &o->col[o->nin + i]);
 	o->nin += j->n;
 	o->nother += j->nother;
 	f->n = o->nin - f->first;
@@ -1879,6 +1886,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 				best = m;
 		v[l].parent = best;
 		v[l].branch_line = o->line[v[l].end];
+		v[l].branch_col = o->col[v[l].end];
 	}
 	for (int l = 0; l < nl; l++)
 		for (int p = v[l].parent; p >= 0; p = v[p].parent)
@@ -2246,6 +2254,7 @@ void epi_object_free(epi_object *o)
 	free(o->in);
 	free(o->line);
 	free(o->xline);
+	free(o->col);
 	free(o->loop_of);
 	free(o->frame);
 	free(o->vdst);
@@ -2273,15 +2282,6 @@ void epi_object_free(epi_object *o)
 	*o = (epi_object){0};
 }
 
-/* Whether source loop A is B or inside it. */
-static int within(const epi_nest *loops, int a, int b)
-{
-	for (; a >= 0; a = loops[a].parent)
-		if (a == b)
-			return 1;
-	return 0;
-}
-
 /* How many levels of loops each source loop holds (0: innermost), into H. */
 static void src_heights(const epi_nest *loops, int nloops, int *h)
 {
@@ -2304,10 +2304,6 @@ static void mach_heights(const epi_object *o, int *h)
 				h[p] = d;
 }
 
-/* The source loop of machine loop M: the innermost whose keyword or
- * closing line is the line of M's backward branch, else the innermost
- * spanning that line; inside the source loop of M's parent when it has
- * one in the same function. -1 when none. */
 /* The source loops in order of their first lines (ORD), and the last line
  * of any loop up to each in that order (REACH): the loops that span a
  * line are those before the first that starts after it, back to where
@@ -2345,10 +2341,12 @@ static int touches_memory(const epi_object *o, int m)
 }
 
 /* A line of machine loop M's own instructions: one a loop of the source
- * starts on (its exit test), else the first; 0 when none has a line. */
-static int own_line(const epi_object *o, int m, const by_start *bs, int nloops)
+ * starts on (its exit test), else the first; 0 when none has a line. Its
+ * instruction's column into *COL. */
+static int own_line(const epi_object *o, int m, const by_start *bs, int nloops, int *col)
 {
 	int first = 0;
+	*col = 0;
 	for (int i = o->loop[m].first; i <= o->loop[m].last; i++) {
 		int line = o->line[i];
 		if (o->loop_of[i] != m || line <= 0)
@@ -2361,27 +2359,85 @@ static int own_line(const epi_object *o, int m, const by_start *bs, int nloops)
 			else
 				hi = mid;
 		}
-		if (lo < nloops && bs->loops[bs->ord[lo]].line == line)
+		if (lo < nloops && bs->loops[bs->ord[lo]].line == line) {
+			*col = o->col[i];
 			return line;
-		if (!first)
+		}
+		if (!first) {
 			first = line;
+			*col = o->col[i];
+		}
 	}
 	return first;
 }
 
+/* Whether column COL of LINE is outside the text of source loop X (on one
+ * of its first or last lines, before or after it): a loop beside another
+ * on one line. No when either column is not known. */
+static int outside(const epi_nest *x, int line, int col)
+{
+	if (col <= 0 || x->col <= 0)
+		return 0;
+	return (line == x->line && col < x->col) || (line == x->end_line && col > x->end_col);
+}
+
+/* Of the source loops that span LINE, the one machine loop M (its loops
+ * inside it H deep) is: see match_one. With COL, only those whose text
+ * holds that column of the line; with PASS 0, only those with as many
+ * loops inside. */
+static int match_at(const epi_object *o, int m, const by_start *bs, int lo, int line, int col, int outer, int h,
+		    int pass, const int *sh)
+{
+	const epi_nest *loops = bs->loops;
+	int best = -1, best_kw = 0, bare = -1;
+	for (int k = lo - 1; k >= 0 && bs->reach[k] >= line; k--) {
+		int i = bs->ord[k];
+		if (line > loops[i].end_line || outside(&loops[i], line, col))
+			continue;
+		/* a loop of a function inlined into the outer loop's
+		 * is inside it in the machine code, not in the source */
+		if (outer >= 0 && !epi_nest_within(loops, i, outer) && strcmp(loops[i].function, loops[outer].function) == 0)
+			continue;
+		if (pass == 0 && h > 0 && sh[i] < h)
+			continue;
+		/* a keyword's line first, then the innermost, then the first listed */
+		int kw = loops[i].line == line || loops[i].end_line == line;
+		int deeper = loops[i].depth > loops[best < 0 ? i : best].depth;
+		/* of loops nested on one line, a machine loop that touches no
+		 * memory is not the one whose body walks an array (it is an
+		 * outer loop's copy for when the inner runs no iteration) */
+		if (best >= 0 && kw == best_kw && loops[i].line == loops[best].line && loops[i].refs != loops[best].refs &&
+		    (deeper ? epi_nest_within(loops, i, best) : epi_nest_within(loops, best, i))) {
+			if (bare < 0)
+				bare = !touches_memory(o, m);
+			if (bare) /* the one whose own body names no array */
+				deeper = loops[i].refs < loops[best].refs;
+		}
+		if (best < 0 || kw > best_kw ||
+		    (kw == best_kw && (deeper || (loops[i].depth == loops[best].depth && i < best)))) {
+			best = i;
+			best_kw = kw;
+		}
+	}
+	return best;
+}
+
+/* The source loop of machine loop M: the innermost whose keyword or
+ * closing line is the line of M's backward branch, else the innermost
+ * spanning that line; of loops side by side on that line, the one whose
+ * text holds the branch's column; inside the source loop of M's parent
+ * when it has one in the same function. -1 when none. */
 static int match_one(const epi_object *o, int m, const by_start *bs, int nloops, const int *mh, const int *sh)
 {
 	const epi_nest *loops = bs->loops;
 	const epi_mloop *l = &o->loop[m];
-	/* of loops nested on one line, a machine loop that touches no memory
-	 * is not the one whose body walks an array (it is an outer loop's
-	 * copy for when the inner runs no iteration) */
-	int bare = -1;
-	int line = l->branch_line;
-	if (!line) /* the branch has no line: the header's */
+	int line = l->branch_line, col = l->branch_col;
+	if (!line) { /* the branch has no line: the header's */
 		line = o->line[l->head];
+		col = o->col[l->head];
+	}
 	if (!line) /* neither (clang's latch of an unrolled copy): its own code's */
-		line = own_line(o, m, bs, nloops);
+		line = own_line(o, m, bs, nloops, &col);
 	if (!line)
 		return -1;
 	int outer = l->parent >= 0 ? o->loop[l->parent].src : -1;
@@ -2398,37 +2454,15 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 		else
 			hi = mid;
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		int best = -1, best_kw = 0;
-		for (int k = lo - 1; k >= 0 && bs->reach[k] >= line; k--) {
-			int i = bs->ord[k];
-			if (line > loops[i].end_line)
-				continue;
-			/* a loop of a function inlined into the outer loop's
-			 * is inside it in the machine code, not in the source */
-			if (outer >= 0 && !within(loops, i, outer) && strcmp(loops[i].function, loops[outer].function) == 0)
-				continue;
-			if (pass == 0 && h > 0 && sh[i] < h)
-				continue;
-			/* a keyword's line first, then the innermost, then the first listed */
-			int kw = loops[i].line == line || loops[i].end_line == line;
-			int deeper = loops[i].depth > loops[best < 0 ? i : best].depth;
-			if (best >= 0 && kw == best_kw && loops[i].line == loops[best].line && loops[i].refs != loops[best].refs &&
-			    (deeper ? within(loops, i, best) : within(loops, best, i))) {
-				if (bare < 0)
-					bare = !touches_memory(o, m);
-				if (bare) /* the one whose own body names no array */
-					deeper = loops[i].refs < loops[best].refs;
-			}
-			if (best < 0 || kw > best_kw ||
-			    (kw == best_kw && (deeper || (loops[i].depth == loops[best].depth && i < best)))) {
-				best = i;
-				best_kw = kw;
-			}
+	/* the column where it names a loop, else the line alone */
+	for (int c = col; c >= 0; c = c > 0 ? 0 : -1)
+		for (int pass = 0; pass < 2; pass++) {
+			int best = match_at(o, m, bs, lo, line, c, outer, h, pass, sh);
+			if (best >= 0)
+				return best;
+			if (h == 0)
+				break;
 		}
-		if (best >= 0 || h == 0)
-			return best;
-	}
 	return -1;
 }
 

@@ -45,6 +45,7 @@ typedef struct epi_mloop {
 	int depth;           /* 0 outermost in its function */
 	int src;             /* the source loop (index into the list matched against), -1 none */
 	int branch_line;     /* the source line of its backward branch (0: none in the source) */
+	int branch_col;      /* its column there (0: not known) */
 	epi_mix own;         /* its instructions that are in no inner machine loop */
 	int first, last;     /* the first and last instruction in it or in a loop inside it */
 } epi_mloop;
@@ -67,6 +68,7 @@ typedef struct epi_object {
 	int *line;           /* per instruction: its line in the source, 0 when elsewhere */
 	int *xline;          /* per instruction on no line of the source: its line in the file it is
 				from (a header's function inlined), else 0 */
+	uint16_t *col;       /* per instruction with a line: its column there, 0 when not known */
 	int *loop_of;        /* per instruction: the innermost machine loop holding it, -1 */
 	unsigned char *frame; /* per instruction: its memory operand is a stack slot (frame register + constant) */
 	unsigned char *vdst; /* per instruction: it writes a floating-point or SIMD register */

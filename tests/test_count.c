@@ -1328,6 +1328,36 @@ static void test_loop_sums(void **st)
 	}
 }
 
+/* Loops side by side on one line have counts of their own: the second's
+ * tag is the line plus EPI_TAG_NEST, as a loop's inside another there */
+static void test_loop_sums_beside(void **st)
+{
+	(void)st;
+	epi_front_opts o;
+	epi_front_opts_init(&o);
+	o.tag_loops = 1;
+	int r = analyze_opts("void k(float *a, int n) {\n"
+			     "  for (int i = 0; i < n; i++) a[i] = 0; for (int j = 0; j < 2 * n; j++) a[j] += 1;\n"
+			     "  for (int i = 0; i < n; i++) for (int j = 0; j < 3; j++) a[j] = 1; while (n-- > 0) a[n] = 2;\n"
+			     "}\n",
+			     &o);
+	epi_front_opts_clear(&o);
+	if (r != 0)
+		fail_msg("analysis failed: %s", err);
+	const epi_region *t = region(EPI_SCOPE_TOTAL, NULL, 0);
+	char k2[32], k3[32], k3b[32];
+	snprintf(k2, sizeof k2, "%%%d/iter", 2 + EPI_TAG_NEST);
+	snprintf(k3, sizeof k3, "%%%d/iter", 3 + EPI_TAG_NEST);
+	snprintf(k3b, sizeof k3b, "%%%d/iter", 3 + 2 * EPI_TAG_NEST);
+	for (long n = 0; n < 6; n++) {
+		assert_int_equal(count(t, "%2/iter", EXP, n, 0), n);
+		assert_int_equal(count(t, k2, EXP, n, 0), 2 * n);
+		assert_int_equal(count(t, "%3/iter", EXP, n, 0), n);
+		assert_int_equal(count(t, k3, EXP, n, 0), 3 * n);
+		assert_int_equal(count(t, k3b, EXP, n, 0), n);
+	}
+}
+
 /* likely() and unlikely(): __builtin_expect is a hint, its first
  * argument's value; a loop whose condition it wraps is counted. */
 static void test_expect_hints(void **st)
@@ -1841,6 +1871,7 @@ int main(void)
 		cmocka_unit_test(test_for_with_body_update),
 		cmocka_unit_test(test_remainder_loops),
 		cmocka_unit_test(test_loop_sums),
+		cmocka_unit_test(test_loop_sums_beside),
 		cmocka_unit_test(test_expect_hints),
 		cmocka_unit_test(test_stmt_expr_atomics),
 		cmocka_unit_test(test_complex),

@@ -504,6 +504,57 @@ static void test_repeated_load(void **st)
 	model_free(&x);
 }
 
+/* Two loops side by side on one line, and two a macro expands on one
+ * line: each machine loop is the loop whose text holds its branch's
+ * column, and runs that loop's iterations */
+static const char beside_src[] = "double a[1000], b[2000];\n"
+				 "#define CLEAR(x, n) for (int q = 0; q < (n); q++) (x)[q] = 0\n"
+				 "void f(int n)\n"
+				 "{\n"
+				 "\tfor (int i = 0; i < n; i++) a[i] = i; for (int j = 0; j < 2 * n; j++) b[j] += 1;\n" /* 5 */
+				 "}\n"
+				 "void g(int n)\n"
+				 "{\n"
+				 "\tCLEAR(a, n); CLEAR(b, 2 * n);\n" /* 9 */
+				 "}\n";
+
+static void test_loops_beside(void **st)
+{
+	(void)st;
+	const char *cc[] = {"gcc", "gcc", "clang-19", "clang-19"}, *fl[] = {"-O0", "-O1", "-O0", "-O1"};
+	for (int k = 0; k < 4; k++) {
+		if (!have(cc[k]))
+			continue;
+		fixture x;
+		model(&x, "beside", beside_src, cc[k], fl[k], "n=1000");
+		for (int line = 5; line <= 9; line += 4) {
+			/* the source loops on the line, in order */
+			int s0 = -1, s1 = -1;
+			for (int s = 0; s < x.m.nloops; s++)
+				if (x.m.loops[s].line == line && s0 < 0)
+					s0 = s;
+				else if (x.m.loops[s].line == line)
+					s1 = s;
+			assert_true(s0 >= 0 && s1 > s0 && x.m.loops[s0].tag != x.m.loops[s1].tag);
+			assert_true(x.m.loops[s0].col > 0 && x.m.loops[s0].end_col < x.m.loops[s1].col);
+			double it[2] = {0, 0};
+			int n = 0;
+			for (int l = 0; l < x.m.obj.nloop; l++) {
+				int s = x.m.obj.loop[l].src;
+				if (s == s0 || s == s1) {
+					it[s == s1] += x.m.cnt.l[l].iters * x.m.cnt.l[l].k;
+					n++;
+				}
+			}
+			if (n == 0) /* memset's calls */
+				continue;
+			assert_true(fabs(it[0] - 1000) < 1e-6);
+			assert_true(fabs(it[1] - 2000) < 1e-6);
+		}
+		model_free(&x);
+	}
+}
+
 /* Costs in cycles of one second: every latency 1, a double's round trip
  * through memory 9, a load 4, a double add 3. */
 static void cycles(epi_mcosts *c)
@@ -3041,6 +3092,9 @@ static void test_analysis_loops(void **st)
 		assert_int_equal(a.loops[i].end_line, v[i].end_line);
 		assert_int_equal(a.loops[i].parent, v[i].parent);
 		assert_int_equal(a.loops[i].depth, v[i].depth);
+		assert_int_equal(a.loops[i].tag, v[i].tag);
+		assert_int_equal(a.loops[i].col, v[i].col);
+		assert_int_equal(a.loops[i].end_col, v[i].end_col);
 		assert_string_equal(a.loops[i].function, v[i].function);
 	}
 	epi_nests_free(v, n);
@@ -3719,6 +3773,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_register_unroll, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_negative_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repeated_load, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loops_beside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_branches, setup, teardown),
