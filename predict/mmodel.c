@@ -653,6 +653,9 @@ static void runs_of(const epi_mmodel *m, const run_index *x, const epi_region *r
 	memset(out, 0, sizeof *out);
 	out->straight.at = -1;
 	out->inlined = r->scope == EPI_SCOPE_FUNCTION && fn_named(x->fn_by_name, o->nfn, r->function, strlen(r->function)) < 0;
+	for (int k = 0; out->inlined && k < o->nempty; k++)
+		if (strcmp(o->empty[k], r->function) == 0)
+			out->inlined = 2;
 	if (r->scope == EPI_SCOPE_LOOP) { /* the nest's code in no machine loop, once per entry */
 		char ek[32];
 		snprintf(ek, sizeof ek, "%%%d/entry", r->line);

@@ -29,7 +29,8 @@ typedef struct epi_mruns {
 	epi_mrun straight; /* a nest's: its code in no machine loop (.at: the source
 			      loop, -1 none) and its entries */
 	int unpriced; /* a loop in it that the run's counts could not price */
-	int inlined;  /* a function's region whose function has no code of its own */
+	int inlined;  /* a function's region whose function has no code of its own: 1 inlined
+			 into its callers, 2 none at all (its body removed) */
 } epi_mruns;
 
 /* A machine loop of a source nest, in the index by nest. */
@@ -165,7 +166,8 @@ typedef struct epi_mcost {
 	epi_mix mix;          /* the instructions executed */
 	double bound_t[EPI_BOUND_N]; /* seconds spent in iterations under each bound */
 	int nloops;           /* machine loops in it */
-	int inlined;          /* a function with no code of its own: inlined into every caller */
+	int inlined;          /* a function with no code of its own: 1 inlined into every caller,
+				 2 none at all (epi_mruns') */
 } epi_mcost;
 
 /* Every machine loop and function priced per iteration at the cost-table

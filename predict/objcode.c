@@ -199,6 +199,7 @@ typedef struct reader {
 	char *built_from; /* the files the program's functions come from, for the error */
 	size_t built_len;
 	int built_here;   /* a unit of the program was compiled from the source */
+	int capempty;
 	uint64_t bytes;   /* the code of the functions read */
 	struct fjob *jobs; /* the functions to read, in the order DWARF lists them */
 	int njobs, capjobs;
@@ -957,8 +958,13 @@ static int read_one(Dwarf_Die *cu, const char *dir, Dwarf_Die *d, const char *na
 	int line;
 	if (dwarf_lowpc(d, &lo) != 0 || dwarf_highpc(d, &hi) != 0 || !from_source(cu, dir, d, df, lo, r->o->source, &line))
 		return 0;
+	if (hi <= lo) {
+		ALLOC_GROW(r->o->empty, r->o->nempty + 1, r->capempty);
+		r->o->empty[r->o->nempty++] = xstrdup(name);
+		return 0;
+	}
 	const uint8_t *code = code_at(r->elf, lo, hi);
-	if (!code || hi <= lo)
+	if (!code)
 		return 0;
 	ALLOC_GROW(r->jobs, r->njobs + 1, r->capjobs);
 	fjob *j = &r->jobs[r->njobs++];
@@ -2022,6 +2028,10 @@ static void loop_passes(epi_object *o)
 	epi_in_blocks(o->nloop, 16, pass_range, o);
 }
 
+#define NO_CODE_WHY                                                                                      \
+	"holds no machine code (no function was compiled into it: all left out by the preprocessor, or static " \
+	"ones that nothing calls)"
+
 /* Why E (BYTES long) holds no machine code to read, or NULL: its headers
  * reach past its end (a truncated file), or it holds link-time
  * optimisation bytecode (-flto) instead of code. */
@@ -2046,8 +2056,7 @@ static const char *no_code(Elf *e, const GElf_Ehdr *eh, off_t bytes)
 	}
 	/* an object of a file whose functions are all left out (#if 0) */
 	if (code_bytes(e) == 0)
-		return "holds no machine code (no function was compiled into it: all left out by the preprocessor, "
-		       "or static ones that nothing calls)";
+		return NO_CODE_WHY;
 	return NULL;
 }
 
@@ -2124,7 +2133,10 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 	const char *why = fstat(fd, &st) == 0 ? no_code(e, &eh, st.st_size) : NULL;
 	elf_end(e);
 	close(fd);
-	if (why)
+	/* no code at all: said once the debug information has told whether
+	 * the source's functions are there with their bodies removed */
+	int no_text = why && !strcmp(why, NO_CODE_WHY);
+	if (why && !no_text)
 		return epi_error(err, "'%s' %s", path, why);
 	if (o->machine != EM_X86_64 && o->machine != EM_AARCH64)
 		return epi_error(err, "'%s' is %s machine code: only x86-64 and aarch64 programs can be priced", path,
@@ -2152,6 +2164,8 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		dwfl_end(d);
 		if (zstd)
 			return epi_error(err, "'%s' " ZSTD_WHY, path);
+		if (no_text)
+			return epi_error(err, "'%s' " NO_CODE_WHY, path);
 		return epi_error(err, "'%s' has no debug information: build it with -g", path);
 	}
 	o->bss = bss_bytes(elf);
@@ -2184,6 +2198,12 @@ int epi_object_read(epi_object *o, const char *path, const char *source, double 
 		const char *why_none = units_why(mod);
 		if (zstd_debug(elf))
 			epi_error(err, "'%s' " ZSTD_WHY, path);
+		else if (o->nempty)
+			epi_error(err, "'%s': %s() of '%s' has no machine code: the compiler removed its body (as it may "
+				       "for a loop that never ends and does nothing)",
+				  path, o->empty[0], source);
+		else if (no_text)
+			epi_error(err, "'%s' " NO_CODE_WHY, path);
 		else if (why_none)
 			epi_error(err, "'%s' %s", path, why_none);
 		else if (r.built_here)
@@ -2242,6 +2262,9 @@ void epi_object_free(epi_object *o)
 	for (int i = 0; i < o->nfn; i++)
 		free(o->fn[i].name);
 	free(o->fn);
+	for (int i = 0; i < o->nempty; i++)
+		free(o->empty[i]);
+	free(o->empty);
 	for (int i = 0; i < o->ncalls; i++)
 		free(o->calls[i].callee);
 	free(o->calls);

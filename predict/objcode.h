@@ -106,6 +106,9 @@ typedef struct epi_object {
 	int nin;
 	epi_mfn *fn;
 	int nfn;
+	char **empty;        /* the source's functions that DWARF gives no code (a body the compiler
+				dropped: an endless loop that does nothing), by name */
+	int nempty;
 	epi_mloop *loop;     /* per function, in the order of their headers' blocks */
 	int nloop;
 	int nother;          /* instructions the classifier did not know */

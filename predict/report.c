@@ -658,8 +658,10 @@ static void region_json(const priced *P, json_t *jregions)
 	json_object_set_new(jr, "all", jall);
 	if (P->mc && c->nf) { /* null when how often it runs needs unbound parameters */
 		json_object_set_new(jr, "machine", isnan(P->mc[0].p.t) ? json_null() : epi_mix_json(&P->mc[0].mix));
-		if (P->mc[0].inlined) /* a function with no code of its own */
+		if (P->mc[0].inlined == 1) /* a function with no code of its own */
 			json_object_set_new(jr, "inlined", json_true());
+		else if (P->mc[0].inlined) /* nor any code: its body removed */
+			json_object_set_new(jr, "empty", json_true());
 		if (r->scope == EPI_SCOPE_FUNCTION) /* its own instructions over the run */
 			json_object_set_new(jr, "self_instructions",
 					    epi_json_num(epi_mmodel_self_instructions(c->o->mm, r->function)));
@@ -730,7 +732,8 @@ static void table_op(FILE *out, const oprow *op, const report_cols *c, widths w)
 static void table_machine(FILE *out, const epi_mcost *mc)
 {
 	if (mc->inlined) {
-		fprintf(out, "  (machine code: none of its own, inlined into its callers and priced there)\n");
+		fprintf(out, mc->inlined == 1 ? "  (machine code: none of its own, inlined into its callers and priced there)\n"
+					      : "  (machine code: none, the compiler removed its body)\n");
 		return;
 	}
 	if (isnan(mc->p.t)) {

@@ -1344,6 +1344,27 @@ printf '#include "part.c"\n' >"$M/whole.c"
 gcc -O0 -g -c -o "$M/whole.o" "$M/whole.c"
 expect "compiled model: functions all from an included file" 1 "has no function of '.*whole.c' itself" -- \
 	"$M/whole.c" --binary "$M/whole.o" --table "$M/t.xml"
+# a main() whose body clang removes (a loop that ends only by overflow,
+# doing nothing): the function is there, with no code
+if command -v clang-19 >/dev/null; then
+	printf 'int main(void)\n{\n\tfor (int i = 1; i > 0; i++)\n\t\t;\n\treturn 0;\n}\n' >"$M/spin.c"
+	clang-19 -O2 -g -c -o "$M/spin.o" "$M/spin.c"
+	expect "compiled model: a function whose body the compiler removed" 1 \
+		"'.*spin.o': main() of '.*spin.c' has no machine code: the compiler removed its body" -- \
+		"$M/spin.c" --binary "$M/spin.o" --table "$M/t.xml"
+	# beside a function with code: said in its report
+	printf 'void spin(void)\n{\n\tfor (int i = 1; i > 0; i++)\n\t\t;\n}\ndouble g(const double *a, int n)\n{\n\tdouble s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += a[i];\n\treturn s;\n}\n' >"$M/spin2.c"
+	clang-19 -O2 -g -c -o "$M/spin2.o" "$M/spin2.c"
+	if "$P" "$M/spin2.c" --binary "$M/spin2.o" --table "$M/t.xml" --param n=10 -F json 2>"$M/pred.err" |
+		python3 -c '
+import json, sys
+f = {r["function"]: r for r in json.load(sys.stdin)["regions"] if r["scope"] == "function"}
+sys.exit(0 if f["spin"].get("empty") is True and "empty" not in f["g"] and f["g"]["machine"]["instructions"] > 0 else 1)'; then
+		ok "compiled model: a function whose body was removed, beside one with code"
+	else
+		bad "compiled model: a function whose body was removed, beside one with code" "$M/pred.err"
+	fi
+fi
 head -c 1000 "$M/gemm" >"$M/truncated"
 expect "compiled model: a truncated program" 1 "'.*truncated' is truncated" -- \
 	"$K/gemm.c" --binary "$M/truncated" --table "$M/t.xml" --param n=60
