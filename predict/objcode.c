@@ -1813,6 +1813,45 @@ static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int 
 	free(heads);
 }
 
+
+/* A loop whose header is its exit test (entered by a jump to the test,
+ * as gcc and clang build a loop at -O0: the header's instructions all on
+ * its branch's line): the header runs once more than the body at each
+ * entry, the last time to leave. That run, once per entry, goes with the
+ * code around the loop: the header's instructions in the mix of the
+ * context of each block that enters it unconditionally (a loop's own or
+ * F's), in that block's weight (BW). */
+static void exit_tests(const epi_object *o, const cfg *g, const char *body, epi_mloop *v, int nl, const int *inner,
+		       const double *bw, int lo, epi_mfn *f)
+{
+	int nb = g->nb;
+	for (int l = 0; l < nl; l++) {
+		const char *in = body + (size_t)l * nb;
+		int hb = g->block_of[v[l].head - lo];
+		int leaves = 0, back = 0;
+		for (int k = 0; k < 2; k++) {
+			leaves |= g->succ[2 * hb + k] >= 0 && !in[g->succ[2 * hb + k]];
+			back |= g->succ[2 * hb + k] == hb;
+		}
+		if (!leaves || back) /* no exit there, or the whole loop one block tested at its end */
+			continue;
+		/* the test alone, on the line of its branch (not a body that ends
+		 * in the test, entered past a latch of its own: gcc -O2's) */
+		int end = g->start[hb] + g->len[hb] - 1, alone = 1;
+		for (int i = g->start[hb]; i < end && alone; i++)
+			alone = o->line[i] <= 0 || o->line[i] == o->line[end];
+		if (!alone || o->line[end] <= 0)
+			continue;
+		for (int e = g->npred[hb]; e < g->npred[hb + 1]; e++) {
+			int p = g->pred[e];
+			if (in[p] || (g->succ[2 * p] >= 0) + (g->succ[2 * p + 1] >= 0) != 1 || !(bw[p] > 0))
+				continue; /* in the loop, or a conditional way in */
+			epi_mix *to = inner[p] < 0 ? &f->own : &v[inner[p]].own;
+			for (int i = g->start[hb]; i < g->start[hb] + g->len[hb]; i++)
+				epi_mix_insn(to, &o->in[i], bw[p], o->frame[i]);
+		}
+	}
+}
 /* The loops of function F: natural loops, one per block that a back edge
  * (an edge to a block dominating its source) enters, holding the blocks
  * that reach a back edge's source without passing through it; nested by
@@ -1934,6 +1973,7 @@ static void find_loops(epi_object *o, int fi, fn_loops *out)
 		o->gate[i] = w < 1 ? gb[b] : -1;
 		epi_mix_insn(in_loop < 0 ? &f->own : &v[in_loop].own, &o->in[i], w, o->frame[i]);
 	}
+	exit_tests(o, &g, body, v, nl, inner, bw, lo, f);
 	for (int l = 0; l < nl; l++)
 		v[l].first = hi, v[l].last = lo - 1;
 	for (int i = lo; i < hi; i++)

@@ -113,6 +113,35 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
 		# not the one call its region prices
 		agree "gcc -fno-inline" $lvl 3mm mm "30" --param n=30
 	done
+	# loops of two iterations at -O0: each entry runs the header's exit
+	# test once more than the body (entered by a jump to the test), 2
+	# instructions of 11 an iteration here
+	mkdir -p "$M/short"
+	cat >"$M/short/pairs.c" <<'EOF'
+#include <stdio.h>
+#define N 10000
+static int a[N][2];
+static long pairs(void)
+{
+	long s = 0;
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < 2; k++)
+			s += a[i][k];
+	return s;
+}
+int main(void)
+{
+	for (int i = 0; i < N; i++)
+		a[i][0] = a[i][1] = i % 7;
+	printf("%ld\n", pairs());
+	return 0;
+}
+EOF
+	k_all=$K
+	K="$M/short"
+	agree "gcc -fno-inline" -O0 pairs pairs ""
+	command -v clang-19 >/dev/null && agree "clang-19 -fno-inline" -O0 pairs pairs ""
+	K=$k_all
 	# two loops nested on one line: each machine loop runs its own
 	# source loop's iterations (their counts apart, not the line's sum)
 	mkdir -p "$M/same"
