@@ -583,10 +583,11 @@ double epi_mcount_iters(const epi_mcount *m, int l, double iters, double entries
 		return 0;
 	/* per entry, the remainder loop runs what the main loop leaves: when
 	 * every entry runs the same trip count, exactly; else on average */
-	double k = m->l[c->main].k, left = 0;
-	if (k > 1 && entries > 0) { /* left to a remainder loop, or to straight code */
-		double per = iters / entries;
-		left = fabs(per - floor(per + 0.5)) < 1e-9 ? entries * fmod(floor(per + 0.5), k) : entries * (k - 1) / 2;
+	/* an entry of the machine loop runs OUTER of the source's */
+	double k = m->l[c->main].k, outer = m->l[c->main].outer > 1 ? m->l[c->main].outer : 1, kin = k / outer, left = 0;
+	if (kin > 1 && entries > 0) { /* left to a remainder loop, or to straight code */
+		double per = iters / entries, en = entries / outer;
+		left = fabs(per - floor(per + 0.5)) < 1e-9 ? en * fmod(floor(per + 0.5), kin) : en * (kin - 1) / 2;
 	}
 	if (left > iters)
 		left = iters;
@@ -600,6 +601,23 @@ static int function_region(const epi_analysis *a, const char *name)
 		if (a->regions[r].scope == EPI_SCOPE_FUNCTION && strcmp(a->regions[r].function, name) == 0)
 			return r;
 	return -1;
+}
+
+/* The source iterations of the parent of source loop S that an iteration
+ * of machine loop I's parent covers, when that parent is the source
+ * parent's with a factor over 1 and I the one machine loop of S in it (a
+ * vectorised or unroll-and-jammed outer loop, the inner loop run once per
+ * machine iteration for all of them); else 1. */
+static double outer_factor(const epi_object *o, const epi_mcount *m, int i, const epi_nest *loops, int s,
+			   const int *has, const int *next)
+{
+	int p = o->loop[i].parent;
+	if (p < 0 || loops[s].parent < 0 || o->loop[p].src != loops[s].parent || !(m->l[p].k > 1))
+		return 1;
+	for (int j = has[s] - 1; j >= 0; j = next[j])
+		if (j != i && o->loop[j].parent == p)
+			return 1;
+	return m->l[p].k;
 }
 
 void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, int nloops, epi_analysis *a,
@@ -704,7 +722,15 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			per = 0;
 		for (int i = has[s] - 1; i >= 0; i = next[i]) {
 			epi_mix own = own_work_of(o, i, loops, nloops, s, has);
-			m->l[i].k = ratio(&own, &p, per, epi_mloop_const_trip(o, i));
+			/* inside a machine loop that covers several of the source
+			 * parent's iterations (a vectorised outer loop), each
+			 * machine iteration does the work of as many source ones */
+			double kp = outer_factor(o, m, i, loops, s, has, next);
+			own.flops /= kp;
+			own.store_bytes /= kp;
+			own.load_bytes /= kp;
+			m->l[i].outer = kp;
+			m->l[i].k = kp * ratio(&own, &p, per, epi_mloop_const_trip(o, i));
 		}
 		/* in each copy of S's code (a function's machine loops of it):
 		 * the widest machine loop is the main one, the first narrower
@@ -741,8 +767,8 @@ void epi_mcount_run(epi_mcount *m, const epi_object *o, const epi_nest *loops, i
 			continue;
 		snprintf(key, sizeof key, "%%%d/entry", loops[s].tag);
 		double e = tag_value(total, vals, key) * m->l[i].part, ce = call_en[s] * m->l[i].part;
-		if (e > 0)
-			m->l[i].trip = m->l[i].iters / e;
+		if (e > 0) /* per entry of the machine loop */
+			m->l[i].trip = m->l[i].iters * (m->l[i].outer > 1 ? m->l[i].outer : 1) / e;
 		else /* its trip count in one call, for the level its accesses come from */
 			m->l[i].trip = ce > 0 ? epi_mcount_iters(m, i, call_it[s] * m->l[i].part, ce) / ce : NAN;
 	}

@@ -18,6 +18,8 @@ enum epi_mrole {
 
 typedef struct epi_mloop_count {
 	double k;          /* source iterations per machine iteration */
+	double outer;      /* of K, what its machine parent covers: that many of the source parent's
+			      iterations an entry (a vectorised outer loop's), else 1 */
 	double iters;      /* machine iterations over the run; NAN when parameters are unbound */
 	double trip;       /* machine iterations per entry of the source loop (NAN: unknown) */
 	double spread;     /* the source loop's trip count per entry: its standard deviation over

@@ -137,10 +137,37 @@ int main(void)
 	return 0;
 }
 EOF
+	# an outer loop that gcc -O2 vectorises by 2 around an inner loop of 5
+	# iterations: the inner loop runs once per machine iteration of the
+	# outer for both of its source iterations
+	cat >"$M/short/conv.c" <<'EOF'
+#include <stdio.h>
+#define N 4000
+static double x[N], y[N];
+static const double w[5] = {0.1, 0.2, 0.4, 0.2, 0.1};
+static void conv(void)
+{
+	for (int i = 0; i < N - 4; i++) {
+		double s = 0;
+		for (int k = 0; k < 5; k++)
+			s += w[k] * x[i + k];
+		y[i] = s;
+	}
+}
+int main(void)
+{
+	for (int i = 0; i < N; i++)
+		x[i] = i % 10;
+	conv();
+	printf("%f\n", y[N / 2]);
+	return 0;
+}
+EOF
 	k_all=$K
 	K="$M/short"
 	agree "gcc -fno-inline" -O0 pairs pairs ""
 	command -v clang-19 >/dev/null && agree "clang-19 -fno-inline" -O0 pairs pairs ""
+	agree "gcc -fno-inline" -O2 conv conv ""
 	K=$k_all
 	# two loops nested on one line: each machine loop runs its own
 	# source loop's iterations (their counts apart, not the line's sum)
