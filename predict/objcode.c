@@ -2494,38 +2494,40 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 {
 	const epi_nest *loops = bs->loops;
 	const epi_mloop *l = &o->loop[m];
-	int line = l->branch_line, col = l->branch_col;
-	if (!line) { /* the branch has no line: the header's */
-		line = o->line[l->head];
-		col = o->col[l->head];
-	}
-	if (!line) /* neither (clang's latch of an unrolled copy): its own code's */
-		line = own_line(o, m, bs, nloops, &col);
-	if (!line)
-		return -1;
+	/* the line of the backward branch; where it has none, or no loop of
+	 * the source spans it (a latch of one move, on the function's line,
+	 * that the loop's exit test jumps to), the header's; then the line of
+	 * its own code where a source loop starts */
+	int at[3][2] = {{l->branch_line, l->branch_col}, {o->line[l->head], o->col[l->head]}, {0, 0}};
+	at[2][0] = own_line(o, m, bs, nloops, &at[2][1]);
 	int outer = l->parent >= 0 ? o->loop[l->parent].src : -1;
 	/* a machine loop with loops inside is a source loop with as many
 	 * (an outer loop whose last branch carries the inner loop's line),
 	 * when there is one */
 	int h = mh[m];
-	/* the last loop that starts on or before the line */
-	int lo = 0, hi = nloops;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (loops[bs->ord[mid]].line <= line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* the column where it names a loop, else the line alone */
-	for (int c = col; c >= 0; c = c > 0 ? 0 : -1)
-		for (int pass = 0; pass < 2; pass++) {
-			int best = match_at(o, m, bs, lo, line, c, outer, h, pass, sh);
-			if (best >= 0)
-				return best;
-			if (h == 0)
-				break;
+	for (int t = 0; t < 3; t++) {
+		int line = at[t][0], col = at[t][1];
+		if (!line || (t > 0 && line == at[t - 1][0]) || (t == 2 && line == at[0][0]))
+			continue;
+		/* the last loop that starts on or before the line */
+		int lo = 0, hi = nloops;
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (loops[bs->ord[mid]].line <= line)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		/* the column where it names a loop, else the line alone */
+		for (int c = col; c >= 0; c = c > 0 ? 0 : -1)
+			for (int pass = 0; pass < 2; pass++) {
+				int best = match_at(o, m, bs, lo, line, c, outer, h, pass, sh);
+				if (best >= 0)
+					return best;
+				if (h == 0)
+					break;
+			}
+	}
 	return -1;
 }
 

@@ -163,11 +163,37 @@ int main(void)
 	return 0;
 }
 EOF
+	# gcc -O2's clone of a kernel for its constant arguments enters the
+	# loop past a latch of one move that carries the function's line: the
+	# loop is the source loop of its header's line
+	cat >"$M/short/eos.c" <<'EOF'
+#include <stdio.h>
+#define N 995
+static double x[N], u[N + 7];
+static void eos(double q, double r, double t)
+{
+	int k;
+	for (k = 0; k < N; k++)
+		x[k] = u[k] + t * (u[k + 3] + r * (u[k + 2] + r * u[k + 1]) +
+			    t * (u[k + 6] + q * (u[k + 5] + q * u[k + 4])));
+}
+int main(void)
+{
+	int i;
+	for (i = 0; i < N + 7; i++)
+		u[i] = (i % 5) * 0.3;
+	for (i = 0; i < 10; i++)
+		eos(0.5, 0.25 + 0.01 * i, 0.125);
+	printf("%f\n", x[N - 1]);
+	return 0;
+}
+EOF
 	k_all=$K
 	K="$M/short"
 	agree "gcc -fno-inline" -O0 pairs pairs ""
 	command -v clang-19 >/dev/null && agree "clang-19 -fno-inline" -O0 pairs pairs ""
 	agree "gcc -fno-inline" -O2 conv conv ""
+	agree "gcc -fno-inline" -O2 eos eos ""
 	K=$k_all
 	# two loops nested on one line: each machine loop runs its own
 	# source loop's iterations (their counts apart, not the line's sum)
