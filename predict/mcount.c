@@ -140,20 +140,23 @@ static void add_own(per_iter *p, const by_tag *b, int tag)
  * stored, which a compiler neither adds nor hoists out of the loop unless
  * it moves the store out altogether; then floating point operations,
  * which compilers keep without -ffast-math but may hoist when invariant;
- * then loads); with none of these (work in registers only), the source
+ * then loads), the next that gives a whole ratio where it does not; with none of these (work in registers only), the source
  * loop's trip count TRIP per entry over the machine loop's MTRIP, when
  * both are constants; else 1. When both are constants and one divides
  * the other within 1 of the work's ratio, the quotient. */
 static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_t mtrip)
 {
-	double r = 0;
-	if (src->store_bytes > 0 && own->store_bytes > 0)
-		r = own->store_bytes / src->store_bytes;
-	else if (src->flops > 0 && own->flops > 0)
-		r = own->flops / src->flops;
-	else if (src->load_bytes > 0 && own->load_bytes > 0)
-		r = own->load_bytes / src->load_bytes;
-	else if (mtrip > 0 && trip > 0)
+	double by[3] = {src->store_bytes > 0 && own->store_bytes > 0 ? own->store_bytes / src->store_bytes : 0,
+			src->flops > 0 && own->flops > 0 ? own->flops / src->flops : 0,
+			src->load_bytes > 0 && own->load_bytes > 0 ? own->load_bytes / src->load_bytes : 0};
+	double r = by[0] > 0 ? by[0] : by[1] > 0 ? by[1] : by[2];
+	/* a factor is whole: where the first kind's ratio is not (a store
+	 * the compiler moved out of the loop into a call of memset), the
+	 * next kind whose ratio is */
+	for (int k = 1; k < 3 && r >= 1.5 && fabs(r - floor(r + 0.5)) > 0.2; k++)
+		if (by[k] >= 1 && fabs(by[k] - floor(by[k] + 0.5)) < 0.05)
+			r = by[k];
+	if (!(r > 0) && mtrip > 0 && trip > 0)
 		r = floor(trip / (double)mtrip + 1e-9); /* register work only: by the trip counts */
 	/* both trip counts constants that divide exactly, near the work's
 	 * ratio: theirs is exact (the work's can count a float induction
