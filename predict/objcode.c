@@ -1731,6 +1731,10 @@ static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int 
 			double p, double *freq)
 {
 	int nb = g->nb;
+	/* a way the probability gives none of still reached by the flow (a
+	 * block it reaches no more is priced otherwise): 0 and 1 as the
+	 * limits of the values near them */
+	p = p < 1e-12 ? 1e-12 : p > 1 - 1e-12 ? 1 - 1e-12 : p;
 	int *head = xmalloc(((size_t)nl + 1) * sizeof *head);
 	double *enter = xcalloc((size_t)nl + 1, sizeof *enter); /* per loop: what enters it, per iteration
 								   of the loop around */

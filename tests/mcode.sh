@@ -209,6 +209,43 @@ int main(void)
 	return 0;
 }
 EOF
+	# --branch-prob at 0 and 1 as the limits of the values near them: the
+	# way it gives none of is priced at none, not as a way the flow misses
+	cat >"$M/short/sign.c" <<'EOF'
+#include <stdio.h>
+#define N 1000
+static int a[N];
+static long f(void)
+{
+	long s = 0;
+	for (int i = 0; i < N; i++) {
+		if (a[i] > 0)
+			s += a[i];
+		else
+			s -= 1;
+	}
+	return s;
+}
+int main(void)
+{
+	for (int i = 0; i < N; i++)
+		a[i] = 1 + i % 7;
+	printf("%ld\n", f());
+	return 0;
+}
+EOF
+	gcc -O0 -g -fno-inline -o "$M/short/sign" "$M/short/sign.c"
+	lim=""
+	for bp in 0 0.000001 1 0.999999; do
+		lim="$lim $("$P" "$M/short/sign.c" --binary "$M/short/sign" --table "$M/t.xml" --branch-prob $bp -F json 2>/dev/null |
+			python3 -c 'import json, sys; print([r for r in json.load(sys.stdin)["regions"] if r["function"] == "f" and r["scope"] == "function"][0]["self_instructions"])')"
+	done
+	# shellcheck disable=SC2086
+	if echo $lim | awk 'NF == 4 && ($1 - $2) ^ 2 < 1 && ($3 - $4) ^ 2 < 1 && $3 > $1 { ok = 1 } END { exit !ok }'; then
+		ok "compiled model: --branch-prob 0 and 1 are the limits of the values near them"
+	else
+		bad "compiled model: --branch-prob 0 and 1 are the limits of the values near them (f():$lim at 0, 1e-6, 1, 1 - 1e-6)"
+	fi
 	k_all=$K
 	K="$M/short"
 	agree "gcc -fno-inline" -O0 pairs pairs ""
