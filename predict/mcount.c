@@ -163,9 +163,11 @@ static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_
 	 * variable's adds, which the source does not have). Or where the
 	 * work's ratio is under one: a machine iteration doing less than a
 	 * source iteration's work is the source's work shared (a value the
-	 * source reads three times, loaded once) */
+	 * source reads three times, loaded once), or not whole (a store the
+	 * compiler found needless, of a zero to memory that holds zeros) */
 	double exact = mtrip > 0 && trip > 0 ? trip / (double)mtrip : 0;
-	if (exact >= 1 && fabs(exact - floor(exact + 0.5)) < 1e-9 && (fabs(exact - r) <= 1 || (r > 0 && r < 1)))
+	if (exact >= 1 && fabs(exact - floor(exact + 0.5)) < 1e-9 &&
+	    (fabs(exact - r) <= 1 || (r > 0 && r < 1) || fabs(r - floor(r + 0.5)) > 0.2))
 		return floor(exact + 0.5);
 	return r < 1.5 ? 1 : floor(r + 0.5);
 }
