@@ -1403,11 +1403,26 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 	const epi_object *o = &m->obj;
 	/* the innermost source loop around the site */
 	int s = epi_nest_around(m->loops, m->nloops, site->line);
+	if (s < 0)
+		return 0;
 	int machine = 0;
-	for (int l = 0; l < o->nloop && s >= 0 && !machine; l++)
+	for (int l = 0; l < o->nloop && !machine; l++)
 		machine = o->loop[l].src >= 0 && loop_within(m, o->loop[l].src, s);
-	if (!machine)
-		return 0; /* no machine loop of it: unrolled, its calls repeated in straight code */
+	if (!machine) {
+		/* no machine loop of it: unrolled, its calls repeated in
+		 * straight code; or, where its callee is called once on its
+		 * line and in no loop, the call moved out and the loop gone (a
+		 * pure function's result multiplied by the trip count) */
+		int n = 0;
+		for (int k = epi_object_first_call(o, site->callee, site->line);
+		     k < o->ncalls && o->calls[k].callee && !strcmp(o->calls[k].callee, site->callee) &&
+		     o->calls[k].line == site->line;
+		     k++)
+			if (o->calls[k].inlined || o->loop_of[o->calls[k].at] >= 0 || ++n > 1)
+				return 0;
+		if (n != 1)
+			return 0;
+	}
 	/* its callee's calls on its line; when there are none and it is the
 	 * callee's only site, all the callee's calls (a compiler may give a
 	 * call it moved the line of the code it moved it to) */

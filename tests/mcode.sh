@@ -250,6 +250,30 @@ EOF
 	# add it does in integers): the stores' ratio is not whole, the
 	# constant trip counts' is
 	sed 's/1\.0 + i;/1.0 + (i % 3);/' "$M/short/split.c" >"$M/short/zeros.c"
+	# a function that only reads memory, called ten times with the same
+	# argument: gcc -O2 calls it once and multiplies, the loop gone
+	cat >"$M/short/pure.c" <<'EOF'
+#include <stdio.h>
+#define N 2750
+static int a[N];
+static long isum(const int *x)
+{
+	long s = 0;
+	for (int i = 0; i < N; i++)
+		s += x[i];
+	return s;
+}
+int main(void)
+{
+	long t = 0;
+	for (int i = 0; i < N; i++)
+		a[i] = i % 11;
+	for (int r = 0; r < 10; r++)
+		t += isum(a);
+	printf("%ld\n", t);
+	return 0;
+}
+EOF
 	k_all=$K
 	K="$M/short"
 	agree "gcc -fno-inline" -O0 pairs pairs ""
@@ -259,6 +283,7 @@ EOF
 	agree "gcc -fno-inline" -O2 split init ""
 	command -v clang-19 >/dev/null && agree "clang-19 -fno-inline" -O2 split init ""
 	command -v clang-19 >/dev/null && agree "clang-19 -fno-inline" -O2 zeros init ""
+	agree "gcc -fno-inline" -O2 pure isum ""
 	K=$k_all
 	# two loops nested on one line: each machine loop runs its own
 	# source loop's iterations (their counts apart, not the line's sum)
