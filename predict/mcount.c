@@ -136,14 +136,15 @@ static void add_own(per_iter *p, const by_tag *b, int tag)
 
 /* Source iterations per machine iteration of a machine loop of source
  * loop L whose own work an iteration is OWN: the ratio of that work to the
- * work of one source iteration, for the first kind of work both have (the bytes
- * stored, which a compiler neither adds nor hoists out of the loop unless
- * it moves the store out altogether; then floating point operations,
- * which compilers keep without -ffast-math but may hoist when invariant;
- * then loads), the next that gives a whole ratio where it does not; with none of these (work in registers only), the source
- * loop's trip count TRIP per entry over the machine loop's MTRIP, when
- * both are constants; else 1. When both are constants and one divides
- * the other within 1 of the work's ratio, the quotient. */
+ * work of one source iteration, for the first kind of work both have (the
+ * bytes stored, which a compiler neither adds nor hoists out of the loop
+ * unless it moves the store out altogether; then floating point
+ * operations, which compilers keep without -ffast-math but may hoist when
+ * invariant; then loads), the next that gives a whole ratio where it does
+ * not; with none of these (work in registers only), the source loop's
+ * trip count TRIP per entry over the machine loop's MTRIP, when both are
+ * constants; else 1. When both are constants and one divides the other
+ * within 1 of the work's ratio, the quotient. */
 static double ratio(const epi_mix *own, const per_iter *src, double trip, int64_t mtrip)
 {
 	double by[3] = {src->store_bytes > 0 && own->store_bytes > 0 ? own->store_bytes / src->store_bytes : 0,
@@ -184,12 +185,9 @@ static epi_mix own_work_of(const epi_object *o, int l, const epi_nest *loops, in
 		if (o->loop_of[i] != l)
 			continue;
 		int inner = 0;
-		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line && !inner; c++) {
-			if (!has[c] || o->line[i] < loops[c].line || o->line[i] > loops[c].end_line)
-				continue;
-			for (int p = loops[c].parent; p >= 0 && !inner; p = loops[p].parent)
-				inner = p == s;
-		}
+		for (int c = s + 1; c < nloops && loops[c].line <= loops[s].end_line && !inner; c++)
+			inner = has[c] && o->line[i] >= loops[c].line && o->line[i] <= loops[c].end_line &&
+				epi_nest_within(loops, c, s);
 		if (!inner && !o->dispatch[i]) /* a jump table's entry is no source work */
 			epi_mix_insn(&m, &o->in[i], o->weight[i], o->frame[i]);
 	}

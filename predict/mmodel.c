@@ -1384,15 +1384,6 @@ static void keep_own_sites(const epi_analysis *a, const epi_region *g, const epi
 	}
 }
 
-/* Whether source loop A of M is B or inside it. */
-static int loop_within(const epi_mmodel *m, int a, int b)
-{
-	for (; a >= 0; a = m->loops[a].parent)
-		if (a == b)
-			return 1;
-	return 0;
-}
-
 /* For call site SITE of the source (ONLY: its callee's only site): the
  * line of the outermost loop around it that the compiled code moved the
  * call out of (every call of its callee on its line outside that loop's
@@ -1407,7 +1398,7 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 		return 0;
 	int machine = 0;
 	for (int l = 0; l < o->nloop && !machine; l++)
-		machine = o->loop[l].src >= 0 && loop_within(m, o->loop[l].src, s);
+		machine = o->loop[l].src >= 0 && epi_nest_within(m->loops, o->loop[l].src, s);
 	if (!machine) {
 		/* no machine loop of it: unrolled, its calls repeated in
 		 * straight code; or, where its callee is called once on its
@@ -1437,7 +1428,7 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 		if (o->calls[k].inlined)
 			return 0;
 		int l = o->loop_of[o->calls[k].at], t = l >= 0 ? o->loop[l].src : -1;
-		if ((l >= 0 && t < 0) || (t >= 0 && loop_within(m, t, s)) || (t >= 0 && !loop_within(m, s, t)))
+		if ((l >= 0 && t < 0) || (t >= 0 && epi_nest_within(m->loops, t, s)) || (t >= 0 && !epi_nest_within(m->loops, s, t)))
 			return 0; /* in no matched loop, in the site's loop, or beside it */
 		if (first || (t >= 0 && (around < 0 || m->loops[t].depth > m->loops[around].depth)))
 			around = t;
