@@ -1817,7 +1817,6 @@ static void block_freqs(const cfg *g, const char *body, const epi_mloop *v, int 
 	free(heads);
 }
 
-
 /* A loop whose header is its exit test (entered by a jump to the test,
  * as gcc and clang build a loop at -O0: the header's instructions all on
  * its branch's line): the header runs once more than the body at each
@@ -1856,6 +1855,7 @@ static void exit_tests(const epi_object *o, const cfg *g, const char *body, epi_
 		}
 	}
 }
+
 /* The loops of function F: natural loops, one per block that a back edge
  * (an edge to a block dominating its source) enters, holding the blocks
  * that reach a back edge's source without passing through it; nested by
@@ -2451,12 +2451,12 @@ static int outside(const epi_nest *x, int line, int col)
 /* Of the source loops that span LINE, the one machine loop M (its loops
  * inside it H deep) is: see match_one. With COL, only those whose text
  * holds that column of the line; with PASS 0, only those with as many
- * loops inside. */
+ * loops inside. *BARE: whether M touches no memory, -1 until asked. */
 static int match_at(const epi_object *o, int m, const by_start *bs, int lo, int line, int col, int outer, int h,
-		    int pass, const int *sh)
+		    int pass, const int *sh, int *bare)
 {
 	const epi_nest *loops = bs->loops;
-	int best = -1, best_kw = 0, bare = -1;
+	int best = -1, best_kw = 0;
 	for (int k = lo - 1; k >= 0 && bs->reach[k] >= line; k--) {
 		int i = bs->ord[k];
 		if (line > loops[i].end_line || outside(&loops[i], line, col))
@@ -2475,9 +2475,9 @@ static int match_at(const epi_object *o, int m, const by_start *bs, int lo, int 
 		 * outer loop's copy for when the inner runs no iteration) */
 		if (best >= 0 && kw == best_kw && loops[i].line == loops[best].line && loops[i].refs != loops[best].refs &&
 		    (deeper ? epi_nest_within(loops, i, best) : epi_nest_within(loops, best, i))) {
-			if (bare < 0)
-				bare = !touches_memory(o, m);
-			if (bare) /* the one whose own body names no array */
+			if (*bare < 0)
+				*bare = !touches_memory(o, m);
+			if (*bare) /* the one whose own body names no array */
 				deeper = loops[i].refs < loops[best].refs;
 		}
 		if (best < 0 || kw > best_kw ||
@@ -2508,7 +2508,7 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 	/* a machine loop with loops inside is a source loop with as many
 	 * (an outer loop whose last branch carries the inner loop's line),
 	 * when there is one */
-	int h = mh[m];
+	int h = mh[m], bare = -1; /* whether M touches no memory, once asked */
 	for (int t = 0; t < 3; t++) {
 		int line = at[t][0], col = at[t][1];
 		if (!line || (t > 0 && line == at[t - 1][0]) || (t == 2 && line == at[0][0]))
@@ -2525,7 +2525,7 @@ static int match_one(const epi_object *o, int m, const by_start *bs, int nloops,
 		/* the column where it names a loop, else the line alone */
 		for (int c = col; c >= 0; c = c > 0 ? 0 : -1)
 			for (int pass = 0; pass < 2; pass++) {
-				int best = match_at(o, m, bs, lo, line, c, outer, h, pass, sh);
+				int best = match_at(o, m, bs, lo, line, c, outer, h, pass, sh, &bare);
 				if (best >= 0)
 					return best;
 				if (h == 0)
