@@ -1295,25 +1295,30 @@ static void test_remainder_loops(void **st)
 /* With tag_loops, each loop's own work over the run, for the compiled-code
  * model: its iterations, the bytes it loads and stores (by element type)
  * and its floating-point operations, not those of the loops inside it. */
-static void test_loop_sums(void **st)
+/* The total of SRC analysed with tag_loops (the loops' own sums). */
+static const epi_region *loop_sums_of(const char *src)
 {
-	(void)st;
 	epi_front_opts o;
 	epi_front_opts_init(&o);
 	o.tag_loops = 1;
-	int r = analyze_opts("void k(float *a, const double *b, short *c, int n) {\n"
-			     "  for (int i = 0; i < n; i++) {\n"
-			     "    a[i] = a[i] * 2.0f + 1.0f;\n"
-			     "    for (int j = 0; j < i; j++)\n"
-			     "      c[j] = c[j] + 1;\n"
-			     "  }\n"
-			     "  for (int i = 0; i < n; i++) a[i] = (float)b[i];\n"
-			     "}\n",
-			     &o);
+	int r = analyze_opts(src, &o);
 	epi_front_opts_clear(&o);
 	if (r != 0)
 		fail_msg("analysis failed: %s", err);
-	const epi_region *t = region(EPI_SCOPE_TOTAL, NULL, 0);
+	return region(EPI_SCOPE_TOTAL, NULL, 0);
+}
+
+static void test_loop_sums(void **st)
+{
+	(void)st;
+	const epi_region *t = loop_sums_of("void k(float *a, const double *b, short *c, int n) {\n"
+					   "  for (int i = 0; i < n; i++) {\n"
+					   "    a[i] = a[i] * 2.0f + 1.0f;\n"
+					   "    for (int j = 0; j < i; j++)\n"
+					   "      c[j] = c[j] + 1;\n"
+					   "  }\n"
+					   "  for (int i = 0; i < n; i++) a[i] = (float)b[i];\n"
+					   "}\n");
 	for (long n = 0; n < 6; n++) {
 		assert_int_equal(count(t, "%2/iter", EXP, n, 0), n);
 		assert_int_equal(count(t, "%2/load_bytes", EXP, n, 0), 4 * n);
@@ -1333,18 +1338,11 @@ static void test_loop_sums(void **st)
 static void test_loop_sums_beside(void **st)
 {
 	(void)st;
-	epi_front_opts o;
-	epi_front_opts_init(&o);
-	o.tag_loops = 1;
-	int r = analyze_opts("void k(float *a, int n) {\n"
+	const epi_region *t =
+		loop_sums_of("void k(float *a, int n) {\n"
 			     "  for (int i = 0; i < n; i++) a[i] = 0; for (int j = 0; j < 2 * n; j++) a[j] += 1;\n"
 			     "  for (int i = 0; i < n; i++) for (int j = 0; j < 3; j++) a[j] = 1; while (n-- > 0) a[n] = 2;\n"
-			     "}\n",
-			     &o);
-	epi_front_opts_clear(&o);
-	if (r != 0)
-		fail_msg("analysis failed: %s", err);
-	const epi_region *t = region(EPI_SCOPE_TOTAL, NULL, 0);
+			     "}\n");
 	char k2[32], k3[32], k3b[32];
 	snprintf(k2, sizeof k2, "%%%d/iter", 2 + EPI_TAG_NEST);
 	snprintf(k3, sizeof k3, "%%%d/iter", 3 + EPI_TAG_NEST);
