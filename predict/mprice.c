@@ -348,16 +348,23 @@ static int same_stream(const epi_object *o, int l, int lo, int i)
 /* Whether access I of loop L walks the same rows as an access J before it
  * in the loop: the same base register, the same step from one iteration
  * to the next, an offset between them that the loop does not change (an
- * index register it never writes: data[k][i] and data[k][j] along k). */
+ * index register it never writes: data[k][i] and data[k][j] along k). Or,
+ * in code that computes each address apart (-O0), an offset added to the
+ * same array's address with the same step: their offset apart moves by
+ * the difference of their steps, none. */
 static int same_rows(const epi_object *o, int l, int lo, int i)
 {
 	const epi_insn *x = &o->in[i];
-	if (!x->base)
+	int64_t a = o->array ? o->array[i] : EPI_STRIDE_UNKNOWN;
+	if (!x->base && a == EPI_STRIDE_UNKNOWN)
 		return 0;
 	for (int j = lo; j < i; j++) {
 		const epi_insn *y = &o->in[j];
-		if (o->loop_of[j] != l || !(y->loads || y->stores) || o->frame[j] || y->base != x->base ||
-		    o->stride[j] != o->stride[i] || (y->index == x->index && y->scale == x->scale))
+		if (o->loop_of[j] != l || !(y->loads || y->stores) || o->frame[j] || o->stride[j] != o->stride[i])
+			continue;
+		if (a != EPI_STRIDE_UNKNOWN && o->array[j] == a)
+			return 1;
+		if (!x->base || y->base != x->base || (y->index == x->index && y->scale == x->scale))
 			continue;
 		int moved = 0;
 		for (int k = o->loop[l].first; k <= o->loop[l].last && !moved; k++)

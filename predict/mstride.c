@@ -272,6 +272,48 @@ static void track_origin(const epi_insn *in, int frame, const int64_t *d, char *
 	org[r] = 0;
 }
 
+/* Follows which registers hold an array's address plus an offset (KEY:
+ * where the address came from; U none): loaded from a stack slot (-O0
+ * keeps a pointer parameter there: its displacement, even) or taken of a
+ * global (lea sym(%rip): its address, odd), with anything added to it
+ * after. -O0 code computes a[k * n + i] as that address plus the
+ * element's offset, apart from the a[k * n + j] beside it. */
+static void track_pointer(const epi_insn *in, int frame, int64_t *key)
+{
+	const epi_opnd *o = in->op;
+	unsigned r = in->nop >= 1 && o[0].kind == EPI_OPND_REG ? o[0].reg : NREG;
+	int64_t k = U;
+	if (r < NREG && writes_first(in)) {
+		unsigned a = NREG, b = NREG; /* the registers it adds */
+		if (frame && in->loads && !in->stores && in->klass == EPI_IC_MOVE && in->mem_bytes == 8)
+			k = 2 * in->disp;
+		else if (in->aop == EPI_AOP_LEA && !in->base && !in->index)
+			k = 2 * in->disp + 1;
+		else if (in->aop == EPI_AOP_LEA) {
+			a = in->base ? in->base : NREG;
+			b = in->index && in->scale == 1 ? in->index : NREG;
+		} else if (in->aop == EPI_AOP_MOV && !in->loads && in->nop == 2 && o[1].kind == EPI_OPND_REG) {
+			a = o[1].reg;
+		} else if (in->aop == EPI_AOP_ADD && !in->stores && in->nop == 2) {
+			a = r;
+			b = o[1].kind == EPI_OPND_REG ? o[1].reg : NREG;
+			if (frame && in->loads && in->mem_bytes == 8)
+				k = key[r] == U ? 2 * in->disp : U;
+		} else if (in->aop == EPI_AOP_ADD && !in->loads && !in->stores && in->nop == 3) {
+			a = o[1].kind == EPI_OPND_REG ? o[1].reg : NREG;
+			b = o[2].kind == EPI_OPND_REG ? o[2].reg : NREG;
+		}
+		int64_t ka = a < NREG ? key[a] : U, kb = b < NREG ? key[b] : U;
+		if (!(frame && in->loads && in->aop == EPI_AOP_ADD) && (ka == U) != (kb == U))
+			k = ka != U ? ka : kb;
+	}
+	for (int w = 0; w < in->nwr; w++)
+		if (in->wr[w] < NREG)
+			key[in->wr[w]] = U;
+	if (r < NREG && writes_first(in))
+		key[r] = k;
+}
+
 /* Follows which register's value at the start of an iteration each
  * register holds plus a constant (CP[r], 0 none; CPK[r]), through IN
  * (INSIDE: in a loop inside): moves, constant steps and calls that return
@@ -656,12 +698,14 @@ static void loop_strides(epi_object *o, int l)
 	 * the next */
 	static __thread int64_t org_disp[NREG], org_off[NREG];
 	static __thread char org[NREG];
+	static __thread int64_t ptr[NREG]; /* track_pointer's */
 	int inner = 0;
 	for (int i = lo; i < hi && !inner; i++)
 		inner = o->loop_of[i] >= 0 && o->loop[o->loop_of[i]].parent == l;
 	for (int pass = 0; pass < 2 + inner; pass++) {
 		for (int k = 0; k < nregs; k++) {
 			d[regs[k]] = step[regs[k]];
+			ptr[regs[k]] = U;
 			org[regs[k]] = 0;
 			cp[regs[k]] = regs[k];
 			cpk[regs[k]] = 0;
@@ -678,6 +722,14 @@ static void loop_strides(epi_object *o, int l)
 				continue;
 			epi_insn *in = &o->in[i];
 			track_origin(in, o->frame[i], d, org, org_disp, org_off);
+			if (pass == 1 && o->loop_of[i] == l && (in->loads || in->stores) && !o->frame[i] &&
+			    in->klass != EPI_IC_CALL) {
+				int64_t kb = in->base < NREG ? ptr[in->base] : U;
+				int64_t ki = in->index < NREG && in->scale == 1 ? ptr[in->index] : U;
+				o->array[i] = in->base && kb != U ? kb : in->index && ki != U && !in->base ? ki : U;
+			}
+			if (pass == 1)
+				track_pointer(in, o->frame[i], ptr);
 			int64_t addr_d = 0;
 			if ((in->loads || in->stores) && !o->frame[i])
 				addr_d = d_add(reg_d(d, in->base), d_mul(reg_d(d, in->index), in->scale ? in->scale : 1));

@@ -2067,6 +2067,9 @@ static void loop_passes(epi_object *o)
 		o->outer_stride[i] = EPI_STRIDE_UNKNOWN;
 	o->group = xcalloc((size_t)o->nin + 1, sizeof *o->group);
 	o->group_off = xcalloc((size_t)o->nin + 1, sizeof *o->group_off);
+	o->array = xmalloc(((size_t)o->nin + 1) * sizeof *o->array);
+	for (int i = 0; i <= o->nin; i++)
+		o->array[i] = EPI_STRIDE_UNKNOWN;
 	o->repeat = xcalloc((size_t)o->nin + 1, 1);
 	o->rmw = xcalloc((size_t)o->nin + 1, 1);
 	epi_in_blocks(o->nloop, 16, pass_range, o);
@@ -2335,6 +2338,7 @@ void epi_object_free(epi_object *o)
 	free(o->outer_stride);
 	free(o->group);
 	free(o->group_off);
+	free(o->array);
 	free(o->loop);
 	free(o->path);
 	free(o->source);

@@ -84,6 +84,9 @@ typedef struct epi_object {
 				the loop's first iteration, plus GROUP_OFF bytes (rows i - 1, i and
 				i + 1 of a stencil: one register, three offsets); 0 not known */
 	int64_t *group_off;
+	int64_t *array;      /* per access of a loop: where the array's address it adds an offset to came
+				from (a stack slot's displacement, even; a global's address, odd), for
+				-O0 code, which computes each address apart; EPI_STRIDE_UNKNOWN not known */
 	unsigned char *repeat; /* per instruction of a loop: its access is within a line of one that
 				  comes before it in the same iteration (the element addressed
 				  again, as -O0 code does for a[i] += x: a load and a store) */
