@@ -61,6 +61,11 @@ typedef struct epi_kernel {
 #define EPI_TLB_CURVE(X) X(50) X(75) X(100) X(110) X(125) X(150)
 /* load.l2.set's lines, a page apart in one set of L1 */
 #define EPI_SET_LINES 128
+/* load.frame.col's columns (a multiple of 8: whole lines), and the loads of
+ * its iteration at -O0: s, a, k, a[k], b, k, m, j, b[k * m + j], and k three
+ * times for k++ and k < rows with rows */
+#define EPI_FRAME_COLS 512
+#define EPI_FRAME_LOADS 12
 
 /* Every kernel, `iter` first. */
 const epi_kernel *const *epi_kernels(int *n);

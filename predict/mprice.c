@@ -187,6 +187,11 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	double slink = cost(col, "load.fwdfp.lat", NULL, 0) + flat;
 	if (sfresh > 0 && epi_fcol_find(col, "load.fwdfp.lat") && slink > sfresh)
 		c->window_slot = WINDOW_SLOT_INSNS * (slink / sfresh - 1);
+	/* -O0 code's dot product down columns against the same along a row
+	 * (load.frame.col, load.frame.row): what the walk adds, per load of
+	 * the kernels' iteration */
+	const epi_cost *fc = epi_fcol_find(col, "load.frame.col"), *fr = epi_fcol_find(col, "load.frame.row");
+	c->frame_stall = fc && fr && fc->t > 0 && fr->t > 0 ? fmax(0, fc->t - fr->t) / EPI_FRAME_LOADS : -1;
 	c->fdiv32_tp = cost(col, "div.f32", "div.f64", 0);
 	c->fdiv32_lat = cost(col, "div.f32.lat", "div.f64.lat", 0);
 	c->e_fdiv32 = cost(col, "div.f32", "div.f64", 1);
@@ -931,7 +936,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
-	double n = 0, acc = 0, slots = 0, idiv = 0, fdiv = 0, imul = 0, fadd = 0, fmul = 0;
+	double n = 0, acc = 0, slots = 0, nld = 0, idiv = 0, fdiv = 0, imul = 0, fadd = 0, fmul = 0;
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l || (sel && sel[i] != want))
 			continue;
@@ -966,6 +971,7 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		out->bound_t[EPI_BOUND_LOAD] +=
 			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
+		nld += w * in->loads;
 		if (o->frame[i])
 			slots += w * (in->loads + in->stores);
 		else
@@ -1003,14 +1009,17 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 		 * for a column walk's load that misses both L1 and the
 		 * first-level TLB (a line from beyond L1 on a page of its own):
 		 * what the memory side does for the iteration, a line of the
-		 * column's or the iteration's loads through their ports,
-		 * whichever takes longer, does not overlap the chain, in the
-		 * share of the iterations whose column load misses both.
-		 * Whether the chain passes through memory: it lengthens with
-		 * the loads' latency */
+		 * column's or what its loads wait, whichever takes longer, does
+		 * not overlap the chain, in the share of the iterations whose
+		 * column load misses both. What the loads wait: as the table
+		 * measured it in -O0 code's own column walk, per load of the
+		 * iteration (load.frame.col); without the kernels, the loads
+		 * through their ports. Whether the chain passes through
+		 * memory: it lengthens with the loads' latency */
 		double stall = 0, miss = fmin(1, fmin(st->load_walks, col[0]));
+		double held = c->frame_stall >= 0 ? nld * c->frame_stall : out->bound_t[EPI_BOUND_LOAD];
 		if (miss > 0 && col[1] > 0 && st->pages > c->dtlb)
-			stall = miss * fmax(col[1] / col[0], out->bound_t[EPI_BOUND_LOAD]);
+			stall = miss * fmax(col[1] / col[0], held);
 		if ((wait > 0 || stall > 0) && fl.latency > 0) {
 			epi_mcosts slower = *c;
 			double d = c->load_lat > 0 ? c->load_lat : 1e-9;

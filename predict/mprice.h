@@ -95,6 +95,9 @@ typedef struct epi_mcosts {
 	double window;           /* instructions the core holds in flight, over which it overlaps
 				    chains that start afresh (add.f64.window; 0: none overlap) */
 	double window_slot;      /* the same over chains through stack slots (load.fwdfp.window) */
+	double frame_stall;      /* what a chain through a stack slot waits, per load of its iteration,
+				    where the iteration's column load misses L1 and the first-level TLB
+				    (load.frame.col over load.frame.row); < 0 without the kernels */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */

@@ -305,6 +305,36 @@ static void test_frame_statement(void **st)
 	k->teardown(&c);
 }
 
+/* -O0 code's column walk: as many rows as half the pages the
+ * second-level TLB maps (256 at least), a page and a line apart, so that
+ * each access turns a page, over EPI_FRAME_COLS columns of them; the row
+ * kernel the same code along one row, in L1. Each runs its iterations
+ * within its buffer (the sanitizer's build checks every access) */
+static void test_frame_walks(void **st)
+{
+	(void)st;
+	const epi_kernel *col = epi_kernel_find("load.frame.col"), *row = epi_kernel_find("load.frame.row");
+	assert_non_null(col);
+	assert_non_null(row);
+	const size_t reach[] = {1536, 300};
+	for (int i = 0; i < 2; i++) {
+		size_t rows = reach[i] / 2 < 256 ? 256 : reach[i] / 2;
+		epi_bench_ctx c = {.tlb_pages = reach[i]};
+		char err[512];
+		assert_int_equal(col->setup(col, &c, err), 0);
+		assert_true(col->units_of(&c) == (double)rows * EPI_FRAME_COLS);
+		assert_true(c.mapped >= rows * (4096 + 64) && c.mapped < rows * (4096 + 64) + 4096);
+		col->run(&c, 1);
+		col->teardown(&c);
+		epi_bench_ctx r = {.tlb_pages = reach[i]};
+		assert_int_equal(row->setup(row, &r, err), 0);
+		assert_true(row->units_of(&r) == (double)rows * EPI_FRAME_COLS);
+		assert_true(r.mapped < 4096 + (rows + EPI_FRAME_COLS) * sizeof(double));
+		row->run(&r, 2);
+		row->teardown(&r);
+	}
+}
+
 /* the first-touch kernel maps what calibration gives a DRAM kernel (more
  * than the caches hold), takes a fresh page fault on every page of it at
  * each iteration, and prices it per MiB */
@@ -547,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_sets),
 		cmocka_unit_test(test_tlb_curve_offsets),
 		cmocka_unit_test(test_frame_statement),
+		cmocka_unit_test(test_frame_walks),
 		cmocka_unit_test(test_touch_faults_every_page),
 		cmocka_unit_test(test_touch_maps_the_buffers),
 		cmocka_unit_test(test_tlb_reach),

@@ -20,6 +20,7 @@
 
 #include <capstone/capstone.h>
 
+#include "bench/bench.h"
 #include "model/util.h"
 #include "predict/mflow.h"
 #include "predict/mmodel.h"
@@ -569,6 +570,7 @@ static void cycles(epi_mcosts *c)
 	c->fwd_lat_fp = 9;
 	c->fwd_op_lat = 7;
 	c->fwd_fail_lat = 20;
+	c->frame_stall = -1; /* a table without load.frame.col */
 }
 
 /* Machine loop L of X priced at K, entered alone (no loop around) for TRIP
@@ -2640,7 +2642,9 @@ static const char colsum_src[] = "double colsum(int n, const double *a)\n"
  * L1 (2,000 lines, seven in eight from L2, read again by the next column;
  * the eighth from memory, priced apart): the -O0 chain waits for the
  * longer of the line and the iteration's loads through their ports, in
- * seven iterations of eight; past it, for the walk if that is longer */
+ * seven iterations of eight; past it, for the walk if that is longer.
+ * With load.frame.col in the table, the loads' part is what it measured
+ * per load, times the iteration's loads */
 static void test_walks_hold_chains(void **st)
 {
 	(void)st;
@@ -2668,6 +2672,24 @@ static void test_walks_hold_chains(void **st)
 		assert_true(fl.latency > 0 && stall > 0);
 		assert_true(fabs(none.bound_t[EPI_BOUND_LATENCY] - fl.latency - (lv == 0 ? stall : 0)) < 1e-9);
 		assert_true(fabs(walk.bound_t[EPI_BOUND_LATENCY] - fl.latency - (lv == 0 ? fmax(15 - 3, stall) : 0)) < 1e-9);
+		const epi_object *o = &x.m.obj;
+		double loads = 0;
+		for (int i = o->loop[l].first; i <= o->loop[l].last; i++)
+			loads += o->loop_of[i] == l ? o->weight[i] * o->in[i].loads : 0;
+		k.walk = 0;
+		k.ntlb = 1;
+		k.slot_tp = k.access_tp = 1; /* the ports' part without the kernels: the accesses */
+		epi_mloop_price ports;
+		epi_mprice_loop(o, l, &sw, &k, &ports);
+		for (int v = 0; v < 2; v++) {
+			k.frame_stall = v ? 0.5 : 0; /* a wait per load, and none measured */
+			epi_mloop_price held;
+			epi_mprice_loop(o, l, &sw, &k, &held);
+			double want = lv == 0 ? 0.875 * fmax(k.cline[0], loads * k.frame_stall) : 0;
+			assert_true(lv == 1 || want < ports.bound_t[EPI_BOUND_LATENCY] - fl.latency);
+			assert_true(fabs(held.bound_t[EPI_BOUND_LATENCY] - fl.latency - want) < 1e-9);
+		}
+		k.frame_stall = -1;
 		model_free(&x);
 	}
 }
@@ -2763,6 +2785,28 @@ static void test_same_rows(void **st)
 		price_alone(&x, l, 2000, &k, &p);
 		assert_true(fabs(p.bound_t[EPI_BOUND_TLB] - 15 * (2 - 2048.0 / 9600)) < 1e-9);
 		model_free(&x);
+	}
+}
+
+/* What -O0 code's column walk adds to its chain, per load of its
+ * iteration: load.frame.col's time over load.frame.row's; none where the
+ * column took no longer; without the kernels, not known */
+static void test_frame_stall_from_table(void **st)
+{
+	(void)st;
+	const struct {
+		double col, row, want;
+		int n;
+	} t[] = {{14, 11, 3.0 / EPI_FRAME_LOADS, 3}, {10, 11, 0, 3}, {14, 0, -1, 2}};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		epi_cost op[3] = {
+			{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+			{.key = "load.frame.col", .t = t[i].col, .e = NAN, .e_dyn = NAN},
+			{.key = "load.frame.row", .t = t[i].row, .e = NAN, .e_dyn = NAN},
+		};
+		epi_mcosts c;
+		costs_of(&c, op, t[i].n);
+		assert_true(fabs(c.frame_stall - t[i].want) < 1e-12);
 	}
 }
 
@@ -3835,6 +3879,7 @@ int main(void)
 		cmocka_unit_test(test_near_share_from_table),
 		cmocka_unit_test(test_column_lines_from_table),
 		cmocka_unit_test_setup_teardown(test_same_rows, setup, teardown),
+		cmocka_unit_test(test_frame_stall_from_table),
 		cmocka_unit_test_setup_teardown(test_walks_hold_chains, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_in_l3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crowded_sets, setup, teardown),
