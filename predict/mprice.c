@@ -932,11 +932,31 @@ static double fetch_time(const epi_object *o, int l, const epi_mcosts *c)
 /* The instructions [lo, hi] owned by L (-1: the function's own): bounds
  * per iteration into OUT; a loop's with its streams ST (scan's at SW),
  * NULL for code in no loop. */
+/* The stack slots a loop stores that price_range tells apart; past them,
+ * every slot's accesses are taken as a stored slot's */
+#define STORED_SLOTS 32
+
 static void price_range(const epi_object *o, int l, int lo, int hi, const int *sel, int want, const epi_msweep *sw,
 			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
 	memset(out, 0, sizeof *out);
 	double n = 0, acc = 0, slots = 0, nld = 0, idiv = 0, fdiv = 0, imul = 0, fadd = 0, fmul = 0;
+	/* the stack slots the loop stores (-O0's counter, a sum): their loads
+	 * wait for the value of a store still in flight; those it only reads
+	 * (a parameter, the counters of the loops around) are loads as any */
+	int64_t stored[STORED_SLOTS];
+	int nstored = 0, many = 0;
+	for (int i = lo; i <= hi && !many; i++) {
+		if (o->loop_of[i] != l || (sel && sel[i] != want) || !o->frame[i] || !o->in[i].stores)
+			continue;
+		int k = 0;
+		while (k < nstored && stored[k] != o->in[i].disp)
+			k++;
+		if (k == nstored && nstored < STORED_SLOTS)
+			stored[nstored++] = o->in[i].disp;
+		else if (k == nstored)
+			many = 1;
+	}
 	for (int i = lo; i <= hi; i++) {
 		if (o->loop_of[i] != l || (sel && sel[i] != want))
 			continue;
@@ -972,7 +992,10 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 			w * in->loads * (o->vdst[i] && c->fp_load_tp > 0 ? c->fp_load_tp : c->load_tp);
 		out->bound_t[EPI_BOUND_STORE] += w * in->stores * c->store_tp;
 		nld += w * in->loads;
-		if (o->frame[i])
+		int fwd = o->frame[i] && many;
+		for (int k = 0; o->frame[i] && k < nstored && !fwd; k++)
+			fwd = stored[k] == in->disp;
+		if (fwd)
 			slots += w * (in->loads + in->stores);
 		else
 			acc += w * (in->loads + in->stores);
@@ -986,8 +1009,9 @@ static void price_range(const epi_object *o, int l, int lo, int hi, const int *s
 	out->bound_t[EPI_BOUND_ISSUE] = n * c->issue;
 	out->bound_t[EPI_BOUND_DIV] = idiv > fdiv ? idiv : fdiv;
 	/* loads and stores share address units: so many accesses a cycle of
-	 * either kind (load.mix.l1); a stack slot's, in code that keeps its
-	 * variables there, at the rate such code sustains (load.mix.frame) */
+	 * either kind (load.mix.l1); a stack slot's that the loop stores, in
+	 * code that keeps its variables there, at the rate such code sustains
+	 * (load.mix.frame: its counter stored and loaded back) */
 	double ports = acc * c->access_tp + slots * c->slot_tp;
 	if (ports > out->bound_t[EPI_BOUND_LOAD])
 		out->bound_t[EPI_BOUND_LOAD] = ports;
