@@ -156,6 +156,30 @@ static long file_size(const char *path)
 	return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
 }
 
+/* The maps of a run in the order the program made them, its own first,
+ * whatever order the sampler read them in (a perf ring per CPU, one after
+ * the other): equal times keep their order */
+static void test_maps_in_order(void **st)
+{
+	(void)st;
+	static const char *const path[] = {"/lib/libc.so.6", "/bin/prog", "/lib/ld.so", "/lib/libm.so.6", "/lib/libx.so"};
+	const uint64_t t[] = {30, 10, 20, 30, 25};
+	static const int want[] = {1, 2, 4, 0, 3};
+	epi_run_data run = {0};
+	for (int i = 0; i < 5; i++) {
+		epi_map m = {.pid = 7, .start = 4096 * (uint64_t)(i + 1)};
+		snprintf(m.path, sizeof m.path, "%s", path[i]);
+		epi_run_add_map(&run, &m);
+	}
+	epi_run_maps_in_order(&run, t);
+	assert_int_equal(run.nmaps, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(run.maps[i].path, path[want[i]]);
+		assert_true(run.maps[i].start == 4096 * (uint64_t)(want[i] + 1));
+	}
+	epi_run_data_free(&run);
+}
+
 static void test_trace_round_trip(void **st)
 {
 	char path[300], err[EPI_ERRLEN];
@@ -635,6 +659,7 @@ static void test_profile_phases_ptrace(void **st) { profile_phases(&epi_sampler_
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_maps_in_order),
 		cmocka_unit_test_setup_teardown(test_trace_round_trip, setup, teardown),
 		cmocka_unit_test(test_trace_v1),
 		cmocka_unit_test_setup_teardown(test_trace_clock, setup, teardown),

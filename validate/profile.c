@@ -50,6 +50,34 @@ void epi_run_add_map(epi_run_data *run, const epi_map *m)
 	run->maps[run->nmaps++] = *m;
 }
 
+typedef struct map_at {
+	uint64_t t;
+	int i;
+} map_at;
+
+static int by_time(const void *a, const void *b)
+{
+	const map_at *x = a, *y = b;
+	return x->t != y->t ? (x->t < y->t ? -1 : 1) : x->i - y->i;
+}
+
+void epi_run_maps_in_order(epi_run_data *run, const uint64_t *t)
+{
+	int n = run->nmaps;
+	if (n < 2)
+		return;
+	map_at *at = xmalloc((size_t)n * sizeof *at);
+	for (int i = 0; i < n; i++)
+		at[i] = (map_at){t[i], i};
+	qsort(at, (size_t)n, sizeof *at, by_time);
+	epi_map *m = xmalloc((size_t)n * sizeof *m);
+	for (int i = 0; i < n; i++)
+		m[i] = run->maps[at[i].i];
+	memcpy(run->maps, m, (size_t)n * sizeof *m);
+	free(m);
+	free(at);
+}
+
 static void add_reading(epi_run_data *run, uint64_t t, double j, double span_s)
 {
 	if (run->nr == run->capr) {

@@ -86,6 +86,10 @@ void epi_run_data_free(epi_run_data *run);
 /* Appends to RUN (for samplers). */
 void epi_run_add_sample(epi_run_data *run, const epi_sample *s);
 void epi_run_add_map(epi_run_data *run, const epi_map *m);
+/* RUN's maps in the order they were made (T: each one's time, in its
+ * order; equal times keep it), so that the program's own, which its exec
+ * maps first, comes first, as the trace's readers take it. */
+void epi_run_maps_in_order(epi_run_data *run, const uint64_t *t);
 
 /* The meter's sensing interval: its fastest domain's update interval, at
  * least 1 ms (a faster poll only repeats readings), at most its safe period. */

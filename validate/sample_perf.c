@@ -45,6 +45,8 @@ typedef struct perf_priv {
 	pid_t pid;
 	unsigned char *tmp; /* a record that wraps around the ring's end */
 	size_t tmpcap;
+	uint64_t *map_t;    /* the time of each of the run's maps, in its order */
+	int cap_t;
 	double wait_s;
 } perf_priv;
 
@@ -101,6 +103,7 @@ static void close_rings(perf_priv *p)
 	}
 	free(p->r);
 	free(p->tmp);
+	free(p->map_t);
 	free(p);
 }
 
@@ -205,6 +208,11 @@ static void on_record(perf_priv *p, epi_run_data *run, const unsigned char *rec)
 		const char *name = (const char *)q + 64;
 		if ((prot & PROT_EXEC) && name[0] == '/') {
 			snprintf(m.path, sizeof m.path, "%s", name);
+			if (run->nmaps == p->cap_t) {
+				p->cap_t = p->cap_t ? 2 * p->cap_t : 16;
+				p->map_t = xrealloc(p->map_t, (size_t)p->cap_t * sizeof *p->map_t);
+			}
+			p->map_t[run->nmaps] = id_time(rec, h.size);
 			epi_run_add_map(run, &m);
 		}
 	} else if (h.type == PERF_RECORD_COMM) {
@@ -278,12 +286,18 @@ static int perf_stop(epi_sampler *sm, epi_run_data *run, char *err)
 	run->end.lost = p->lost;
 	run->kernel_excluded = p->kernel_excluded;
 	sm->exec_ns = p->exec_ns;
-	/* maps and samples of the launcher before exec are not the program's */
+	/* maps and samples of the launcher before exec are not the program's;
+	 * the program's in the order they were made: each CPU's ring is read
+	 * after the other's, and a program moved from one CPU to another while
+	 * its exec mapped it has its libraries' maps read before its own */
 	int k = 0;
 	for (int i = 0; i < run->nmaps; i++)
-		if (run->maps[i].pid == (uint32_t)p->pid)
+		if (run->maps[i].pid == (uint32_t)p->pid) {
+			p->map_t[k] = p->map_t[i];
 			run->maps[k++] = run->maps[i];
+		}
 	run->nmaps = k;
+	epi_run_maps_in_order(run, p->map_t);
 	int ret = 0;
 	if (p->exec_ns == UINT64_MAX)
 		ret = epi_error(err, "perf reported no exec of the program (no samples can be attributed)");
