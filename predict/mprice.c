@@ -929,13 +929,13 @@ static double fetch_time(const epi_object *o, int l, const epi_mcosts *c)
 	return taken * c->taken + lines * c->split;
 }
 
-/* The instructions [lo, hi] owned by L (-1: the function's own): bounds
- * per iteration into OUT; a loop's with its streams ST (scan's at SW),
- * NULL for code in no loop. */
 /* The stack slots a loop stores that price_range tells apart; past them,
  * every slot's accesses are taken as a stored slot's */
 #define STORED_SLOTS 32
 
+/* The instructions [lo, hi] owned by L (-1: the function's own): bounds
+ * per iteration into OUT; a loop's with its streams ST (scan's at SW),
+ * NULL for code in no loop. */
 static void price_range(const epi_object *o, int l, int lo, int hi, const int *sel, int want, const epi_msweep *sw,
 			const streams *st, const epi_mcosts *c, epi_mloop_price *out)
 {
