@@ -112,15 +112,20 @@ EPI_SYSROOT="$CS" "$C" --freqs current $Q --cpu 1 --ops load.l3.line -o "$tmp/c7
 st=$?
 serves=$(sed -n 's/.*<cache level="3" bytes="1073741824" serves="\([0-9]*\)"\/>.*/\1/p' "$tmp/c7.xml")
 # the walk starts at 8 MiB: on a host whose own L3 (the real one) is no
-# larger than twice that, every size comes from memory alike, no step is
-# seen, and no reach is kept
+# larger than twice that, most sizes come from memory alike and the step
+# may or may not show (a part of the first size still in L3, or a busy
+# moment): the table keeps no reach, or one within the walk that the
+# report says beside the size
 host_l3=$(sed -n 's/^\([0-9]*\)K$/\1/p' /sys/devices/system/cpu/cpu1/cache/index3/size 2>/dev/null)
 if [ -n "$host_l3" ] && [ "$host_l3" -le $((16 << 10)) ]; then
-	if [ $st = 0 ] && [ -z "$serves" ] && grep -q '<op name="load.l3.line"' "$tmp/c7.xml" &&
-		grep -q "^caches: L1 32 KiB, L2 256 KiB, L3 1048576 KiB$" "$tmp/out"; then
-		ok "calibrate: no L3 reach kept where this host's L3 ($host_l3 KiB) holds no more than the walk's start"
+	said="L3 1048576 KiB"
+	[ -n "$serves" ] && said="L3 1048576 KiB (serves $((${serves:-0} >> 10)) KiB)"
+	if [ $st = 0 ] && grep -q '<op name="load.l3.line"' "$tmp/c7.xml" &&
+		{ [ -z "$serves" ] || { [ "$serves" -ge $((8 << 20)) ] && [ "$serves" -lt $((512 << 20)) ]; }; } &&
+		grep -q "^caches: L1 32 KiB, L2 256 KiB, $said$" "$tmp/out"; then
+		ok "calibrate: where this host's L3 ($host_l3 KiB) holds no more than the walk's start, a reach kept only within the walk"
 	else
-		bad "calibrate: no L3 reach kept where this host's L3 ($host_l3 KiB) holds no more than the walk's start (exit $st, serves '$serves')" "$tmp/c7.xml"
+		bad "calibrate: where this host's L3 ($host_l3 KiB) holds no more than the walk's start, a reach kept only within the walk (exit $st, serves '$serves')" "$tmp/c7.xml"
 	fi
 elif [ $st = 0 ] && [ -n "$serves" ] && [ "$serves" -ge $((8 << 20)) ] && [ "$serves" -lt $((512 << 20)) ] &&
 	grep -q '<op name="load.l3.line"' "$tmp/c7.xml" &&
