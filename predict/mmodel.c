@@ -1399,21 +1399,6 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 	int machine = 0;
 	for (int l = 0; l < o->nloop && !machine; l++)
 		machine = o->loop[l].src >= 0 && epi_nest_within(m->loops, o->loop[l].src, s);
-	if (!machine) {
-		/* no machine loop of it: unrolled, its calls repeated in
-		 * straight code; or, where its callee is called once on its
-		 * line and in no loop, the call moved out and the loop gone (a
-		 * pure function's result multiplied by the trip count) */
-		int n = 0;
-		for (int k = epi_object_first_call(o, site->callee, site->line);
-		     k < o->ncalls && o->calls[k].callee && !strcmp(o->calls[k].callee, site->callee) &&
-		     o->calls[k].line == site->line;
-		     k++)
-			if (o->calls[k].inlined || o->loop_of[o->calls[k].at] >= 0 || ++n > 1)
-				return 0;
-		if (n != 1)
-			return 0;
-	}
 	/* its callee's calls on its line; when there are none and it is the
 	 * callee's only site, all the callee's calls (a compiler may give a
 	 * call it moved the line of the code it moved it to) */
@@ -1435,7 +1420,11 @@ static int hoisted_out_of(const epi_mmodel *m, const epi_call_site *site, int on
 		first = 0;
 		calls++;
 	}
-	if (!calls)
+	/* no machine loop of the site's: unrolled, its calls repeated in
+	 * straight code; unless its callee is called once, on its line and in
+	 * no loop: the call moved out and the loop gone (a pure function's
+	 * result multiplied by the trip count) */
+	if (!calls || (!machine && (line != site->line || calls != 1 || around >= 0)))
 		return 0;
 	int h = s;
 	while (m->loops[h].parent != around)
