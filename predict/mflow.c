@@ -121,6 +121,7 @@ typedef struct store_rec {
 	int64_t stride;
 	int bytes;
 	double t;            /* when its value is ready */
+	double ret;          /* when it retires: its value and every instruction before it ready */
 	float w;             /* the share of the iterations that run it */
 	int pass;
 	unsigned char bits;
@@ -146,6 +147,7 @@ typedef struct slot_st {
 
 typedef struct flow {
 	double t[NREG];          /* when each register's value is ready */
+	double ret;              /* when the instructions so far have all completed */
 	unsigned char bits[NREG];
 	form f[NREG];            /* its form in this pass, when gen says so */
 	unsigned gen[NREG];
@@ -422,6 +424,15 @@ static int fp_op(enum epi_iclass k)
 }
 
 /* One iteration: the instructions [lo, hi] that are L's own. */
+/* An instruction that the share W of the iterations runs completes at T:
+ * F's instructions so far have all completed by F->ret, in that share
+ * no sooner than T. */
+static void retire(flow *f, float w, double t)
+{
+	if (t > f->ret)
+		f->ret = w < 1 ? w * t + (1 - w) * f->ret : t;
+}
+
 static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
 {
 	f->epoch++;
@@ -442,6 +453,12 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			continue;
 		const epi_insn *in = &o->in[i];
 		if (in->klass == EPI_IC_BRANCH) {
+			/* it retires when what it tests is ready */
+			double tb = 0;
+			for (int r = 0; r < in->nrd; r++)
+				if (in->rd[r] < NREG && f->t[in->rd[r]] > tb)
+					tb = f->t[in->rd[r]];
+			retire(f, o->weight[i], tb);
 			/* predicted: nothing waits for it, unless the data decides */
 			if (in->cond && f->pass == PASSES - 1 && p > 0 && inner_branch(o, l, i, lo, hi) &&
 			    !guards_loop(o, l, i, lo, hi)) {
@@ -531,8 +548,11 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				if (s && i == f->watch && s->pass < f->pass)
 					f->watched = 1;
 				if (s) {
-					/* in the share of the iterations that store */
-					double v = s->t + s->w * (whole ? fwd : c->fwd_fail_lat);
+					/* in the share of the iterations that store; a
+					 * load that takes only part of its bytes from
+					 * the store waits for it to reach the cache,
+					 * so for it to retire */
+					double v = whole ? s->t + s->w * fwd : s->ret + s->w * c->fwd_fail_lat;
 					if (v > value)
 						value = v;
 					bits |= s->bits;
@@ -544,6 +564,9 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				start = value;
 		}
 		double done = start + epi_mcosts_lat(c, in);
+		/* in order: a store retires after every instruction before it */
+		double ret = f->ret > done ? f->ret : done;
+		retire(f, o->weight[i], done);
 		double wb = in->writeback && in->base < NREG ? f->t[in->base] : 0;
 		/* cltq: rax from eax, the same value */
 		int same = in->aop == EPI_AOP_CDQE || in->aop == EPI_AOP_CLTQ;
@@ -628,6 +651,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 			s->stride = o->stride[i];
 			s->bytes = in->mem_bytes;
 			s->t = done;
+			s->ret = ret;
 			s->w = o->weight[i];
 			s->pass = f->pass;
 			s->bits = bits;
@@ -797,6 +821,7 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 		f->bits[f->regs[k]] = 0;
 	}
 	entry_aliases(f, o, l, lo, hi);
+	f->ret = 0;
 	f->watch = -1;
 	f->watched = 0;
 	f->nslot = 0;

@@ -849,6 +849,52 @@ static void test_fmax_chain(void **st)
 	model_free(&x);
 }
 
+static const char swap_src[] = "#include <string.h>\n"
+			       "void pass(int n, unsigned *v)\n"
+			       "{\n"
+			       "\tfor (int j = 0; j < n - 1; j++) {\n" /* 4 */
+			       "\t\tunsigned long long p;\n"
+			       "\t\tmemcpy(&p, v + j, 8);\n"
+			       "\t\tif ((unsigned)p * 1000003u > (unsigned)(p >> 32)) {\n"
+			       "\t\t\tp = p >> 32 | p << 32;\n"
+			       "\t\t\tmemcpy(v + j, &p, 8);\n"
+			       "\t\t}\n"
+			       "\t}\n"
+			       "}\n";
+
+/* Neighbours swapped with one 8-byte load and store, as gcc -O2 does a
+ * bubble sort's: the next iteration's load takes half its bytes from the
+ * store, so it waits for the store to reach the cache (load.fwdfail.lat),
+ * and the store reaches it only once it retires, after the compare that
+ * decided it: the multiply on the compare's path, not on the stored
+ * value's, is on the chain */
+static void test_fwd_fail_retires(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "swap", swap_src, "gcc", "-O2", "n=4000");
+	int l = loop_on(&x, 4);
+	epi_mcosts k;
+	cycles(&k);
+	int mul = 0;
+	for (int i = 0; i < x.m.obj.nin; i++)
+		mul += x.m.obj.loop_of[i] == l && x.m.obj.in[i].klass == EPI_IC_INT_MUL;
+	assert_int_equal(mul, 1);
+	double base = chain_alone(&x, l, &k);
+	/* in the share of the iterations that store */
+	double w = 0;
+	for (int i = 0; i < x.m.obj.nin; i++)
+		if (x.m.obj.loop_of[i] == l && x.m.obj.in[i].stores)
+			w = x.m.obj.weight[i];
+	assert_true(w > 0 && w < 1);
+	k.fwd_fail_lat = 40;
+	assert_true(fabs(chain_alone(&x, l, &k) - (base + 20 * w)) < 1e-9);
+	k.fwd_fail_lat = 20;
+	k.lat[EPI_IC_INT_MUL] = 11;
+	assert_true(fabs(chain_alone(&x, l, &k) - (base + 10)) < 1e-9);
+	model_free(&x);
+}
+
 static const char afresh_src[] = "void dist(int np, int d, const float *x, float *out)\n"
 				"{\n"
 				"\tfor (int p = 0; p < np; p++) {\n"
@@ -3860,6 +3906,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kernel_in_l3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fwd_fail_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback_chain, setup, teardown),
