@@ -47,6 +47,30 @@ static void curve_point(epi_mcosts *c, double x, double t)
 	c->tlb_t[j] = t;
 }
 
+/* T[0..N-1] made non-decreasing, as close to it as can be (least
+ * squares): each run of points that falls, and the points before it that
+ * it falls below, replaced by their mean (pooled adjacent violators). A
+ * walk over more pages costs no less an access than one over fewer; a
+ * kernel measured below one over fewer pages met a quieter moment of the
+ * host. */
+static void monotone(double *t, int n)
+{
+	double mean[8];
+	int len[8], k = 0;
+	for (int i = 0; i < n && i < 8; i++) {
+		mean[k] = t[i];
+		len[k++] = 1;
+		while (k > 1 && mean[k - 2] > mean[k - 1]) {
+			mean[k - 2] = (mean[k - 2] * len[k - 2] + mean[k - 1] * len[k - 1]) / (len[k - 2] + len[k - 1]);
+			len[k - 2] += len[k - 1];
+			k--;
+		}
+	}
+	for (int b = 0, i = 0; b < k; b++)
+		for (int j = 0; j < len[b]; j++)
+			t[i++] = mean[b];
+}
+
 /* The TLB's miss curve from COL: each load.page.tlbS at S percent of the
  * second-level TLB's pages, load.page.walk at its own pages, by pages.
  * Where the TLB's reach was measured (MEASURED), which is where walks
@@ -77,6 +101,7 @@ static void tlb_curve(epi_mcosts *c, const epi_fcol *col, int measured)
 	}
 	if (measured && below >= 0 && !at && c->ntlb < (int)(sizeof c->tlb_x / sizeof *c->tlb_x))
 		curve_point(c, 1, c->tlb_t[below]);
+	monotone(c->tlb_t, c->ntlb);
 }
 
 double epi_mcosts_tlb(const epi_mcosts *c, double pages)

@@ -3119,6 +3119,29 @@ static void test_tlb_curve(void **st)
 	col.n = 3;
 	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 3000);
 	assert_true(c.ntlb == 3 && fabs(epi_mcosts_tlb(&c, 3000) - 6) < 1e-9);
+	/* a kernel measured below the one over fewer pages (125% under
+	 * 110%, and the walk under 150%): each such run of points and the
+	 * points above it before it at their mean, so that more pages never
+	 * cost less an access */
+	epi_cost falls[5] = {
+		{.key = "load.page.tlb75", .t = 3, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb110", .t = 9, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb125", .t = 8, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.tlb150", .t = 16, .e = NAN, .e_dyn = NAN},
+		{.key = "load.page.walk", .t = 15, .e = NAN, .e_dyn = NAN},
+	};
+	col.op = falls;
+	col.n = 5;
+	epi_mcosts_from(&c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 3000);
+	assert_true(fabs(epi_mcosts_tlb(&c, 3300) - 8.5) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 3750) - 8.5) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 4500) - 15.5) < 1e-9);
+	assert_true(fabs(epi_mcosts_tlb(&c, 8192) - 15.5) < 1e-9);
+	for (double p = 1000, last = 0; p <= 9000; p += 50) {
+		double t = epi_mcosts_tlb(&c, p);
+		assert_true(t >= last - 1e-12);
+		last = t;
+	}
 }
 
 /* -O0 computes an element's address anew for each access: the store of
