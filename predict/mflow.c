@@ -183,6 +183,9 @@ typedef struct flow {
 	int accldcap;
 	float *accw;             /* per address in ACC: its access's weight */
 	int accwcap;
+	double *addr;            /* per instruction from the loop's first: when its address was ready in
+				    the pass before (-1: not yet) */
+	int addrcap;
 } flow;
 
 /* Register R's value as the loop starts: its own, or another's plus a
@@ -547,11 +550,25 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				const store_rec *s = store_read(f, &at, &aat, o->stride[i], in->mem_bytes, &whole);
 				if (s && i == f->watch && s->pass < f->pass)
 					f->watched = 1;
+				/* an address that each iteration computes anew
+				 * from what it does not carry (-O0's A[i * n + j]
+				 * from its stack slots): ready as long after the
+				 * iteration's start in every pass */
+				int fresh = f->addr[i - lo] >= 0 && fabs(addr - f->addr[i - lo]) <= 1e-9 * (1 + addr);
+				f->addr[i - lo] = addr;
 				if (s) {
 					/* in the share of the iterations that store; a
 					 * load that takes only part of its bytes from
 					 * the store waits for it to reach the cache,
-					 * so for it to retire */
+					 * so for it to retire. A load of an earlier
+					 * iteration's store whose address the
+					 * iteration computes anew is issued only once
+					 * the store's value is there, its address
+					 * computed after: the address's time and a
+					 * load from L1 count from then, where they
+					 * take longer than the forward */
+					if (fresh && s->pass < f->pass && addr + c->load_lat > fwd)
+						fwd = addr + c->load_lat;
 					double v = whole ? s->t + s->w * fwd : s->ret + s->w * c->fwd_fail_lat;
 					if (v > value)
 						value = v;
@@ -822,6 +839,9 @@ static void start(flow *f, const epi_object *o, int l, int lo, int hi)
 	}
 	entry_aliases(f, o, l, lo, hi);
 	f->ret = 0;
+	ALLOC_GROW(f->addr, hi - lo + 1, f->addrcap);
+	for (int i = 0; i <= hi - lo; i++)
+		f->addr[i] = -1;
 	f->watch = -1;
 	f->watched = 0;
 	f->nslot = 0;
@@ -838,6 +858,9 @@ void epi_mflow_release(void)
 	free(loop_flow.accld);
 	free(loop_flow.accw);
 	free(loop_flow.st);
+	free(loop_flow.addr);
+	loop_flow.addr = NULL;
+	loop_flow.addrcap = 0;
 	loop_flow.acc = NULL;
 	loop_flow.accld = NULL;
 	loop_flow.accw = NULL;

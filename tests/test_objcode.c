@@ -895,6 +895,31 @@ static void test_fwd_fail_retires(void **st)
 	model_free(&x);
 }
 
+static const char elem_src[] = "void chol(int n, int i, int j, double *A)\n"
+			       "{\n"
+			       "\tfor (int k = 0; k < j; k++)\n" /* 3 */
+			       "\t\tA[i * n + j] -= A[i * n + k] * A[j * n + k];\n"
+			       "}\n";
+
+/* -O0 keeps A[i * n + j] in memory and computes its address anew in each
+ * iteration from the stack slots of i, n and j: the load of what the
+ * iteration before stored there is issued once that value is there, its
+ * address computed after, so the address's multiply is on the chain */
+static void test_elem_chain_address(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "chol", elem_src, "gcc", "-O0", "n=1000");
+	int l = loop_on(&x, 3);
+	epi_mcosts k;
+	cycles(&k);
+	double base = chain_alone(&x, l, &k);
+	assert_true(base > k.fwd_lat_fp + k.lat[EPI_IC_FP_ADD]);
+	k.lat[EPI_IC_INT_MUL] += 10;
+	assert_true(fabs(chain_alone(&x, l, &k) - (base + 10)) < 1e-9);
+	model_free(&x);
+}
+
 static const char afresh_src[] = "void dist(int np, int d, const float *x, float *out)\n"
 				"{\n"
 				"\tfor (int p = 0; p < np; p++) {\n"
@@ -3930,6 +3955,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_written_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fwd_fail_retires, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elem_chain_address, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback_chain, setup, teardown),
