@@ -16,8 +16,9 @@
 
 /* What a value depends on: data loaded from memory that moves with the
  * iteration; something the code a branch guards writes back (read from
- * the iteration after: KEPT), or wrote in this one (CHOSEN). */
-enum { DATA = 1, KEPT = 2, CHOSEN = 4 };
+ * the iteration after: KEPT), or wrote in this one (CHOSEN); a stack
+ * slot's load (SLOT: -O0's variables). */
+enum { DATA = 1, KEPT = 2, CHOSEN = 4, SLOT = 8 };
 
 /* A linear form: c + sum coef[k] x root[k], the roots the values an
  * iteration starts with (registers, stack slots) and the results it
@@ -477,13 +478,14 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 		if (in->klass == EPI_IC_NOP)
 			continue;
 		double start = 0, addr = 0;
-		unsigned char bits = 0;
+		unsigned char bits = 0, abits = 0;
 		for (int r = 0; r < in->nrd; r++) {
 			unsigned x = in->rd[r];
 			if (x >= NREG)
 				continue;
 			bits |= f->bits[x];
 			if (in->loads && ((x == in->base && in->base) || (x == in->index && in->index))) {
+				abits |= f->bits[x];
 				if (f->t[x] > addr)
 					addr = f->t[x];
 			} else if (f->t[x] > start) {
@@ -541,6 +543,7 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				f->abs = 0;
 				if (s)
 					bits |= s->bits;
+				bits |= SLOT;
 			} else {
 				mem = f_root(mixh(3, (uint64_t)i));
 				amem = f_root(mixh(mixh(3, (uint64_t)i), (uint64_t)f->pass + 1));
@@ -551,10 +554,11 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				if (s && i == f->watch && s->pass < f->pass)
 					f->watched = 1;
 				/* an address that each iteration computes anew
-				 * from what it does not carry (-O0's A[i * n + j]
-				 * from its stack slots): ready as long after the
+				 * from stack slots it does not carry (-O0's
+				 * A[i * n + j]): ready as long after the
 				 * iteration's start in every pass */
-				int fresh = f->addr[i - lo] >= 0 && fabs(addr - f->addr[i - lo]) <= 1e-9 * (1 + addr);
+				int fresh = (abits & SLOT) && f->addr[i - lo] >= 0 &&
+					    fabs(addr - f->addr[i - lo]) <= 1e-9 * (1 + addr);
 				f->addr[i - lo] = addr;
 				if (s) {
 					/* in the share of the iterations that store; a

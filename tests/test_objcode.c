@@ -901,13 +901,30 @@ static const char elem_src[] = "void chol(int n, int i, int j, double *A)\n"
 			       "\t\tA[i * n + j] -= A[i * n + k] * A[j * n + k];\n"
 			       "}\n";
 
+static const char volatile_src[] = "void acc(int n, volatile int *out, const int *a)\n"
+				   "{\n"
+				   "\tfor (int k = 0; k < n; k++)\n" /* 3 */
+				   "\t\t*out += a[k];\n"
+				   "}\n";
+
 /* -O0 keeps A[i * n + j] in memory and computes its address anew in each
  * iteration from the stack slots of i, n and j: the load of what the
  * iteration before stored there is issued once that value is there, its
- * address computed after, so the address's multiply is on the chain */
+ * address computed after, so the address's multiply is on the chain. An
+ * address in a register (-O2's volatile *out) keeps the forward's chain */
 static void test_elem_chain_address(void **st)
 {
 	(void)st;
+	fixture v;
+	model(&v, "vacc", volatile_src, "gcc", "-O2", "n=1000");
+	int lv = loop_on(&v, 3);
+	epi_mcosts kv;
+	cycles(&kv);
+	double fwd = chain_alone(&v, lv, &kv);
+	assert_true(fabs(fwd - (kv.fwd_lat + kv.lat[EPI_IC_INT])) < 1e-9);
+	kv.load_lat += 10;
+	assert_true(fabs(chain_alone(&v, lv, &kv) - fwd) < 1e-9);
+	model_free(&v);
 	fixture x;
 	model(&x, "chol", elem_src, "gcc", "-O0", "n=1000");
 	int l = loop_on(&x, 3);
