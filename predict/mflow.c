@@ -427,7 +427,6 @@ static int fp_op(enum epi_iclass k)
 	}
 }
 
-/* One iteration: the instructions [lo, hi] that are L's own. */
 /* An instruction that the share W of the iterations runs completes at T:
  * F's instructions so far have all completed by F->ret, in that share
  * no sooner than T. */
@@ -437,6 +436,7 @@ static void retire(flow *f, float w, double t)
 		f->ret = w < 1 ? w * t + (1 - w) * f->ret : t;
 }
 
+/* One iteration: the instructions [lo, hi] that are L's own. */
 static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c, flow *f, epi_mflow *out)
 {
 	f->epoch++;

@@ -53,11 +53,12 @@ static void curve_point(epi_mcosts *c, double x, double t)
  * walk over more pages costs no less an access than one over fewer; a
  * kernel measured below one over fewer pages met a quieter moment of the
  * host. */
+#define CURVE_POINTS (sizeof((epi_mcosts *)0)->tlb_t / sizeof(double))
 static void monotone(double *t, int n)
 {
-	double mean[8];
-	int len[8], k = 0;
-	for (int i = 0; i < n && i < 8; i++) {
+	double mean[CURVE_POINTS];
+	int len[CURVE_POINTS], k = 0;
+	for (int i = 0; i < n && i < (int)CURVE_POINTS; i++) {
 		mean[k] = t[i];
 		len[k++] = 1;
 		while (k > 1 && mean[k - 2] > mean[k - 1]) {
