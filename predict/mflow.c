@@ -556,9 +556,13 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 				/* an address that each iteration computes anew
 				 * from stack slots it does not carry (-O0's
 				 * A[i * n + j]): ready as long after the
-				 * iteration's start in every pass */
+				 * iteration's start in every pass, to a
+				 * millionth (of itself, or of a cycle): one from
+				 * a slot the loop steps is ready a cycle or two
+				 * later at each pass where the core renames the
+				 * slot's store and load */
 				int fresh = (abits & SLOT) && f->addr[i - lo] >= 0 &&
-					    fabs(addr - f->addr[i - lo]) <= 1e-9 * (1 + addr);
+					    fabs(addr - f->addr[i - lo]) <= 1e-6 * (addr + c->lat[EPI_IC_INT]);
 				f->addr[i - lo] = addr;
 				if (s) {
 					/* in the share of the iterations that store; a

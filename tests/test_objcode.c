@@ -937,6 +937,46 @@ static void test_elem_chain_address(void **st)
 	model_free(&x);
 }
 
+static const char rowsum_src[] = "void rowsum(int n, int i, double *A)\n"
+				"{\n"
+				"\tfor (int j = 1; j < n; j++)\n" /* 3 */
+				"\t\tA[i * n + j] += A[i * n + j - 1];\n"
+				"}\n";
+
+/* K's times in seconds at a clock of GHZ, from K's in cycles */
+static void in_seconds(epi_mcosts *k, double ghz)
+{
+	double s = 1e-9 / ghz;
+	for (int c = 0; c < EPI_IC_N; c++)
+		k->lat[c] *= s;
+	k->load_lat *= s;
+	k->fwd_lat *= s;
+	k->fwd_lat_fp *= s;
+	k->fwd_op_lat *= s;
+	k->fwd_fail_lat *= s;
+}
+
+/* The chains do not depend on the unit of time. -O0's running sum along
+ * a row (A[i][j] += A[i][j - 1]) computes the element's address from j,
+ * which the loop carries through its stack slot in a cycle or two where
+ * the core renames the slot's store and load: that address is ready
+ * later at each iteration, so the element's chain is the forward and the
+ * add, in cycles as in the nanoseconds of a 3 GHz core */
+static void test_elem_chain_units(void **st)
+{
+	(void)st;
+	fixture x;
+	model(&x, "rowsum", rowsum_src, "gcc", "-O0", "n=1000");
+	int l = loop_on(&x, 3);
+	epi_mcosts k;
+	cycles(&k);
+	double base = chain_alone(&x, l, &k);
+	assert_true(base >= k.fwd_lat_fp + k.lat[EPI_IC_FP_ADD]);
+	in_seconds(&k, 3.0);
+	assert_true(fabs(chain_alone(&x, l, &k) * 3e9 - base) < 1e-6 * base);
+	model_free(&x);
+}
+
 static const char afresh_src[] = "void dist(int np, int d, const float *x, float *out)\n"
 				"{\n"
 				"\tfor (int p = 0; p < np; p++) {\n"
@@ -3973,6 +4013,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fmax_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fwd_fail_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elem_chain_address, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elem_chain_units, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback_chain, setup, teardown),
