@@ -77,6 +77,7 @@ o2_sizes() {
 	symm) echo n=1400 ;;
 	syr2k) echo n=1300 ;;
 	syrk) echo n=900 ;;
+	syrk-col) echo n=1200 m=1000 ;;
 	triad) echo n=16000000 reps=20 ;;
 	trisolv) echo n=2000 reps=300 ;;
 	esac
