@@ -176,6 +176,7 @@ static void write_json(FILE *out, const epi_validation *v, int trace, const char
 		json_object_set_new(o, "energy_j", json_q(c, EPI_Q_ENERGY));
 		if (v->compiled) { /* what bounds it and what it runs, null where not priced */
 			json_object_set_new(o, "bound", c->bound < 0 ? json_null() : json_string(epi_bound_name(c->bound)));
+			json_object_set_new(o, "bounds_s", c->bound < 0 ? json_null() : epi_bounds_json(c->alone_t));
 			json_object_set_new(o, "machine", c->machine ? epi_mix_json(&c->mix) : json_null());
 		}
 		json_array_append_new(rows, o);

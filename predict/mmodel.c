@@ -959,6 +959,8 @@ static void add_runs(epi_mcost *out, const epi_mloop_price *p, const epi_mix *mi
 	if (!isnan(idle_w))
 		out->p.e_idle = (isnan(out->p.e_idle) ? 0 : out->p.e_idle) + idle_w * t;
 	out->bound_t[p->bound] += t;
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		out->alone_t[b] += times * p->bound_t[b];
 	epi_mix_add(&out->mix, mix, times);
 }
 
@@ -1166,6 +1168,7 @@ static void add_touch_of(double bytes, const epi_mcosts *c, epi_mcost *out)
 	if (!isnan(c->idle_w) && c->energy)
 		out->p.e += c->idle_w * t;
 	out->bound_t[EPI_BOUND_PAGES] += t;
+	out->alone_t[EPI_BOUND_PAGES] += t;
 }
 
 /* The first writes of fresh memory by the nest on LINE, its own code's
@@ -1262,8 +1265,10 @@ void epi_mcost_add(epi_mcost *dst, const epi_mcost *src)
 	dst->p.e += src->p.e;
 	if (!isnan(src->p.e_idle))
 		dst->p.e_idle = (isnan(dst->p.e_idle) ? 0 : dst->p.e_idle) + src->p.e_idle;
-	for (int b = 0; b < EPI_BOUND_N; b++)
+	for (int b = 0; b < EPI_BOUND_N; b++) {
 		dst->bound_t[b] += src->bound_t[b];
+		dst->alone_t[b] += src->alone_t[b];
+	}
 	epi_mix_add(&dst->mix, &src->mix, 1);
 	dst->nloops += src->nloops;
 }

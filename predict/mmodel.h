@@ -165,6 +165,7 @@ typedef struct epi_mcost {
 	epi_price p;
 	epi_mix mix;          /* the instructions executed */
 	double bound_t[EPI_BOUND_N]; /* seconds spent in iterations under each bound */
+	double alone_t[EPI_BOUND_N]; /* seconds its iterations would take under each bound alone */
 	int nloops;           /* machine loops in it */
 	int inlined;          /* a function with no code of its own: 1 inlined into every caller,
 				 2 none at all (epi_mruns') */

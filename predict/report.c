@@ -622,6 +622,15 @@ int epi_mcost_priced_bound(const epi_mcost *mc, double *total)
 	return isnan(mc->p.t) || !(t > 0) ? -1 : (int)epi_mcost_bound(mc);
 }
 
+json_t *epi_bounds_json(const double *alone)
+{
+	json_t *j = json_object();
+	for (int b = 0; b < EPI_BOUND_N; b++)
+		if (alone[b] > 0)
+			json_object_set_new(j, epi_bound_name(b), json_real(alone[b]));
+	return j;
+}
+
 /* Region P as a JSON object appended to JREGIONS. */
 static void region_json(const priced *P, json_t *jregions)
 {
@@ -652,6 +661,7 @@ static void region_json(const priced *P, json_t *jregions)
 		if (P->mc) { /* null where the table says nothing of it */
 			int b = epi_mcost_priced_bound(&P->mc[fi], NULL);
 			json_object_set_new(x, "bound", b < 0 ? json_null() : json_string(epi_bound_name(b)));
+			json_object_set_new(x, "bounds_s", b < 0 ? json_null() : epi_bounds_json(P->mc[fi].alone_t));
 		}
 		json_array_append_new(jall, x);
 	}

@@ -41,6 +41,10 @@ void epi_price_region(sym_ctx *s, const epi_region *r, const epi_fcol *c, const 
 struct epi_mix;
 struct json_t;
 struct json_t *epi_mix_json(const struct epi_mix *mix);
+/* ALONE (EPI_BOUND_N seconds: what iterations would take under each bound
+ * alone, epi_mcost.alone_t) as a JSON object of the bounds that take any
+ * time, by name. */
+struct json_t *epi_bounds_json(const double *alone);
 /* What bounds MC's time (an enum epi_bound), or -1 when nothing was priced
  * (how often it runs needs unbound parameters, or it has no code); its
  * bounds' sum into *TOTAL when not NULL. */

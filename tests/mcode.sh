@@ -579,6 +579,18 @@ expect "compiled model: JSON carries the bound and the mix" 0 '"bound": "latency
 	"$K/gemm.c" --binary "$M/gemm" --table "$M/t.xml" --param n=60 -F json
 grep -q '"fp.mul": ' "$tmp/out" && ok "compiled model: JSON instruction classes" ||
 	bad "compiled model: JSON instruction classes" "$tmp/out"
+# and what each bound alone would take: the bound named among them, none
+# of the core's longer than the time (they overlap, not add), the chain
+# of -O0's sum through its slot the largest of gemm's inner loop
+python3 -c '
+import json, sys
+core = ("issue", "int", "fp", "load", "store", "div", "latency", "tlb")
+loops = [r["all"][0] for r in json.load(open(sys.argv[1]))["regions"] if r["scope"] == "loop"]
+ok = loops and all(a["bound"] in a["bounds_s"] and
+		   all(v <= a["time_s"] * (1 + 1e-9) for k, v in a["bounds_s"].items() if k in core) for a in loops)
+ok = ok and any(max(a["bounds_s"], key=a["bounds_s"].get) == "latency" for a in loops)
+sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: JSON has each bound alone" ||
+	bad "compiled model: JSON has each bound alone" "$tmp/out"
 # -O0 keeps the accumulator in a stack slot: a double's store-to-load round
 # trip (9 ns) and the add (3 ns) per inner iteration, 60^3 of them
 awk '/"scope": "loop"/ { l = 1 } l && /"time_s"/ { gsub(/[^0-9.e-]/, "", $2); print $2; exit }' "$tmp/out" >"$M/t"
@@ -1467,6 +1479,7 @@ import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["kind"] == "loop"]
 names = ("issue", "int", "fp", "load", "store", "div", "latency", "tlb", "l2", "l3", "dram", "pages", "branch")
 ok = rows and all(r["bound"] in names and r["machine"]["instructions"] > 0 for r in rows)
+ok = ok and all(r["bound"] in r["bounds_s"] and set(r["bounds_s"]) <= set(names) for r in rows)
 ok = ok and max(r["machine"]["flops"] for r in rows) >= 2 * 200 ** 3
 sys.exit(0 if ok else 1)' "$tmp/out" && ok "compiled model: validate JSON has each nest's bound and instructions" ||
 	bad "compiled model: validate JSON has each nest's bound and instructions" "$tmp/out"

@@ -74,6 +74,7 @@ static void set_machine(epi_cmp *c, const epi_mcost *mc)
 	c->bound = epi_mcost_priced_bound(mc, NULL);
 	c->machine = !isnan(mc->p.t);
 	c->mix = mc->mix;
+	memcpy(c->alone_t, mc->alone_t, sizeof c->alone_t);
 }
 
 static void set_pred(epi_cmp *c, const epi_price *pr)

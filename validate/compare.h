@@ -39,6 +39,7 @@ typedef struct epi_cmp {
 	 * priced) */
 	int bound, machine;
 	epi_mix mix;
+	double alone_t[EPI_BOUND_N]; /* seconds under each bound alone (epi_mcost's) */
 } epi_cmp;
 
 typedef struct epi_validation {
