@@ -19,7 +19,7 @@ extern const epi_kernel epi_k_iter, epi_k_iter_split, epi_k_add_i64_lat, epi_k_a
 	epi_k_fwd_fail_lat, epi_k_branch_miss, epi_k_fwd_op_lat, epi_k_load_mix, epi_k_load_fp_l1, epi_k_load_fp_lat, epi_k_load_idx_lat, epi_k_load_dram_scatter,
 	epi_k_load_page_walk, epi_k_load_page_walkfar, epi_k_load_mix_frame,
 	epi_k_load_l3_near, epi_k_load_dram_near, epi_k_load_l3_scatter, epi_k_max_f64_lat, epi_k_load_l2_set, epi_k_add_f64_window, epi_k_add_f64_mix, epi_k_load_fwdfp_window,
-	epi_k_load_frame_col, epi_k_load_frame_row;
+	epi_k_load_frame_col, epi_k_load_frame_row, epi_k_load_frame_elem;
 #define TLB_EXTERN(share) extern const epi_kernel epi_k_load_page_tlb##share;
 EPI_TLB_SHARES(TLB_EXTERN)
 #define TLB_REF(share) &epi_k_load_page_tlb##share,
@@ -37,7 +37,7 @@ static const epi_kernel *const all[] = {
 	&epi_k_load_l2_set, &epi_k_load_page_walk, &epi_k_load_page_walkfar, EPI_TLB_SHARES(TLB_REF)
 	&epi_k_store_l1, &epi_k_store_l2, &epi_k_store_l3, &epi_k_store_dram,
 	&epi_k_fwd_i64_lat, &epi_k_fwd_f64_lat, &epi_k_fwd_fail_lat, &epi_k_fwd_op_lat, &epi_k_load_fwdfp_window,
-	&epi_k_load_mix_frame, &epi_k_load_frame_col, &epi_k_load_frame_row,
+	&epi_k_load_mix_frame, &epi_k_load_frame_col, &epi_k_load_frame_row, &epi_k_load_frame_elem,
 	&epi_k_branch_miss, &epi_k_iter_split,
 	&epi_k_memcpy_l1, &epi_k_memcpy_l2, &epi_k_memcpy_l3, &epi_k_memcpy_dram,
 	&epi_k_malloc_call, &epi_k_malloc, &epi_k_malloc_touch,

@@ -15,7 +15,16 @@
  * of an iteration (EPI_FRAME_LOADS), is what a -O0 chain waits for such
  * a walk per load of its iteration: loads that wait for their addresses
  * behind the chain hold the window while the column's line and page come.
- * The compiled-code model prices -O0 column walks with it. */
+ * The compiled-code model prices -O0 column walks with it.
+ *
+ * load.frame.elem runs load.frame.row's loop with its sum kept in an array
+ * element instead of a stack slot, t[j * m + j] += a[k] * b[k * m + j]
+ * (cholesky's A[i][j] -= A[i][k] * A[j][k]): the element's address is
+ * computed anew in each iteration from the slots of j, m and t. What it
+ * takes beyond load.frame.row is what such a chain waits for that address
+ * (on some cores the load of the element that the iteration before stored
+ * is issued only once that value is there, its address computed after;
+ * others forward it as from a slot). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +38,7 @@
 
 typedef struct frame_walk {
 	int rows, m;
-	double *a;
+	double *a, *t; /* t: load.frame.elem's sums */
 } frame_walk;
 
 static double dot_col(const double *a, const double *b, int rows, int cols, int m)
@@ -43,6 +52,20 @@ static double dot_col(const double *a, const double *b, int rows, int cols, int 
 		t += s;
 	}
 	return t;
+}
+
+/* the same, each column's sum in t[j * m + j] */
+static double dot_elem(const double *a, const double *b, double *t, int rows, int cols, int m)
+{
+	double u = 0;
+	int j, k;
+	for (j = 0; j < cols; j++) {
+		t[j * m + j] = 0;
+		for (k = 0; k < rows; k++)
+			t[j * m + j] += a[k] * b[k * m + j];
+		u += t[j * m + j];
+	}
+	return u;
 }
 
 static int setup(const epi_kernel *k, epi_bench_ctx *c, int col, char *err)
@@ -80,19 +103,38 @@ static int setup_row(const epi_kernel *k, epi_bench_ctx *c, char *err)
 	return setup(k, c, 0, err);
 }
 
+static int setup_elem(const epi_kernel *k, epi_bench_ctx *c, char *err)
+{
+	if (setup(k, c, 0, err) < 0)
+		return -1;
+	frame_walk *w = c->aux;
+	w->t = calloc(2 * EPI_FRAME_COLS, sizeof *w->t);
+	if (!w->t) {
+		free(w->a);
+		free(w);
+		c->aux = NULL;
+		epi_bench_free(c);
+		return epi_error(err, "cannot allocate the %s kernel's sums", k->name);
+	}
+	return 0;
+}
+
 static void run(epi_bench_ctx *c, uint64_t n)
 {
 	const frame_walk *w = c->aux;
 	volatile double keep = 0;
 	for (; n; n--)
-		keep = keep + dot_col(w->a, c->buf, w->rows, EPI_FRAME_COLS, w->m);
+		keep = keep + (w->t ? dot_elem(w->a, c->buf, w->t, w->rows, EPI_FRAME_COLS, w->m)
+				    : dot_col(w->a, c->buf, w->rows, EPI_FRAME_COLS, w->m));
 }
 
 static void teardown(epi_bench_ctx *c)
 {
 	frame_walk *w = c->aux;
-	if (w)
+	if (w) {
 		free(w->a);
+		free(w->t);
+	}
 	free(w);
 	c->aux = NULL;
 	epi_bench_free(c);
@@ -119,4 +161,12 @@ const epi_kernel epi_k_load_frame_row = {
 	.what = "the same -O0 code along a row, in L1 (load.frame.col's chain alone): per iteration",
 	.seq = SEQ, .unit = EPI_UNIT_OP, .level = EPI_LVL_L1, .setup = setup_row, .run = run,
 	.teardown = teardown, .units_of = units,
+};
+
+const epi_kernel epi_k_load_frame_elem = {
+	.name = "load.frame.elem",
+	.what = "load.frame.row's loop with its sum in an array element whose address each iteration "
+		"computes anew from stack slots: per iteration",
+	.seq = "-O0 code: t[j * m + j] += a[k] * b[k * m + j]; every variable in a stack slot", .unit = EPI_UNIT_OP,
+	.level = EPI_LVL_L1, .setup = setup_elem, .run = run, .teardown = teardown, .units_of = units,
 };

@@ -308,14 +308,17 @@ static void test_frame_statement(void **st)
 /* -O0 code's column walk: as many rows as half the pages the
  * second-level TLB maps (256 at least), a page and a line apart, so that
  * each access turns a page, over EPI_FRAME_COLS columns of them; the row
- * kernel the same code along one row, in L1. Each runs its iterations
+ * kernel the same code along one row, in L1, and the element kernel the
+ * row's with its sums in an array. Each runs its iterations
  * within its buffer (the sanitizer's build checks every access) */
 static void test_frame_walks(void **st)
 {
 	(void)st;
 	const epi_kernel *col = epi_kernel_find("load.frame.col"), *row = epi_kernel_find("load.frame.row");
+	const epi_kernel *elem = epi_kernel_find("load.frame.elem");
 	assert_non_null(col);
 	assert_non_null(row);
+	assert_non_null(elem);
 	const size_t reach[] = {1536, 300};
 	for (int i = 0; i < 2; i++) {
 		size_t rows = reach[i] / 2 < 256 ? 256 : reach[i] / 2;
@@ -332,6 +335,13 @@ static void test_frame_walks(void **st)
 		assert_true(r.mapped < 4096 + (rows + EPI_FRAME_COLS) * sizeof(double));
 		row->run(&r, 2);
 		row->teardown(&r);
+		/* the row's loop with its sums in t[j * m + j]: within t */
+		epi_bench_ctx e = {.tlb_pages = reach[i]};
+		assert_int_equal(elem->setup(elem, &e, err), 0);
+		assert_true(elem->units_of(&e) == (double)rows * EPI_FRAME_COLS);
+		elem->run(&e, 2);
+		elem->teardown(&e);
+		assert_null(e.aux);
 	}
 }
 
