@@ -574,9 +574,11 @@ static void pass(const epi_object *o, int l, int lo, int hi, const epi_mcosts *c
 					 * the store's value is there, its address
 					 * computed after: the address's time and a
 					 * load from L1 count from then, where they
-					 * take longer than the forward */
+					 * take longer than the forward (on cores
+					 * that wait so: others forward the element
+					 * as a slot, elem_ahead of the excess) */
 					if (fresh && s->pass < f->pass && addr + c->load_lat > fwd)
-						fwd = addr + c->load_lat;
+						fwd += (1 - c->elem_ahead) * (addr + c->load_lat - fwd);
 					double v = whole ? s->t + s->w * fwd : s->ret + s->w * c->fwd_fail_lat;
 					if (v > value)
 						value = v;

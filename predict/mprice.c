@@ -280,6 +280,16 @@ void epi_mcosts_from(epi_mcosts *c, const epi_fcol *col, const unsigned long lon
 	c->fwd_lat = cost(col, "load.fwd.lat", "load.l1.lat", 0);
 	c->fwd_lat_fp = cost(col, "load.fwdfp.lat", "load.l1.lat", 0);
 	c->fwd_fail_lat = cost(col, "load.fwdfail.lat", "load.fwd.lat", 0);
+	/* -O0's chain through an array element whose address each iteration
+	 * computes anew: load.frame.elem keeps load.frame.row's sum in one,
+	 * t[j * m + j], its address a slot's load, a multiply and four
+	 * integer steps (mflow's rule waits for that and a load from L1
+	 * where they take longer than the forward); what the kernel takes
+	 * beyond the row's, against that wait, is the share waited */
+	const epi_cost *fe = epi_fcol_find(col, "load.frame.elem");
+	double wait = 2 * c->load_lat + c->lat[EPI_IC_INT_MUL] + 4 * cyc - c->fwd_lat_fp;
+	if (fe && fr && fe->t > 0 && fr->t > 0 && wait > 0)
+		c->elem_ahead = 1 - fmin(1, fmax(0, (fe->t - fr->t) / wait));
 	/* the kernel's round trip includes its add */
 	const epi_cost *op = epi_fcol_find(col, "load.fwdop.lat");
 	c->fwd_op_lat = op && op->t > cyc ? op->t - cyc : c->fwd_lat;

@@ -98,6 +98,11 @@ typedef struct epi_mcosts {
 	double frame_stall;      /* what a chain through a stack slot waits, per load of its iteration,
 				    where the iteration's column load misses L1 and the first-level TLB
 				    (load.frame.col over load.frame.row); < 0 without the kernels */
+	double elem_ahead;       /* of what -O0's chain through an array element waits for the element's
+				    address computed anew (its time and a load from L1 beyond the
+				    forward), the share the core does not wait (load.frame.elem over
+				    load.frame.row): 0 without the kernels, 1 where it forwards the
+				    element as a slot */
 	double e_load, e_store;  /* dynamic joules per access */
 	double idle_w;           /* NAN when the table has no idle power */
 	int energy;              /* the table has energies (a meter calibrated it) */

@@ -911,7 +911,8 @@ static const char volatile_src[] = "void acc(int n, volatile int *out, const int
  * iteration from the stack slots of i, n and j: the load of what the
  * iteration before stored there is issued once that value is there, its
  * address computed after, so the address's multiply is on the chain. An
- * address in a register (-O2's volatile *out) keeps the forward's chain */
+ * address in a register (-O2's volatile *out) keeps the forward's chain.
+ * So on cores that wait so (load.frame.elem: elem_ahead) */
 static void test_elem_chain_address(void **st)
 {
 	(void)st;
@@ -934,6 +935,15 @@ static void test_elem_chain_address(void **st)
 	assert_true(base > k.fwd_lat_fp + k.lat[EPI_IC_FP_ADD]);
 	k.lat[EPI_IC_INT_MUL] += 10;
 	assert_true(fabs(chain_alone(&x, l, &k) - (base + 10)) < 1e-9);
+	/* a core that forwards the element as a slot (elem_ahead 1) keeps
+	 * the forward's chain; a share of them, that share of the wait */
+	k.lat[EPI_IC_INT_MUL] -= 10;
+	k.elem_ahead = 1;
+	double ahead = chain_alone(&x, l, &k);
+	assert_true(fabs(ahead - (k.fwd_lat_fp + k.lat[EPI_IC_FP_ADD])) < 1e-9);
+	assert_true(base > ahead + 1);
+	k.elem_ahead = 0.25;
+	assert_true(fabs(chain_alone(&x, l, &k) - (ahead + 0.75 * (base - ahead))) < 1e-9);
 	model_free(&x);
 }
 
@@ -1141,6 +1151,36 @@ static void costs_of(epi_mcosts *c, epi_cost *op, int n)
 {
 	epi_fcol col = {.khz = 3000000, .n = n, .op = op, .effective_ghz = 3, .idle_w = NAN};
 	epi_mcosts_from(c, &col, (const unsigned long long[3]){0, 0, 0}, 0, 0);
+}
+
+/* elem_ahead from load.frame.elem against load.frame.row: the address's
+ * wait (two loads, a multiply and four steps beyond load.fwdfp.lat's
+ * forward: 2 * 4 + 3 + 4 - 9 = 6 here) not taken, all of it taken, half;
+ * 0 without the kernel */
+static void test_elem_ahead_from_table(void **st)
+{
+	(void)st;
+	epi_cost op[] = {
+		{.key = "add.i64", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "add.i64.lat", .t = 1, .e = NAN, .e_dyn = NAN},
+		{.key = "mul.i64.lat", .t = 3, .e = NAN, .e_dyn = NAN},
+		{.key = "load.l1.lat", .t = 4, .e = NAN, .e_dyn = NAN},
+		{.key = "load.fwdfp.lat", .t = 9, .e = NAN, .e_dyn = NAN},
+		{.key = "load.frame.row", .t = 12, .e = NAN, .e_dyn = NAN},
+		{.key = "load.frame.elem", .t = 12, .e = NAN, .e_dyn = NAN},
+	};
+	int n = (int)(sizeof op / sizeof *op);
+	epi_mcosts c;
+	costs_of(&c, op, n);
+	assert_true(fabs(c.elem_ahead - 1) < 1e-9);
+	op[n - 1].t = 15;
+	costs_of(&c, op, n);
+	assert_true(fabs(c.elem_ahead - 0.5) < 1e-9);
+	op[n - 1].t = 30;
+	costs_of(&c, op, n);
+	assert_true(c.elem_ahead == 0);
+	costs_of(&c, op, n - 1);
+	assert_true(c.elem_ahead == 0);
 }
 
 /* The window from add.f64.window's chains against add.f64.lat's: 258
@@ -4014,6 +4054,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fwd_fail_retires, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elem_chain_address, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elem_chain_units, setup, teardown),
+		cmocka_unit_test(test_elem_ahead_from_table),
 		cmocka_unit_test_setup_teardown(test_fresh_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fresh_slot_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writeback_chain, setup, teardown),
