@@ -103,6 +103,18 @@ static int setup_row(const epi_kernel *k, epi_bench_ctx *c, char *err)
 	return setup(k, c, 0, err);
 }
 
+static void teardown(epi_bench_ctx *c)
+{
+	frame_walk *w = c->aux;
+	if (w) {
+		free(w->a);
+		free(w->t);
+	}
+	free(w);
+	c->aux = NULL;
+	epi_bench_free(c);
+}
+
 static int setup_elem(const epi_kernel *k, epi_bench_ctx *c, char *err)
 {
 	if (setup(k, c, 0, err) < 0)
@@ -110,10 +122,7 @@ static int setup_elem(const epi_kernel *k, epi_bench_ctx *c, char *err)
 	frame_walk *w = c->aux;
 	w->t = calloc(2 * EPI_FRAME_COLS, sizeof *w->t);
 	if (!w->t) {
-		free(w->a);
-		free(w);
-		c->aux = NULL;
-		epi_bench_free(c);
+		teardown(c);
 		return epi_error(err, "cannot allocate the %s kernel's sums", k->name);
 	}
 	return 0;
@@ -126,18 +135,6 @@ static void run(epi_bench_ctx *c, uint64_t n)
 	for (; n; n--)
 		keep = keep + (w->t ? dot_elem(w->a, c->buf, w->t, w->rows, EPI_FRAME_COLS, w->m)
 				    : dot_col(w->a, c->buf, w->rows, EPI_FRAME_COLS, w->m));
-}
-
-static void teardown(epi_bench_ctx *c)
-{
-	frame_walk *w = c->aux;
-	if (w) {
-		free(w->a);
-		free(w->t);
-	}
-	free(w);
-	c->aux = NULL;
-	epi_bench_free(c);
 }
 
 static double units(const epi_bench_ctx *c)
